@@ -1,0 +1,41 @@
+// Communication volumes of the collectives each strategy issues per step, and their time.
+#pragma once
+#include <vector>
+
+#include "engine/config.hpp"
+#include "engine/units.hpp"
+
+namespace engine {
+
+Bytes ring_allreduce_bytes(Bytes buffer, int n);   // 2(n-1)/n x B per rank
+Bytes reduce_scatter_bytes(Bytes buffer, int n);   // (n-1)/n x B per rank
+Bytes all_gather_bytes(Bytes buffer, int n);       // (n-1)/n x B per rank
+
+struct CommPerStep {
+    Bytes dp_per_gpu, tp_per_gpu, pp_per_gpu;
+    Seconds dp_time, tp_time, pp_time;  // each on the link its group crosses
+    Seconds total() const { return dp_time + tp_time + pp_time; }
+    bool operator==(const CommPerStep&) const = default;
+};
+CommPerStep comm_per_step(const Config& c);
+
+// One-direction bandwidth of the link a parallel group's traffic crosses: NVLink when every
+// group of that kind sits inside a node, else the network.
+enum class Group { dp, tp, pp };
+BytesPerSecond group_bandwidth(const Config& c, Group g);
+
+// Chunk-by-chunk ring all-reduce: n-1 reduce-scatter steps then n-1 all-gather steps.
+struct ChunkTransfer {
+    int step = 0;       // 0 .. 2(n-1)-1
+    bool gather = false;  // false: reduce-scatter phase
+    int chunk = 0, src = 0, dst = 0;
+    bool operator==(const ChunkTransfer&) const = default;
+};
+struct RingSchedule {
+    int n = 0;
+    std::vector<ChunkTransfer> transfers;  // ordered by step, then src
+    int steps() const { return 2 * (n - 1); }
+};
+RingSchedule ring_allreduce_schedule(int n);
+
+}  // namespace engine

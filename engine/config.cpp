@@ -1,0 +1,176 @@
+// Checks that a configuration is usable, with messages that name the values and suggest a fix,
+// and the names of the recompute and schedule options.
+#include "engine/config.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <numeric>
+
+namespace engine {
+namespace {
+
+using Problems = std::vector<std::string>;
+
+// The divisor of n closest to target, the larger one on a tie.
+int nearest_divisor(int n, int target) {
+    int best = 1;
+    for (int d = 1; d <= n; ++d) {
+        if (n % d == 0 && std::abs(d - target) <= std::abs(best - target)) best = d;
+    }
+    return best;
+}
+
+std::string number(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
+}
+
+// Records "name = v must be at least 1"; returns whether v was fine, so dependent checks can
+// skip values that would divide by zero.
+bool at_least_one(Problems& out, const char* name, int v) {
+    if (v >= 1) return true;
+    out.push_back(std::string(name) + " = " + std::to_string(v) + " must be at least 1");
+    return false;
+}
+
+void divisible(Problems& out, const char* what, int n, const char* by, int d, const char* fix) {
+    if (n % d == 0) return;
+    out.push_back(std::string(what) + " = " + std::to_string(n) + " is not divisible by " + by +
+                  " = " + std::to_string(d) + " (try " + fix + "=" +
+                  std::to_string(nearest_divisor(n, d)) + ")");
+}
+
+void check_layout(Problems& out, const Config& c) {
+    const Parallel& p = c.layout;
+    const bool gpus_ok = at_least_one(out, "gpus", p.gpus);
+    const bool tp_ok = at_least_one(out, "tp", p.tp);
+    const bool pp_ok = at_least_one(out, "pp", p.pp);
+    if (p.zero < 0 || p.zero > 3) {
+        out.push_back("zero = " + std::to_string(p.zero) +
+                      " is not a ZeRO stage (use 0, 1, 2 or 3)");
+    }
+    if (!(gpus_ok && tp_ok && pp_ok) || p.gpus % (p.tp * p.pp) == 0) return;
+    // Suggest a tp that also splits the attention heads, keeping the user's tp when it can.
+    const int heads = std::gcd(c.model.heads, c.model.kv_heads);
+    const int tp = p.gpus % p.tp == 0 ? p.tp : nearest_divisor(std::gcd(p.gpus, heads), p.tp);
+    out.push_back("tp x pp = " + std::to_string(p.tp * p.pp) + " does not divide " +
+                  std::to_string(p.gpus) + " GPUs (try tp=" + std::to_string(tp) +
+                  ", pp=" + std::to_string(nearest_divisor(p.gpus / tp, p.pp)) + ")");
+}
+
+void check_model(Problems& out, const Config& c) {
+    const ModelSpec& m = c.model;
+    if (!(m.params > 0)) out.push_back("params must be positive (got " + number(m.params) + ")");
+    const bool layers_ok = at_least_one(out, "layers", m.layers);
+    at_least_one(out, "hidden", m.hidden);
+    at_least_one(out, "ffn", m.ffn);
+    at_least_one(out, "vocab", m.vocab);
+    const bool heads_ok = at_least_one(out, "heads", m.heads);
+    const bool kv_ok = at_least_one(out, "kv_heads", m.kv_heads);
+    if (heads_ok) divisible(out, "hidden", m.hidden, "heads", m.heads, "heads");
+    if (heads_ok && kv_ok) divisible(out, "heads", m.heads, "kv_heads", m.kv_heads, "kv_heads");
+    const int tp = c.layout.tp, pp = c.layout.pp;
+    if (tp < 1) return;
+    if (heads_ok) divisible(out, "heads", m.heads, "tp", tp, "tp");
+    if (kv_ok) divisible(out, "kv_heads", m.kv_heads, "tp", tp, "tp");
+    if (layers_ok && pp > m.layers) {
+        out.push_back("layers = " + std::to_string(m.layers) +
+                      " is fewer than pp = " + std::to_string(pp) +
+                      " pipeline stages (use pp <= " + std::to_string(m.layers) + ")");
+    }
+}
+
+// Narayanan et al. 2021, section 2.2: each GPU holds `chunks` equal layer blocks and
+// micro-batches go through the pipeline in groups of pp.
+void check_interleaved(Problems& out, const Config& c) {
+    const int layers = c.model.layers, pp = c.layout.pp, v = c.training.chunks;
+    const int m = c.training.micro_batches;
+    if (layers < 1 || pp < 1 || v < 1 || m < 1) return;
+    if (layers % (pp * v) != 0) {
+        const std::string fix =
+            layers % pp == 0 ? "try chunks=" + std::to_string(nearest_divisor(layers / pp, v))
+                             : "pick pp dividing the layers";
+        out.push_back("the interleaved schedule needs layers divisible by pp x chunks: " +
+                      std::to_string(layers) + " layers, pp x chunks = " + std::to_string(pp * v) +
+                      " (" + fix + ")");
+    }
+    if (m % pp != 0) {
+        out.push_back("the interleaved schedule needs micro_batches a multiple of pp: " +
+                      std::to_string(m) + " micro-batches, pp = " + std::to_string(pp) +
+                      " (try micro_batches=" + std::to_string((m + pp - 1) / pp * pp) + ")");
+    }
+}
+
+void check_training(Problems& out, const Config& c) {
+    const Training& t = c.training;
+    at_least_one(out, "seq_len", t.seq_len);
+    at_least_one(out, "micro_batch", t.micro_batch);
+    at_least_one(out, "micro_batches", t.micro_batches);
+    at_least_one(out, "chunks", t.chunks);
+    if (t.schedule == Schedule::interleaved) check_interleaved(out, c);
+}
+
+void positive(Problems& out, const char* what, double v, const char* unit) {
+    if (v > 0) return;
+    out.push_back(std::string(what) + " must be positive (got " + number(v) + " " + unit + ")");
+}
+
+void check_cluster(Problems& out, const Config& c) {
+    positive(out, "nvlink bandwidth", c.cluster.nvlink.value, "B/s");
+    positive(out, "network bandwidth", c.cluster.network.value, "B/s");
+    positive(out, "gpu memory", c.cluster.gpu.memory.value, "B");
+    positive(out, "gpu bf16 throughput", c.cluster.gpu.bf16_dense_tflops, "TFLOPS");
+    at_least_one(out, "gpus_per_node", c.cluster.gpus_per_node);
+}
+
+}  // namespace
+
+std::vector<std::string> validate(const Config& c) {
+    Problems out;
+    check_layout(out, c);
+    check_model(out, c);
+    check_training(out, c);
+    check_cluster(out, c);
+    return out;
+}
+
+std::string_view to_string(Recompute r) {
+    switch (r) {
+        case Recompute::none:
+            return "none";
+        case Recompute::selective:
+            return "selective";
+        case Recompute::full:
+            return "full";
+    }
+    return "";
+}
+
+std::optional<Recompute> parse_recompute(std::string_view s) {
+    for (Recompute r : {Recompute::none, Recompute::selective, Recompute::full}) {
+        if (to_string(r) == s) return r;
+    }
+    return std::nullopt;
+}
+
+std::string_view to_string(Schedule s) {
+    switch (s) {
+        case Schedule::gpipe:
+            return "gpipe";
+        case Schedule::one_f_one_b:
+            return "1f1b";
+        case Schedule::interleaved:
+            return "interleaved";
+    }
+    return "";
+}
+
+std::optional<Schedule> parse_schedule(std::string_view s) {
+    for (Schedule k : {Schedule::gpipe, Schedule::one_f_one_b, Schedule::interleaved}) {
+        if (to_string(k) == s) return k;
+    }
+    return std::nullopt;
+}
+
+}  // namespace engine

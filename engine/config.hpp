@@ -1,0 +1,61 @@
+// Everything the cost model needs to know about one training setup.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/precision.hpp"
+#include "engine/presets.hpp"
+
+namespace engine {
+
+enum class Recompute { none, selective, full };
+enum class Schedule { gpipe, one_f_one_b, interleaved };
+
+struct Training {
+    Precision precision = Precision::bf16_mixed;
+    GradDtype grad_dtype = GradDtype::bf16;
+    int seq_len = 4096;
+    int micro_batch = 1;
+    int micro_batches = 8;
+    Recompute recompute = Recompute::none;
+    bool flash_attention = true;
+    bool sequence_parallel = false;
+    Schedule schedule = Schedule::one_f_one_b;
+    int chunks = 1;  // virtual stages per GPU (interleaved schedule only)
+    bool operator==(const Training&) const = default;
+};
+
+struct Cluster {
+    GpuSpec gpu;
+    int gpus_per_node = 8;
+    int nodes = 1;
+    BytesPerSecond nvlink, network;
+    bool operator==(const Cluster&) const = default;
+};
+
+// Data-parallel degree is derived: gpus / (tp * pp).
+struct Parallel {
+    int gpus = 1, tp = 1, pp = 1, zero = 0;
+    int dp() const { return gpus / (tp * pp); }
+    bool operator==(const Parallel&) const = default;
+};
+
+struct Config {
+    ModelSpec model;
+    Training training;
+    Cluster cluster;
+    Parallel layout;
+    bool operator==(const Config&) const = default;
+};
+
+// Human-readable problems ("tp x pp = 6 does not divide 8 GPUs"); empty when the config is usable.
+std::vector<std::string> validate(const Config& c);
+
+std::string_view to_string(Recompute r);
+std::optional<Recompute> parse_recompute(std::string_view s);
+std::string_view to_string(Schedule s);  // "gpipe", "1f1b", "interleaved"
+std::optional<Schedule> parse_schedule(std::string_view s);
+
+}  // namespace engine

@@ -1,0 +1,48 @@
+// Megatron-style rank placement: tp fastest, then pp, then dp, so TP groups share NVLink.
+#include "engine/layout3d.hpp"
+
+namespace engine {
+namespace {
+
+// True when every group (ranks sharing key(r)) lives on one node.
+template <class Key>
+bool groups_within_node(const std::vector<RankPlace>& ranks, int groups, Key key) {
+    std::vector<int> node(groups, -1);
+    for (const RankPlace& r : ranks) {
+        int& first = node[key(r)];
+        if (first >= 0 && first != r.node) return false;
+        first = r.node;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool Layout3D::tp_within_node() const {
+    return groups_within_node(ranks, dp * pp, [&](const RankPlace& r) { return r.dp * pp + r.pp; });
+}
+
+bool Layout3D::pp_within_node() const {
+    return groups_within_node(ranks, dp * tp, [&](const RankPlace& r) { return r.dp * tp + r.tp; });
+}
+
+bool Layout3D::dp_within_node() const {
+    return groups_within_node(ranks, pp * tp, [&](const RankPlace& r) { return r.pp * tp + r.tp; });
+}
+
+Layout3D layout_3d(const Parallel& p, int gpus_per_node) {
+    Layout3D l{p.gpus, gpus_per_node, p.dp(), p.tp, p.pp, {}};
+    l.ranks.reserve(p.gpus);
+    for (int d = 0; d < l.dp; ++d) {
+        for (int s = 0; s < l.pp; ++s) {
+            for (int t = 0; t < l.tp; ++t) {
+                // Shoeybi et al. 2019 / Narayanan et al. 2021: rank = (dp * pp + pp_i) * tp + tp_i.
+                const int rank = (d * l.pp + s) * l.tp + t;
+                l.ranks.push_back({rank, rank / gpus_per_node, rank % gpus_per_node, d, s, t});
+            }
+        }
+    }
+    return l;
+}
+
+}  // namespace engine

@@ -1,0 +1,76 @@
+// Per-GPU memory: model states sharded by ZeRO and split by TP/PP, and activation memory.
+#include "engine/memory.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace engine {
+
+Bytes activation_bytes_per_layer(const ModelSpec& m, const Training& t, int tp) {
+    const double sbh = double(t.seq_len) * t.micro_batch * m.hidden;
+    const double sp = t.sequence_parallel ? tp : 1;
+    // Korthikanti et al. 2022, section 5: full recompute stores only the layer input, 2sbh,
+    // which sequence parallelism splits t ways.
+    if (t.recompute == Recompute::full) return Bytes(2 * sbh / sp);
+    // Korthikanti eq. 1: 5as/h is the attention scores, softmax and dropout mask; selective
+    // recompute (section 5) and FlashAttention (Dao et al. 2022) never keep them.
+    const bool keep_scores = t.recompute == Recompute::none && !t.flash_attention;
+    const double scores = keep_scores ? 5.0 * m.heads * t.seq_len / (double(m.hidden) * tp) : 0;
+    // Korthikanti eq. 2 (TP): 10 of the 34 (norm inputs, dropout masks) stay replicated;
+    // eq. 4 (TP + SP): everything is split t ways.
+    const double linear = t.sequence_parallel ? 34.0 / tp : 10 + 24.0 / tp;
+    return Bytes(sbh * (linear + scores));
+}
+
+int in_flight_micro_batches(const Training& t, int pp) {
+    // Without a pipeline, gradient accumulation finishes one micro-batch before the next.
+    if (pp == 1) return 1;
+    // GPipe (Huang et al. 2019) runs every forward first; 1F1B (Narayanan et al. 2021) caps
+    // the first stage at p outstanding micro-batches.
+    if (t.schedule == Schedule::gpipe) return t.micro_batches;
+    return std::min(t.micro_batches, pp);
+}
+
+int layers_per_stage(const ModelSpec& m, int pp) { return (m.layers + pp - 1) / pp; }
+
+double params_per_gpu(const ModelSpec& m, const Parallel& p) {
+    // Shoeybi et al. 2019: TP splits every weight t ways (norms too: a rounding error here).
+    if (p.pp == 1) return m.params / p.tp;
+    // Stage 0 is the most loaded: the input embedding plus ceil(L/pp) layers.
+    const ParamSplit split = parameter_split(m);
+    return (split.embedding + layers_per_stage(m, p.pp) * split.per_layer) / p.tp;
+}
+
+PerGpu per_gpu_memory(const Config& c) {
+    const double params = params_per_gpu(c.model, c.layout);
+    const BytesPerParam bpp = bytes_per_param(c.training.precision, c.training.grad_dtype);
+    const int n = c.layout.dp();
+    // ZeRO Table 1: stage 1 shards the optimizer over N, stage 2 also gradients, 3 also weights.
+    const auto sharded_from = [&](int stage, double bytes_per_param) {
+        const double bytes = params * bytes_per_param;
+        return Bytes(c.layout.zero >= stage ? bytes / n : bytes);
+    };
+    PerGpu g;
+    g.weights = sharded_from(3, bpp.weights);
+    g.gradients = sharded_from(2, bpp.gradients);
+    g.optimizer = sharded_from(1, bpp.optimizer);
+    g.activations = activation_bytes_per_layer(c.model, c.training, c.layout.tp) *
+                    double(layers_per_stage(c.model, c.layout.pp)) *
+                    double(in_flight_micro_batches(c.training, c.layout.pp));
+    g.total = g.weights + g.gradients + g.optimizer + g.activations;
+    g.capacity = c.cluster.gpu.memory;
+    g.fits = g.total <= g.capacity;
+    return g;
+}
+
+Bytes model_states_bytes(const ModelSpec& m, const Training& t) {
+    return Bytes(m.params * bytes_per_param(t.precision, t.grad_dtype).total());
+}
+
+int gpus_to_hold(Bytes states, Bytes gpu_memory) {
+    // Whole bytes, so 1.12e12 / 80e9 is exactly 14 rather than 14.000000000000002.
+    const auto s = std::llround(states.value), m = std::llround(gpu_memory.value);
+    return int((s + m - 1) / m);
+}
+
+}  // namespace engine

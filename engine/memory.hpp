@@ -1,0 +1,26 @@
+// Memory per GPU: model states under DP / ZeRO-1/2/3 / TP / PP, and activations.
+#pragma once
+#include "engine/config.hpp"
+#include "engine/units.hpp"
+
+namespace engine {
+
+// Korthikanti et al. 2022, per layer, one micro-batch, on one GPU after TP (and SP when on).
+Bytes activation_bytes_per_layer(const ModelSpec& m, const Training& t, int tp);
+// Micro-batches whose activations the first stage holds at once: m (GPipe), min(m, p) (1F1B).
+int in_flight_micro_batches(const Training& t, int pp);
+int layers_per_stage(const ModelSpec& m, int pp);  // ceil(layers / pp): the most loaded stage
+// Parameters on the most loaded GPU: stage 0 (embedding + its layers) when pp > 1, split t ways.
+double params_per_gpu(const ModelSpec& m, const Parallel& p);
+
+struct PerGpu {
+    Bytes weights, gradients, optimizer, activations, total, capacity;
+    bool fits = false;
+    bool operator==(const PerGpu&) const = default;
+};
+PerGpu per_gpu_memory(const Config& c);
+
+Bytes model_states_bytes(const ModelSpec& m, const Training& t);
+int gpus_to_hold(Bytes states, Bytes gpu_memory);  // ceil
+
+}  // namespace engine

@@ -1,0 +1,117 @@
+// Model and GPU presets, compiled in from ../shared/reference/models.csv and gpus.csv, and the
+// parameter count each architecture implies.
+#include "engine/presets.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace engine {
+namespace {
+
+ModelSpec preset(const char* name, Arch arch, int layers, int hidden, int heads, int kv_heads,
+                 int ffn, int vocab, int context) {
+    ModelSpec m{name, arch, 0, layers, hidden, heads, kv_heads, ffn, vocab, context};
+    m.params = parameter_count(m);
+    return m;
+}
+
+// Token embedding, plus learned positions for GPT-3 (Brown et al. 2020, section 2.1).
+double embedding_formula(const ModelSpec& m) {
+    const double tokens = double(m.vocab) * m.hidden;
+    return m.arch == Arch::gpt ? tokens + double(m.context) * m.hidden : tokens;
+}
+
+double layer_formula(const ModelSpec& m) {
+    const double h = m.hidden, f = m.ffn;
+    if (m.arch == Arch::llama) {
+        // Touvron et al. 2023: q, o are h x h; k, v are h x (kv_heads * h/heads) (GQA);
+        // SwiGLU gate, up, down are h x ffn; two RMSNorm weights; no biases.
+        const double kv = m.heads > 0 ? double(m.kv_heads) * (m.hidden / m.heads) : 0;
+        return 2 * h * h + 2 * h * kv + 3 * h * f + 2 * h;
+    }
+    // GPT-2/3 block (Radford 2019, Brown 2020): qkv 3h x h + 3h, out h x h + h,
+    // MLP h x ffn + ffn and ffn x h + h, two LayerNorms with weight and bias.
+    return (3 * h * h + 3 * h) + (h * h + h) + (h * f + f) + (f * h + h) + 2 * (2 * h);
+}
+
+// Llama: untied output head vocab x h and a final RMSNorm; GPT-3: tied head, final LayerNorm.
+double head_formula(const ModelSpec& m) {
+    const double h = m.hidden;
+    return m.arch == Arch::llama ? double(m.vocab) * h + h : 2 * h;
+}
+
+// "1.5B", "70B", "125M": three significant figures, trailing zeros dropped.
+std::string count_name(double params) {
+    static constexpr struct {
+        double scale;
+        const char* suffix;
+    } kUnits[] = {{1e12, "T"}, {1e9, "B"}, {1e6, "M"}, {1e3, "K"}, {1, ""}};
+    const auto& unit = *std::find_if(std::begin(kUnits), std::end(kUnits) - 1,
+                                     [&](const auto& u) { return params >= u.scale; });
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g%s", params / unit.scale, unit.suffix);
+    return text;
+}
+
+}  // namespace
+
+double parameter_count(const ModelSpec& m) {
+    return embedding_formula(m) + m.layers * layer_formula(m) + head_formula(m);
+}
+
+ParamSplit parameter_split(const ModelSpec& m) {
+    const double scale = m.params / parameter_count(m);
+    return {embedding_formula(m) * scale, layer_formula(m) * scale};
+}
+
+const std::vector<ModelSpec>& model_presets() {
+    static const std::vector<ModelSpec> presets = {
+        preset("llama-2-7b", Arch::llama, 32, 4096, 32, 32, 11008, 32000, 4096),
+        preset("llama-2-13b", Arch::llama, 40, 5120, 40, 40, 13824, 32000, 4096),
+        preset("llama-2-70b", Arch::llama, 80, 8192, 64, 8, 28672, 32000, 4096),
+        preset("llama-3-8b", Arch::llama, 32, 4096, 32, 8, 14336, 128256, 8192),
+        preset("llama-3-70b", Arch::llama, 80, 8192, 64, 8, 28672, 128256, 8192),
+        preset("llama-3.1-405b", Arch::llama, 126, 16384, 128, 8, 53248, 128256, 8192),
+        preset("gpt-3-175b", Arch::gpt, 96, 12288, 96, 96, 49152, 50257, 2048),
+    };
+    return presets;
+}
+
+std::optional<ModelSpec> find_model(std::string_view name) {
+    for (const ModelSpec& m : model_presets()) {
+        if (m.name == name) return m;
+    }
+    return std::nullopt;
+}
+
+ModelSpec nominal_model(double params) {
+    // Nearest on a log scale, so 7B and 70B each pick the preset closest in proportion.
+    const auto distance = [&](const ModelSpec& m) { return std::abs(std::log(m.params / params)); };
+    const auto& presets = model_presets();
+    ModelSpec m =
+        *std::min_element(presets.begin(), presets.end(),
+                          [&](const auto& a, const auto& b) { return distance(a) < distance(b); });
+    m.name = count_name(params);
+    m.params = params;
+    return m;
+}
+
+const std::vector<GpuSpec>& gpu_presets() {
+    // gpus.csv: NVLink counts both directions together; the network is one direction per GPU.
+    static const std::vector<GpuSpec> presets = {
+        {"h100-sxm-80gb", Bytes(80e9), 989, BytesPerSecond(900e9), BytesPerSecond(50e9)},
+        {"h200-sxm-141gb", Bytes(141e9), 989, BytesPerSecond(900e9), BytesPerSecond(50e9)},
+        {"a100-sxm-80gb", Bytes(80e9), 312, BytesPerSecond(600e9), BytesPerSecond(25e9)},
+    };
+    return presets;
+}
+
+std::optional<GpuSpec> find_gpu(std::string_view name) {
+    for (const GpuSpec& g : gpu_presets()) {
+        if (g.name == name) return g;
+    }
+    return std::nullopt;
+}
+
+}  // namespace engine

@@ -1,0 +1,50 @@
+// Model and GPU presets (../shared/reference/models.csv, gpus.csv) and nominal models by count.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/units.hpp"
+
+namespace engine {
+
+enum class Arch { llama, gpt };
+
+struct ModelSpec {
+    std::string name;
+    Arch arch = Arch::llama;
+    double params = 0;  // parameter count
+    int layers = 0, hidden = 0, heads = 0, kv_heads = 0, ffn = 0, vocab = 0, context = 0;
+    bool operator==(const ModelSpec&) const = default;
+};
+
+struct GpuSpec {
+    std::string name;
+    Bytes memory;
+    double bf16_dense_tflops = 0;
+    BytesPerSecond nvlink, network;
+    bool operator==(const GpuSpec&) const = default;
+};
+
+// Parameters implied by an architecture (embedding, attention with GQA, MLP, norms, head).
+double parameter_count(const ModelSpec& m);
+
+// Where the parameters sit, scaled so the split adds up to m.params (a nominal model keeps its
+// preset's proportions): the input side (token embedding, plus learned positions for GPT) and
+// one transformer layer.
+struct ParamSplit {
+    double embedding = 0, per_layer = 0;
+    bool operator==(const ParamSplit&) const = default;
+};
+ParamSplit parameter_split(const ModelSpec& m);
+
+const std::vector<ModelSpec>& model_presets();  // params computed by parameter_count
+std::optional<ModelSpec> find_model(std::string_view name);
+// A model given only by its count ("7B"): the shape of the nearest preset, params as given.
+ModelSpec nominal_model(double params);
+
+const std::vector<GpuSpec>& gpu_presets();
+std::optional<GpuSpec> find_gpu(std::string_view name);
+
+}  // namespace engine

@@ -1,0 +1,25 @@
+// Gathers every figure for one configuration from the memory, comm and pipeline models.
+#include "engine/report.hpp"
+
+#include "engine/pipeline.hpp"
+
+namespace engine {
+
+Report analyze(const Config& c) {
+    Report r;
+    r.params = c.model.params;
+    r.bytes_per_param = bytes_per_param(c.training.precision, c.training.grad_dtype);
+    r.model_states = model_states_bytes(c.model, c.training);
+    r.gpus_to_hold_model_states = gpus_to_hold(r.model_states, c.cluster.gpu.memory);
+    r.layout = c.layout;
+    r.per_gpu = per_gpu_memory(c);
+    r.activations = {activation_bytes_per_layer(c.model, c.training, c.layout.tp),
+                     layers_per_stage(c.model, c.layout.pp),
+                     in_flight_micro_batches(c.training, c.layout.pp)};
+    r.comm = comm_per_step(c);
+    r.bubble_fraction = bubble_fraction(c.training.schedule, c.layout.pp, c.training.micro_batches,
+                                        c.training.chunks);
+    return r;
+}
+
+}  // namespace engine

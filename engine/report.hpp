@@ -1,0 +1,33 @@
+// The full set of figures for one configuration: what `shardreel numbers` prints and what
+// chapters draw. One call, so every number on screen comes from the same place.
+#pragma once
+#include "engine/comm.hpp"
+#include "engine/config.hpp"
+#include "engine/memory.hpp"
+
+namespace engine {
+
+struct ActivationsReport {
+    Bytes per_layer;
+    int layers_per_gpu = 0;
+    int in_flight_micro_batches = 0;
+    bool operator==(const ActivationsReport&) const = default;
+};
+
+struct Report {
+    double params = 0;
+    BytesPerParam bytes_per_param;
+    Bytes model_states;
+    int gpus_to_hold_model_states = 0;
+    Parallel layout;
+    PerGpu per_gpu;
+    ActivationsReport activations;
+    CommPerStep comm;
+    double bubble_fraction = 0;
+    bool operator==(const Report&) const = default;
+};
+
+// Precondition: validate(c) is empty.
+Report analyze(const Config& c);
+
+}  // namespace engine

@@ -1,0 +1,84 @@
+// Opening, checking and header-writing helpers shared by the MP4 sink, concat and the probe.
+#include "render/av.hpp"
+
+#include <new>
+
+extern "C" {
+#include <libavutil/error.h>
+#include <libavutil/log.h>
+}
+
+#include "render/error.hpp"
+
+namespace render {
+
+int av_check(int ret, const char* what) {
+    if (ret >= 0) return ret;
+    char message[AV_ERROR_MAX_STRING_SIZE] = {};
+    av_strerror(ret, message, sizeof message);
+    throw SystemError(std::string(what) + ": " + message);
+}
+
+AvFramePtr make_frame() {
+    AvFramePtr f(av_frame_alloc());
+    if (!f) throw std::bad_alloc();
+    return f;
+}
+
+AvPacketPtr make_packet() {
+    AvPacketPtr p(av_packet_alloc());
+    if (!p) throw std::bad_alloc();
+    return p;
+}
+
+namespace {
+
+// x264 and the muxer log statistics at info level; on stderr they would break the progress
+// bar, and every failure reaches the caller as a SystemError anyway.
+void quiet_libav_logs() {
+    static const bool once = (av_log_set_level(AV_LOG_ERROR), true);
+    (void)once;
+}
+
+}  // namespace
+
+InputContextPtr open_input(const std::string& path) {
+    quiet_libav_logs();
+    AVFormatContext* raw = nullptr;
+    av_check(avformat_open_input(&raw, path.c_str(), nullptr, nullptr),
+             ("cannot open " + path).c_str());
+    InputContextPtr input(raw);
+    av_check(avformat_find_stream_info(input.get(), nullptr),
+             ("cannot read stream info of " + path).c_str());
+    return input;
+}
+
+bool read_packet(AVFormatContext* input, AVPacket* packet) {
+    av_packet_unref(packet);
+    const int ret = av_read_frame(input, packet);
+    if (ret == AVERROR_EOF) return false;
+    av_check(ret, "cannot read a packet");
+    return true;
+}
+
+OutputContextPtr open_mp4_output(const std::string& path) {
+    quiet_libav_logs();
+    AVFormatContext* raw = nullptr;
+    av_check(avformat_alloc_output_context2(&raw, nullptr, "mp4", path.c_str()),
+             "cannot create the MP4 muxer");
+    OutputContextPtr output(raw);
+    output->flags |= AVFMT_FLAG_BITEXACT;
+    av_check(avio_open(&output->pb, path.c_str(), AVIO_FLAG_WRITE),
+             ("cannot open " + path + " for writing").c_str());
+    return output;
+}
+
+void write_mp4_header(AVFormatContext* output) {
+    AVDictionary* options = nullptr;
+    av_dict_set(&options, "movflags", "+faststart", 0);
+    const int ret = avformat_write_header(output, &options);
+    av_dict_free(&options);
+    av_check(ret, "cannot write the MP4 header");
+}
+
+}  // namespace render

@@ -1,0 +1,16 @@
+// Each subcommand registers itself on the CLI; its callback stores the process exit code
+// (0 ok, 1 runtime failure, 2 bad usage or invalid storyboard, 130 interrupted).
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace render {
+
+void add_render_command(CLI::App& app, int& exit_code);
+void add_still_command(CLI::App& app, int& exit_code);
+void add_check_command(CLI::App& app, int& exit_code);
+void add_numbers_command(CLI::App& app, int& exit_code);
+
+// Repository root for shipped files (fonts/, storyboards/): $SHARDREEL_HOME, else the source tree.
+std::string home_dir();
+
+}  // namespace render

@@ -1,0 +1,30 @@
+// shardreel's entry point: parses the command line and maps outcomes to exit codes.
+#include <iostream>
+
+#include "render/commands.hpp"
+#include "render/error.hpp"
+
+int main(int argc, char** argv) {
+    CLI::App app{"shardreel: animated explainers of distributed training, from a YAML storyboard"};
+    app.set_version_flag("--version", std::string("shardreel ") + SHARDREEL_VERSION);
+    app.require_subcommand(1);
+    int exit_code = 0;
+    render::add_render_command(app, exit_code);
+    render::add_still_command(app, exit_code);
+    render::add_check_command(app, exit_code);
+    render::add_numbers_command(app, exit_code);
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError& e) {
+        app.exit(e);
+        return 2;
+    } catch (const render::SystemError& e) {
+        std::cerr << "shardreel: error: " << e.what() << "\n";
+        return 1;
+    }
+    return exit_code;
+}

@@ -1,0 +1,50 @@
+// H.264 MP4 output through libavcodec/libavformat: BT.709 yuv420p, +faststart, and
+// byte-identical files for identical frames (bit-exact flags, fixed x264 settings and threads).
+#pragma once
+#include <memory>
+#include <string>
+
+#include "render/fonts.hpp"
+#include "render/raster.hpp"
+#include "render/sink.hpp"
+
+namespace render {
+
+// Everything that shapes the encoded bytes; public so cache keys can include it.
+struct EncoderSettings {
+    std::string preset = "medium";
+    int crf = 20;
+    std::string tune;     // empty: no x264 tune
+    int threads = 2;      // x264 output is deterministic only for a fixed thread count
+    int gop_seconds = 2;  // a keyframe at least every gop_seconds
+    bool operator==(const EncoderSettings&) const = default;
+};
+
+// "preset=medium crf=20 tune= threads=2 gop_seconds=2": stable text for cache keys.
+std::string to_string(const EncoderSettings& settings);
+
+class Mp4Sink final : public FrameSink {
+  public:
+    explicit Mp4Sink(const Fonts& fonts, EncoderSettings settings = {});
+    ~Mp4Sink() override;  // aborts an unfinished file
+    Mp4Sink(const Mp4Sink&) = delete;
+    Mp4Sink& operator=(const Mp4Sink&) = delete;
+
+    void begin(const OutputSpec& spec) override;
+    void write(const story::Scene& scene) override;
+    // Encodes a frame rendered elsewhere; its size must match the spec given to begin().
+    void write_frame(const Frame& frame);
+    void finish() override;
+    void abort() noexcept override;
+
+    const EncoderSettings& settings() const { return settings_; }
+
+  private:
+    struct Encoder;
+    const Fonts& fonts_;
+    EncoderSettings settings_;
+    Frame frame_;  // reused by write(), so a chapter allocates its pixels once
+    std::unique_ptr<Encoder> encoder_;
+};
+
+}  // namespace render

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian packages shardreel needs (only those missing), or prints the exact
+# apt-get line when not root. Usage: scripts/deps.sh build|test
+set -euo pipefail
+
+build_pkgs=(cmake ninja-build g++ pkg-config
+  libcairo2-dev libharfbuzz-dev libfreetype-dev
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
+  libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libxxhash-dev)
+# Tests read outputs back with Debian tools: pdfinfo/pdftotext (poppler-utils), xmllint (libxml2-utils).
+test_pkgs=(catch2 poppler-utils libxml2-utils)
+
+want=("${build_pkgs[@]}")
+[ "${1:-build}" = test ] && want+=("${test_pkgs[@]}")
+
+missing=()
+for p in "${want[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [ "$status" = "install ok installed" ] || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+line="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "shardreel: missing Debian packages; as root run:" >&2
+  echo "  $line" >&2
+  exit 1
+fi
+echo "shardreel: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine may have empty package lists; refresh them once, then install.
+if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >&2; then
+  apt-get update -q >&2
+  apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
+fi

@@ -1,0 +1,36 @@
+// A chapter: a pure function from time to display list, built once from its spec (the engine
+// runs up front, in the constructor), and the registry of chapter kinds.
+#pragma once
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "story/scene.hpp"
+#include "story/storyboard.hpp"
+#include "story/text_metrics.hpp"
+
+namespace story {
+
+class Chapter {
+public:
+    virtual ~Chapter() = default;
+    // Display list at t seconds from the chapter start, 0 <= t <= duration. Pure.
+    virtual Scene scene_at(double t) const = 0;
+};
+
+struct KindInfo {
+    std::string name;
+    double default_duration = 10;
+    std::vector<std::string> settable;  // flat setting names a `set:` beat may change
+    std::unique_ptr<Chapter> (*make)(const ChapterSpec&, const Video&, const TextMetrics&) = nullptr;
+};
+
+const std::vector<KindInfo>& chapter_kinds();
+const KindInfo* find_kind(std::string_view name);
+std::vector<std::string> kind_names();
+
+std::unique_ptr<Chapter> make_chapter(const ChapterSpec& spec, const Video& video,
+                                      const TextMetrics& metrics);
+
+}  // namespace story

@@ -1,0 +1,58 @@
+// Shared chapter machinery.
+#include "story/chapter_base.hpp"
+
+#include <algorithm>
+
+namespace story {
+
+namespace {
+
+std::vector<engine::Report> analyze_all(const Timeline& timeline) {
+    std::vector<engine::Report> out;
+    for (const engine::Config& c : timeline.states()) out.push_back(engine::analyze(c));
+    return out;
+}
+
+constexpr double kFade = 0.3;  // caption fade in/out, seconds
+
+}  // namespace
+
+ChapterBase::ChapterBase(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
+    : spec_(spec),
+      palette_(palette(video.theme)),
+      metrics_(metrics),
+      timeline_(spec),
+      reports_(analyze_all(timeline_)) {}
+
+Scene ChapterBase::blank() const {
+    Scene s;
+    s.background = palette_.background;
+    return s;
+}
+
+Chrome ChapterBase::chrome_at(double t, std::vector<Stat> stats) const {
+    Chrome c;
+    c.title = spec_.title;
+    c.stats = std::move(stats);
+    c.alpha = progress(t, 0, 0.5);
+    if (const Cue* cue = timeline_.cue_at(t)) {
+        c.caption = cue->text;
+        c.caption_alpha = std::min(progress(t, cue->start, kFade), 1 - progress(t, cue->end - kFade, kFade));
+    }
+    return c;
+}
+
+double ChapterBase::figure_at(double t, const std::function<double(const engine::Report&)>& f) const {
+    const Morph m = timeline_.morph_at(t);
+    return lerp(f(reports_[m.from]), f(reports_[m.to]), m.u);
+}
+
+const engine::Report& ChapterBase::report_at(double t) const {
+    return reports_[timeline_.morph_at(t).to];
+}
+
+double scaled_time(double authored, double duration, double default_duration) {
+    return duration >= default_duration ? authored : authored * duration / default_duration;
+}
+
+}  // namespace story

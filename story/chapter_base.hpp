@@ -1,0 +1,40 @@
+// What every chapter kind shares: its spec, palette, metrics, beat timeline, and the engine's
+// report for each parameter state, computed once up front.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/report.hpp"
+#include "story/chapter.hpp"
+#include "story/layout.hpp"
+#include "story/timeline.hpp"
+
+namespace story {
+
+class ChapterBase : public Chapter {
+public:
+    ChapterBase(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics);
+
+protected:
+    // Background only, in the authoring space.
+    Scene blank() const;
+    // Title, caption of the beat showing at t, and the given stats.
+    Chrome chrome_at(double t, std::vector<Stat> stats) const;
+    // An engine figure at time t: the value of the current state, counting from the previous
+    // state's value while a `set:` morphs (endpoints are the engine's, never guessed).
+    double figure_at(double t, const std::function<double(const engine::Report&)>& f) const;
+    const engine::Report& report_at(double t) const;  // the state being morphed to
+
+    const ChapterSpec spec_;
+    const Palette& palette_;
+    const TextMetrics& metrics_;
+    const Timeline timeline_;
+    const std::vector<engine::Report> reports_;
+};
+
+// Seconds from chapter start to a choreography time authored for the kind's default duration,
+// compressed when the chapter is shorter so every step still happens.
+double scaled_time(double authored, double duration, double default_duration);
+
+}  // namespace story

@@ -1,0 +1,47 @@
+// The frame every chapter shares (STYLE.md): safe area, title, stat panel, caption band, and
+// text helpers that place labels from measured extents.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "story/scene.hpp"
+#include "story/text_metrics.hpp"
+#include "story/theme.hpp"
+
+namespace story {
+
+namespace frame {
+inline constexpr double kWidth = 1920, kHeight = 1080;
+inline constexpr double kLeft = 96, kRight = 1920 - 96, kTop = 72;
+inline constexpr double kCaptionTop = 1080 - 150;          // the caption band starts here
+inline constexpr double kPictureTop = 250, kPictureBottom = kCaptionTop - 30;
+inline constexpr double kTitleSize = 60, kHeadingSize = 40, kBodySize = 34, kLabelSize = 26;
+inline constexpr double kMinTextSize = 22;
+}  // namespace frame
+
+// Greedy word wrap by measured advance; a word wider than max_width stands on its own line.
+std::vector<std::string> wrap_text(const TextMetrics& m, const std::string& text,
+                                   const TextStyle& style, double max_width);
+// The largest size <= style.size (and >= min_size) at which text fits max_width.
+double fit_size(const TextMetrics& m, const std::string& text, TextStyle style, double max_width,
+                double min_size = frame::kMinTextSize);
+
+struct Stat {
+    std::string label, value;
+};
+
+// What the shared frame shows at one instant.
+struct Chrome {
+    std::string title;
+    std::vector<Stat> stats;  // empty: no stat panel (title cards)
+    std::string caption;      // empty: none
+    double caption_alpha = 1;
+    double alpha = 1;         // title and panel fade in at the chapter start
+};
+
+void add_chrome(Scene& scene, const Palette& p, const TextMetrics& m, const Chrome& c);
+
+// Left edge of the stat panel, so pictures and titles keep clear of it.
+inline constexpr double kStatPanelLeft = 1920 - 96 - 660;
+
+}  // namespace story

@@ -1,0 +1,547 @@
+// Storyboard loading (schema version 1): YAML nodes to plain structs, every user error collected
+// with its position. The only file that includes yaml-cpp.
+#include "story/load.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <map>
+
+#include "story/chapter.hpp"
+#include "story/settings.hpp"
+#include "story/units.hpp"
+
+namespace story {
+namespace {
+
+using Keys = std::vector<std::string>;
+
+const Keys kTopKeys{"shardreel", "title", "video", "defaults", "chapters"};
+const Keys kVideoKeys{"size", "fps", "theme", "captions"};
+const Keys kDefaultsKeys{"model", "training", "cluster", "parallel"};
+const Keys kChapterKeys{"id",    "kind",     "title",   "subtitle", "duration",
+                        "model", "training", "cluster", "parallel", "beats"};
+const Keys kBeatKeys{"at", "say", "set", "over"};
+const Keys kModelKeys{"name", "params", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab"};
+// Section keys are flat setting names (settings.hpp), applied in this order: a gpu first so that
+// an nvlink or network beside it overrides the preset's links; gpus after the cluster size.
+const Keys kTrainingKeys{"precision",         "grad_dtype",    "optimizer", "seq_len",
+                         "micro_batch",       "micro_batches", "recompute", "flash_attention",
+                         "sequence_parallel", "schedule",      "chunks"};
+const Keys kClusterKeys{"gpu", "gpus_per_node", "nodes", "nvlink", "network"};
+const Keys kParallelKeys{"gpus", "tp", "pp", "zero"};
+
+constexpr double kMaxDuration = 3600;
+
+struct Section {
+    const char* name;
+    const Keys* keys;
+};
+const Section kSections[] = {
+    {"training", &kTrainingKeys}, {"cluster", &kClusterKeys}, {"parallel", &kParallelKeys}};
+
+bool contains(const Keys& keys, const std::string& k) { return std::ranges::count(keys, k) > 0; }
+
+SourcePos pos_of(const YAML::Node& n) {
+    const YAML::Mark m = n.Mark();
+    if (m.is_null()) return {};
+    return {m.line + 1, m.column + 1};
+}
+
+std::string describe(const YAML::Node& n) {
+    switch (n.Type()) {
+        case YAML::NodeType::Scalar:
+            return "'" + n.Scalar() + "'";
+        case YAML::NodeType::Sequence:
+            return "a list";
+        case YAML::NodeType::Map:
+            return "a map";
+        default:
+            return "nothing";
+    }
+}
+
+// A map entry, its key node kept for positions. Never assign YAML::Node objects: assignment
+// rebinds the underlying document node.
+struct Entry {
+    YAML::Node key, value;
+};
+using Entries = std::map<std::string, Entry>;
+
+const Entry* find(const Entries& entries, const std::string& key) {
+    auto it = entries.find(key);
+    return it == entries.end() ? nullptr : &it->second;
+}
+
+// A beat before sorting, with where its parts were written.
+struct ParsedBeat {
+    Beat beat;
+    SourcePos at_pos, set_pos;
+    std::vector<SourcePos> value_pos;  // one per beat.set entry
+};
+
+class Loader {
+  public:
+    Loader(const std::string& file, Diagnostics& diags) : file_(file), diags_(diags) {}
+
+    Storyboard load(const YAML::Node& root) {
+        Storyboard sb;
+        sb.file = file_;
+        if (!root.IsMap()) {
+            error(SourcePos{1, 1}, root.IsNull()
+                                       ? "the storyboard is empty (expected 'shardreel: 1')"
+                                       : "expected a map at the top level, got " + describe(root));
+            return sb;
+        }
+        const Entries top = entries(root, kTopKeys, "");
+        version(top, root);
+        if (const Entry* e = find(top, "title")) sb.title = text(*e).value_or("");
+        if (const Entry* e = find(top, "video")) sb.video = video(*e);
+        engine::Config defaults = default_config();
+        if (const Entry* e = find(top, "defaults")) apply_defaults(*e, defaults);
+        if (const Entry* e = find(top, "chapters"))
+            sb.chapters = chapters(*e, defaults, sb.video.fps);
+        else
+            error(root, "missing required key 'chapters'");
+        return sb;
+    }
+
+  private:
+    void error(SourcePos pos, std::string message) { diags_.error(file_, pos, std::move(message)); }
+    void error(const YAML::Node& at, std::string message) { error(pos_of(at), std::move(message)); }
+
+    // The entries of a map, reporting unknown keys (with a suggestion) and repeated ones.
+    Entries entries(const YAML::Node& map, const Keys& known, const std::string& where) {
+        Entries out;
+        for (auto it = map.begin(); it != map.end(); ++it) {
+            if (!it->first.IsScalar()) {
+                error(it->first, "expected a key name, got " + describe(it->first));
+                continue;
+            }
+            const std::string key = it->first.Scalar();
+            if (const Entry* first = find(out, key)) {
+                error(it->first, "duplicate key '" + key + "' (first on line " +
+                                     std::to_string(pos_of(first->key).line) + ")");
+            } else if (!contains(known, key)) {
+                error(it->first, unknown_key(key, known, where));
+            } else {
+                out.emplace(key, Entry{it->first, it->second});
+            }
+        }
+        return out;
+    }
+
+    static std::string unknown_key(const std::string& key, const Keys& known,
+                                   const std::string& where) {
+        std::string message = "unknown key '" + key + "'" + (where.empty() ? "" : " " + where);
+        if (std::string hint = closest_match(key, known); !hint.empty())
+            return message + " (did you mean '" + hint + "'?)";
+        for (const Section& s : kSections)
+            if (contains(*s.keys, key) && !contains(known, key))
+                return message + " ('" + key + "' belongs under '" + s.name + "')";
+        return message;
+    }
+
+    // The entries of e's value when it is a map; otherwise reports the type error.
+    std::optional<Entries> map_of(const Entry& e, const Keys& known, const std::string& where) {
+        if (e.value.IsMap()) return entries(e.value, known, where);
+        error(e.value, "expected a map for '" + e.key.Scalar() + "', got " + describe(e.value));
+        return std::nullopt;
+    }
+
+    std::optional<std::string> scalar(const Entry& e) {
+        if (e.value.IsScalar()) return e.value.Scalar();
+        error(e.value,
+              "expected a single value for '" + e.key.Scalar() + "', got " + describe(e.value));
+        return std::nullopt;
+    }
+
+    std::optional<std::string> text(const Entry& e) {
+        if (e.value.IsNull()) return std::string();
+        return scalar(e);
+    }
+
+    std::optional<long long> integer(const Entry& e, long long lo, long long hi) {
+        auto s = scalar(e);
+        long long v = 0;
+        if (!s) return std::nullopt;
+        if (auto message = integer_in_range(e.key.Scalar(), *s, lo, hi, v)) {
+            error(e.value, *message);
+            return std::nullopt;
+        }
+        return v;
+    }
+
+    std::optional<double> time(const Entry& e, int fps) {
+        auto s = scalar(e);
+        if (!s) return std::nullopt;
+        auto t = parse_time(*s, fps);
+        if (!t) error(e.value, unit_error(*s, Quantity::time));
+        return t;
+    }
+
+    void version(const Entries& top, const YAML::Node& root) {
+        const Entry* e = find(top, "shardreel");
+        if (!e) {
+            error(root, "missing required key 'shardreel' (the schema version: shardreel: 1)");
+            return;
+        }
+        if (auto v = scalar(*e); v && *v != "1")
+            error(e->value, "unsupported schema version '" + *v + "' (this shardreel reads 1)");
+    }
+
+    Video video(const Entry& e) {
+        Video v;
+        auto fields = map_of(e, kVideoKeys, "in video");
+        if (!fields) return v;
+        if (const Entry* f = find(*fields, "size")) frame_size(*f, v);
+        if (const Entry* f = find(*fields, "fps"))
+            v.fps = static_cast<int>(integer(*f, 1, 120).value_or(v.fps));
+        if (const Entry* f = find(*fields, "theme"); f && scalar(*f)) {
+            auto theme = parse_theme(f->value.Scalar());
+            if (theme)
+                v.theme = *theme;
+            else
+                error(f->value, unknown_name("theme", f->value.Scalar(), {"dark", "light"}));
+        }
+        if (const Entry* f = find(*fields, "captions"); f && scalar(*f)) {
+            static const Keys names{"burn", "track", "off"};
+            auto it = std::ranges::find(names, f->value.Scalar());
+            if (it != names.end())
+                v.captions = static_cast<Captions>(it - names.begin());
+            else
+                error(f->value, unknown_name("captions", f->value.Scalar(), names));
+        }
+        return v;
+    }
+
+    void frame_size(const Entry& e, Video& v) {
+        auto s = scalar(e);
+        if (!s) return;
+        auto size = parse_frame_size(*s);
+        if (!size) {
+            error(e.value, "cannot parse '" + *s + "' as a frame size (expected e.g. 1920x1080)");
+        } else if (size->width < 16 || size->height < 16 || size->width > 7680 ||
+                   size->height > 4320) {
+            error(e.value, "video size must be between 16x16 and 7680x4320, got " + *s);
+        } else if (size->width % 2 != 0 || size->height % 2 != 0) {
+            error(e.value,
+                  "video size must have an even width and height (H.264 4:2:0), got " + *s);
+        } else {
+            v.width = size->width;
+            v.height = size->height;
+        }
+    }
+
+    void apply_defaults(const Entry& e, engine::Config& c) {
+        if (auto fields = map_of(e, kDefaultsKeys, "in defaults"))
+            apply_config(*fields, c, "in defaults");
+    }
+
+    // model, then each section in turn, overriding c key by key.
+    void apply_config(const Entries& fields, engine::Config& c, const std::string& where) {
+        if (const Entry* m = find(fields, "model")) model(*m, c, where);
+        for (const Section& s : kSections)
+            if (const Entry* e = find(fields, s.name)) apply_section(*e, *s.keys, c, where);
+    }
+
+    void apply_section(const Entry& e, const Keys& keys, engine::Config& c,
+                       const std::string& where) {
+        auto fields = map_of(e, keys, where);
+        if (!fields) return;
+        for (const std::string& key : keys) {
+            const Entry* f = find(*fields, key);
+            auto value = f ? scalar(*f) : std::nullopt;
+            if (!value) continue;
+            if (key == "optimizer") {
+                if (*value != "adam")
+                    error(f->value,
+                          "unsupported optimizer '" + *value + "' (only adam is modelled)");
+            } else if (auto message = apply_setting(c, key, *value)) {
+                error(f->value, *message);
+            }
+        }
+    }
+
+    void model(const Entry& e, engine::Config& c, const std::string& where) {
+        if (e.value.IsMap()) {
+            model_map(e, c, where);
+        } else if (auto value = scalar(e)) {
+            if (auto message = apply_setting(c, "model", *value)) error(e.value, *message);
+        }
+    }
+
+    // {params, layers, hidden, heads, kv_heads, ffn, vocab}; engine::validate checks the shape.
+    void model_map(const Entry& e, engine::Config& c, const std::string& where) {
+        const Entries fields = entries(e.value, kModelKeys, where);
+        bool complete = true;
+        for (const char* required : {"layers", "hidden", "heads"}) {
+            if (find(fields, required)) continue;
+            error(e.value,
+                  std::string("missing required key '") + required + "' for 'model' " + where);
+            complete = false;
+        }
+        engine::ModelSpec m;
+        m.name = "custom";
+        if (const Entry* f = find(fields, "name")) m.name = text(*f).value_or(m.name);
+        auto read = [&](const char* key, long long hi, int fallback) {
+            const Entry* f = find(fields, key);
+            auto v = f ? integer(*f, 1, hi) : std::optional<long long>(fallback);
+            complete = complete && v.has_value();
+            return static_cast<int>(v.value_or(fallback));
+        };
+        m.layers = read("layers", 1000, 0);
+        m.hidden = read("hidden", 1 << 20, 0);
+        m.heads = read("heads", 1 << 14, 0);
+        m.kv_heads = read("kv_heads", 1 << 14, m.heads);
+        m.ffn = read("ffn", 1 << 22, 4 * m.hidden);
+        m.vocab = read("vocab", 1 << 24, 32000);
+        m.context = c.model.context;
+        m.params = engine::parameter_count(m);
+        if (const Entry* f = find(fields, "params")) complete = params(*f, m) && complete;
+        if (complete) c.model = m;
+    }
+
+    bool params(const Entry& e, engine::ModelSpec& m) {
+        auto s = scalar(e);
+        if (!s) return false;
+        auto count = parse_count(*s);
+        if (!count) {
+            error(e.value, unit_error(*s, Quantity::count));
+            return false;
+        }
+        if (*count < 1e6 || *count > 1e15) {
+            error(e.value, "model size must be between 1M and 1000T parameters, got '" + *s + "'");
+            return false;
+        }
+        m.params = *count;
+        return true;
+    }
+
+    std::vector<ChapterSpec> chapters(const Entry& e, const engine::Config& defaults, int fps) {
+        std::vector<ChapterSpec> out;
+        if (!e.value.IsSequence()) {
+            error(e.value, "expected a list of chapters for 'chapters', got " + describe(e.value));
+            return out;
+        }
+        if (e.value.size() == 0)
+            error(e.value, "'chapters' is empty (a storyboard needs at least one)");
+        std::map<std::string, SourcePos> ids;
+        for (std::size_t i = 0; i < e.value.size(); ++i) {
+            const YAML::Node node = e.value[i];
+            if (!node.IsMap()) {
+                error(node, "expected a map for chapter " + std::to_string(i + 1) + ", got " +
+                                describe(node));
+                continue;
+            }
+            out.push_back(chapter(node, i, defaults, fps, ids));
+        }
+        return out;
+    }
+
+    ChapterSpec chapter(const YAML::Node& node, std::size_t index, const engine::Config& defaults,
+                        int fps, std::map<std::string, SourcePos>& ids) {
+        ChapterSpec spec;
+        spec.pos = pos_of(node);
+        spec.config = defaults;
+        const YAML::Node id_node = node["id"];
+        const bool named = id_node.IsDefined() && id_node.IsScalar();
+        const std::string where = named ? "in chapter '" + id_node.Scalar() + "'"
+                                        : "in chapter " + std::to_string(index + 1);
+        const Entries fields = entries(node, kChapterKeys, where);
+        if (const Entry* f = find(fields, "id"))
+            chapter_id(*f, spec, ids);
+        else
+            error(node, "missing required key 'id' " + where);
+        const KindInfo* kind = nullptr;
+        if (const Entry* f = find(fields, "kind"))
+            kind = chapter_kind(*f, spec);
+        else
+            error(node, "missing required key 'kind' " + where);
+        if (const Entry* f = find(fields, "title")) spec.title = text(*f).value_or("");
+        if (const Entry* f = find(fields, "subtitle")) spec.subtitle = text(*f).value_or("");
+        spec.duration = kind ? kind->default_duration : 0;
+        if (const Entry* f = find(fields, "duration")) chapter_duration(*f, fps, spec);
+        apply_config(fields, spec.config, where);
+        for (const std::string& problem : engine::validate(spec.config))
+            error(spec.pos, "invalid configuration " + where + ": " + problem);
+        if (const Entry* f = find(fields, "beats")) beats(*f, fps, kind, where, spec);
+        return spec;
+    }
+
+    void chapter_id(const Entry& e, ChapterSpec& spec, std::map<std::string, SourcePos>& ids) {
+        auto id = scalar(e);
+        if (!id) return;
+        spec.id = *id;
+        const bool valid = !id->empty() && std::ranges::all_of(*id, [](char ch) {
+            return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-';
+        });
+        if (!valid) {
+            error(e.value, "chapter id '" + *id + "' may only use a-z, 0-9 and '-'");
+        } else if (auto [it, fresh] = ids.emplace(*id, pos_of(e.value)); !fresh) {
+            error(e.value, "duplicate chapter id '" + *id + "' (first used on line " +
+                               std::to_string(it->second.line) + ")");
+        }
+    }
+
+    const KindInfo* chapter_kind(const Entry& e, ChapterSpec& spec) {
+        auto name = scalar(e);
+        if (!name) return nullptr;
+        spec.kind = *name;
+        const KindInfo* kind = find_kind(*name);
+        if (!kind) error(e.value, unknown_name("chapter kind", *name, kind_names()));
+        return kind;
+    }
+
+    void chapter_duration(const Entry& e, int fps, ChapterSpec& spec) {
+        auto d = time(e, fps);
+        if (!d) return;
+        if (*d <= 0 || *d > kMaxDuration) {
+            error(e.value, "duration must be more than 0s and at most " +
+                               format_seconds(kMaxDuration) + ", got " + format_seconds(*d));
+            return;
+        }
+        spec.duration = *d;
+    }
+
+    void beats(const Entry& e, int fps, const KindInfo* kind, const std::string& where,
+               ChapterSpec& spec) {
+        if (!e.value.IsSequence()) {
+            error(e.value, "expected a list of beats for 'beats', got " + describe(e.value));
+            return;
+        }
+        std::vector<ParsedBeat> parsed;
+        for (std::size_t i = 0; i < e.value.size(); ++i) {
+            const YAML::Node node = e.value[i];
+            if (!node.IsMap()) {
+                error(node, "expected a map for a beat, got " + describe(node));
+            } else if (auto b = beat(node, fps, kind, where)) {
+                parsed.push_back(std::move(*b));
+            }
+        }
+        std::ranges::stable_sort(parsed, {}, [](const ParsedBeat& b) { return b.beat.at; });
+        check_beat_times(parsed, spec);
+        apply_beat_settings(parsed, where, spec.config);
+        for (ParsedBeat& b : parsed) spec.beats.push_back(std::move(b.beat));
+    }
+
+    std::optional<ParsedBeat> beat(const YAML::Node& node, int fps, const KindInfo* kind,
+                                   const std::string& where) {
+        ParsedBeat b;
+        b.beat.pos = pos_of(node);
+        const Entries fields = entries(node, kBeatKeys, where);
+        const Entry* at = find(fields, "at");
+        if (!at) {
+            error(node, "missing required key 'at' for a beat " + where);
+            return std::nullopt;
+        }
+        b.at_pos = pos_of(at->value);
+        auto t = time(*at, fps);
+        if (!t) return std::nullopt;
+        b.beat.at = *t;
+        if (const Entry* f = find(fields, "say")) b.beat.say = text(*f).value_or("");
+        if (const Entry* f = find(fields, "over")) b.beat.over = time(*f, fps).value_or(0);
+        if (const Entry* f = find(fields, "set")) settings(*f, kind, b);
+        return b;
+    }
+
+    void settings(const Entry& e, const KindInfo* kind, ParsedBeat& b) {
+        b.set_pos = pos_of(e.key);
+        if (!e.value.IsMap()) {
+            error(e.value, "expected a map for 'set', got " + describe(e.value));
+            return;
+        }
+        for (auto it = e.value.begin(); it != e.value.end(); ++it) {
+            const Entry item{it->first, it->second};
+            if (!item.key.IsScalar()) {
+                error(item.key, "expected a parameter name, got " + describe(item.key));
+                continue;
+            }
+            auto value = scalar(item);
+            if (!value) continue;
+            const std::string key = item.key.Scalar();
+            if (kind && !contains(kind->settable, key)) {
+                error(item.key, missing_parameter(*kind, key));
+                continue;
+            }
+            b.beat.set.push_back(Setting{key, *value, pos_of(item.key)});
+            b.value_pos.push_back(pos_of(item.value));
+        }
+    }
+
+    static std::string missing_parameter(const KindInfo& kind, const std::string& key) {
+        std::string message = "chapter kind '" + kind.name + "' has no parameter '" + key + "'";
+        if (std::string hint = closest_match(key, kind.settable); !hint.empty())
+            return message + " (did you mean '" + hint + "'?)";
+        if (kind.settable.empty()) return message + " (it has none)";
+        std::string list;
+        for (const std::string& name : kind.settable) list += (list.empty() ? "" : ", ") + name;
+        return message + " (it has: " + list + ")";
+    }
+
+    // Beats are sorted; each must lie inside the chapter and none may share a time.
+    void check_beat_times(const std::vector<ParsedBeat>& parsed, const ChapterSpec& spec) {
+        const std::string chapter =
+            "chapter '" + spec.id + "' (duration " + format_seconds(spec.duration) + ")";
+        for (std::size_t i = 0; i < parsed.size(); ++i) {
+            const Beat& b = parsed[i].beat;
+            if (i > 0 && parsed[i - 1].beat.at == b.at) {
+                error(parsed[i].at_pos, "two beats at " + format_seconds(b.at) + " in chapter '" +
+                                            spec.id + "' (the other is on line " +
+                                            std::to_string(parsed[i - 1].at_pos.line) + ")");
+            }
+            if (spec.duration <= 0) continue;  // unknown kind and no duration: nothing to check
+            if (b.at > spec.duration) {
+                error(parsed[i].at_pos,
+                      "beat at " + format_seconds(b.at) + " is outside " + chapter);
+            } else if (b.at + b.over > spec.duration) {
+                error(parsed[i].at_pos, "beat at " + format_seconds(b.at) + " over " +
+                                            format_seconds(b.over) + " ends after the end of " +
+                                            chapter);
+            }
+        }
+    }
+
+    // The settings act one after another, so each beat's config is checked as it will be shown.
+    void apply_beat_settings(const std::vector<ParsedBeat>& parsed, const std::string& where,
+                             engine::Config config) {
+        for (const ParsedBeat& b : parsed) {
+            bool applied = true;
+            for (std::size_t i = 0; i < b.beat.set.size(); ++i) {
+                const Setting& s = b.beat.set[i];
+                if (auto message = apply_setting(config, s.key, s.value)) {
+                    error(b.value_pos[i], *message);
+                    applied = false;
+                }
+            }
+            if (!applied || b.beat.set.empty()) continue;
+            for (const std::string& problem : engine::validate(config))
+                error(b.set_pos, "set: at " + format_seconds(b.beat.at) +
+                                     " makes the configuration " + where + " invalid: " + problem);
+        }
+    }
+
+    const std::string& file_;
+    Diagnostics& diags_;
+};
+
+}  // namespace
+
+std::optional<Storyboard> parse_storyboard(const std::string& text, const std::string& file,
+                                           Diagnostics& diags) {
+    Diagnostics found;
+    std::optional<Storyboard> sb;
+    try {
+        const YAML::Node root = YAML::Load(text);
+        sb = Loader(file, found).load(root);
+    } catch (const YAML::Exception& e) {
+        const SourcePos pos =
+            e.mark.is_null() ? SourcePos{} : SourcePos{e.mark.line + 1, e.mark.column + 1};
+        found.error(file, pos, "invalid YAML: " + e.msg);
+    }
+    diags.append(found);
+    if (!found.empty()) return std::nullopt;
+    return sb;
+}
+
+}  // namespace story

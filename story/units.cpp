@@ -1,0 +1,151 @@
+// Parsing of storyboard quantities: a number, optional spaces, then a unit from a fixed table.
+#include "story/units.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+namespace story {
+namespace {
+
+struct Unit {
+    std::string_view name;
+    double factor;
+};
+
+constexpr Unit kSizeUnits[] = {{"B", 1},
+                               {"KB", 1e3},
+                               {"MB", 1e6},
+                               {"GB", 1e9},
+                               {"TB", 1e12},
+                               {"PB", 1e15},
+                               {"KiB", 1024},
+                               {"MiB", 1024.0 * 1024},
+                               {"GiB", 1024.0 * 1024 * 1024},
+                               {"TiB", 1024.0 * 1024 * 1024 * 1024}};
+// Network links are sold in bits per second: 400Gb/s is 50GB/s.
+constexpr Unit kBitUnits[] = {
+    {"b", 1 / 8.0}, {"Kb", 1e3 / 8}, {"Mb", 1e6 / 8}, {"Gb", 1e9 / 8}, {"Tb", 1e12 / 8}};
+constexpr Unit kCountUnits[] = {{"", 1}, {"K", 1e3}, {"M", 1e6}, {"B", 1e9}, {"T", 1e12}};
+
+std::string_view trim(std::string_view s) {
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+    return s;
+}
+
+// A finite, non-negative number followed by a (possibly empty) unit.
+std::optional<std::pair<double, std::string_view>> split_number(std::string_view s) {
+    s = trim(s);
+    double v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || !std::isfinite(v) || v < 0) return std::nullopt;
+    return std::pair{v, trim(std::string_view(end, s.data() + s.size() - end))};
+}
+
+template <std::size_t N>
+std::optional<double> factor_of(std::string_view unit, const Unit (&table)[N]) {
+    for (const Unit& u : table)
+        if (u.name == unit) return u.factor;
+    return std::nullopt;
+}
+
+template <std::size_t N>
+std::optional<double> parse_with(std::string_view s, const Unit (&table)[N]) {
+    auto parts = split_number(s);
+    if (!parts) return std::nullopt;
+    auto factor = factor_of(parts->second, table);
+    if (!factor) return std::nullopt;
+    return parts->first * *factor;
+}
+
+}  // namespace
+
+std::optional<double> parse_size(std::string_view s) { return parse_with(s, kSizeUnits); }
+
+std::optional<double> parse_bandwidth(std::string_view s) {
+    auto parts = split_number(s);
+    if (!parts || !parts->second.ends_with("/s")) return std::nullopt;
+    std::string_view unit = parts->second.substr(0, parts->second.size() - 2);
+    auto factor = factor_of(unit, kSizeUnits);
+    if (!factor) factor = factor_of(unit, kBitUnits);
+    if (!factor) return std::nullopt;
+    return parts->first * *factor;
+}
+
+std::optional<double> parse_time(std::string_view s, int fps) {
+    auto parts = split_number(s);
+    if (!parts) return std::nullopt;
+    auto [v, unit] = *parts;
+    if (unit.empty() || unit == "s") return v;
+    if (unit == "ms") return v / 1000;
+    if (unit == "f" && fps > 0) return v / fps;
+    return std::nullopt;
+}
+
+std::optional<double> parse_count(std::string_view s) { return parse_with(s, kCountUnits); }
+
+std::optional<long long> parse_integer(std::string_view s) {
+    s = trim(s);
+    long long v = 0;
+    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
+    return v;
+}
+
+std::optional<std::string> integer_in_range(std::string_view key, std::string_view text,
+                                            long long lo, long long hi, long long& out) {
+    const std::string quoted_key = std::string("'").append(key).append("'");
+    const std::string out_of_range = quoted_key + " must be between " + std::to_string(lo) +
+                                     " and " + std::to_string(hi) + ", got " + std::string(text);
+    auto v = parse_integer(text);
+    if (v && *v >= lo && *v <= hi) {
+        out = *v;
+        return std::nullopt;
+    }
+    if (v) return out_of_range;
+    auto number = split_number(text);
+    if (!number || !number->second.empty())
+        return "expected a number for " + quoted_key + ", got '" + std::string(text) + "'";
+    if (std::floor(number->first) != number->first)
+        return "expected a whole number for " + quoted_key + ", got '" + std::string(text) + "'";
+    return out_of_range;  // whole, but too large for any integer type
+}
+
+std::optional<FrameSize> parse_frame_size(std::string_view s) {
+    s = trim(s);
+    auto x = s.find('x');
+    if (x == std::string_view::npos) return std::nullopt;
+    auto w = parse_integer(s.substr(0, x)), h = parse_integer(s.substr(x + 1));
+    if (!w || !h || *w <= 0 || *h <= 0 || *w > 1'000'000 || *h > 1'000'000) return std::nullopt;
+    return FrameSize{static_cast<int>(*w), static_cast<int>(*h)};
+}
+
+std::string unit_error(std::string_view text, Quantity q) {
+    std::string_view what, examples;
+    switch (q) {
+        case Quantity::size:
+            what = "a size", examples = "80GB or 80GiB";
+            break;
+        case Quantity::bandwidth:
+            what = "a bandwidth", examples = "900GB/s or 400Gb/s";
+            break;
+        case Quantity::time:
+            what = "a time", examples = "1.5s, 500ms or 45f";
+            break;
+        case Quantity::count:
+            what = "a count", examples = "7B, 70e9 or 1.5M";
+            break;
+    }
+    return "cannot parse '" + std::string(text) + "' as " + std::string(what) + " (expected e.g. " +
+           std::string(examples) + ")";
+}
+
+std::string format_seconds(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%gs", s);
+    return buf;
+}
+
+}  // namespace story

@@ -1,0 +1,35 @@
+// Quantities written in storyboards ("80GB", "400Gb/s", "500ms", "7B"): parsed exactly, never
+// guessed. Each parser returns std::nullopt for text it does not recognise, NaN, inf or negatives.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace story {
+
+enum class Quantity { size, bandwidth, time, count };
+
+std::optional<double> parse_size(std::string_view s);           // bytes: 80GB, 80GiB, 512MB, 1.5TB
+std::optional<double> parse_bandwidth(std::string_view s);      // bytes/s: 900GB/s, 400Gb/s (bits)
+std::optional<double> parse_time(std::string_view s, int fps);  // seconds: 1.5s, 500ms, 45f, 2
+std::optional<double> parse_count(std::string_view s);          // 7B, 70e9, 1.5M, 8
+std::optional<long long> parse_integer(std::string_view s);     // plain whole number: 4096
+
+// A whole number in [lo, hi] for `key` stored in out, or the message saying why it is not one:
+// "expected a number for 'fps', got 'thirty'", "'tp' must be between 1 and 65536, got 0".
+std::optional<std::string> integer_in_range(std::string_view key, std::string_view text,
+                                            long long lo, long long hi, long long& out);
+
+struct FrameSize {
+    int width = 0, height = 0;
+    bool operator==(const FrameSize&) const = default;
+};
+std::optional<FrameSize> parse_frame_size(std::string_view s);  // 1920x1080
+
+// "cannot parse '90GBs' as a bandwidth (expected e.g. 900GB/s or 400Gb/s)"
+std::string unit_error(std::string_view text, Quantity q);
+
+// Seconds as a storyboard would write them: 25 -> "25s", 1.5 -> "1.5s".
+std::string format_seconds(double s);
+
+}  // namespace story

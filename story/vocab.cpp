@@ -1,0 +1,65 @@
+// GPU card drawing shared by every chapter.
+#include "story/vocab.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "story/format.hpp"
+
+namespace story {
+
+namespace {
+
+constexpr double kPad = 14;
+
+void add_stack(std::vector<Item>& out, const CardSpec& c, double bottom, double px_per_byte,
+               double max_top) {
+    double y = bottom;
+    for (const MemorySegment& seg : c.stack) {
+        const double h = seg.bytes * px_per_byte;
+        const double top = std::max(y - h, max_top);
+        if (y - top > 0.01) out.push_back({Rect{c.x + kPad, top, c.w - 2 * kPad, y - top, 0, seg.color}});
+        y = top;
+    }
+}
+
+}  // namespace
+
+std::vector<Item> gpu_card(const Palette& p, const TextMetrics& m, const CardSpec& c) {
+    std::vector<Item> out;
+    out.push_back({Rect{c.x, c.y, c.w, c.h, 12, p.panel, p.grid, 2}});
+    const TextStyle name_style{c.label_size, Weight::medium, false};
+    const double name_base = c.y + kPad + m.measure(c.name, name_style).ascent;
+    out.push_back({Text{c.x + c.w / 2, name_base, c.name, name_style, p.muted, Align::center}});
+
+    const double stack_top = name_base + 18, bottom = c.y + c.h - kPad;
+    const double px_per_byte = (bottom - stack_top) / c.capacity;
+    double used = 0;
+    for (const MemorySegment& seg : c.stack) used += seg.bytes;
+    add_stack(out, c, bottom, px_per_byte, stack_top);
+
+    out.push_back({Line{{c.x + 6, stack_top}, {c.x + c.w - 6, stack_top}, p.text, 2, true}});
+    if (c.capacity_label) {
+        const TextStyle cap{std::max(22.0, c.label_size - 4), Weight::regular, true};
+        out.push_back({Text{c.x + c.w - kPad, stack_top - 8, format_bytes(c.capacity), cap, p.muted,
+                            Align::right}});
+    }
+    const double over = used - c.capacity;
+    if (c.show_overflow && over > 0) {
+        // Spill above the card, at the card's scale but capped so it stays on screen.
+        const double h = std::min(over * px_per_byte, c.h * c.max_spill);
+        out.push_back({Rect{c.x + kPad, c.y - h, c.w - 2 * kPad, h, 0, p.comm}});
+        const TextStyle lab{c.label_size, Weight::semibold, true};
+        out.push_back({Text{c.x + c.w / 2, c.y - h - 12, "+" + format_bytes(over), lab, p.comm,
+                            Align::center}});
+    }
+    return out;
+}
+
+std::string gpu_display_name(const engine::GpuSpec& g) {
+    std::string name = g.name.substr(0, g.name.find('-'));
+    for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    return name;
+}
+
+}  // namespace story

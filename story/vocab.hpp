@@ -1,0 +1,36 @@
+// The shared visual vocabulary (STYLE.md): GPU cards with memory stacks against a dashed
+// capacity line, overflow spilling above the card, drawn the same way in every chapter.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "engine/presets.hpp"
+#include "story/scene.hpp"
+#include "story/text_metrics.hpp"
+#include "story/theme.hpp"
+
+namespace story {
+
+struct MemorySegment {
+    double bytes = 0;
+    Color color;
+};
+
+struct CardSpec {
+    double x = 0, y = 0, w = 200, h = 400;
+    std::string name;             // "GPU 3"
+    double capacity = 80e9;       // bytes: the dashed line sits at the top of the stack area
+    std::vector<MemorySegment> stack;  // bottom to top
+    bool capacity_label = true;   // "80 GB" beside the dashed line
+    bool show_overflow = true;    // spill above the card, labelled "+32 GB"
+    double label_size = 26;
+    double max_spill = 0.45;      // tallest overflow drawn, as a fraction of the card height
+};
+
+// Drawn in absolute coordinates; returns the items to add to a scene.
+std::vector<Item> gpu_card(const Palette& p, const TextMetrics& m, const CardSpec& c);
+
+// "h100-sxm-80gb" -> "H100"
+std::string gpu_display_name(const engine::GpuSpec& g);
+
+}  // namespace story

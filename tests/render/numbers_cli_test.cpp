@@ -1,0 +1,221 @@
+// `shardreel numbers` run as a process: stable JSON keys whose values are analyze()'s, CSV with
+// the same keys, the Markdown table, and exit 2 with one error line per bad input.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "engine/report.hpp"
+#include "story/settings.hpp"
+
+namespace {
+
+struct Run {
+    int exit_code = -1;
+    std::string out, err;
+};
+
+Run numbers(const std::string& args) {
+    const auto err_path = std::filesystem::temp_directory_path() /
+                          ("shardreel_numbers_" + std::to_string(::getpid()) + ".err");
+    const std::string command =
+        std::string(SHARDREEL_BINARY) + " numbers " + args + " 2>" + err_path.string();
+    Run r;
+    std::FILE* pipe = ::popen(command.c_str(), "r");
+    REQUIRE(pipe);
+    std::array<char, 4096> buf{};
+    for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0;) {
+        r.out.append(buf.data(), n);
+    }
+    const int status = ::pclose(pipe);
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream err(err_path);
+    r.err.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
+    std::filesystem::remove(err_path);
+    return r;
+}
+
+void flatten(const nlohmann::ordered_json& j, const std::string& prefix,
+             std::vector<std::string>& keys) {
+    for (const auto& [key, value] : j.items()) {
+        if (value.is_object()) {
+            flatten(value, prefix + key + ".", keys);
+        } else {
+            keys.push_back(prefix + key);
+        }
+    }
+}
+
+const std::vector<std::string> kKeys = {"params",
+                                        "bytes_per_param.weights",
+                                        "bytes_per_param.gradients",
+                                        "bytes_per_param.optimizer",
+                                        "bytes_per_param.total",
+                                        "model_states_bytes",
+                                        "gpus_to_hold_model_states",
+                                        "layout.gpus",
+                                        "layout.dp",
+                                        "layout.tp",
+                                        "layout.pp",
+                                        "layout.zero",
+                                        "per_gpu.weights_bytes",
+                                        "per_gpu.gradients_bytes",
+                                        "per_gpu.optimizer_bytes",
+                                        "per_gpu.activations_bytes",
+                                        "per_gpu.total_bytes",
+                                        "per_gpu.capacity_bytes",
+                                        "per_gpu.fits",
+                                        "activations.per_layer_bytes",
+                                        "activations.layers_per_gpu",
+                                        "activations.in_flight_micro_batches",
+                                        "comm_per_step.dp_bytes_per_gpu",
+                                        "comm_per_step.tp_bytes_per_gpu",
+                                        "comm_per_step.pp_bytes_per_gpu",
+                                        "comm_per_step.seconds",
+                                        "pipeline.bubble_fraction"};
+
+long long whole(engine::Bytes b) { return (long long)std::floor(b.value); }
+
+void check_matches(const nlohmann::ordered_json& j, const engine::Report& r) {
+    CHECK(j["params"] == r.params);
+    CHECK(j["bytes_per_param"]["weights"] == r.bytes_per_param.weights);
+    CHECK(j["bytes_per_param"]["gradients"] == r.bytes_per_param.gradients);
+    CHECK(j["bytes_per_param"]["optimizer"] == r.bytes_per_param.optimizer);
+    CHECK(j["bytes_per_param"]["total"] == r.bytes_per_param.total());
+    CHECK(j["model_states_bytes"] == whole(r.model_states));
+    CHECK(j["gpus_to_hold_model_states"] == r.gpus_to_hold_model_states);
+    CHECK(j["layout"]["gpus"] == r.layout.gpus);
+    CHECK(j["layout"]["dp"] == r.layout.dp());
+    CHECK(j["layout"]["tp"] == r.layout.tp);
+    CHECK(j["layout"]["pp"] == r.layout.pp);
+    CHECK(j["layout"]["zero"] == r.layout.zero);
+    const nlohmann::ordered_json& g = j["per_gpu"];
+    CHECK(g["weights_bytes"] == whole(r.per_gpu.weights));
+    CHECK(g["gradients_bytes"] == whole(r.per_gpu.gradients));
+    CHECK(g["optimizer_bytes"] == whole(r.per_gpu.optimizer));
+    CHECK(g["activations_bytes"] == whole(r.per_gpu.activations));
+    CHECK(g["total_bytes"] == whole(r.per_gpu.total));
+    CHECK(g["capacity_bytes"] == whole(r.per_gpu.capacity));
+    CHECK(g["fits"] == r.per_gpu.fits);
+    CHECK(j["activations"]["per_layer_bytes"] == whole(r.activations.per_layer));
+    CHECK(j["activations"]["layers_per_gpu"] == r.activations.layers_per_gpu);
+    CHECK(j["activations"]["in_flight_micro_batches"] == r.activations.in_flight_micro_batches);
+    CHECK(j["comm_per_step"]["dp_bytes_per_gpu"] == whole(r.comm.dp_per_gpu));
+    CHECK(j["comm_per_step"]["tp_bytes_per_gpu"] == whole(r.comm.tp_per_gpu));
+    CHECK(j["comm_per_step"]["pp_bytes_per_gpu"] == whole(r.comm.pp_per_gpu));
+    CHECK(j["comm_per_step"]["seconds"].get<double>() == Approx(r.comm.total().value));
+    CHECK(j["pipeline"]["bubble_fraction"].get<double>() == Approx(r.bubble_fraction));
+}
+
+}  // namespace
+
+TEST_CASE("numbers --format json: the documented keys, with analyze()'s values") {
+    const Run run = numbers("--format json");
+    REQUIRE(run.exit_code == 0);
+    CHECK(run.err.empty());
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(run.out);
+    std::vector<std::string> keys;
+    flatten(j, "", keys);
+    CHECK(keys == kKeys);
+    check_matches(j, engine::analyze(story::default_config()));
+    CHECK(j["params"] == 6738415616LL);
+    CHECK(j["activations"]["per_layer_bytes"] == 570425344);
+}
+
+TEST_CASE("numbers: every flag reaches the cost model") {
+    const Run run = numbers(
+        "--model llama-2-70b --gpus 64 --tp 8 --pp 2 --zero 1 --precision fp8-mixed "
+        "--grad-dtype fp32 --seq 2048 --micro-batch 2 --micro-batches 16 --schedule interleaved "
+        "--chunks 4 --recompute selective --flash-attention off --sequence-parallel on "
+        "--gpu a100-sxm-80gb --nvlink 600GB/s --network 400Gb/s --format json");
+    REQUIRE(run.exit_code == 0);
+    engine::Config c = story::default_config();
+    c.model = *engine::find_model("llama-2-70b");
+    c.layout = {64, 8, 2, 1};
+    c.training = {engine::Precision::fp8_mixed,
+                  engine::GradDtype::fp32,
+                  2048,
+                  2,
+                  16,
+                  engine::Recompute::selective,
+                  false,
+                  true,
+                  engine::Schedule::interleaved,
+                  4};
+    c.cluster.gpu = *engine::find_gpu("a100-sxm-80gb");
+    c.cluster.nvlink = engine::BytesPerSecond(600e9);
+    c.cluster.network = engine::BytesPerSecond(50e9);
+    check_matches(nlohmann::ordered_json::parse(run.out), engine::analyze(c));
+}
+
+TEST_CASE("numbers --params builds a nominal or custom model") {
+    const nlohmann::ordered_json j =
+        nlohmann::ordered_json::parse(numbers("--params 70B --format json").out);
+    CHECK(j["params"] == 70000000000LL);
+    CHECK(j["model_states_bytes"] == 1120000000000LL);
+    CHECK(j["gpus_to_hold_model_states"] == 14);
+    const Run custom =
+        numbers("--params 7e9 --layers 40 --hidden 5120 --heads 40 --pp 8 --format json");
+    REQUIRE(custom.exit_code == 0);
+    CHECK(nlohmann::ordered_json::parse(custom.out)["activations"]["layers_per_gpu"] == 5);
+}
+
+TEST_CASE("numbers --format csv: key,value rows with the JSON's keys") {
+    const Run run = numbers("--format csv");
+    REQUIRE(run.exit_code == 0);
+    std::istringstream lines(run.out);
+    std::string line;
+    std::getline(lines, line);
+    CHECK(line == "key,value");
+    std::vector<std::string> keys;
+    while (std::getline(lines, line)) {
+        keys.push_back(line.substr(0, line.find(',')));
+        if (keys.back() == "per_gpu.total_bytes") CHECK(line == "per_gpu.total_bytes,126068260864");
+    }
+    CHECK(keys == kKeys);
+}
+
+TEST_CASE("numbers prints a Markdown table by default") {
+    const Run run = numbers("--params 70B --gpus 16 --zero 3");
+    REQUIRE(run.exit_code == 0);
+    CHECK(run.out.rfind("| quantity | value |\n|---|---|\n", 0) == 0);
+    CHECK(run.out.find("| model states | 1,120\u2009GB |") != std::string::npos);
+    CHECK(run.out.find("| GPUs to hold the model states | 14 x 80\u2009GB |") != std::string::npos);
+    CHECK(run.out.find("| per GPU: weights | 8.75\u2009GB |") != std::string::npos);
+}
+
+TEST_CASE("numbers: bad input exits 2 with one error line per problem and no output") {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"--model llama-2-7x",
+         "shardreel: error: --model: unknown model 'llama-2-7x' (did you mean 'llama-2-7b'?)\n"},
+        {"--gpus 8 --tp 2 --pp 3",
+         "shardreel: error: tp x pp = 6 does not divide 8 GPUs (try tp=2, pp=4)\n"},
+        {"--params 7B --heads 0",
+         "shardreel: error: --heads: 'heads' must be between 1 and 16777216, got 0\n"},
+        {"--nvlink 900GBs",
+         "shardreel: error: --nvlink: cannot parse '900GBs' as a bandwidth (expected e.g. "
+         "900GB/s or 400Gb/s)\n"},
+        {"--format xml --tp abc",
+         "shardreel: error: --format: expected md, csv or json, got 'xml'\n"
+         "shardreel: error: --tp: expected a number for 'tp', got 'abc'\n"},
+        {"--model llama-2-7b --params 7B",
+         "shardreel: error: --model and --params both given: use one\n"},
+        {"--hidden 4096",
+         "shardreel: error: --hidden describes a custom model: give --params too\n"},
+    };
+    for (const auto& [args, message] : cases) {
+        INFO(args);
+        const Run run = numbers(args);
+        CHECK(run.exit_code == 2);
+        CHECK(run.out.empty());
+        CHECK(run.err == message);
+    }
+}

@@ -1,0 +1,108 @@
+// Chapters as display lists: pure in time, and every number on screen is the engine's.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "engine/report.hpp"
+#include "story/chapter.hpp"
+#include "story/format.hpp"
+
+using namespace story;
+
+namespace {
+
+const ApproxTextMetrics kMetrics;
+
+ChapterSpec bytes_spec() {
+    ChapterSpec spec;
+    spec.id = "bytes";
+    spec.kind = "bytes_per_parameter";
+    spec.title = "Why a large model does not fit";
+    spec.duration = 26;
+    spec.config.model = engine::nominal_model(7e9);
+    spec.config.cluster.gpu = *engine::find_gpu("h100-sxm-80gb");
+    spec.config.cluster.nvlink = spec.config.cluster.gpu.nvlink;
+    spec.config.cluster.network = spec.config.cluster.gpu.network;
+    spec.beats = {Beat{0, 0, "Every parameter costs memory.", {}, {}},
+                  Beat{14.5, 2, "Scale up.", {{"model", "70B", {}}}, {}},
+                  Beat{20, 1.5, "fp8.", {{"precision", "fp8", {}}}, {}}};
+    return spec;
+}
+
+bool shows(const Scene& s, const std::string& text) {
+    const auto texts = texts_of(s);
+    return std::any_of(texts.begin(), texts.end(),
+                       [&](const PlacedText& p) { return p.opacity > 0.99 && p.text.text == text; });
+}
+
+}  // namespace
+
+TEST_CASE("scene_at is a pure function of time", "[chapters]") {
+    const Video video;
+    for (const KindInfo& kind : chapter_kinds()) {
+        ChapterSpec spec = bytes_spec();
+        spec.kind = kind.name;
+        if (kind.settable.empty()) spec.beats.resize(1);
+        const auto a = make_chapter(spec, video, kMetrics);
+        const auto b = make_chapter(spec, video, kMetrics);
+        for (double t : {0.0, 0.5, 3.3, 12.0, 15.5, 25.9}) {
+            INFO(kind.name << " at " << t);
+            CHECK(a->scene_at(t) == b->scene_at(t));
+            CHECK(a->scene_at(t) == a->scene_at(t));
+        }
+    }
+}
+
+TEST_CASE("bytes_per_parameter shows the engine's figures before and after set beats", "[chapters]") {
+    const ChapterSpec spec = bytes_spec();
+    const auto chapter = make_chapter(spec, Video{}, kMetrics);
+    engine::Config seven = spec.config;
+    const engine::Report r7 = engine::analyze(seven);
+    REQUIRE(r7.model_states.value == 112e9);
+
+    const Scene at13 = chapter->scene_at(13);
+    CHECK(shows(at13, "= 16" + std::string(kThinSpace) + "B per parameter"));
+    CHECK(shows(at13, "7B parameters × 16" + std::string(kThinSpace) + "B = " + format_bytes(r7.model_states.value)));
+    CHECK(shows(at13, format_bytes(r7.model_states.value)));  // the Per card stat
+    CHECK(shows(at13, "2 × 80" + std::string(kThinSpace) + "GB H100 just to hold it"));
+
+    engine::Config seventy = seven;
+    seventy.model = engine::nominal_model(70e9);
+    const engine::Report r70 = engine::analyze(seventy);
+    const Scene at19 = chapter->scene_at(19);
+    CHECK(format_bytes(r70.model_states.value) == "1,120" + std::string(kThinSpace) + "GB");
+    CHECK(shows(at19, "70B parameters × 16" + std::string(kThinSpace) + "B = 1,120" + std::string(kThinSpace) + "GB"));
+    CHECK(shows(at19, "14 × 80" + std::string(kThinSpace) + "GB H100 just to hold it"));
+
+    engine::Config fp8 = seventy;
+    fp8.training.precision = engine::Precision::fp8_mixed;
+    const engine::Report r8 = engine::analyze(fp8);
+    const Scene end = chapter->scene_at(25.9);
+    CHECK(shows(end, "= " + format_bytes_per_param(r8.bytes_per_param.total()) + " per parameter"));
+    CHECK(shows(end, format_bytes(r8.model_states.value)));
+    CHECK(shows(end, "1" + std::string(kThinSpace) + "B"));  // fp8 weights
+
+    // While a set: morphs, the numbers count between the two engine values.
+    const Scene mid = chapter->scene_at(15.5);
+    CHECK(!shows(mid, format_bytes(r7.model_states.value)));
+    CHECK(!shows(mid, format_bytes(r70.model_states.value)));
+}
+
+TEST_CASE("format: 3 significant figures, thousands separators, thin-spaced units", "[format]") {
+    const std::string ts = kThinSpace;
+    CHECK(format_bytes(112e9) == "112" + ts + "GB");
+    CHECK(format_bytes(1120e9) == "1,120" + ts + "GB");
+    CHECK(format_bytes(107.8e9) == "108" + ts + "GB");
+    CHECK(format_bytes(13.46e9) == "13.5" + ts + "GB");
+    CHECK(format_bytes(570425344) == "570" + ts + "MB");
+    CHECK(format_bytes(0) == "0" + ts + "B");
+    CHECK(format_bytes_per_param(16) == "16" + ts + "B");
+    CHECK(format_time(0.0032) == "3.2" + ts + "ms");
+    CHECK(format_time(1.25) == "1.25" + ts + "s");
+    CHECK(format_bandwidth(900e9) == "900" + ts + "GB/s");
+    CHECK(format_percent(0.125) == "12.5%");
+    CHECK(format_params(7e9) == "7B");
+    CHECK(format_params(6738415616) == "6.74B");
+    CHECK(format_int(1024) == "1,024");
+    CHECK(format_sig3(12345) == "12,300");
+}

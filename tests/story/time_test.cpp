@@ -1,0 +1,94 @@
+// Time, easing, tracks and beat timelines: the clock every chapter runs on.
+#include <catch2/catch.hpp>
+
+#include "engine/presets.hpp"
+#include "story/easing.hpp"
+#include "story/time.hpp"
+#include "story/timeline.hpp"
+#include "story/track.hpp"
+
+using namespace story;
+
+TEST_CASE("a one-second chapter has exactly fps frames", "[time]") {
+    for (int fps : {15, 24, 30, 60}) {
+        CHECK(frame_count(1.0, fps) == fps);
+        CHECK(time_of_frame(fps, fps) == 1.0);
+    }
+    CHECK(frame_count(18.0, 30) == 540);
+    CHECK(frame_count(0.1, 30) == 3);  // never accumulated: 0.1 * 30 rounds to 3 frames
+    // t = f / fps is exact for every frame, not summed from 1/fps steps.
+    CHECK(time_of_frame(2999, 30) == 2999.0 / 30);
+}
+
+TEST_CASE("easings start at 0, end at 1 and are monotonic", "[easing]") {
+    for (Ease e : {Ease::linear, Ease::in_cubic, Ease::out_cubic, Ease::in_out_cubic, Ease::smoothstep,
+                   Ease::smootherstep, Ease::smooth}) {
+        CHECK(ease(e, 0) == Approx(0).margin(1e-12));
+        CHECK(ease(e, 1) == Approx(1).margin(1e-12));
+        CHECK(ease(e, -3) == ease(e, 0));
+        CHECK(ease(e, 7) == ease(e, 1));
+        double prev = 0;
+        for (int i = 1; i <= 100; ++i) {
+            const double v = ease(e, i / 100.0);
+            CHECK(v >= prev - 1e-12);
+            prev = v;
+        }
+    }
+    CHECK(ease(Ease::in_out_cubic, 0.5) == Approx(0.5));
+    CHECK(ease(Ease::in_out_cubic, 0.25) == Approx(0.0625));
+    CHECK(ease(Ease::smoothstep, 0.25) == Approx(0.15625));
+    CHECK(parse_ease("smooth") == Ease::smooth);
+    CHECK(!parse_ease("bouncy"));
+}
+
+TEST_CASE("tracks hit their keyframes and ease between them", "[track]") {
+    Track tr(10);
+    tr.to(1, 20).to(3, 0, Ease::linear).to(3.5, 5);
+    CHECK(tr.value_at(-1) == 10);
+    CHECK(tr.value_at(0) == 10);
+    CHECK(tr.value_at(1) == 20);
+    CHECK(tr.value_at(3) == 0);
+    CHECK(tr.value_at(3.5) == 5);
+    CHECK(tr.value_at(99) == 5);
+    CHECK(tr.value_at(0.5) == Approx(15));  // in-out cubic is symmetric about the middle
+    CHECK(tr.value_at(2) == Approx(10));    // linear segment
+}
+
+namespace {
+
+ChapterSpec spec_with_beats() {
+    ChapterSpec spec;
+    spec.id = "bytes";
+    spec.kind = "bytes_per_parameter";
+    spec.duration = 20;
+    spec.config.model = engine::nominal_model(7e9);
+    spec.beats = {Beat{0, 0, "first", {}, {}}, Beat{5, 2, "switch", {{"precision", "fp8", {}}}, {}},
+                  Beat{12, 0, "", {}, {}}, Beat{15, 0, "last", {}, {}}};
+    return spec;
+}
+
+}  // namespace
+
+TEST_CASE("timeline: captions run from their beat to the next beat", "[timeline]") {
+    const Timeline tl(spec_with_beats());
+    REQUIRE(tl.cues().size() == 3);
+    CHECK(tl.cues()[0] == Cue{0, 5, "first"});
+    CHECK(tl.cues()[1] == Cue{5, 12, "switch"});  // the silent beat at 12 s ends it
+    CHECK(tl.cues()[2] == Cue{15, 20, "last"});
+    CHECK(tl.cue_at(4.99)->text == "first");
+    CHECK(tl.cue_at(12.5) == nullptr);
+    CHECK(tl.cue_at(19.9)->text == "last");
+}
+
+TEST_CASE("timeline: set beats produce states and morph progress", "[timeline]") {
+    const Timeline tl(spec_with_beats());
+    REQUIRE(tl.states().size() == 2);
+    CHECK(tl.states()[0].training.precision == engine::Precision::bf16_mixed);
+    CHECK(tl.states()[1].training.precision == engine::Precision::fp8_mixed);
+    CHECK(tl.morph_at(4.9).to == 0);
+    const Morph start = tl.morph_at(5);
+    CHECK((start.from == 0 && start.to == 1 && start.u == 0));
+    CHECK(tl.morph_at(6).u == Approx(0.5));
+    CHECK(tl.morph_at(7).u == 1);
+    CHECK(tl.morph_at(19).u == 1);
+}
