@@ -26,7 +26,13 @@ struct KindInfo {
     std::unique_ptr<Chapter> (*make)(const ChapterSpec&, const Video&, const TextMetrics&) = nullptr;
 };
 
-const std::vector<KindInfo>& chapter_kinds();
+// Each kind registers itself from its own file under story/chapters/ with a namespace-scope
+// `const KindRegistrar registrar{{...}};` (story is an object library, so none is dropped).
+struct KindRegistrar {
+    explicit KindRegistrar(KindInfo info);
+};
+
+const std::vector<KindInfo>& chapter_kinds();  // sorted by name
 const KindInfo* find_kind(std::string_view name);
 std::vector<std::string> kind_names();
 

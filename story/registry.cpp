@@ -1,19 +1,28 @@
-// The chapter kinds a storyboard may use, their default durations and `set:`-able parameters.
+// The chapter kinds a storyboard may use, registered by their own files under story/chapters/.
 #include <algorithm>
 #include <stdexcept>
 
 #include "story/chapter.hpp"
-#include "story/chapters/kinds.hpp"
 
 namespace story {
 
-const std::vector<KindInfo>& chapter_kinds() {
-    static const std::vector<KindInfo> kinds = {
-        {"title", 6, {}, make_title_chapter},
-        {"bytes_per_parameter", 24, {"model", "precision", "grad_dtype", "gpu"}, make_bytes_chapter},
-    };
+namespace {
+
+std::vector<KindInfo>& registry() {
+    static std::vector<KindInfo> kinds;  // built during static initialisation, read-only after
     return kinds;
 }
+
+}  // namespace
+
+KindRegistrar::KindRegistrar(KindInfo info) {
+    auto& kinds = registry();
+    const auto at = std::lower_bound(kinds.begin(), kinds.end(), info.name,
+                                     [](const KindInfo& k, const std::string& n) { return k.name < n; });
+    kinds.insert(at, std::move(info));
+}
+
+const std::vector<KindInfo>& chapter_kinds() { return registry(); }
 
 const KindInfo* find_kind(std::string_view name) {
     const auto& kinds = chapter_kinds();

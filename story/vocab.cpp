@@ -25,25 +25,39 @@ void add_stack(std::vector<Item>& out, const CardSpec& c, double bottom, double 
 
 }  // namespace
 
+namespace {
+
+// Name at the top-left and capacity at the top-right when both fit the measured width;
+// otherwise the name alone, centred. Returns the baseline of the header row.
+double add_header(std::vector<Item>& out, const Palette& p, const TextMetrics& m, const CardSpec& c) {
+    const TextStyle name_style{c.label_size, Weight::medium, false};
+    const TextStyle cap_style{std::max(22.0, c.label_size - 4), Weight::regular, true};
+    const std::string cap = format_bytes(c.capacity);
+    const double baseline = c.y + kPad + m.measure(c.name, name_style).ascent;
+    const double room = c.w - 2 * kPad;
+    const bool both = c.capacity_label &&
+                      m.measure(c.name, name_style).advance + 12 + m.measure(cap, cap_style).advance <= room;
+    if (both) {
+        out.push_back({Text{c.x + kPad, baseline, c.name, name_style, p.muted, Align::left}});
+        out.push_back({Text{c.x + c.w - kPad, baseline, cap, cap_style, p.muted, Align::right}});
+    } else {
+        out.push_back({Text{c.x + c.w / 2, baseline, c.name, name_style, p.muted, Align::center}});
+    }
+    return baseline;
+}
+
+}  // namespace
+
 std::vector<Item> gpu_card(const Palette& p, const TextMetrics& m, const CardSpec& c) {
     std::vector<Item> out;
     out.push_back({Rect{c.x, c.y, c.w, c.h, 12, p.panel, p.grid, 2}});
-    const TextStyle name_style{c.label_size, Weight::medium, false};
-    const double name_base = c.y + kPad + m.measure(c.name, name_style).ascent;
-    out.push_back({Text{c.x + c.w / 2, name_base, c.name, name_style, p.muted, Align::center}});
-
-    const double stack_top = name_base + 18, bottom = c.y + c.h - kPad;
+    const double stack_top = add_header(out, p, m, c) + 16, bottom = c.y + c.h - kPad;
     const double px_per_byte = (bottom - stack_top) / c.capacity;
     double used = 0;
     for (const MemorySegment& seg : c.stack) used += seg.bytes;
     add_stack(out, c, bottom, px_per_byte, stack_top);
-
     out.push_back({Line{{c.x + 6, stack_top}, {c.x + c.w - 6, stack_top}, p.text, 2, true}});
-    if (c.capacity_label) {
-        const TextStyle cap{std::max(22.0, c.label_size - 4), Weight::regular, true};
-        out.push_back({Text{c.x + c.w - kPad, stack_top - 8, format_bytes(c.capacity), cap, p.muted,
-                            Align::right}});
-    }
+
     const double over = used - c.capacity;
     if (c.show_overflow && over > 0) {
         // Spill above the card, at the card's scale but capped so it stays on screen.

@@ -3,7 +3,6 @@
 // vector, with the Inter faces embedded (PDF text stays selectable).
 #pragma once
 #include <cstdio>
-#include <memory>
 #include <optional>
 #include <string>
 

@@ -5,7 +5,6 @@
 #include <cmath>
 
 #include "story/chapter_base.hpp"
-#include "story/chapters/kinds.hpp"
 #include "story/format.hpp"
 #include "story/vocab.hpp"
 
@@ -19,11 +18,11 @@ constexpr double kSegmentStart[3] = {0.8, 2.0, 3.2};
 constexpr double kTotalAt = 4.4, kCardAt = 5.5, kFillAt = 6.1, kSpreadAt = 11.0;
 
 // Left column: bytes per parameter as a stacked bar.
-constexpr double kBarX = 150, kBarW = 150, kBarBottom = 860, kPxPerByte = 28;
+constexpr double kBarX = 150, kBarW = 150, kBarBottom = 860, kPxPerByte = 24;  // 18 B (fp32 grads) still fits
 constexpr double kLabelX = kBarX + kBarW + 28, kValueRight = 800;
 // Right column: the cards.
 constexpr double kRightX = 960, kRightW = frame::kRight - kRightX;
-constexpr double kGridTop = 420, kGridBottom = 860;
+constexpr double kGridTop = 450, kGridBottom = 860;
 
 struct Segment {
     std::string name, detail;
@@ -110,14 +109,22 @@ private:
         }
         spread_labels(label_y);
         for (int i = 0; i < 3; ++i) add_segment_label(s, segs[i], label_y[i], progress(t, at(kSegmentStart[i]) + 0.2, 0.5));
-        const double u = progress(t, at(kTotalAt), 0.5);
-        const TextStyle big{frame::kHeadingSize + 8, Weight::semibold, true};
-        s.add(Text{kBarX, y - 22, "= " + format_bytes_per_param(total) + " per parameter", big, palette_.text}, u);
+        add_total_row(s, total, y, progress(t, at(kTotalAt), 0.5));
+    }
+
+    // The sum, written like a whiteboard addition above the stack: a rule, then "Total 16 B".
+    void add_total_row(Scene& s, double total, double bar_top, double alpha) const {
+        const double y = bar_top - 24;
+        s.add(Line{{kLabelX, y - 46}, {kValueRight, y - 46}, palette_.muted, 2}, alpha);
+        const TextStyle label{frame::kBodySize, Weight::semibold, false};
+        const TextStyle value{frame::kHeadingSize + 8, Weight::semibold, true};
+        s.add(Text{kLabelX, y, "Total per parameter", label, palette_.text}, alpha);
+        s.add(Text{kValueRight, y, format_bytes_per_param(total), value, palette_.text, Align::right}, alpha);
     }
 
     // Labels sit at their segment's middle, pushed apart so two lines never collide.
     static void spread_labels(std::vector<double>& ys) {
-        constexpr double kMinGap = 62;
+        constexpr double kMinGap = 70;
         for (std::size_t i = 1; i < ys.size(); ++i) ys[i] = std::min(ys[i], ys[i - 1] - kMinGap);
     }
 
@@ -164,7 +171,7 @@ private:
         const double appear = progress(t, at(kCardAt), 0.5) * alpha;
         if (appear <= 0) return;
         const double fill = progress(t, at(kFillAt), 1.5);
-        CardSpec card{kRightX + 80, 540, 240, 320, "One " + gpu_name(t), capacity(t), model_stack(t, fill)};
+        CardSpec card{kRightX + kRightW / 2 - 130, 540, 260, 320, "One " + gpu_name(t), capacity(t), model_stack(t, fill)};
         card.max_spill = 0.33;
         for (Item& item : gpu_card(palette_, metrics_, card)) s.add(std::move(item.shape), appear);
     }
@@ -208,11 +215,12 @@ private:
     }
 };
 
-}  // namespace
-
-std::unique_ptr<Chapter> make_bytes_chapter(const ChapterSpec& spec, const Video& video,
-                                            const TextMetrics& metrics) {
+std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics) {
     return std::make_unique<BytesChapter>(spec, video, metrics);
 }
+
+const KindRegistrar registrar{{"bytes_per_parameter", kDefaultDuration, {"model", "precision", "grad_dtype", "gpu"}, make}};
+
+}  // namespace
 
 }  // namespace story

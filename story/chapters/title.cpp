@@ -1,7 +1,6 @@
 // `title`: the film's title card: the model drawn as a loaf of layer slices, a forward pass
 // sweeping through it, the title and subtitle beneath.
 #include "story/chapter_base.hpp"
-#include "story/chapters/kinds.hpp"
 
 namespace story {
 
@@ -56,11 +55,12 @@ private:
     }
 };
 
-}  // namespace
-
-std::unique_ptr<Chapter> make_title_chapter(const ChapterSpec& spec, const Video& video,
-                                            const TextMetrics& metrics) {
+std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics) {
     return std::make_unique<TitleChapter>(spec, video, metrics);
 }
+
+const KindRegistrar registrar{{"title", 6, {}, make}};
+
+}  // namespace
 
 }  // namespace story

@@ -2,7 +2,6 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
 
 #include <cairo.h>
 

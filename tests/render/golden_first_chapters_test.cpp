@@ -1,0 +1,18 @@
+// Golden stills of the title and bytes_per_parameter chapters at their key moments.
+#include <catch2/catch.hpp>
+
+#include "tests/render/chapter_still.hpp"
+#include "tests/render/golden.hpp"
+
+namespace {
+const std::string kFilm = "storyboards/distributed-training.yaml";
+}
+
+TEST_CASE("title chapter golden", "[golden][chapters]") {
+    render_test::check_golden("chapter_title", render_test::chapter_png(kFilm, "title", 3.0));
+}
+
+TEST_CASE("bytes_per_parameter golden: one card overflowing, then fourteen cards", "[golden][chapters]") {
+    render_test::check_golden("chapter_bytes_single", render_test::chapter_png(kFilm, "bytes", 9.0));
+    render_test::check_golden("chapter_bytes_grid", render_test::chapter_png(kFilm, "bytes", 19.0));
+}
