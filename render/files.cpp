@@ -15,6 +15,11 @@
 namespace render {
 
 std::optional<std::string> read_file(const std::string& path, std::string& error) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {  // an ifstream opens a directory as empty
+        error = std::strerror(EISDIR);
+        return std::nullopt;
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         error = std::strerror(errno);

@@ -9,6 +9,7 @@
 
 #include "engine/report.hpp"
 #include "render/commands.hpp"
+#include "render/director.hpp"
 #include "story/format.hpp"
 #include "story/settings.hpp"
 #include "story/units.hpp"
@@ -227,13 +228,12 @@ void register_flag(CLI::App* cmd, Flags& f, const char* flag, std::string& into,
 }
 
 int run(const Flags& f) {
-    if (!f.storyboard.empty()) {
-        std::cerr << "shardreel: error: numbers " << f.storyboard
-                  << ": reading defaults from a storyboard is not supported yet; pass the flags "
-                     "instead\n";
-        return 2;
-    }
     engine::Config c = story::default_config();
+    if (!f.storyboard.empty()) {
+        const auto board = load_storyboard(f.storyboard, std::cerr);
+        if (!board) return 2;
+        c = board->defaults;  // flags given on the command line override it below
+    }
     const Errors errors = build_config(f, c);
     for (const std::string& e : errors) std::cerr << "shardreel: error: " << e << "\n";
     if (!errors.empty()) return 2;

@@ -99,6 +99,7 @@ class Loader {
         if (const Entry* e = find(top, "video")) sb.video = video(*e);
         engine::Config defaults = default_config();
         if (const Entry* e = find(top, "defaults")) apply_defaults(*e, defaults);
+        sb.defaults = defaults;
         if (const Entry* e = find(top, "chapters"))
             sb.chapters = chapters(*e, defaults, sb.video.fps);
         else

@@ -49,6 +49,7 @@ struct Storyboard {
     int version = 1;
     std::string title;
     Video video;
+    engine::Config defaults;  // `defaults:` applied over the built-in defaults
     std::vector<ChapterSpec> chapters;
     bool operator==(const Storyboard&) const = default;
 };

@@ -58,6 +58,9 @@ CardSlot lerp_slot(const CardSlot& a, const CardSlot& b, double u) {
     return {lerp(a.x, b.x, u), lerp(a.y, b.y, u), lerp(a.w, b.w, u), lerp(a.h, b.h, u)};
 }
 
+// Where the lone card stands before the state spreads over more cards.
+constexpr CardSlot kSingleCard{kRightX + kRightW / 2 - 130, 540, 260, 320};
+
 class BytesChapter final : public ChapterBase {
 public:
     using ChapterBase::ChapterBase;
@@ -66,9 +69,7 @@ public:
         Scene s = blank();
         add_bytes_bar(s, t);
         add_model_heading(s, t);
-        const double spread = progress(t, at(kSpreadAt), 0.8);
-        if (spread < 1) add_single_card(s, t, 1 - spread);
-        if (spread > 0) add_card_grid(s, t, spread);
+        add_cards(s, t);
         const double states = figure_at(t, [](const engine::Report& r) { return r.model_states.value; });
         add_chrome(s, palette_, metrics_,
                    chrome_at(t, {{"Per card", format_bytes(states)}, {"Comm / step", "—"},
@@ -167,34 +168,61 @@ private:
         return gpu_display_name(timeline_.states()[timeline_.morph_at(t).to].cluster.gpu);
     }
 
-    void add_single_card(Scene& s, double t, double alpha) const {
-        const double appear = progress(t, at(kCardAt), 0.5) * alpha;
+    // One card first, overflowing; then the overflow moves onto the further cards needed, and
+    // each `set:` re-lays the grid: existing cards slide, new ones fade in where they belong.
+    void add_cards(Scene& s, double t) const {
+        const double appear = progress(t, at(kCardAt), 0.5);
         if (appear <= 0) return;
-        const double fill = progress(t, at(kFillAt), 1.5);
-        CardSpec card{kRightX + kRightW / 2 - 130, 540, 260, 320, "One " + gpu_name(t), capacity(t), model_stack(t, fill)};
-        card.max_spill = 0.33;
-        for (Item& item : gpu_card(palette_, metrics_, card)) s.add(std::move(item.shape), appear);
-    }
-
-    void add_card_grid(Scene& s, double t, double alpha) const {
+        const double spread = progress(t, at(kSpreadAt), 1.0);
         const Morph m = timeline_.morph_at(t);
         const int n_from = reports_[m.from].gpus_to_hold_model_states;
         const int n_to = reports_[m.to].gpus_to_hold_model_states;
-        const int n = std::max(n_from, n_to);
         const double cap = capacity(t);
-        // Pour the model state into cards in order: weights, then gradients, then optimizer.
-        const auto stack = model_stack(t, 1);
-        for (int i = 0; i < n; ++i) {
-            const CardSlot box = lerp_slot(slot(std::max(n_from, 1), std::min(i, n_from - 1)), slot(n_to, std::min(i, n_to - 1)), m.u);
-            double visible = alpha * progress(t, at(kSpreadAt) + 0.06 * i, 0.5);
-            if (i >= n_to) visible *= 1 - m.u;
-            if (i >= n_from) visible *= std::clamp(m.u * n - (i - n_from), 0.0, 1.0);
-            if (visible <= 0) continue;
-            CardSpec card{box.x, box.y, box.w, box.h, "GPU " + std::to_string(i), cap, pour(stack, i * cap, cap)};
-            card.capacity_label = i == 0;
+        const auto stack = model_stack(t, progress(t, at(kFillAt), 1.5));
+        double total = 0;
+        for (const MemorySegment& seg : stack) total += seg.bytes;
+        for (int i = 0; i < std::max(n_from, n_to); ++i) {
+            double alpha = grid_alpha(i, n_from, n_to, m.u);
+            CardSlot box = grid_slot(i, n_from, n_to, m.u);
+            CardSpec card{0, 0, 0, 0, "GPU " + std::to_string(i), cap, pour(stack, i * cap, cap)};
+            if (i == 0) {
+                box = lerp_slot(kSingleCard, box, spread);
+                card.stack = pour(stack, 0, cap + (1 - spread) * std::max(0.0, total - cap));
+                card.max_spill = 0.33;
+                if (spread < 0.5) card.name = "One " + gpu_name(t);
+                alpha *= appear;
+            } else {
+                alpha *= progress(t, at(kSpreadAt) + 0.08 * i, 0.5);
+            }
+            if (alpha <= 0) continue;
+            card.x = box.x, card.y = box.y, card.w = box.w, card.h = box.h;
             card.label_size = box.w < 150 ? 22 : 26;
-            for (Item& item : gpu_card(palette_, metrics_, card)) s.add(std::move(item.shape), visible);
+            for (Item& item : gpu_card(palette_, metrics_, card)) s.add(std::move(item.shape), alpha);
         }
+        add_cards_needed(s, t, cap, spread);
+    }
+
+    // A growing grid first slides the cards it has, then fades the new ones in where they
+    // belong; a shrinking one first fades the leaving cards out, then slides. Cards never cross.
+    static double slide_u(int n_from, int n_to, double u) {
+        return n_to >= n_from ? std::clamp(u / 0.5, 0.0, 1.0) : std::clamp((u - 0.4) / 0.6, 0.0, 1.0);
+    }
+
+    static CardSlot grid_slot(int i, int n_from, int n_to, double u) {
+        if (i < n_from && i < n_to) return lerp_slot(slot(n_from, i), slot(n_to, i), slide_u(n_from, n_to, u));
+        return i < n_to ? slot(n_to, i) : slot(n_from, i);
+    }
+
+    static double grid_alpha(int i, int n_from, int n_to, double u) {
+        if (i >= n_to) return 1 - std::clamp(u / 0.4, 0.0, 1.0);
+        if (i >= n_from) {
+            const double fade = std::clamp((u - 0.4) / 0.6, 0.0, 1.0);
+            return std::clamp(fade * (n_to - n_from + 2) - (i - n_from), 0.0, 1.0);
+        }
+        return 1;
+    }
+
+    void add_cards_needed(Scene& s, double t, double cap, double alpha) const {
         const double held = figure_at(t, [](const engine::Report& r) { return r.gpus_to_hold_model_states; });
         const TextStyle note{frame::kBodySize, Weight::semibold, true};
         const std::string line = format_int(std::lround(held)) + " × " + format_bytes(cap) + " " + gpu_name(t) +

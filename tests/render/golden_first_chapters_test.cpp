@@ -5,14 +5,15 @@
 #include "tests/render/golden.hpp"
 
 namespace {
-const std::string kFilm = "storyboards/distributed-training.yaml";
-}
+const std::string kTitle = "tests/storyboards/good/kind_title.yaml";
+const std::string kBytes = "tests/storyboards/good/kind_bytes_per_parameter.yaml";
+}  // namespace
 
 TEST_CASE("title chapter golden", "[golden][chapters]") {
-    render_test::check_golden("chapter_title", render_test::chapter_png(kFilm, "title", 3.0));
+    render_test::check_golden("chapter_title", render_test::chapter_png(kTitle, "title", 3.0));
 }
 
 TEST_CASE("bytes_per_parameter golden: one card overflowing, then fourteen cards", "[golden][chapters]") {
-    render_test::check_golden("chapter_bytes_single", render_test::chapter_png(kFilm, "bytes", 9.0));
-    render_test::check_golden("chapter_bytes_grid", render_test::chapter_png(kFilm, "bytes", 19.0));
+    render_test::check_golden("chapter_bytes_single", render_test::chapter_png(kBytes, "bytes", 9.0));
+    render_test::check_golden("chapter_bytes_grid", render_test::chapter_png(kBytes, "bytes", 19.0));
 }
