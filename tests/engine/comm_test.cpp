@@ -16,7 +16,7 @@ TEST_CASE("collective volumes per rank") {
     CHECK(ring_allreduce_bytes(Bytes(1e9), 1) == Bytes(0));
 }
 
-TEST_CASE("data-parallel gradients: ring all-reduce; ZeRO-3 moves 1.5x") {
+TEST_CASE("data-parallel gradients: ring all-reduce, and ZeRO-3 moves 1.5x") {
     // Gradients 2 x 6,738,415,616 bytes; 2 x 7/8 of them per GPU.
     const CommPerStep dp = comm_per_step(llama7b(8));
     CHECK(dp.dp_per_gpu == Bytes(23'584'454'656));

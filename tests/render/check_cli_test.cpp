@@ -1,54 +1,22 @@
 // `shardreel check` end to end: exit codes, the exact diagnostics on stderr, the summary line on
 // stdout, and that nothing is written (it runs in an empty directory that must stay empty).
-#include <stdlib.h>
-
 #include <catch2/catch.hpp>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+
+#include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::string pattern = (fs::temp_directory_path() / "shardreel-check-XXXXXX").string();
-        REQUIRE(mkdtemp(pattern.data()) != nullptr);
-        path = pattern;
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
-
-struct Run {
-    int exit_code = -1;
-    std::string out, err;
-};
-
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return buf.str();
-}
+using render_test::TempDir;
+using render_test::slurp;
 
 // Runs `shardreel check ARGS` with `cwd` as the working directory.
-Run check(const fs::path& cwd, const std::string& args) {
-    TempDir scratch;
-    const fs::path err = scratch.path / "stderr";
-    const std::string command = "cd '" + cwd.string() + "' && '" SHARDREEL_BINARY "' check " +
-                                args + " 2>'" + err.string() + "'";
-    Run r;
-    FILE* pipe = popen(command.c_str(), "r");
-    REQUIRE(pipe != nullptr);
-    char buf[4096];
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, pipe)) > 0;) r.out.append(buf, n);
-    const int status = pclose(pipe);
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.err = slurp(err);
-    return r;
+render_test::CliRun check(const fs::path& cwd, const std::string& args) {
+    return render_test::run_cli("check " + args, cwd);
 }
 
 // The "# expect: LINE:COL: MESSAGE" header of a broken storyboard, as check prints it.
@@ -85,7 +53,7 @@ TEST_CASE("check reports each broken storyboard exactly, exits 2 and writes noth
         if (entry.path().extension() != ".yaml") continue;
         INFO(entry.path());
         TempDir cwd;
-        const Run r = check(cwd.path, "'" + entry.path().string() + "'");
+        const render_test::CliRun r = check(cwd.path, "'" + entry.path().string() + "'");
         CHECK(r.exit_code == 2);
         CHECK(r.out.empty());
         CHECK(r.err == expected_stderr(entry.path()));
@@ -98,7 +66,7 @@ TEST_CASE("check reports each broken storyboard exactly, exits 2 and writes noth
 TEST_CASE("check prints a summary for a valid storyboard and exits 0") {
     TempDir dir, cwd;
     const fs::path file = write_valid_storyboard(dir);
-    const Run r = check(cwd.path, "'" + file.string() + "'");
+    const render_test::CliRun r = check(cwd.path, "'" + file.string() + "'");
     CHECK(r.exit_code == 0);
     CHECK(r.out == file.string() + ": ok (2 chapters, 1:24)\n");
     CHECK(r.err.empty());
@@ -108,7 +76,7 @@ TEST_CASE("check prints a summary for a valid storyboard and exits 0") {
 TEST_CASE("check reads every file and fails when any is invalid or unreadable") {
     TempDir dir, cwd;
     const fs::path good = write_valid_storyboard(dir), bad = kBad / "unknown_key.yaml";
-    const Run r = check(cwd.path, "'" + good.string() + "' missing.yaml '" + bad.string() + "' '" +
+    const render_test::CliRun r = check(cwd.path, "'" + good.string() + "' missing.yaml '" + bad.string() + "' '" +
                                       dir.path.string() + "'");
     CHECK(r.exit_code == 2);
     CHECK(r.out == good.string() + ": ok (2 chapters, 1:24)\n");

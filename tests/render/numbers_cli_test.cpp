@@ -14,34 +14,12 @@
 #include <sstream>
 
 #include "engine/report.hpp"
+#include "tests/render/cli.hpp"
 #include "story/settings.hpp"
 
 namespace {
 
-struct Run {
-    int exit_code = -1;
-    std::string out, err;
-};
-
-Run numbers(const std::string& args) {
-    const auto err_path = std::filesystem::temp_directory_path() /
-                          ("shardreel_numbers_" + std::to_string(::getpid()) + ".err");
-    const std::string command =
-        std::string(SHARDREEL_BINARY) + " numbers " + args + " 2>" + err_path.string();
-    Run r;
-    std::FILE* pipe = ::popen(command.c_str(), "r");
-    REQUIRE(pipe);
-    std::array<char, 4096> buf{};
-    for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0;) {
-        r.out.append(buf.data(), n);
-    }
-    const int status = ::pclose(pipe);
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream err(err_path);
-    r.err.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
-    std::filesystem::remove(err_path);
-    return r;
-}
+render_test::CliRun numbers(const std::string& args) { return render_test::run_cli("numbers " + args); }
 
 void flatten(const nlohmann::ordered_json& j, const std::string& prefix,
              std::vector<std::string>& keys) {
@@ -118,7 +96,7 @@ void check_matches(const nlohmann::ordered_json& j, const engine::Report& r) {
 }  // namespace
 
 TEST_CASE("numbers --format json: the documented keys, with analyze()'s values") {
-    const Run run = numbers("--format json");
+    const render_test::CliRun run = numbers("--format json");
     REQUIRE(run.exit_code == 0);
     CHECK(run.err.empty());
     const nlohmann::ordered_json j = nlohmann::ordered_json::parse(run.out);
@@ -131,7 +109,7 @@ TEST_CASE("numbers --format json: the documented keys, with analyze()'s values")
 }
 
 TEST_CASE("numbers: every flag reaches the cost model") {
-    const Run run = numbers(
+    const render_test::CliRun run = numbers(
         "--model llama-2-70b --gpus 64 --tp 8 --pp 2 --zero 1 --precision fp8-mixed "
         "--grad-dtype fp32 --seq 2048 --micro-batch 2 --micro-batches 16 --schedule interleaved "
         "--chunks 4 --recompute selective --flash-attention off --sequence-parallel on "
@@ -162,14 +140,14 @@ TEST_CASE("numbers --params builds a nominal or custom model") {
     CHECK(j["params"] == 70000000000LL);
     CHECK(j["model_states_bytes"] == 1120000000000LL);
     CHECK(j["gpus_to_hold_model_states"] == 14);
-    const Run custom =
+    const render_test::CliRun custom =
         numbers("--params 7e9 --layers 40 --hidden 5120 --heads 40 --pp 8 --format json");
     REQUIRE(custom.exit_code == 0);
     CHECK(nlohmann::ordered_json::parse(custom.out)["activations"]["layers_per_gpu"] == 5);
 }
 
 TEST_CASE("numbers --format csv: key,value rows with the JSON's keys") {
-    const Run run = numbers("--format csv");
+    const render_test::CliRun run = numbers("--format csv");
     REQUIRE(run.exit_code == 0);
     std::istringstream lines(run.out);
     std::string line;
@@ -184,7 +162,7 @@ TEST_CASE("numbers --format csv: key,value rows with the JSON's keys") {
 }
 
 TEST_CASE("numbers prints a Markdown table by default") {
-    const Run run = numbers("--params 70B --gpus 16 --zero 3");
+    const render_test::CliRun run = numbers("--params 70B --gpus 16 --zero 3");
     REQUIRE(run.exit_code == 0);
     CHECK(run.out.rfind("| quantity | value |\n|---|---|\n", 0) == 0);
     CHECK(run.out.find("| model states | 1,120\u2009GB |") != std::string::npos);
@@ -213,7 +191,7 @@ TEST_CASE("numbers: bad input exits 2 with one error line per problem and no out
     };
     for (const auto& [args, message] : cases) {
         INFO(args);
-        const Run run = numbers(args);
+        const render_test::CliRun run = numbers(args);
         CHECK(run.exit_code == 2);
         CHECK(run.out.empty());
         CHECK(run.err == message);

@@ -36,7 +36,7 @@ TEST_CASE("bandwidths: bytes or bits per second") {
     CHECK(story::parse_bandwidth("-5GB/s") == std::nullopt);
 }
 
-TEST_CASE("times: seconds, milliseconds, frames; plain numbers are seconds") {
+TEST_CASE("times: seconds, milliseconds, frames, and plain numbers are seconds") {
     CHECK(story::parse_time("1.5s", 30) == Opt(1.5));
     CHECK(story::parse_time("500ms", 30) == Opt(0.5));
     CHECK(story::parse_time("45f", 30) == Opt(1.5));

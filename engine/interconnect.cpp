@@ -1,0 +1,26 @@
+// Strategy traffic on NVLink versus the network: comm_per_step's bytes over each link's
+// one-direction bandwidth, and whether the layout makes the group cross nodes.
+#include "engine/interconnect.hpp"
+
+#include "engine/layout3d.hpp"
+
+namespace engine {
+
+BytesPerSecond nvlink_per_direction(const Cluster& c) { return c.nvlink / 2; }
+
+namespace {
+
+LinkTiming timing(const Config& c, Bytes bytes, bool within_node) {
+    return {bytes, bytes / nvlink_per_direction(c.cluster), bytes / c.cluster.network, !within_node};
+}
+
+}  // namespace
+
+LinkTimings link_timings(const Config& c) {
+    const CommPerStep s = comm_per_step(c);
+    const Layout3D l = layout_3d(c.layout, c.cluster.gpus_per_node);
+    return {timing(c, s.dp_per_gpu, l.dp_within_node()), timing(c, s.tp_per_gpu, l.tp_within_node()),
+            timing(c, s.pp_per_gpu, l.pp_within_node())};
+}
+
+}  // namespace engine

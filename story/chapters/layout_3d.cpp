@@ -1,0 +1,348 @@
+// `layout_3d`: a rack of nodes, every card placed by engine::layout_3d (tp fastest, then pp,
+// then dp). Tensor-parallel groups, pipeline stages and data-parallel replicas are outlined in
+// turn, a highlight frame stepping through the groups; a `set:` of tp/pp re-slices the rack.
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "engine/layout3d.hpp"
+#include "story/chapter_base.hpp"
+#include "story/cluster_vocab.hpp"
+#include "story/format.hpp"
+
+namespace story {
+
+namespace {
+
+constexpr double kDefaultDuration = 24;
+
+enum class Focus { none, tp, pp, dp };
+struct Phase {
+    double start;  // authored seconds
+    Focus focus;
+};
+// Choreography, in seconds of the default duration: the rack, then each kind of group in turn,
+// then (where a `set:` re-slices) tensor groups and replicas again.
+constexpr Phase kPhases[] = {{0, Focus::none}, {4.0, Focus::tp}, {9.0, Focus::pp},
+                             {13.5, Focus::dp}, {18.0, Focus::tp}, {21.5, Focus::dp}};
+constexpr double kRackAt = 0.3, kLinksAt = 2.0, kDwell = 1.2, kSlide = 0.4, kFade = 0.4;
+
+// Rack geometry: a label column, then one row of cards per node.
+constexpr double kRackTop = 262, kRackBottom = 892, kRowGap = 26, kBand = 48, kBus = 38;
+constexpr double kCardsLeft = 256, kCardGap = 14, kNetworkX = 124;
+
+struct Label {
+    Area anchor;  // the outline the label sits above
+    std::string text;
+};
+// One group of the kind in focus: the outlines drawn, their labels, and the frame the
+// highlight takes when the group is in focus (pieces split at node boundaries).
+struct Group {
+    std::vector<Area> outlines, focus;
+    std::vector<Label> labels;
+};
+
+class Layout3dChapter final : public ChapterBase {
+public:
+    Layout3dChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
+        : ChapterBase(spec, video, metrics) {
+        for (const engine::Config& c : timeline_.states()) {
+            layouts_.push_back(engine::layout_3d(c.layout, c.cluster.gpus_per_node));
+            gpus_ = std::max(gpus_, c.layout.gpus);
+        }
+        per_node_ = std::max(1, timeline_.states()[0].cluster.gpus_per_node);
+        nodes_ = (gpus_ + per_node_ - 1) / per_node_;
+    }
+
+    Scene scene_at(double t) const override {
+        Scene s = blank();
+        add_rack(s, t);
+        add_cards(s, t);
+        add_groups(s, t);
+        const double card = figure_at(t, [](const engine::Report& r) { return r.per_gpu.total.value; });
+        const double comm = figure_at(t, [](const engine::Report& r) { return r.comm.total().value; });
+        const double bubble = figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
+        add_chrome(s, palette_, metrics_,
+                   chrome_at(t, {{"Per card", format_bytes(card)}, {"Comm / step", format_time(comm)},
+                                 {"Bubble", format_percent(bubble)}}));
+        return s;
+    }
+
+private:
+    double at(double authored) const { return scaled_time(authored, spec_.duration, kDefaultDuration); }
+
+    // --- geometry -------------------------------------------------------------------------
+    double row_h() const { return (kRackBottom - kRackTop - kRowGap * (nodes_ - 1)) / nodes_; }
+    Area row_box(int node) const { return {frame::kLeft, kRackTop + node * (row_h() + kRowGap), frame::kRight - frame::kLeft, row_h()}; }
+    double card_w() const { return (frame::kRight - 16 - kCardsLeft - kCardGap * (per_node_ - 1)) / per_node_; }
+    Area card_box(int rank) const {
+        const Area row = row_box(rank / per_node_);
+        return {kCardsLeft + (rank % per_node_) * (card_w() + kCardGap), row.y + kBand, card_w(), row.h - kBand - kBus};
+    }
+    double bus_y(int node) const { return row_box(node).bottom() - kBus / 2; }
+    double network_top(int node) const { return row_box(node).y + 56; }
+
+    // Ranks [first, first + count) as one outline per node they touch.
+    std::vector<Area> pieces(int first, int count) const {
+        std::vector<Area> out;
+        for (int r = first; r < first + count;) {
+            const int end = std::min(first + count, (r / per_node_ + 1) * per_node_);
+            out.push_back(inflate(bounding({card_box(r), card_box(end - 1)}), 7));
+            r = end;
+        }
+        return out;
+    }
+
+    std::vector<Group> groups(const engine::Layout3D& l, Focus f) const {
+        std::vector<Group> out;
+        if (f == Focus::tp) {
+            for (int g = 0; g < l.dp * l.pp; ++g) {
+                const auto p = pieces(g * l.tp, l.tp);
+                out.push_back({p, p, {{p.front(), "TP group " + std::to_string(g)}}});
+            }
+        } else if (f == Focus::pp || f == Focus::dp) {
+            const int size = l.tp * l.pp;
+            for (int d = 0; d < l.dp; ++d) {
+                Group g{{}, pieces(d * size, size), {}};
+                if (f == Focus::dp) {
+                    g.outlines = g.focus;
+                    g.labels.push_back({g.focus.front(), "replica " + std::to_string(d)});
+                }
+                for (int s = 0; f == Focus::pp && s < l.pp; ++s) {
+                    const Area stage = pieces(d * size + s * l.tp, l.tp).front();
+                    g.outlines.push_back(stage);
+                    g.labels.push_back({stage, "stage " + std::to_string(s)});
+                }
+                out.push_back(std::move(g));
+            }
+        }
+        return out;
+    }
+
+    // Which phase shows at t, and how far into it.
+    int phase_at(double t) const {
+        int k = 0;
+        while (k + 1 < static_cast<int>(std::size(kPhases)) && at(kPhases[k + 1].start) <= t) ++k;
+        return k;
+    }
+    double phase_end(int k) const {
+        return k + 1 < static_cast<int>(std::size(kPhases)) ? at(kPhases[k + 1].start) : spec_.duration;
+    }
+
+    // --- drawing --------------------------------------------------------------------------
+    void add_rack(Scene& s, double t) const {
+        const TextStyle label{frame::kLabelSize, Weight::semibold, false};
+        const double links = progress(t, at(kLinksAt), 0.6);
+        for (int n = 0; n < nodes_; ++n) {
+            const Area row = row_box(n);
+            const double u = progress(t, at(kRackAt) + 0.1 * n, 0.5);
+            s.add(Rect{row.x, row.y, row.w, row.h, 16, std::nullopt, palette_.grid, 2}, u);
+            s.add(Text{row.x + 18, row.y + 36, "Node " + std::to_string(n), label, palette_.muted}, u);
+            // NVLink inside the node: thick; the network between nodes: thin, in the label column.
+            const double left = card_box(n * per_node_).cx(), right = card_box(n * per_node_ + per_node_ - 1).cx();
+            if (links > 0) s.add(Line{{left, bus_y(n)}, {lerp(left, right, links), bus_y(n)}, palette_.muted, kMaxLinkWidth * 0.7});
+            if (n + 1 < nodes_ && links > 0)
+                s.add(Line{{kNetworkX, network_top(n)}, {kNetworkX, lerp(network_top(n), row_box(n + 1).y, links)}, palette_.muted, 2});
+        }
+        const TextStyle note{22, Weight::regular, false};
+        if (nodes_ > 1) s.add(Text{kNetworkX + 12, row_box(0).bottom() - 40, "network", note, palette_.muted}, links);
+    }
+
+    void add_cards(Scene& s, double t) const {
+        const Morph m = timeline_.morph_at(t);
+        const Focus f = kPhases[phase_at(t)].focus;
+        const engine::PerGpu g = report_at(t).per_gpu;
+        const double cap = g.capacity.value;
+        const PerGpuBytes bytes{
+            figure_at(t, [](const engine::Report& r) { return r.per_gpu.weights.value; }),
+            figure_at(t, [](const engine::Report& r) { return r.per_gpu.gradients.value; }),
+            figure_at(t, [](const engine::Report& r) { return r.per_gpu.optimizer.value; }),
+            figure_at(t, [](const engine::Report& r) { return r.per_gpu.activations.value; })};
+        for (int r = 0; r < gpus_; ++r) {
+            double u = progress(t, at(kRackAt) + 0.3 + 0.04 * r, 0.5);
+            const bool in_from = r < layouts_[m.from].gpus, in_to = r < layouts_[m.to].gpus;
+            u *= lerp(in_from ? 1 : 0, in_to ? 1 : 0, m.u);
+            if (u <= 0) continue;
+            const Area b = card_box(r);
+            add_items(s, gpu_tile(palette_, metrics_, {b, "GPU " + std::to_string(r), 22}), u);
+            add_tags(s, b, r, f, m, u, focused_ranks(t));
+            if (b.h >= 110)
+                add_items(s, memory_gauge(palette_, {{b.x + 12, b.bottom() - 26, b.w - 24, 12}, cap, memory_stack(palette_, bytes)}), u);
+        }
+    }
+
+    // "TP rank 1", "stage 0", "replica 0": the coordinate in focus is highlighted; while tp/pp
+    // morph, the old coordinates fade out as the new ones fade in.
+    void add_tags(Scene& s, const Area& b, int rank, Focus f, const Morph& m, double alpha,
+                  const std::pair<int, int>& focused) const {
+        const bool roomy = b.h >= 170;
+        for (int side = 0; side < 2; ++side) {
+            const auto& l = layouts_[side == 0 ? m.from : m.to];
+            if (rank >= l.gpus) continue;
+            const double a = alpha * (m.from == m.to ? (side == 1 ? 1 : 0) : side == 0 ? std::max(0.0, 1 - 2 * m.u) : std::max(0.0, 2 * m.u - 1));
+            if (a <= 0) continue;
+            const engine::RankPlace& p = l.ranks[rank];
+            const std::pair<Focus, std::string> tags[] = {{Focus::tp, "TP rank " + std::to_string(p.tp)},
+                                                          {Focus::pp, "stage " + std::to_string(p.pp)},
+                                                          {Focus::dp, "replica " + std::to_string(p.dp)}};
+            double y = b.y + 66;
+            for (const auto& [kind, text] : tags) {
+                const bool lit = kind == f, hot = lit && rank >= focused.first && rank < focused.second;
+                if (!roomy && !lit) continue;
+                const TextStyle style{24, lit ? Weight::semibold : Weight::regular, false};
+                s.add(Text{b.x + 12, y, text, style, hot ? palette_.highlight : lit ? palette_.text : palette_.muted}, a);
+                y += 30;
+            }
+        }
+    }
+
+    // The group in focus at t (index into groups(), and how far the highlight has slid to it).
+    std::pair<int, double> focus_at(double t, int count) const {
+        const int k = phase_at(t);
+        const double start = at(kPhases[k].start);
+        const double steps = std::max(0.0, (t - start - kFade) / kDwell);
+        const int cur = std::min(count - 1, static_cast<int>(steps));
+        return {cur, cur == 0 ? 1 : progress(t, start + kFade + cur * kDwell, kSlide)};
+    }
+
+    // Ranks [first, second) of the group in focus (a TP group or a replica).
+    std::pair<int, int> focused_ranks(double t) const {
+        const Focus f = kPhases[phase_at(t)].focus;
+        const engine::Layout3D& l = layouts_[timeline_.morph_at(t).to];
+        if (f == Focus::none) return {0, 0};
+        const int size = f == Focus::tp ? l.tp : l.tp * l.pp;
+        const int g = focus_at(t, l.gpus / size).first;
+        return {g * size, (g + 1) * size};
+    }
+
+    void add_groups(Scene& s, double t) const {
+        const int k = phase_at(t);
+        const Focus f = kPhases[k].focus;
+        if (f == Focus::none) return;
+        const double start = at(kPhases[k].start), end = phase_end(k);
+        const double alpha = std::min(progress(t, start, kFade), 1 - progress(t, end - kFade, kFade));
+        if (alpha <= 0) return;
+        const Morph m = timeline_.morph_at(t);
+        const auto from = groups(layouts_[m.from], f), to = groups(layouts_[m.to], f);
+        add_outlines(s, from, to, m.u, alpha);
+        // The highlight steps through the groups, one every kDwell seconds, sliding between them.
+        const int n = static_cast<int>(to.size());
+        if (n == 0) return;
+        const auto [cur, slide] = focus_at(t, n);
+        const int prev = std::max(0, cur - 1);
+        const Group& a = to[prev], &b = to[cur];
+        for (std::size_t i = 0; i < b.focus.size(); ++i) {
+            const Area box = lerp_area(a.focus[std::min(i, a.focus.size() - 1)], b.focus[i], slide);
+            s.add(Rect{box.x - 4, box.y - 4, box.w + 8, box.h + 8, 16, std::nullopt, palette_.highlight, 4}, alpha);
+        }
+        if (f == Focus::pp) add_pipeline_arrows(s, b, alpha * slide);
+        if (f == Focus::tp) add_tp_traffic(s, t, b, alpha * slide);
+        if (f == Focus::dp) add_dp_traffic(s, t, alpha);
+        add_labels(s, from, to, m.u, alpha, b);
+    }
+
+    // Outlines morph from the old slicing to the new: each old outline slides into the new one
+    // holding its first card (the first to arrive stays, the rest fade), and new outlines that
+    // nothing slides into fade in where they are.
+    void add_outlines(Scene& s, const std::vector<Group>& from, const std::vector<Group>& to, double u, double alpha) const {
+        std::vector<Area> a, b;
+        for (const Group& g : from) a.insert(a.end(), g.outlines.begin(), g.outlines.end());
+        for (const Group& g : to) b.insert(b.end(), g.outlines.begin(), g.outlines.end());
+        const auto outline = [&](const Area& box, double v) {
+            s.add(Rect{box.x, box.y, box.w, box.h, 12, std::nullopt, palette_.text, 2}, v * 0.7);
+        };
+        if (u >= 1 || a.empty()) {
+            for (const Area& box : b) outline(box, alpha);
+            return;
+        }
+        std::vector<bool> reached(b.size(), false);
+        for (const Area& pa : a) {
+            const int j = containing(b, {pa.x + 20, pa.cy()});
+            if (j < 0) {
+                outline(pa, alpha * (1 - u));
+                continue;
+            }
+            outline(lerp_area(pa, b[j], u), alpha * (reached[j] ? 1 - u : 1));
+            reached[j] = true;
+        }
+        for (std::size_t j = 0; j < b.size(); ++j)
+            if (!reached[j]) outline(b[j], alpha * u);
+    }
+
+    static int containing(const std::vector<Area>& boxes, Point p) {
+        for (std::size_t j = 0; j < boxes.size(); ++j)
+            if (p.x >= boxes[j].x && p.x <= boxes[j].right() && p.y >= boxes[j].y && p.y <= boxes[j].bottom())
+                return static_cast<int>(j);
+        return -1;
+    }
+
+    void add_labels(Scene& s, const std::vector<Group>& from, const std::vector<Group>& to, double u, double alpha,
+                    const Group& focused) const {
+        const TextStyle style{22, Weight::semibold, false};
+        const auto draw = [&](const std::vector<Group>& gs, double a) {
+            if (a <= 0) return;
+            for (const Group& g : gs)
+                for (const Label& l : g.labels)
+                    s.add(Text{l.anchor.x + 8, l.anchor.y - 9, l.text, style, &g == &focused ? palette_.highlight : palette_.text}, a);
+        };
+        if (u >= 1) {
+            draw(to, alpha);
+            return;
+        }
+        draw(from, alpha * std::max(0.0, 1 - 2 * u));
+        draw(to, alpha * std::max(0.0, 2 * u - 1));
+    }
+
+    // Activations handed from each stage to the next: arcs under the cards in the same node,
+    // a straight drop when the next stage sits on the next node.
+    void add_pipeline_arrows(Scene& s, const Group& g, double alpha) const {
+        for (std::size_t i = 0; i + 1 < g.outlines.size(); ++i) {
+            const Area& a = g.outlines[i];
+            const Area& b = g.outlines[i + 1];
+            if (std::abs(a.y - b.y) < 1) {
+                std::vector<Point> arc;
+                for (int k = 0; k <= 16; ++k) {
+                    const double u = k / 16.0;
+                    arc.push_back({lerp(a.cx(), b.cx(), u), a.bottom() + 2 + 22 * std::sin(u * std::numbers::pi)});
+                }
+                s.add(Path{arc, false, std::nullopt, palette_.comm, 4}, alpha);
+                s.add(Arrow{arc[14], arc[16], palette_.comm, 4, 14}, alpha);
+            } else {
+                s.add(Arrow{{a.cx(), a.bottom()}, {b.cx(), b.y}, palette_.comm, 4, 16}, alpha);
+            }
+        }
+    }
+
+    // The focused TP group's all-reduce: chunks shuttling along its stretch of the NVLink bar.
+    void add_tp_traffic(Scene& s, double t, const Group& g, double alpha) const {
+        for (const Area& piece : g.focus) {
+            const int node = std::clamp(static_cast<int>((piece.cy() - kRackTop) / (row_h() + kRowGap)), 0, nodes_ - 1);
+            const double left = std::max(piece.x + 30, card_box(node * per_node_).cx());
+            const double length = std::min(piece.right() - 30, card_box(node * per_node_ + per_node_ - 1).cx()) - left;
+            if (length <= 0) continue;
+            for (double d : chunk_offsets(std::max(0.0, t) * 420, length, 90))
+                s.items.push_back(chunk(palette_, {left + d, bus_y(node)}, 14, alpha));
+        }
+    }
+
+    // Gradients all-reduced between replicas on the network: chunks down the rack's network line.
+    void add_dp_traffic(Scene& s, double t, double alpha) const {
+        if (nodes_ < 2) return;
+        const double top = network_top(0), length = row_box(nodes_ - 1).y - top;
+        for (double d : chunk_offsets(std::max(0.0, t) * 60, length, 70))
+            s.items.push_back(chunk(palette_, {kNetworkX, top + d}, 14, alpha));
+    }
+
+    std::vector<engine::Layout3D> layouts_;
+    int gpus_ = 1, per_node_ = 8, nodes_ = 1;
+};
+
+std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics) {
+    return std::make_unique<Layout3dChapter>(spec, video, metrics);
+}
+
+const KindRegistrar registrar{{"layout_3d", kDefaultDuration, {"tp", "pp", "gpus", "gpus_per_node", "nodes", "model"}, make}};
+
+}  // namespace
+
+}  // namespace story

@@ -1,0 +1,70 @@
+// Drawing shared by the interconnect, layout_3d and summary chapters: compact GPU tiles, node
+// frames, links drawn to scale (NVLink thick, the network thin) with chunks moving along them at
+// constant speed, and a horizontal memory gauge against a dashed capacity line.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "story/scene.hpp"
+#include "story/text_metrics.hpp"
+#include "story/theme.hpp"
+#include "story/vocab.hpp"
+
+namespace story {
+
+struct Area {
+    double x = 0, y = 0, w = 0, h = 0;
+    double right() const { return x + w; }
+    double bottom() const { return y + h; }
+    double cx() const { return x + w / 2; }
+    double cy() const { return y + h / 2; }
+};
+Area lerp_area(const Area& a, const Area& b, double u);
+Area inflate(const Area& b, double by);
+Area bounding(const std::vector<Area>& boxes);  // precondition: not empty
+
+// A GPU without its memory stack, for pictures of many cards: rounded panel, name at the top.
+struct TileSpec {
+    Area box;
+    std::string name;  // "GPU 3"
+    double label_size = 22;
+    std::optional<Color> stroke;  // default: grid
+};
+std::vector<Item> gpu_tile(const Palette& p, const TextMetrics& m, const TileSpec& t);
+
+// A node: a rounded frame with its name at the top-left.
+std::vector<Item> node_frame(const Palette& p, const Area& b, const std::string& label);
+
+// Link thickness to scale: one direction of bandwidth, the fastest link drawn kMaxLinkWidth.
+inline constexpr double kMaxLinkWidth = 18, kMinLinkWidth = 2;
+double link_width(double bytes_per_s, double fastest_bytes_per_s);
+
+// Offsets (px from the link's start) of the chunks on a link of `length` at distance
+// `travelled` px since the first chunk entered, one chunk every `spacing` px.
+std::vector<double> chunk_offsets(double travelled, double length, double spacing);
+// A chunk: a small rounded square in the communication colour centred on a point.
+Item chunk(const Palette& p, Point at, double size = 16, double opacity = 1);
+
+// Horizontal memory gauge: segments left to right (weights, gradients, optimizer, activations)
+// against a dashed capacity line at box.right(); overflow spills past it in the communication
+// colour, at most max_spill px, labelled "+32 GB" when there is room (label_size > 0).
+struct GaugeSpec {
+    Area box;
+    double capacity = 80e9;
+    std::vector<MemorySegment> stack;
+    double max_spill = 0;
+    double label_size = 0;
+};
+std::vector<Item> memory_gauge(const Palette& p, const GaugeSpec& g);
+
+// The four memory segments of a per-GPU breakdown, in the vocabulary's colours and order.
+struct PerGpuBytes {
+    double weights = 0, gradients = 0, optimizer = 0, activations = 0;
+};
+std::vector<MemorySegment> memory_stack(const Palette& p, const PerGpuBytes& b);
+
+// Appends items with an opacity multiplier.
+void add_items(Scene& s, std::vector<Item> items, double opacity);
+
+}  // namespace story

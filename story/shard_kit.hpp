@@ -1,0 +1,64 @@
+// Pieces the data-parallel chapters (ring_allreduce, zero_stages, fsdp_gather) share: card
+// boxes, which ranks a long row shows, memory stacks from engine figures, and chunk tokens.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "story/scene.hpp"
+#include "story/text_metrics.hpp"
+#include "story/theme.hpp"
+#include "story/timeline.hpp"
+#include "story/vocab.hpp"
+
+namespace story {
+
+struct Box {
+    double x = 0, y = 0, w = 0, h = 0;
+    double cx() const { return x + w / 2; }
+    double cy() const { return y + h / 2; }
+};
+Box lerp_box(const Box& a, const Box& b, double u);
+
+// The ranks a row of at most max_shown cards draws for n ranks: all of them, or the first
+// max_shown - 2, a gap (-1) and the last, so GPU 63 still closes the row.
+std::vector<int> shown_ranks(int n, int max_shown);
+
+// Box i of `count` equal boxes spread across [left, right], each at most max_w wide.
+Box row_box(int count, int i, double left, double right, double top, double h, double max_w,
+            double gap);
+
+// One card's memory, bottom to top as STYLE.md stacks it: weights, gradients, optimizer,
+// activations.
+std::vector<MemorySegment> states_stack(const Palette& p, double weights, double gradients,
+                                        double optimizer, double activations);
+
+// Adds items to the scene with their opacity multiplied by alpha (nothing when alpha is 0).
+void add_all(Scene& s, std::vector<Item> items, double alpha);
+
+// A chunk of data in flight: a small rounded tile, labelled when the label fits.
+void add_token(Scene& s, const Palette& p, const TextMetrics& m, Point centre, double size,
+               Color fill, const std::string& label, double alpha);
+
+Point along(Point a, Point b, double u);
+
+// gpu_card items without the overflow label: a row of identical cards labels one of them.
+std::vector<Item> without_spill_label(std::vector<Item> items, Color spill);
+
+struct LegendEntry {
+    std::string name;
+    Color color;
+};
+// A row of colour swatches with names, starting at x on baseline y.
+void add_legend_row(Scene& s, const Palette& p, const TextMetrics& m, double x, double y,
+                    const std::vector<LegendEntry>& entries, double alpha);
+
+// Where the segment from a box's centre towards `to` leaves the box grown by margin.
+Point box_exit(const Box& b, Point to, double margin);
+
+// A per-state figure at t, counting between states while a `set:` morphs.
+double morph_value(const Timeline& timeline, double t, const std::vector<double>& per_state);
+
+// "1/8", "7/8": a fraction as the captions write it.
+std::string fraction_text(long long num, long long den);
+
+}  // namespace story

@@ -1,0 +1,73 @@
+// The interconnect chapter: bandwidths labelled honestly, every strategy's traffic timed on both
+// links with the engine's figures, and the link each group uses marked from the engine's layout.
+#include <catch2/catch.hpp>
+
+#include "cluster_fixture.hpp"
+#include "engine/interconnect.hpp"
+#include "engine/report.hpp"
+#include "story/format.hpp"
+#include "story/theme.hpp"
+#include "story/timeline.hpp"
+
+using namespace story;
+using cluster_test::count;
+using cluster_test::shows;
+
+namespace {
+const std::string ts = kThinSpace;
+}
+
+TEST_CASE("interconnect shows the engine's traffic on each link", "[chapters][interconnect]") {
+    const ChapterSpec spec = cluster_test::load_spec("kind_interconnect.yaml");
+    const auto chapter = make_chapter(spec, Video{}, cluster_test::kMetrics);
+    const Timeline timeline(spec);
+    const engine::Config& before = timeline.states()[0];
+    REQUIRE(before.layout == engine::Parallel{16, 4, 2, 0});
+
+    const Scene s = chapter->scene_at(17.5);
+    CHECK(shows(s, "900" + ts + "GB/s (450" + ts + "GB/s each way)"));
+    CHECK(shows(s, "50" + ts + "GB/s each way"));
+    const engine::LinkTimings l = engine::link_timings(before);
+    for (const engine::LinkTiming* row : {&l.dp, &l.tp, &l.pp}) {
+        CHECK(shows(s, format_bytes(row->bytes.value)));
+        CHECK(shows(s, format_time(row->on_nvlink.value)));
+        CHECK(shows(s, format_time(row->on_network.value)));
+    }
+    const engine::Report r = engine::analyze(before);
+    CHECK(shows(s, format_time(r.comm.total().value)));  // Comm / step
+    CHECK(shows(s, format_bytes(r.per_gpu.total.value)));
+    CHECK(shows(s, "11.1%"));  // bubble (2-1)/(8+2-1)
+
+    // Published by hand: a pipeline boundary carries s x b x h x 2 B forward and back for each
+    // of m micro-batches: 2 x 8 x 4096 x 4096 x 2 B = 537 MB; on the network 537 MB / 50 GB/s.
+    CHECK(shows(s, "537" + ts + "MB"));
+    CHECK(shows(s, "10.7" + ts + "ms"));
+    // Data parallel over 2 replicas: 2(n-1)/n x B = B, the bf16 gradients of one TP shard of stage 0.
+    CHECK(l.dp.bytes.value == Approx(2.0 * engine::params_per_gpu(before.model, before.layout)));
+    // One frame per group on its own link: DP crosses nodes, TP and PP stay inside one.
+    CHECK(cluster_test::stroked(s, palette(ThemeName::dark).highlight) == 3);
+}
+
+TEST_CASE("interconnect: a set: of tp/pp moves the pipeline onto the network", "[chapters][interconnect]") {
+    const ChapterSpec spec = cluster_test::load_spec("kind_interconnect.yaml");
+    const auto chapter = make_chapter(spec, Video{}, cluster_test::kMetrics);
+    const Timeline timeline(spec);
+    const engine::Config& after = timeline.states()[1];
+    REQUIRE(after.layout.dp() == 1);
+    const engine::LinkTimings l = engine::link_timings(after);
+    CHECK(l.pp.crosses_nodes);
+    CHECK_FALSE(l.tp.crosses_nodes);
+
+    const Scene end = chapter->scene_at(23.9);
+    CHECK(shows(end, format_bytes(l.tp.bytes.value)));
+    CHECK(shows(end, format_time(l.tp.on_network.value)));
+    CHECK(shows(end, "one replica: no gradients to average"));
+    CHECK(count(end, "—") == 3);  // no data-parallel traffic: bytes and both times
+    CHECK(cluster_test::stroked(end, palette(ThemeName::dark).highlight) == 2);
+
+    // Mid-morph the numbers count between the two engine values.
+    const engine::LinkTimings b = engine::link_timings(timeline.states()[0]);
+    const Scene mid = chapter->scene_at(20);
+    CHECK_FALSE(shows(mid, format_bytes(b.tp.bytes.value)));
+    CHECK_FALSE(shows(mid, format_bytes(l.tp.bytes.value)));
+}

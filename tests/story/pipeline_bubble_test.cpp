@@ -1,0 +1,107 @@
+// pipeline_bubble draws the engine's schedule slot for slot and reads out its bubble.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "engine/pipeline.hpp"
+#include "engine/report.hpp"
+#include "story/format.hpp"
+#include "story/strategy_kit.hpp"
+#include "strategy_fixture.hpp"
+
+using namespace story;
+using strategy_test::shows;
+
+namespace {
+
+ChapterSpec load() { return strategy_test::load_spec("kind_pipeline_bubble.yaml", "bubble"); }
+constexpr double kX0 = 250, kX1 = 1490, kTop = 340, kBottom = 740;  // the timeline box
+
+engine::PipelineSchedule schedule_of(const engine::Config& c) {
+    const int v = c.training.schedule == engine::Schedule::interleaved ? c.training.chunks : 1;
+    return engine::pipeline_schedule(c.training.schedule, c.layout.pp, c.training.micro_batches, v);
+}
+
+// Every slot of the engine's schedule is one filled rect at its start time, and nothing else is.
+void check_slots(const Scene& s, const engine::PipelineSchedule& sched) {
+    const PassColors colors = pass_colors(palette(ThemeName::dark));
+    auto forward = strategy_test::rects(s, colors.forward, kX0, kTop, kX1, kBottom);
+    auto backward = strategy_test::rects(s, colors.backward, kX0, kTop, kX1, kBottom);
+    REQUIRE(forward.size() + backward.size() == sched.slots.size());
+    const double unit = (kX1 - kX0) / sched.makespan();
+    for (const engine::PipelineSlot& slot : sched.slots) {
+        auto& pool = slot.backward ? backward : forward;
+        const double x = kX0 + slot.start * unit;
+        const auto hit = std::find_if(pool.begin(), pool.end(), [&](const Rect& r) {
+            return std::abs(r.x - x) < 2 && std::abs(r.w - (slot.duration * unit - 3)) < 0.01;
+        });
+        INFO("stage " << slot.stage << " micro-batch " << slot.micro_batch << " start " << slot.start);
+        REQUIRE(hit != pool.end());
+        pool.erase(hit);
+    }
+}
+
+// The micro-batches-held column, top to bottom.
+std::vector<std::string> held(const Scene& s) {
+    std::vector<std::string> out;
+    for (const PlacedText& p : texts_of(s))
+        if (p.opacity > 0.99 && p.text.x == 1530 && p.text.y > kTop && p.text.y < kBottom) out.push_back(p.text.text);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("pipeline_bubble: GPipe timeline, formula and activations held", "[chapters][pipeline_bubble]") {
+    const ChapterSpec kSpec = load();
+    const auto chapter = make_chapter(kSpec, Video{}, strategy_test::kMetrics);
+    const Timeline timeline(kSpec);
+    const engine::Config& gpipe = timeline.states()[0];
+    REQUIRE(gpipe.training.schedule == engine::Schedule::gpipe);
+    const engine::PipelineSchedule sched = schedule_of(gpipe);
+    const Scene s = chapter->scene_at(10);
+
+    // (p-1)/(m+p-1) with p = 4, m = 8: 3/11.
+    CHECK(engine::bubble_fraction(4, 8) == Approx(3.0 / 11));
+    CHECK(shows(s, "Bubble = (p − 1) / (m + p − 1) = (4 − 1) / (8 + 4 − 1) = 27.3%"));
+    CHECK(shows(s, "Measured on this timeline: " + format_percent(sched.idle_fraction()) + " of GPU time idle"));
+    CHECK(shows(s, format_percent(engine::analyze(gpipe).bubble_fraction)));  // the Bubble stat
+    check_slots(s, sched);
+    // GPipe runs every forward first: the first stage holds all m micro-batches.
+    CHECK(sched.max_in_flight(0) == engine::in_flight_micro_batches(gpipe.training, 4));
+    CHECK(held(s) == std::vector<std::string>{"8", "8", "8", "8"});
+}
+
+TEST_CASE("pipeline_bubble: 1F1B holds p - s micro-batches, more micro-batches shrink the bubble",
+          "[chapters][pipeline_bubble]") {
+    const ChapterSpec kSpec = load();
+    const auto chapter = make_chapter(kSpec, Video{}, strategy_test::kMetrics);
+    const Timeline timeline(kSpec);
+    const Scene at15 = chapter->scene_at(15);
+    check_slots(at15, schedule_of(timeline.states()[1]));
+    CHECK(engine::in_flight_micro_batches(timeline.states()[1].training, 4) == 4);
+    CHECK(held(at15) == std::vector<std::string>{"4", "3", "2", "1"});
+
+    const Scene at21 = chapter->scene_at(21);
+    check_slots(at21, schedule_of(timeline.states()[2]));
+    CHECK(shows(at21, "Bubble = (p − 1) / (m + p − 1) = (4 − 1) / (16 + 4 − 1) = 15.8%"));  // 3/19
+
+    // While micro_batches morphs, the percentage counts between the engine's two values.
+    const Scene mid = chapter->scene_at(17);
+    CHECK_FALSE(shows(mid, "27.3%"));
+    CHECK_FALSE(shows(mid, "15.8%"));
+}
+
+TEST_CASE("pipeline_bubble: the interleaved schedule and its smaller bubble", "[chapters][pipeline_bubble]") {
+    const ChapterSpec kSpec = load();
+    const auto chapter = make_chapter(kSpec, Video{}, strategy_test::kMetrics);
+    const Timeline timeline(kSpec);
+    const engine::Config& inter = timeline.states()[3];
+    const engine::PipelineSchedule sched = schedule_of(inter);
+    REQUIRE(sched.slots.size() == 2u * 4 * 16 * 2);
+    const Scene end = chapter->scene_at(29.9);
+    check_slots(end, sched);
+    const double bubble = engine::bubble_fraction(engine::Schedule::interleaved, 4, 16, 2);
+    CHECK(bubble == Approx(3.0 / 35));
+    CHECK(shows(end, "Bubble = (p − 1) / (v·m + p − 1) = (4 − 1) / (2·16 + 4 − 1) = " + format_percent(bubble)));
+    CHECK(shows(end, "Measured on this timeline: " + format_percent(sched.idle_fraction()) + " of GPU time idle"));
+}

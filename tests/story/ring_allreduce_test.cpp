@@ -1,0 +1,78 @@
+// ring_allreduce: the bytes and times read out are the engine's, and the chunks drawn follow
+// engine::ring_allreduce_schedule step by step.
+#include <catch2/catch.hpp>
+
+#include "engine/comm.hpp"
+#include "engine/report.hpp"
+#include "story/format.hpp"
+#include "story/theme.hpp"
+#include "tests/story/shard_test_kit.hpp"
+
+using namespace story;
+using shard_test::count_rects;
+using shard_test::shows;
+
+namespace {
+const ApproxTextMetrics kMetrics;
+const std::string ts = kThinSpace;
+}  // namespace
+
+TEST_CASE("ring_allreduce reads out 2(n-1)/n x B and its time on the link", "[chapters][ring]") {
+    const ChapterSpec spec = shard_test::load_spec("kind_ring_allreduce.yaml", "ring");
+    const auto chapter = make_chapter(spec, Video{}, kMetrics);
+
+    engine::Config eight = spec.config;
+    REQUIRE(eight.layout.gpus == 8);
+    const engine::Report r8 = engine::analyze(eight);
+    // Hand-computed: 7B bf16 gradients are 14 GB; 2 x 7/8 x 14 GB = 24.5 GB at 450 GB/s each way.
+    CHECK(format_bytes(r8.comm.dp_per_gpu.value) == "24.5" + ts + "GB");
+    CHECK(format_time(r8.comm.dp_time.value) == "54.4" + ts + "ms");
+    const Scene at15 = chapter->scene_at(15.5);
+    CHECK(shows(at15, "= " + format_bytes(r8.comm.dp_per_gpu.value) + " per step"));
+    CHECK(shows(at15, "Each card sends 2 × 7/8 × 14" + ts + "GB"));
+    CHECK(shows(at15, "NVLink " + format_bandwidth(engine::group_bandwidth(eight, engine::Group::dp).value) +
+                          " each way: " + format_time(r8.comm.dp_time.value)));
+    CHECK(shows(at15, format_bytes(r8.per_gpu.total.value)));  // Per card
+    CHECK(shows(at15, format_bytes(r8.comm.dp_per_gpu.value) + " · " + format_time(r8.comm.dp_time.value)));
+    CHECK(shows(at15, "0%"));
+
+    // After `set: {gpus: 16}` the ring spans two nodes: the network carries it.
+    engine::Config sixteen = eight;
+    sixteen.layout.gpus = 16;
+    const engine::Report r16 = engine::analyze(sixteen);
+    CHECK(format_bytes(r16.comm.dp_per_gpu.value) == "26.3" + ts + "GB");  // 2 x 15/16 x 14 GB
+    CHECK(format_time(r16.comm.dp_time.value) == "525" + ts + "ms");       // at 50 GB/s
+    const Scene end = chapter->scene_at(23.9);
+    CHECK(shows(end, "= " + format_bytes(r16.comm.dp_per_gpu.value) + " per step"));
+    CHECK(shows(end, "Network 50" + ts + "GB/s each way: " + format_time(r16.comm.dp_time.value)));
+    CHECK(shows(end, "GPU 15"));
+    // The memory bars do not move with N: data parallelism keeps a full copy per card.
+    CHECK(r16.per_gpu.total == r8.per_gpu.total);
+    CHECK(shows(end, format_bytes(r16.per_gpu.total.value)));
+}
+
+TEST_CASE("ring_allreduce draws the engine's schedule chunk by chunk", "[chapters][ring]") {
+    const ChapterSpec spec = shard_test::load_spec("kind_ring_allreduce.yaml", "ring");
+    const auto chapter = make_chapter(spec, Video{}, kMetrics);
+    const engine::RingSchedule ring = engine::ring_allreduce_schedule(8);
+    const Palette& p = palette(ThemeName::dark);
+    // Steps start at 5.2 s and last 0.6 s; chunks travel for the first 70% of each.
+    for (int step = 0; step < ring.steps(); ++step) {
+        const Scene s = chapter->scene_at(5.2 + 0.6 * step + 0.2);
+        int moving = 0;
+        for (const auto& x : ring.transfers) moving += x.step == step;
+        INFO("step " << step);
+        CHECK(count_rects(s, 30, 30, p.gradients) == moving);
+        const bool gather = step >= 7;
+        CHECK(shows(s, std::string(gather ? "All-gather" : "Reduce-scatter") + " · step " +
+                           std::to_string((gather ? step - 7 : step) + 1) + " of 7"));
+    }
+    // Full cells (all 8 contributions summed): none before, one per card once reduce-scatter
+    // is done (the chunk it owns), all of them after the all-gather.
+    const double strip = 24;
+    const auto full_cells = [&](double t) { return count_rects(chapter->scene_at(t), 16.25, strip, p.gradients); };
+    CHECK(full_cells(4.5) == 0);
+    CHECK(full_cells(5.2 + 0.6 * 7 - 0.05) == 8);
+    CHECK(full_cells(13.8) == 64);
+    CHECK(shows(chapter->scene_at(13.8), "Every card holds the sum"));
+}
