@@ -81,4 +81,16 @@ void write_mp4_header(AVFormatContext* output) {
     av_check(ret, "cannot write the MP4 header");
 }
 
+OutputContextPtr open_output(const std::string& path, const char* format) {
+    quiet_libav_logs();
+    AVFormatContext* raw = nullptr;
+    av_check(avformat_alloc_output_context2(&raw, nullptr, format, path.c_str()),
+             (std::string("cannot create the ") + format + " muxer").c_str());
+    OutputContextPtr output(raw);
+    output->flags |= AVFMT_FLAG_BITEXACT;  // no version strings, dates or random UIDs
+    av_check(avio_open(&output->pb, path.c_str(), AVIO_FLAG_WRITE),
+             ("cannot open " + path + " for writing").c_str());
+    return output;
+}
+
 }  // namespace render

@@ -61,4 +61,7 @@ OutputContextPtr open_mp4_output(const std::string& path);
 // Writes the header with +faststart (the index goes before the media data on the trailer).
 void write_mp4_header(AVFormatContext* output);
 
+// A bit-exact muxer of the named format ("webm", "gif") writing to path, whatever its extension.
+OutputContextPtr open_output(const std::string& path, const char* format);
+
 }  // namespace render

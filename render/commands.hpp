@@ -9,6 +9,8 @@ void add_render_command(CLI::App& app, int& exit_code);
 void add_still_command(CLI::App& app, int& exit_code);
 void add_check_command(CLI::App& app, int& exit_code);
 void add_numbers_command(CLI::App& app, int& exit_code);
+void add_jobs_command(CLI::App& app, int& exit_code);
+void add_sheet_command(CLI::App& app, int& exit_code);
 
 // Repository root for shipped files (fonts/, storyboards/): $SHARDREEL_HOME, else the source tree.
 std::string home_dir();

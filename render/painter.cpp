@@ -145,14 +145,19 @@ void draw_item(cairo_t* cr, const story::Item& item, const Fonts& fonts) {
 
 }  // namespace
 
+// Uniform scale, centred: a different aspect ratio letterboxes instead of distorting.
+Fit fit(const story::Scene& scene, int width, int height) {
+    const double s = std::min(width / scene.width, height / scene.height);
+    return {s, (width - scene.width * s) / 2, (height - scene.height * s) / 2};
+}
+
 void paint(cairo_t* cr, const story::Scene& scene, const Fonts& fonts, int width, int height) {
     cairo_save(cr);
     set_color(cr, scene.background, 1);
     cairo_paint(cr);
-    // Uniform scale, centred: a different aspect ratio letterboxes instead of distorting.
-    const double s = std::min(width / scene.width, height / scene.height);
-    cairo_translate(cr, (width - scene.width * s) / 2, (height - scene.height * s) / 2);
-    cairo_scale(cr, s, s);
+    const Fit f = fit(scene, width, height);
+    cairo_translate(cr, f.dx, f.dy);
+    cairo_scale(cr, f.scale, f.scale);
     cairo_rectangle(cr, 0, 0, scene.width, scene.height);
     cairo_clip(cr);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);  // chart polylines turn sharply

@@ -1,16 +1,19 @@
-// `shardreel render`: storyboards to MP4 films with captions, progress on a TTY, JSON report.
+// `shardreel render`: storyboards (or directories of them) to MP4 films with captions through
+// the segment cache, -j workers, progress on a TTY, JSON report.
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "render/commands.hpp"
 #include "render/director.hpp"
 #include "render/error.hpp"
 #include "render/interrupt.hpp"
 #include "story/diagnostics.hpp"
+#include "story/units.hpp"
 
 namespace render {
 
@@ -18,41 +21,11 @@ namespace {
 
 struct RenderArgs {
     std::vector<std::string> storyboards;
-    std::string output, only;
+    std::string output, only, cache_limit;
     VideoOverrides video;
-    bool json = false, quiet = false;
+    BatchOptions batch;
+    bool no_cache = false, json = false, quiet = false;
 };
-
-std::vector<std::string> split_ids(const std::string& csv) {
-    std::vector<std::string> ids;
-    std::size_t start = 0;
-    while (start <= csv.size()) {
-        const std::size_t comma = std::min(csv.find(',', start), csv.size());
-        if (comma > start) ids.push_back(csv.substr(start, comma - start));
-        start = comma + 1;
-    }
-    return ids;
-}
-
-// Keeps the chapters named by --only, in storyboard order; an unknown id is a usage error.
-bool select_chapters(story::Storyboard& board, const std::string& only) {
-    if (only.empty()) return true;
-    std::vector<std::string> known;
-    for (const auto& c : board.chapters) known.push_back(c.id);
-    bool ok = true;
-    for (const std::string& id : split_ids(only)) {
-        if (std::find(known.begin(), known.end(), id) != known.end()) continue;
-        const std::string near = story::closest_match(id, known);
-        std::cerr << "shardreel: error: no chapter '" << id << "' in " << board.file
-                  << (near.empty() ? "" : " (did you mean '" + near + "'?)") << "\n";
-        ok = false;
-    }
-    const auto ids = split_ids(only);
-    std::erase_if(board.chapters, [&](const story::ChapterSpec& c) {
-        return std::find(ids.begin(), ids.end(), c.id) == ids.end();
-    });
-    return ok;
-}
 
 std::string default_output(const std::string& storyboard) {
     return "out/" + std::filesystem::path(storyboard).stem().string() + ".mp4";
@@ -73,48 +46,79 @@ nlohmann::json to_json(const RenderReport& r) {
     nlohmann::json chapters = nlohmann::json::array();
     for (const auto& c : r.chapters)
         chapters.push_back({{"id", c.id}, {"cached", c.cached}, {"frames", c.frames}, {"seconds", c.seconds}});
-    return {{"output", r.output}, {"frames_drawn", r.frames_drawn}, {"wall_seconds", r.wall_seconds},
+    const nlohmann::json output = r.output.empty() ? nlohmann::json() : nlohmann::json(r.output);
+    return {{"output", output}, {"frames_drawn", r.frames_drawn}, {"wall_seconds", r.wall_seconds},
             {"chapters", chapters}};
 }
 
-int run_render(RenderArgs& args) {
-    if (args.storyboards.empty()) args.storyboards.push_back("storyboards/distributed-training.yaml");
-    if (!args.output.empty() && args.storyboards.size() > 1) {
-        std::cerr << "shardreel: error: -o names one output but " << args.storyboards.size()
+// Loads, selects and resolves every storyboard; false (diagnostics printed) if any is bad.
+bool prepare_films(const RenderArgs& args, std::vector<FilmJob>& films) {
+    const auto paths = expand_storyboards(args.storyboards, std::cerr);
+    if (!paths) return false;
+    if (!args.output.empty() && paths->size() > 1) {
+        std::cerr << "shardreel: error: -o names one output but " << paths->size()
                   << " storyboards were given (drop -o to write out/<name>.mp4 for each)\n";
-        return 2;
+        return false;
     }
-    // Validate everything before writing anything.
-    std::vector<std::pair<story::Storyboard, story::Video>> jobs;
     bool ok = true;
-    for (const std::string& path : args.storyboards) {
+    for (const std::string& path : *paths) {
         auto board = load_storyboard(path, std::cerr);
         if (!board) { ok = false; continue; }
-        ok = select_chapters(*board, args.only) && ok;
+        ok = select_chapters(*board, args.only, std::cerr) && ok;
         story::Video video;
         if (auto err = resolve_video(board->video, args.video, video)) {
             std::cerr << "shardreel: error: " << *err << "\n";
             ok = false;
         }
-        jobs.emplace_back(std::move(*board), video);
+        const std::string output = args.output.empty() ? default_output(path) : args.output;
+        films.push_back({std::move(*board), video, output});
     }
-    if (!ok) return 2;
+    return ok;
+}
+
+bool resolve_batch(RenderArgs& args) {
+    args.batch.use_cache = !args.no_cache;
+    if (args.no_cache && args.batch.segment_only) {
+        std::cerr << "shardreel: error: --segment-only writes into the cache; it cannot go with --no-cache\n";
+        return false;
+    }
+    if (args.cache_limit.empty()) return true;
+    const auto limit = story::parse_size(args.cache_limit);
+    if (!limit) {
+        std::cerr << "shardreel: error: cannot parse cache limit '" << args.cache_limit
+                  << "' (expected a size such as 2GB or 500MB)\n";
+        return false;
+    }
+    args.batch.cache_limit = static_cast<std::uintmax_t>(*limit);
+    return true;
+}
+
+void print_summary(const RenderReport& r) {
+    std::size_t cached = 0;
+    for (const auto& c : r.chapters) cached += c.cached;
+    std::cerr << "shardreel: " << (r.output.empty() ? "segments ready" : "wrote " + r.output) << " ("
+              << r.frames_drawn << " frames drawn, " << cached << " of " << r.chapters.size()
+              << " chapters cached, " << static_cast<int>(r.wall_seconds * 10) / 10.0 << " s)\n";
+}
+
+int run_render(RenderArgs& args) {
+    if (args.storyboards.empty()) args.storyboards.push_back("storyboards/distributed-training.yaml");
+    // Validate everything before writing anything.
+    std::vector<FilmJob> films;
+    if (!prepare_films(args, films) || !resolve_batch(args)) return 2;
 
     install_interrupt_handlers();
     const Fonts fonts(default_font_dir());
     const bool show_progress = !args.quiet && !args.json && isatty(STDERR_FILENO);
-    nlohmann::json reports = nlohmann::json::array();
-    for (auto& [board, video] : jobs) {
-        const std::string output = args.output.empty() ? default_output(board.file) : args.output;
-        const auto start = std::chrono::steady_clock::now();
-        auto on_progress = [&](const Progress& p) { if (show_progress) print_progress(p, start); };
-        const RenderReport report = render_film(board, video, output, fonts, on_progress);
-        reports.push_back(to_json(report));
-        if (!args.quiet && !args.json)
-            std::cerr << "shardreel: wrote " << output << " (" << report.frames_drawn << " frames, "
-                      << static_cast<int>(report.wall_seconds * 10) / 10.0 << " s)\n";
+    const auto start = std::chrono::steady_clock::now();
+    auto on_progress = [&](const Progress& p) { if (show_progress) print_progress(p, start); };
+    const std::vector<RenderReport> reports = render_films(films, fonts, args.batch, on_progress);
+    nlohmann::json out = nlohmann::json::array();
+    for (const RenderReport& r : reports) {
+        out.push_back(to_json(r));
+        if (!args.quiet && !args.json) print_summary(r);
     }
-    if (args.json) std::cout << (reports.size() == 1 ? reports[0] : reports).dump() << "\n";
+    if (args.json) std::cout << (out.size() == 1 ? out[0] : out).dump() << "\n";
     return 0;
 }
 
@@ -122,13 +126,21 @@ int run_render(RenderArgs& args) {
 
 void add_render_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<RenderArgs>();
+    args->batch.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     CLI::App* cmd = app.add_subcommand("render", "Render storyboards to MP4 (default: storyboards/distributed-training.yaml)");
-    cmd->add_option("storyboards", args->storyboards, "Storyboard YAML files");
+    cmd->add_option("storyboards", args->storyboards, "Storyboard YAML files, or directories of them");
     cmd->add_option("-o,--output", args->output, "Output file (default out/<storyboard-stem>.mp4)");
     cmd->add_option("--quality", args->video.quality, "low 854x480@15, medium 1280x720@30, high 1920x1080@30, 4k 3840x2160@30");
     cmd->add_option("--size", args->video.size, "Frame size WxH, overrides the preset");
     cmd->add_option("--fps", args->video.fps, "Frames per second, overrides the preset");
     cmd->add_option("--only", args->only, "Render only these chapter ids (comma separated)");
+    cmd->add_option("-j,--jobs", args->batch.jobs, "Chapters drawn in parallel (default: CPU count); output is identical for any N")
+        ->check(CLI::Range(1, 256));
+    auto* cache = cmd->add_option("--cache", args->batch.cache_dir, "Segment cache directory (default: cache/ beside the output, out/cache)");
+    cmd->add_flag("--no-cache", args->no_cache, "Draw every chapter; neither read nor write the cache")->excludes(cache);
+    cmd->add_flag("--segment-only", args->batch.segment_only,
+                  "Draw the selected chapters' missing segments into the cache; do not assemble the film");
+    cmd->add_option("--cache-limit", args->cache_limit, "Prune the cache to this size, least recently used first (default 2GB)");
     cmd->add_flag("--json", args->json, "Print a JSON report on stdout");
     cmd->add_flag("-q,--quiet", args->quiet, "No progress output");
     cmd->callback([args, &exit_code] {

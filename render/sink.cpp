@@ -6,8 +6,11 @@
 #include <filesystem>
 
 #include "render/error.hpp"
+#include "render/sinks/gif_sink.hpp"
 #include "render/sinks/mp4_sink.hpp"
+#include "render/sinks/png_sequence_sink.hpp"
 #include "render/sinks/still_sinks.hpp"
+#include "render/sinks/webm_sink.hpp"
 
 namespace render {
 
@@ -15,11 +18,17 @@ std::unique_ptr<FrameSink> make_sink(const std::string& path, const Fonts& fonts
     std::string ext = std::filesystem::path(path).extension().string();
     std::transform(ext.begin(), ext.end(), ext.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const bool sequence = std::filesystem::path(path).filename().string().find('%') != std::string::npos;
+    if (ext == ".png" && sequence) return std::make_unique<PngSequenceSink>(fonts);
     if (ext == ".png") return std::make_unique<PngSink>(fonts);
     if (ext == ".svg") return std::make_unique<SvgSink>(fonts);
     if (ext == ".pdf") return std::make_unique<PdfSink>(fonts);
     if (ext == ".mp4") return std::make_unique<Mp4Sink>(fonts);
-    throw SystemError("unsupported output " + path + ": use .mp4, .png, .svg or .pdf");
+    if (ext == ".webm") return std::make_unique<WebmSink>(fonts);
+    if (ext == ".gif") return std::make_unique<GifSink>(fonts);
+    throw SystemError("unsupported output " + path +
+                      ": use .mp4, .webm, .gif, .png, a PNG sequence such as frames/%05d.png, .svg "
+                      "or .pdf");
 }
 
 }  // namespace render

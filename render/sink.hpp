@@ -23,7 +23,8 @@ public:
     virtual void abort() noexcept = 0; // remove the temporary file; safe to call any time
 };
 
-// By extension: .mp4, .png, .svg, .pdf. Throws SystemError for an unknown extension.
+// By extension: .mp4, .webm, .gif, .png, .svg, .pdf; a .png name with a frame number pattern
+// (out/frames/%05d.png) is a PNG sequence. Throws SystemError for an unknown extension.
 std::unique_ptr<FrameSink> make_sink(const std::string& path, const Fonts& fonts);
 
 }  // namespace render

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages shardreel needs (only those missing), or prints the exact
-# apt-get line when not root. Usage: scripts/deps.sh build|test
+# apt-get line when not root. Usage: scripts/deps.sh build|test|fuzz
 set -euo pipefail
 
 build_pkgs=(cmake ninja-build g++ pkg-config
@@ -9,9 +9,14 @@ build_pkgs=(cmake ninja-build g++ pkg-config
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libxxhash-dev)
 # Tests read outputs back with Debian tools: pdfinfo/pdftotext (poppler-utils), xmllint (libxml2-utils).
 test_pkgs=(catch2 poppler-utils libxml2-utils)
+# scripts/fuzz.sh builds with clang and links libFuzzer from compiler-rt.
+fuzz_pkgs=(clang-14 libclang-rt-14-dev)
 
 want=("${build_pkgs[@]}")
-[ "${1:-build}" = test ] && want+=("${test_pkgs[@]}")
+case "${1:-build}" in
+  test) want+=("${test_pkgs[@]}") ;;
+  fuzz) want+=("${fuzz_pkgs[@]}") ;;
+esac
 
 missing=()
 for p in "${want[@]}"; do

@@ -17,7 +17,15 @@ public:
     virtual ~Chapter() = default;
     // Display list at t seconds from the chapter start, 0 <= t <= duration. Pure.
     virtual Scene scene_at(double t) const = 0;
+    // Every engine number and schedule the chapter draws, as stable text (story/fingerprint.hpp):
+    // segment cache keys hash it with the spec, so a formula change re-renders exactly the
+    // chapters whose figures it moves.
+    virtual std::string fingerprint() const = 0;
 };
+
+// Bump when drawing code changes what any chapter looks like (chapters/*.cpp layout or
+// choreography, theme colours, render/painter.cpp): it is part of every segment cache key.
+inline constexpr int kDrawingVersion = 1;
 
 struct KindInfo {
     std::string name;

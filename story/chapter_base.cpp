@@ -22,7 +22,15 @@ ChapterBase::ChapterBase(const ChapterSpec& spec, const Video& video, const Text
       palette_(palette(video.theme)),
       metrics_(metrics),
       timeline_(spec),
+      burn_captions_(video.captions == Captions::burn),
       reports_(analyze_all(timeline_)) {}
+
+std::string ChapterBase::fingerprint() const {
+    Fingerprint f;
+    f.add("reports", reports_);
+    describe_engine(f);
+    return f.text();
+}
 
 Scene ChapterBase::blank() const {
     Scene s;
@@ -35,7 +43,7 @@ Chrome ChapterBase::chrome_at(double t, std::vector<Stat> stats) const {
     c.title = spec_.title;
     c.stats = std::move(stats);
     c.alpha = progress(t, 0, 0.5);
-    if (const Cue* cue = timeline_.cue_at(t)) {
+    if (const Cue* cue = burn_captions_ ? timeline_.cue_at(t) : nullptr) {
         c.caption = cue->text;
         c.caption_alpha = std::min(progress(t, cue->start, kFade), 1 - progress(t, cue->end - kFade, kFade));
     }

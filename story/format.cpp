@@ -27,13 +27,19 @@ std::string with_unit(const std::string& number, const char* unit) {
     return number + kThinSpace + unit;
 }
 
+// v rounded to 3 significant figures.
+double round_sig3(double v) {
+    if (v == 0 || !std::isfinite(v)) return 0;
+    const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(v))));
+    const double step = std::pow(10.0, magnitude - 2);
+    return std::round(v / step) * step;
+}
+
 }  // namespace
 
 std::string format_sig3(double v) {
     if (v == 0 || !std::isfinite(v)) return "0";
-    const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(v))));
-    const double step = std::pow(10.0, magnitude - 2);
-    const double rounded = std::round(v / step) * step;
+    const double rounded = round_sig3(v);
     const int decimals = std::max(0, 2 - static_cast<int>(std::floor(std::log10(std::fabs(rounded)))));
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, rounded);
@@ -48,8 +54,8 @@ std::string format_sig3(double v) {
 
 std::string format_bytes(double bytes) {
     if (bytes == 0) return with_unit("0", "B");
-    if (bytes < 1e6) return with_unit(format_sig3(bytes / 1e3), "kB");
-    if (bytes < 1e9) return with_unit(format_sig3(bytes / 1e6), "MB");
+    if (round_sig3(bytes / 1e3) < 1000) return with_unit(format_sig3(bytes / 1e3), "kB");
+    if (round_sig3(bytes / 1e6) < 1000) return with_unit(format_sig3(bytes / 1e6), "MB");
     return with_unit(format_sig3(bytes / 1e9), "GB");
 }
 
@@ -57,8 +63,9 @@ std::string format_bytes_per_param(double b) { return with_unit(format_sig3(b), 
 
 std::string format_time(double s) {
     if (s == 0) return with_unit("0", "s");
-    if (s < 1e-3) return with_unit(format_sig3(s * 1e6), "µs");
-    if (s < 1) return with_unit(format_sig3(s * 1e3), "ms");
+    // Choose the unit after rounding, so 0.9996 s reads "1 s", not "1,000 ms".
+    if (round_sig3(s * 1e6) < 1000) return with_unit(format_sig3(s * 1e6), "µs");
+    if (round_sig3(s * 1e3) < 1000) return with_unit(format_sig3(s * 1e3), "ms");
     return with_unit(format_sig3(s), "s");
 }
 

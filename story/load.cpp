@@ -8,6 +8,8 @@
 #include <map>
 
 #include "story/chapter.hpp"
+#include "story/limits.hpp"
+#include "story/schema_keys.hpp"
 #include "story/settings.hpp"
 #include "story/units.hpp"
 
@@ -30,8 +32,6 @@ const Keys kTrainingKeys{"precision",         "grad_dtype",    "optimizer", "seq
                          "sequence_parallel", "schedule",      "chunks"};
 const Keys kClusterKeys{"gpu", "gpus_per_node", "nodes", "nvlink", "network"};
 const Keys kParallelKeys{"gpus", "tp", "pp", "zero"};
-
-constexpr double kMaxDuration = 3600;
 
 struct Section {
     const char* name;
@@ -197,7 +197,7 @@ class Loader {
         if (!fields) return v;
         if (const Entry* f = find(*fields, "size")) frame_size(*f, v);
         if (const Entry* f = find(*fields, "fps"))
-            v.fps = static_cast<int>(integer(*f, 1, 120).value_or(v.fps));
+            v.fps = static_cast<int>(integer(*f, 1, limits::kMaxFps).value_or(v.fps));
         if (const Entry* f = find(*fields, "theme"); f && scalar(*f)) {
             auto theme = parse_theme(f->value.Scalar());
             if (theme)
@@ -222,12 +222,8 @@ class Loader {
         auto size = parse_frame_size(*s);
         if (!size) {
             error(e.value, "cannot parse '" + *s + "' as a frame size (expected e.g. 1920x1080)");
-        } else if (size->width < 16 || size->height < 16 || size->width > 7680 ||
-                   size->height > 4320) {
-            error(e.value, "video size must be between 16x16 and 7680x4320, got " + *s);
-        } else if (size->width % 2 != 0 || size->height % 2 != 0) {
-            error(e.value,
-                  "video size must have an even width and height (H.264 4:2:0), got " + *s);
+        } else if (auto message = limits::frame_size_error(*size, *s)) {
+            error(e.value, *message);
         } else {
             v.width = size->width;
             v.height = size->height;
@@ -337,7 +333,16 @@ class Loader {
             }
             out.push_back(chapter(node, i, defaults, fps, ids));
         }
+        film_length(e, out);
         return out;
+    }
+
+    void film_length(const Entry& e, const std::vector<ChapterSpec>& specs) {
+        double total = 0;
+        for (const ChapterSpec& spec : specs) total += spec.duration;
+        if (total > limits::kMaxFilmSeconds)
+            error(e.key, "the chapters add up to " + format_seconds(total) + ", more than the " +
+                             format_seconds(limits::kMaxFilmSeconds) + " a film may last");
     }
 
     ChapterSpec chapter(const YAML::Node& node, std::size_t index, const engine::Config& defaults,
@@ -397,9 +402,10 @@ class Loader {
     void chapter_duration(const Entry& e, int fps, ChapterSpec& spec) {
         auto d = time(e, fps);
         if (!d) return;
-        if (*d <= 0 || *d > kMaxDuration) {
+        if (*d <= 0 || *d > limits::kMaxFilmSeconds) {
             error(e.value, "duration must be more than 0s and at most " +
-                               format_seconds(kMaxDuration) + ", got " + format_seconds(*d));
+                               format_seconds(limits::kMaxFilmSeconds) + ", got " +
+                               format_seconds(*d));
             return;
         }
         spec.duration = *d;
@@ -526,6 +532,43 @@ class Loader {
     Diagnostics& diags_;
 };
 
+// Whether the document, with every alias expanded, has at most kMaxYamlNodes nodes: aliases let a
+// small text stand for an exponentially large tree ("billion laughs"), or for a cycle.
+bool within_node_budget(const YAML::Node& root) {
+    std::vector<YAML::Node> pending{root};
+    long long count = 0;
+    while (!pending.empty()) {
+        const YAML::Node n = pending.back();
+        pending.pop_back();
+        if (++count > limits::kMaxYamlNodes) return false;
+        for (auto it = n.begin(); it != n.end(); ++it) {
+            if (n.IsSequence()) {
+                pending.push_back(*it);
+            } else {
+                pending.push_back(it->first);
+                pending.push_back(it->second);
+            }
+        }
+    }
+    return true;
+}
+
+std::optional<Storyboard> load_text(const std::string& text, const std::string& file,
+                                    Diagnostics& found) {
+    if (auto problem = limits::storyboard_text_error(text)) {
+        found.error(file, problem->pos, problem->message);
+        return std::nullopt;
+    }
+    const YAML::Node root = YAML::Load(text);
+    if (!within_node_budget(root)) {
+        found.error(file, SourcePos{1, 1},
+                    "the storyboard expands to more than " +
+                        std::to_string(limits::kMaxYamlNodes) + " YAML nodes (through aliases)");
+        return std::nullopt;
+    }
+    return Loader(file, found).load(root);
+}
+
 }  // namespace
 
 std::optional<Storyboard> parse_storyboard(const std::string& text, const std::string& file,
@@ -533,8 +576,7 @@ std::optional<Storyboard> parse_storyboard(const std::string& text, const std::s
     Diagnostics found;
     std::optional<Storyboard> sb;
     try {
-        const YAML::Node root = YAML::Load(text);
-        sb = Loader(file, found).load(root);
+        sb = load_text(text, file, found);
     } catch (const YAML::Exception& e) {
         const SourcePos pos =
             e.mark.is_null() ? SourcePos{} : SourcePos{e.mark.line + 1, e.mark.column + 1};
@@ -543,6 +585,14 @@ std::optional<Storyboard> parse_storyboard(const std::string& text, const std::s
     diags.append(found);
     if (!found.empty()) return std::nullopt;
     return sb;
+}
+
+const std::vector<KeySet>& loader_keys() {
+    static const std::vector<KeySet> sets{
+        {"top", kTopKeys},           {"video", kVideoKeys},       {"defaults", kDefaultsKeys},
+        {"chapter", kChapterKeys},   {"beat", kBeatKeys},         {"model", kModelKeys},
+        {"training", kTrainingKeys}, {"cluster", kClusterKeys},   {"parallel", kParallelKeys}};
+    return sets;
 }
 
 }  // namespace story

@@ -33,6 +33,7 @@ void StillSink::write(const story::Scene& scene) {
     const cairo_status_t status = cairo_status(cr);
     cairo_destroy(cr);
     if (status) fail("cannot draw", status);
+    drew(scene, spec_, fonts_);
 }
 
 void StillSink::finish() {

@@ -29,6 +29,8 @@ protected:
     virtual cairo_surface_t* create_surface(const OutputSpec& spec) = 0;
     virtual void begin_page(cairo_t*) const {}
     virtual void end_page(cairo_t*) const {}
+    // Runs after the painter drew a scene, for sinks that add to what Cairo produces.
+    virtual void drew(const story::Scene&, const OutputSpec&, const Fonts&) {}
     // Runs before cairo_surface_finish (which frees an image surface's pixels).
     virtual cairo_status_t save(cairo_surface_t*) { return CAIRO_STATUS_SUCCESS; }
     // Runs after cairo_surface_finish, for sinks that rewrite what Cairo produced.
@@ -59,16 +61,20 @@ private:
 
 // Buffers the document: Cairo names groups after process-wide surface ids, which finished()
 // renumbers so the same scene gives the same bytes however many stills the process drew.
+// Cairo draws text as glyph outlines (<symbol>s shared by <use>), never <text>; finished() adds
+// a layer of transparent <text> elements over them, so the text can be searched and selected.
 class SvgSink final : public StillSink {
 public:
     using StillSink::StillSink;
 
 private:
     cairo_surface_t* create_surface(const OutputSpec& spec) override;
+    void drew(const story::Scene& scene, const OutputSpec& spec, const Fonts& fonts) override;
     cairo_status_t finished() override;
     static cairo_status_t append(void* closure, const unsigned char* data, unsigned length);
 
     std::string svg_;
+    std::string text_layer_;  // invisible <text> over the glyphs of the last scene drawn
 };
 
 class PdfSink final : public StillSink {

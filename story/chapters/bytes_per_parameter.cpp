@@ -187,19 +187,21 @@ private:
             CardSpec card{0, 0, 0, 0, "GPU " + std::to_string(i), cap, pour(stack, i * cap, cap)};
             if (i == 0) {
                 box = lerp_slot(kSingleCard, box, spread);
-                card.stack = pour(stack, 0, cap + (1 - spread) * std::max(0.0, total - cap));
-                card.max_spill = 0.33;
+                // The spill drains in the first half of the spread; the count fades in after.
+                const double drained = std::clamp(spread / 0.5, 0.0, 1.0);
+                card.stack = pour(stack, 0, cap + (1 - drained) * std::max(0.0, total - cap));
+                card.max_spill = 0.3;
                 if (spread < 0.5) card.name = "One " + gpu_name(t);
                 alpha *= appear;
             } else {
-                alpha *= progress(t, at(kSpreadAt) + 0.08 * i, 0.5);
+                alpha *= progress(t, at(kSpreadAt) + 0.8 + 0.06 * i, 0.4);  // once card 0 has moved
             }
             if (alpha <= 0) continue;
             card.x = box.x, card.y = box.y, card.w = box.w, card.h = box.h;
             card.label_size = box.w < 150 ? 22 : 26;
             for (Item& item : gpu_card(palette_, metrics_, card)) s.add(std::move(item.shape), alpha);
         }
-        add_cards_needed(s, t, cap, spread);
+        add_cards_needed(s, t, cap, std::clamp((spread - 0.5) / 0.5, 0.0, 1.0));
     }
 
     // A growing grid first slides the cards it has, then fades the new ones in where they
@@ -227,7 +229,7 @@ private:
         const TextStyle note{frame::kBodySize, Weight::semibold, true};
         const std::string line = format_int(std::lround(held)) + " × " + format_bytes(cap) + " " + gpu_name(t) +
                                  " just to hold it";
-        s.add(Text{kRightX + kRightW / 2, 410, line, note, palette_.highlight, Align::center}, alpha);
+        s.add(Text{kRightX + kRightW / 2, 402, line, note, palette_.highlight, Align::center}, alpha);
     }
 
     // The part of the concatenated stack that falls in [start, start + cap).

@@ -129,6 +129,13 @@ public:
     }
 
 private:
+    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
+    void describe_engine(Fingerprint& f) const override {
+        f.add("buffer", buffer_), f.add("bandwidth", bandwidth_);
+        for (const Run& r : runs_) f.add("ring", r.ring);
+        for (const engine::Config& c : timeline_.states())
+            f.add("layout", engine::layout_3d(c.layout, c.cluster.gpus_per_node));
+    }
     double at(double authored) const { return scaled_time(authored, spec_.duration, kDefaultDuration); }
     int gpus(int state) const { return timeline_.states()[state].layout.gpus; }
 
@@ -174,14 +181,16 @@ private:
         return run.counts[p.moving ? p.step : p.step + 1];
     }
 
-    // Card i's box at t: sliding along the ring while N morphs.
+    // Card i's box at t: sliding along the ring while N morphs. A growing ring slides first and
+    // then fades the new cards in; a shrinking one fades the leavers out first, so none cross.
     Box box(const Morph& m, int i) const {
         const int from = gpus(m.from), to = gpus(m.to);
         if (i >= from) return card_box(to, ring_s(to, i));
         const int j = std::min(i, to - 1);
-        const double s = lerp(ring_s(from, i), ring_s(to, j), m.u);
+        const double u = to >= from ? std::clamp(m.u / 0.5, 0.0, 1.0) : std::clamp((m.u - 0.5) / 0.5, 0.0, 1.0);
+        const double s = lerp(ring_s(from, i), ring_s(to, j), u);
         const Box a = card_box(from, ring_s(from, i)), b = card_box(to, ring_s(to, j));
-        const Box sized = lerp_box(a, b, m.u);
+        const Box sized = lerp_box(a, b, u);
         const Point c = on_ring(s);
         return {c.x - sized.w / 2, c.y - sized.h / 2, sized.w, sized.h};
     }

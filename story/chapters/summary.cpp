@@ -78,6 +78,8 @@ public:
     }
 
 private:
+    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
+    void describe_engine(Fingerprint& f) const override { f.add("layouts", layouts_), f.add("rows", rows_); }
     double at(double authored) const { return scaled_time(authored, spec_.duration, kDefaultDuration); }
 
     // A row's engine figure at t, counting between states while a `set:` morphs.

@@ -93,6 +93,11 @@ public:
     }
 
 private:
+    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
+    void describe_engine(Fingerprint& f) const override {
+        for (const TpState& s : tp_)
+            f.add("split", s.split), f.add("unsplit", s.unsplit), f.add("buffer", s.buffer), f.add("links", s.links);
+    }
     double at(double authored) const { return scaled_time(authored, spec_.duration, kDefaultDuration); }
     int degree(int k) const { return timeline_.states()[k].layout.tp; }
     // Kept lanes (and their slices) move in the first half of a growing morph, the second
@@ -302,7 +307,7 @@ private:
             double width;
         } rows[] = {{"NVLink " + format_bandwidth(tp_[m.to].links.nvlink_bw.value), nv, 8},
                     {"network " + format_bandwidth(tp_[m.to].links.network_bw.value), net, 3}};
-        const double bar_x = kRightX + 230, bar_w = kRightW - 230 - 120;
+        const double bar_x = kRightX + 230, bar_w = kRightW - 230 - 150;  // room for "1,000 ms"
         for (int k = 0; k < 2; ++k) {
             const double yy = y + 84 + k * 38;
             s.add(Text{kRightX, yy, rows[k].name, label, palette_.muted}, alpha);

@@ -21,7 +21,7 @@ constexpr double kCardsAt = 0.3, kTableAt = 1.2;
 constexpr int kMaxCards = 8;
 // Cards on the left, the stage table on the right.
 constexpr double kCardsLeft = frame::kLeft, kCardsRight = 1180, kCardsTop = 300, kCardH = 540;
-constexpr double kTableLeft = 1250, kTableRight = frame::kRight, kRowTop = 370, kRowStep = 108;
+constexpr double kTableLeft = 1250, kTableRight = frame::kRight - 20, kRowTop = 370, kRowStep = 108;  // row frames stay in the safe area
 constexpr double kMaxSpill = 0.12;
 
 const std::array<const char*, 4> kStageName{"Plain DP", "ZeRO-1", "ZeRO-2", "ZeRO-3"};
@@ -56,8 +56,8 @@ public:
                         {"Optimizer state", palette_.optimizer}, {"Activations", palette_.activations}},
                        progress(t, at(kCardsAt) + 0.4, 0.5));
         const TextStyle note{frame::kLabelSize, Weight::regular, false};
-        s.add(Text{kCardsRight, 900, "Dashed line: " + format_bytes(report_at(t).per_gpu.capacity.value) + " per card",
-                   note, palette_.muted, Align::right},
+        s.add(Text{kTableLeft, 900, "Dashed line: " + format_bytes(report_at(t).per_gpu.capacity.value) + " per card",
+                   note, palette_.muted},
               progress(t, at(kCardsAt) + 0.4, 0.5));
         const double per_card = figure_at(t, [](const engine::Report& r) { return r.per_gpu.total.value; });
         const double sent = figure_at(t, [](const engine::Report& r) { return r.comm.dp_per_gpu.value; });
@@ -71,6 +71,8 @@ public:
     }
 
 private:
+    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
+    void describe_engine(Fingerprint& f) const override { f.add("stages", stages_); }
     double at(double authored) const { return scaled_time(authored, spec_.duration, kDefaultDuration); }
     int gpus(int state) const { return timeline_.states()[state].layout.gpus; }
     int zero(int state) const { return timeline_.states()[state].layout.zero; }
@@ -111,8 +113,9 @@ private:
             if (a == b) {
                 add_slot(s, box, a, stack, capacity, enter);
             } else {
-                add_slot(s, box, a, stack, capacity, enter * (1 - m.u));
-                add_slot(s, box, b, stack, capacity, enter * m.u);
+                // Out, then in: two labels never share the slot at full strength.
+                add_slot(s, box, a, stack, capacity, enter * (1 - std::clamp(m.u / 0.45, 0.0, 1.0)));
+                add_slot(s, box, b, stack, capacity, enter * std::clamp((m.u - 0.55) / 0.45, 0.0, 1.0));
             }
         }
     }

@@ -159,3 +159,16 @@ TEST_CASE("shardreel --version and --help work", "[film]") {
     CHECK(help.exit_code == 0);
     for (const char* cmd : {"render", "still", "check", "numbers"}) CHECK(help.out.find(cmd) != std::string::npos);
 }
+
+TEST_CASE("an image sequence gets one PNG per frame and its captions beside the directory", "[film]") {
+    TempDir dir;
+    const auto run = run_cli("render " + q(kShort) + " -o " + q(dir.path / "frames/%04d.png") + " -q");
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    int pngs = 0;
+    for (const auto& e : fs::directory_iterator(dir.path / "frames")) pngs += e.path().extension() == ".png";
+    CHECK(pngs == 38);
+    CHECK(fs::exists(dir.path / "frames" / "0037.png"));
+    CHECK(slurp(dir.path / "frames.vtt").starts_with("WEBVTT\n"));
+    CHECK(fs::exists(dir.path / "frames.srt"));
+}

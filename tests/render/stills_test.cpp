@@ -199,9 +199,10 @@ TEST_CASE("sinks write through a temporary file and clean up on abort", "[stills
 
 TEST_CASE("sink errors name the path", "[stills]") {
     const auto& fonts = render_test::shipped_fonts();
-    CHECK_THROWS_MATCHES(render::make_sink("out.gif", fonts), render::SystemError,
+    CHECK_THROWS_MATCHES(render::make_sink("out.avi", fonts), render::SystemError,
                          Catch::Matchers::Message(
-                             "unsupported output out.gif: use .mp4, .png, .svg or .pdf"));
+                             "unsupported output out.avi: use .mp4, .webm, .gif, .png, a PNG "
+                             "sequence such as frames/%05d.png, .svg or .pdf"));
     const std::string path = scratch_path("missing-dir/still.png");
     const auto sink = render::make_sink(path, fonts);
     CHECK_THROWS_MATCHES(sink->begin({path, 480, 270, 30}), render::SystemError,

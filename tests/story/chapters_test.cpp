@@ -99,13 +99,27 @@ TEST_CASE("format: 3 significant figures, thousands separators, thin-spaced unit
     CHECK(format_bytes(13.46e9) == "13.5" + ts + "GB");
     CHECK(format_bytes(570425344) == "570" + ts + "MB");
     CHECK(format_bytes(0) == "0" + ts + "B");
+    CHECK(format_bytes(999.6e6) == "1" + ts + "GB");
     CHECK(format_bytes_per_param(16) == "16" + ts + "B");
     CHECK(format_time(0.0032) == "3.2" + ts + "ms");
     CHECK(format_time(1.25) == "1.25" + ts + "s");
+    CHECK(format_time(0.9996) == "1" + ts + "s");
+    CHECK(format_time(0.0009996) == "1" + ts + "ms");
+    CHECK(format_time(850e-6) == "850" + ts + "µs");
     CHECK(format_bandwidth(900e9) == "900" + ts + "GB/s");
     CHECK(format_percent(0.125) == "12.5%");
     CHECK(format_params(7e9) == "7B");
     CHECK(format_params(6738415616) == "6.74B");
     CHECK(format_int(1024) == "1,024");
     CHECK(format_sig3(12345) == "12,300");
+}
+
+TEST_CASE("captions are burned into the frame only when the video asks for it", "[chapters]") {
+    const ChapterSpec spec = bytes_spec();
+    for (Captions mode : {Captions::burn, Captions::track, Captions::off}) {
+        Video video;
+        video.captions = mode;
+        const Scene s = make_chapter(spec, video, kMetrics)->scene_at(5);
+        CHECK(shows(s, "Every parameter costs memory.") == (mode == Captions::burn));
+    }
 }

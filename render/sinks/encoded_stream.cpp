@@ -1,0 +1,101 @@
+// EncodedStream: see encoded_stream.hpp. Encoder settings are fixed and the muxer bit-exact, so
+// identical frames give identical files.
+#include "render/sinks/encoded_stream.hpp"
+
+#include <new>
+
+#include "render/error.hpp"
+
+namespace render {
+namespace {
+
+CodecContextPtr open_encoder(const StreamSetup& setup, bool global_header) {
+    const AVCodec* codec = avcodec_find_encoder_by_name(setup.encoder);
+    if (!codec) throw SystemError(std::string("libavcodec was built without the ") + setup.encoder + " encoder");
+    CodecContextPtr ctx(avcodec_alloc_context3(codec));
+    if (!ctx) throw std::bad_alloc();
+    ctx->width = setup.width;
+    ctx->height = setup.height;
+    ctx->pix_fmt = setup.pix_fmt;
+    ctx->time_base = setup.time_base;
+    ctx->framerate = setup.frame_rate;
+    ctx->sample_aspect_ratio = AVRational{1, 1};
+    ctx->thread_count = setup.threads;
+    ctx->bit_rate = setup.bit_rate;
+    ctx->flags |= AV_CODEC_FLAG_BITEXACT;
+    if (global_header) ctx->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    if (setup.bt709) {
+        ctx->color_primaries = AVCOL_PRI_BT709;
+        ctx->color_trc = AVCOL_TRC_BT709;
+        ctx->colorspace = AVCOL_SPC_BT709;
+        ctx->color_range = AVCOL_RANGE_MPEG;
+    }
+    AVDictionary* options = nullptr;
+    for (const auto& [key, value] : setup.options) av_dict_set(&options, key.c_str(), value.c_str(), 0);
+    const int ret = avcodec_open2(ctx.get(), codec, &options);
+    av_dict_free(&options);
+    av_check(ret, (std::string("cannot open the ") + setup.encoder + " encoder").c_str());
+    return ctx;
+}
+
+}  // namespace
+
+EncodedStream::EncodedStream(const std::string& final_path, const StreamSetup& setup)
+    : temp_(final_path),
+      output_(open_output(temp_.path(), setup.muxer)),
+      codec_(open_encoder(setup, output_->oformat->flags & AVFMT_GLOBALHEADER)) {
+    stream_ = avformat_new_stream(output_.get(), nullptr);
+    if (!stream_) throw std::bad_alloc();
+    av_check(avcodec_parameters_from_context(stream_->codecpar, codec_.get()),
+             "cannot copy encoder parameters");
+    stream_->time_base = codec_->time_base;
+    stream_->avg_frame_rate = codec_->framerate;
+    av_check(avformat_write_header(output_.get(), nullptr),
+             (std::string("cannot write the ") + setup.muxer + " header").c_str());
+}
+
+AvFramePtr EncodedStream::make_picture() const {
+    AvFramePtr picture = make_frame();
+    picture->format = codec_->pix_fmt;
+    picture->width = codec_->width;
+    picture->height = codec_->height;
+    av_check(av_frame_get_buffer(picture.get(), 0), "cannot allocate a video frame");
+    return picture;
+}
+
+void EncodedStream::send(AVFrame* frame) {
+    av_check(avcodec_send_frame(codec_.get(), frame), "cannot encode a frame");
+    drain();
+}
+
+void EncodedStream::finish() {
+    av_check(avcodec_send_frame(codec_.get(), nullptr), "cannot flush the encoder");
+    drain();
+    av_check(av_write_trailer(output_.get()), "cannot finish the video");
+    output_.reset();  // closes the file before it is renamed
+    temp_.commit();
+}
+
+void EncodedStream::drain() {
+    for (;;) {
+        const int ret = avcodec_receive_packet(codec_.get(), packet_.get());
+        if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return;
+        av_check(ret, "cannot encode a frame");
+        av_packet_rescale_ts(packet_.get(), codec_->time_base, stream_->time_base);
+        packet_->stream_index = stream_->index;
+        av_check(av_interleaved_write_frame(output_.get(), packet_.get()),
+                 "cannot write a video packet");
+    }
+}
+
+SwsPtr make_yuv420p_converter(int width, int height) {
+    SwsPtr sws(sws_getContext(width, height, AV_PIX_FMT_RGB32, width, height, AV_PIX_FMT_YUV420P,
+                              SWS_BILINEAR | SWS_ACCURATE_RND, nullptr, nullptr, nullptr));
+    if (!sws) throw SystemError("cannot create the RGB to yuv420p converter");
+    const int* bt709 = sws_getCoefficients(SWS_CS_ITU709);
+    av_check(sws_setColorspaceDetails(sws.get(), bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16),
+             "cannot set BT.709 conversion");
+    return sws;
+}
+
+}  // namespace render

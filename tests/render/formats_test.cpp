@@ -1,0 +1,174 @@
+// WebM, GIF and PNG-sequence outputs, read back: VP9 through libavformat, GIF frame count and
+// timing, the sequence's files; deterministic bytes and nothing left behind on abort.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "render/error.hpp"
+#include "render/sink.hpp"
+#include "render/sinks/gif_sink.hpp"
+#include "render/sinks/palette.hpp"
+#include "render/sinks/png_sequence_sink.hpp"
+#include "render/video_probe.hpp"
+#include "tests/render/cli.hpp"
+#include "tests/render/test_scene.hpp"
+
+namespace fs = std::filesystem;
+using render_test::slurp;
+using render_test::TempDir;
+
+namespace {
+
+// `frames` scenes through make_sink(path): a bar that moves, so frames differ.
+void write_film(const std::string& path, int frames, int fps, int width = 320, int height = 180) {
+    const auto sink = render::make_sink(path, render_test::shipped_fonts());
+    sink->begin({path, width, height, fps});
+    for (int f = 0; f < frames; ++f) {
+        story::Scene scene = render_test::test_scene(story::ThemeName::dark);
+        scene.add(story::Rect{100.0 + 40 * f, 900, 120, 60, 0, story::hex(0xE69F00)});
+        sink->write(scene);
+    }
+    sink->finish();
+}
+
+std::vector<std::string> names_in(const fs::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+}  // namespace
+
+TEST_CASE("WebM is VP9 yuv420p with every frame, byte-identical when rendered twice", "[formats]") {
+    TempDir dir;
+    const std::string a = (dir.path / "a.webm").string(), b = (dir.path / "b.webm").string();
+    write_film(a, 12, 15);
+    write_film(b, 12, 15);
+    const render::VideoInfo info = render::probe_video(a);
+    CHECK(info.codec == "vp9");
+    CHECK(info.pix_fmt == "yuv420p");
+    CHECK(info.width == 320);
+    CHECK(info.height == 180);
+    CHECK(info.frame_count == 12);
+    CHECK(info.fps_num == 15);
+    CHECK(info.fps_den == 1);
+    CHECK(slurp(a) == slurp(b));
+    CHECK(names_in(dir.path) == std::vector<std::string>{"a.webm", "b.webm"});
+}
+
+TEST_CASE("GIF delays are whole centiseconds whose sum stays exact", "[formats]") {
+    using render::GifFrame;
+    CHECK(render::gif_timing(4, 30) == std::vector<GifFrame>{{0, 0}, {1, 3}, {2, 7}, {3, 10}});
+    CHECK(render::gif_timing(3, 25) == std::vector<GifFrame>{{0, 0}, {1, 4}, {2, 8}});
+    // 60 fps would need 1-2 cs delays, which browsers stretch: two frames in three are kept,
+    // 2 and 3 cs apart (40 fps on average).
+    const auto kept = render::gif_timing(60, 60);
+    CHECK(kept.size() == 40);
+    CHECK(kept.back().start == 97);
+    for (std::size_t i = 1; i < kept.size(); ++i) {
+        CHECK(kept[i].start - kept[i - 1].start >= 2);
+        CHECK(kept[i].start - kept[i - 1].start <= 3);
+    }
+}
+
+TEST_CASE("median cut keeps few colours exactly and is deterministic", "[formats]") {
+    render::ColorHistogram few{{0x102030, 5}, {0xFFFFFF, 1}};
+    CHECK(render::median_cut(few) == std::vector<std::uint32_t>{0x102030, 0xFFFFFF});
+    render::ColorHistogram many;
+    for (std::uint32_t c = 0; c < 5000; ++c) many[c * 3331 % 0xFFFFFF] = 1 + c % 7;
+    const auto palette = render::median_cut(many);
+    CHECK(palette.size() == 256);
+    CHECK(render::median_cut(many) == palette);
+}
+
+TEST_CASE("GIF has one image per frame, its palette colours and the film's length", "[formats]") {
+    TempDir dir;
+    const std::string a = (dir.path / "a.gif").string(), b = (dir.path / "b.gif").string();
+    write_film(a, 10, 10);
+    write_film(b, 10, 10);
+    const render::VideoInfo info = render::probe_video(a);
+    CHECK(info.codec == "gif");
+    CHECK(info.width == 320);
+    CHECK(info.height == 180);
+    CHECK(info.frame_count == 10);
+    CHECK(info.duration_seconds == Approx(1.0).margin(0.011));
+    CHECK(slurp(a).substr(0, 6) == "GIF89a");
+    CHECK(slurp(a) == slurp(b));
+    // The dark theme's background survives quantisation exactly (few colours, no dithering).
+    const auto rgb = render::decode_frame_rgb(a, 0);
+    const story::Scene scene = render_test::test_scene(story::ThemeName::dark);
+    CHECK(std::abs(rgb[0] - scene.background.r) <= 2);
+    CHECK(std::abs(rgb[1] - scene.background.g) <= 2);
+    CHECK(std::abs(rgb[2] - scene.background.b) <= 2);
+}
+
+TEST_CASE("a PNG sequence fills its directory through a temporary one", "[formats]") {
+    TempDir dir;
+    const std::string pattern = (dir.path / "frames/f%03d.png").string();
+    write_film(pattern, 5, 15);
+    CHECK(names_in(dir.path) == std::vector<std::string>{"frames"});
+    CHECK(names_in(dir.path / "frames") ==
+          std::vector<std::string>{"f000.png", "f001.png", "f002.png", "f003.png", "f004.png"});
+    CHECK(slurp(dir.path / "frames/f004.png").substr(1, 3) == "PNG");
+
+    // A shorter re-render replaces the whole sequence: no stale frames remain.
+    write_film(pattern, 2, 15);
+    CHECK(names_in(dir.path / "frames") == std::vector<std::string>{"f000.png", "f001.png"});
+
+    // An abort leaves the previous sequence and no temporary directory.
+    const auto sink = render::make_sink(pattern, render_test::shipped_fonts());
+    sink->begin({pattern, 320, 180, 15});
+    sink->write(render_test::test_scene(story::ThemeName::light));
+    CHECK(names_in(dir.path).size() == 2);
+    sink->abort();
+    CHECK(names_in(dir.path) == std::vector<std::string>{"frames"});
+    CHECK(names_in(dir.path / "frames").size() == 2);
+}
+
+TEST_CASE("a PNG sequence never replaces a directory holding other files", "[formats]") {
+    TempDir dir;
+    fs::create_directories(dir.path / "mixed");
+    std::ofstream(dir.path / "mixed/notes.txt") << "keep me";
+    const std::string pattern = (dir.path / "mixed/%05d.png").string();
+    const auto sink = render::make_sink(pattern, render_test::shipped_fonts());
+    CHECK_THROWS_WITH(sink->begin({pattern, 320, 180, 15}),
+                      Catch::Contains("refusing to replace") && Catch::Contains("notes.txt"));
+    CHECK(slurp(dir.path / "mixed/notes.txt") == "keep me");
+}
+
+TEST_CASE("frame patterns", "[formats]") {
+    const auto p = render::parse_frame_pattern("out/frames/shot-%05d.png");
+    REQUIRE(p);
+    CHECK(p->dir == "out/frames");
+    CHECK(p->name(42) == "shot-00042.png");
+    CHECK(p->matches("shot-00042.png"));
+    CHECK_FALSE(p->matches("shot-.png"));
+    CHECK_FALSE(p->matches("other-00042.png"));
+    CHECK(render::parse_frame_pattern("out/%d.png")->name(7) == "7.png");
+    CHECK_FALSE(render::parse_frame_pattern("%05d.png"));          // the working directory
+    CHECK_FALSE(render::parse_frame_pattern("out/%05d-%05d.png"));  // two numbers
+    CHECK_FALSE(render::parse_frame_pattern("out/%s.png"));
+}
+
+TEST_CASE("make_sink names every format it knows", "[formats]") {
+    CHECK_THROWS_WITH(render::make_sink("out.avi", render_test::shipped_fonts()),
+                      Catch::Contains(".webm") && Catch::Contains(".gif") &&
+                          Catch::Contains("%05d.png"));
+}
+
+TEST_CASE("render writes WebM and GIF films by extension", "[formats][cli]") {
+    TempDir dir;
+    const std::string board = SHARDREEL_SOURCE_DIR "/tests/storyboards/good/short.yaml";
+    for (const char* name : {"short.webm", "short.gif"}) {
+        const auto run = render_test::run_cli("render '" + board + "' --quiet -o '" +
+                                              (dir.path / name).string() + "'");
+        INFO(name << ": " << run.err);
+        REQUIRE(run.exit_code == 0);
+        const render::VideoInfo info = render::probe_video((dir.path / name).string());
+        CHECK(info.width == 480);
+        CHECK(info.frame_count == 38);  // 1 s + 1.5 s at 15 fps
+    }
+}

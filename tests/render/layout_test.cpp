@@ -1,0 +1,99 @@
+// Every storyboard, every chapter, sampled through time with the shipped fonts' real metrics:
+// no text overlaps other text, all of it stays inside the safe area (captions inside their band),
+// and none is smaller than 22 px at 1080p.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+
+#include "render/director.hpp"
+#include "story/chapter.hpp"
+#include "story/layout.hpp"
+#include "story/time.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Box {
+    double left, top, right, bottom;
+    std::string text;
+};
+
+// The ink of a line of Inter: cap height above the baseline, descender below.
+Box box_of(const story::PlacedText& p, const render::Fonts& fonts) {
+    const double w = fonts.measure(p.text.text, p.text.style).advance;
+    const double size = p.text.style.size;
+    double left = p.text.x;
+    if (p.text.align == story::Align::center) left -= w / 2;
+    if (p.text.align == story::Align::right) left -= w;
+    return {left + 1, p.text.y - 0.73 * size, left + w - 1, p.text.y + 0.2 * size, p.text.text};
+}
+
+bool intersects(const Box& a, const Box& b) {
+    return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+// Problems with the text of one frame, as readable lines.
+std::vector<std::string> problems(const story::Scene& scene, const render::Fonts& fonts) {
+    namespace f = story::frame;
+    std::vector<Box> boxes;
+    std::vector<std::string> out;
+    for (const story::PlacedText& p : story::texts_of(scene)) {
+        if (p.opacity < 0.5 || p.text.text.empty()) continue;  // fading in or out
+        const Box b = box_of(p, fonts);
+        if (p.text.style.size < f::kMinTextSize - 1e-9) out.push_back("under 22 px: '" + b.text + "'");
+        const bool caption = b.top >= f::kCaptionTop;
+        if (b.left < f::kLeft - 1 || b.right > f::kRight + 1 || b.top < f::kTop - 1 || b.bottom > f::kHeight - 8 ||
+            (!caption && b.bottom > f::kCaptionTop))
+            out.push_back("outside the safe area: '" + b.text + "'");
+        for (const Box& other : boxes)
+            if (intersects(b, other)) out.push_back("'" + b.text + "' overlaps '" + other.text + "'");
+        boxes.push_back(b);
+    }
+    return out;
+}
+
+std::vector<double> sample_times(const story::ChapterSpec& spec, int fps) {
+    std::vector<double> ts;
+    const int frames = story::frame_count(spec.duration, fps);
+    for (int f = 0; f < frames; f += fps / 4) ts.push_back(story::time_of_frame(f, fps));
+    ts.push_back(story::time_of_frame(frames - 1, fps));
+    for (const story::Beat& b : spec.beats) ts.push_back(b.at + b.over / 2);  // mid-morph
+    return ts;
+}
+
+std::vector<fs::path> storyboards() {
+    std::vector<fs::path> files;
+    for (const char* dir : {"storyboards", "tests/storyboards/good"})
+        for (const auto& e : fs::directory_iterator(fs::path(SHARDREEL_SOURCE_DIR) / dir))
+            if (e.path().extension() == ".yaml") files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    return files;
+}
+
+}  // namespace
+
+TEST_CASE("no text overlaps, leaves the safe area or shrinks under 22 px, at sampled times", "[layout]") {
+    const render::Fonts fonts(render::default_font_dir());
+    int frames_checked = 0;
+    for (const fs::path& file : storyboards()) {
+        std::ostringstream err;
+        const auto board = render::load_storyboard(file.string(), err);
+        INFO(file << " " << err.str());
+        REQUIRE(board);
+        for (const story::ChapterSpec& spec : board->chapters) {
+            const auto chapter = story::make_chapter(spec, board->video, fonts);
+            for (double t : sample_times(spec, 30)) {
+                const auto found = problems(chapter->scene_at(t), fonts);
+                ++frames_checked;
+                if (found.empty()) continue;
+                std::string all;
+                for (const auto& p : found) all += "\n  " + p;
+                FAIL_CHECK(file.filename().string() << " chapter '" << spec.id << "' at " << t << " s:" << all);
+            }
+        }
+    }
+    CHECK(frames_checked > 1000);
+}

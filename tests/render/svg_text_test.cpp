@@ -1,0 +1,79 @@
+// SVG stills keep their words: Cairo draws glyph outlines, so the sink adds transparent <text>
+// elements at the same places; checked with xmllint (valid XML, the elements and their text).
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <regex>
+
+#include "tests/render/cli.hpp"
+#include "tests/render/test_scene.hpp"
+
+namespace {
+
+std::string run(const std::string& command, int& status) {
+    std::string out;
+    std::FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
+    std::array<char, 4096> buf{};
+    for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0;) out.append(buf.data(), n);
+    status = ::pclose(pipe);
+    return out;
+}
+
+// The value of an XPath expression; local-name() sidesteps the SVG namespace, which
+// xmllint's --xpath cannot bind.
+std::string xpath_value(const std::string& file, const std::string& expression) {
+    int status = 0;
+    return run("xmllint --xpath \"" + expression + "\" '" + file + "'", status);
+}
+
+}  // namespace
+
+TEST_CASE("SVG stills carry a transparent, selectable text layer", "[stills][svg]") {
+    const std::string svg = render_test::scratch_path("text-layer.svg");
+    const story::Scene scene = render_test::test_scene(story::ThemeName::dark);
+    render_test::render_still(scene, svg, 480, 270);
+    int status = -1;
+    run("xmllint --noout '" + svg + "'", status);
+    CHECK(status == 0);
+
+    const auto texts = story::texts_of(scene);
+    const std::string count =
+        xpath_value(svg, "count(//*[local-name()='text'][@fill-opacity='0'])");
+    CHECK(std::stoul(count) == texts.size());
+    const std::string all = xpath_value(svg, "string(//*[local-name()='g'][@id='text-layer'])");
+    for (const auto& placed : texts) CHECK(all.find(placed.text.text) != std::string::npos);
+    // Cairo still draws the glyphs themselves, once each as a shared symbol.
+    const std::string symbols = xpath_value(svg, "count(//*[local-name()='symbol'])");
+    CHECK(std::stoul(symbols) > 0);
+}
+
+TEST_CASE("the text layer sits where the glyphs are, at the output scale", "[stills][svg]") {
+    story::Scene scene;
+    scene.add(story::Text{960, 540, "Centred & <escaped>", {40, story::Weight::semibold, false},
+                          story::hex(0xFFFFFF), story::Align::center});
+    const std::string svg = render_test::scratch_path("text-position.svg");
+    render_test::render_still(scene, svg, 480, 270);
+    const std::string text = render_test::slurp(svg);
+    std::smatch m;
+    REQUIRE(std::regex_search(text, m, std::regex(R"re(<text fill-opacity="0" x="([0-9.]+)" y="([0-9.]+)" font-size="([0-9.]+)" font-weight="600" textLength="([0-9.]+)")re")));
+    const double x = std::stod(m.str(1)), y = std::stod(m.str(2)), size = std::stod(m.str(3)),
+                 length = std::stod(m.str(4));
+    CHECK(y == Approx(135));
+    CHECK(size == Approx(10));
+    CHECK(x + length / 2 == Approx(240).margin(0.02));
+    CHECK(text.find("Centred &amp; &lt;escaped&gt;</text>") != std::string::npos);
+}
+
+TEST_CASE("still writes SVG text layers through the CLI", "[stills][svg][cli]") {
+    render_test::TempDir dir;
+    const std::string out = (dir.path / "bytes.svg").string();
+    const auto r = render_test::run_cli("still " SHARDREEL_SOURCE_DIR
+                                        "/tests/storyboards/good/short.yaml --at bytes@end -o '" +
+                                        out + "'");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const std::string svg = render_test::slurp(out);
+    CHECK(svg.find(R"(<g id="text-layer")") != std::string::npos);
+    CHECK(svg.find(">Bytes</text>") != std::string::npos);
+}
