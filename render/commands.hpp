@@ -2,6 +2,7 @@
 // (0 ok, 1 runtime failure, 2 bad usage or invalid storyboard, 130 interrupted).
 #pragma once
 #include <CLI/CLI.hpp>
+#include <functional>
 
 namespace render {
 
@@ -11,6 +12,9 @@ void add_check_command(CLI::App& app, int& exit_code);
 void add_numbers_command(CLI::App& app, int& exit_code);
 void add_jobs_command(CLI::App& app, int& exit_code);
 void add_sheet_command(CLI::App& app, int& exit_code);
+
+// Runs a command body: SystemError becomes exit 1 with its message, Interrupted exit 130.
+int run_guarded(const std::function<int()>& run);
 
 // Repository root for shipped files (fonts/, storyboards/): $SHARDREEL_HOME, else the source tree.
 std::string home_dir();

@@ -14,6 +14,7 @@
 #include "render/error.hpp"
 #include "render/files.hpp"
 #include "render/interrupt.hpp"
+#include "render/markup.hpp"
 #include "render/raster.hpp"
 #include "render/sinks/still_sinks.hpp"
 #include "render/temp_dir.hpp"
@@ -130,20 +131,6 @@ void save_png(cairo_surface_t* surface, const std::string& output) {
 
 // ---- HTML page ----
 
-std::string html_escape(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += c;
-        }
-    }
-    return out;
-}
-
 std::string still_name(const story::Storyboard& board, const Shot& shot) {
     char name[64];
     std::snprintf(name, sizeof name, "%02zu-", shot.chapter + 1);
@@ -163,13 +150,13 @@ constexpr const char* page_style =
 std::string figure_html(const story::Storyboard& board, const story::Video& video, const Shot& shot,
                         const std::string& src) {
     const std::string at = board.chapters[shot.chapter].id + "@" + std::to_string(shot.frame) + "f";
-    std::string out = "<figure id=\"" + html_escape(at) + "\"><a href=\"" + html_escape(src) +
-                      "\"><img src=\"" + html_escape(src) + "\" loading=\"lazy\" alt=\"" +
-                      html_escape(shot.caption.empty() ? at : shot.caption) + "\"></a>";
+    std::string out = "<figure id=\"" + xml_escape(at) + "\"><a href=\"" + xml_escape(src) +
+                      "\"><img src=\"" + xml_escape(src) + "\" loading=\"lazy\" alt=\"" +
+                      xml_escape(shot.caption.empty() ? at : shot.caption) + "\"></a>";
     out += "<figcaption><b>" + film_timestamp(shot.film_frame, video.fps) + "</b> <code>" +
-           html_escape(board.chapters[shot.chapter].id) + "@" + chapter_time(shot.frame, video.fps) +
+           xml_escape(board.chapters[shot.chapter].id) + "@" + chapter_time(shot.frame, video.fps) +
            "</code>";
-    if (!shot.caption.empty()) out += "<br><q>" + html_escape(shot.caption) + "</q>";
+    if (!shot.caption.empty()) out += "<br><q>" + xml_escape(shot.caption) + "</q>";
     return out + "</figcaption></figure>\n";
 }
 
@@ -177,9 +164,9 @@ std::string page_html(const story::Storyboard& board, const story::Video& video,
                       const std::vector<Shot>& shots, const std::string& files_dir) {
     const std::string title = board.title.empty() ? board.file : board.title;
     std::string out = "<!doctype html>\n<html lang=\"en\">\n<meta charset=\"utf-8\">\n<title>" +
-                      html_escape(title) + " (contact sheet)</title>\n<style>" + page_style +
-                      "</style>\n<h1>" + html_escape(title) + "</h1>\n<p class=\"meta\">" +
-                      html_escape(board.file) + " &middot; " + std::to_string(board.chapters.size()) +
+                      xml_escape(title) + " (contact sheet)</title>\n<style>" + page_style +
+                      "</style>\n<h1>" + xml_escape(title) + "</h1>\n<p class=\"meta\">" +
+                      xml_escape(board.file) + " &middot; " + std::to_string(board.chapters.size()) +
                       " chapters &middot; " + film_length(board, video.fps) + " &middot; " +
                       std::to_string(video.width) + "x" + std::to_string(video.height) + " at " +
                       std::to_string(video.fps) + " fps</p>\n";
@@ -189,8 +176,8 @@ std::string page_html(const story::Storyboard& board, const story::Video& video,
             if (open != board.chapters.size()) out += "</div></section>\n";
             open = shot.chapter;
             const story::ChapterSpec& c = board.chapters[open];
-            out += "<section id=\"" + html_escape(c.id) + "\"><h2><code>" + html_escape(c.id) +
-                   "</code> " + html_escape(c.title) + " <small>" + html_escape(c.kind) + ", " +
+            out += "<section id=\"" + xml_escape(c.id) + "\"><h2><code>" + xml_escape(c.id) +
+                   "</code> " + xml_escape(c.title) + " <small>" + xml_escape(c.kind) + ", " +
                    story::format_seconds(c.duration) + ", from " +
                    film_timestamp(shot.film_frame - shot.frame, video.fps) +
                    "</small></h2>\n<div class=\"grid\">\n";

@@ -309,6 +309,31 @@ std::optional<std::vector<std::string>> expand_storyboards(const std::vector<std
     return out;
 }
 
+std::optional<std::vector<FilmJob>> load_films(const std::vector<std::string>& storyboards,
+                                               const std::string& only, const VideoOverrides& overrides,
+                                               std::ostream& err) {
+    const auto paths = expand_storyboards(storyboards, err);
+    if (!paths) return std::nullopt;
+    std::vector<FilmJob> films;
+    bool ok = true;
+    for (const std::string& path : *paths) {
+        auto board = load_storyboard(path, err);
+        if (!board) {
+            ok = false;
+            continue;
+        }
+        ok = select_chapters(*board, only, err) && ok;
+        story::Video video;
+        if (auto problem = resolve_video(board->video, overrides, video)) {
+            err << "shardreel: error: " << *problem << "\n";
+            ok = false;
+        }
+        films.push_back({std::move(*board), video, ""});
+    }
+    if (!ok) return std::nullopt;
+    return films;
+}
+
 bool select_chapters(story::Storyboard& board, const std::string& only, std::ostream& err) {
     if (only.empty()) return true;
     std::vector<std::string> known;

@@ -62,6 +62,12 @@ struct FilmJob {
     std::string output;
 };
 
+// Loads each storyboard (directories expanded), keeps the chapters in `only` and resolves its
+// video. Every problem is printed to err; returns nullopt if there was any. Outputs stay empty.
+std::optional<std::vector<FilmJob>> load_films(const std::vector<std::string>& storyboards,
+                                               const std::string& only, const VideoOverrides& video,
+                                               std::ostream& err);
+
 struct BatchOptions {
     int jobs = 1;           // worker threads drawing segments
     std::string cache_dir;  // empty: default_cache_dir(first film's output)

@@ -44,33 +44,15 @@ std::string common_flags(const JobsArgs& args, const std::string& cache_dir) {
     return flags;
 }
 
-bool load_films(const JobsArgs& args, std::vector<FilmJob>& films) {
-    const auto paths = expand_storyboards(args.storyboards, std::cerr);
-    if (!paths) return false;
-    bool ok = true;
-    for (const std::string& path : *paths) {
-        auto board = load_storyboard(path, std::cerr);
-        if (!board) { ok = false; continue; }
-        ok = select_chapters(*board, args.only, std::cerr) && ok;
-        story::Video video;
-        if (auto err = resolve_video(board->video, args.video, video)) {
-            std::cerr << "shardreel: error: " << *err << "\n";
-            ok = false;
-        }
-        films.push_back({std::move(*board), video, ""});
-    }
-    return ok;
-}
-
 int run_jobs(const JobsArgs& args) {
-    std::vector<FilmJob> films;
-    if (!load_films(args, films)) return 2;
+    const auto films = load_films(args.storyboards, args.only, args.video, std::cerr);
+    if (!films) return 2;
     const std::string cache_dir =
         args.cache_dir.empty() ? default_cache_dir("out/film.mp4") : args.cache_dir;
     const std::string program = shell_quote(args.program.empty() ? this_program() : args.program);
     const std::string flags = common_flags(args, cache_dir);
     const Fonts fonts(default_font_dir());
-    for (const PendingSegment& p : pending_segments(films, fonts, cache_dir))
+    for (const PendingSegment& p : pending_segments(*films, fonts, cache_dir))
         std::cout << program << " render " << shell_quote(p.storyboard) << " --only "
                   << shell_quote(p.chapter_id) << flags << "\n";
     return 0;
@@ -91,14 +73,7 @@ void add_jobs_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--fps", args->video.fps, "Frames per second, passed on to each command");
     cmd->add_option("--program", args->program,
                     "Command the workers run shardreel with (default: this binary's absolute path)");
-    cmd->callback([args, &exit_code] {
-        try {
-            exit_code = run_jobs(*args);
-        } catch (const SystemError& e) {
-            std::cerr << "shardreel: error: " << e.what() << "\n";
-            exit_code = 1;
-        }
-    });
+    cmd->callback([args, &exit_code] { exit_code = run_guarded([&] { return run_jobs(*args); }); });
 }
 
 }  // namespace render

@@ -51,29 +51,19 @@ nlohmann::json to_json(const RenderReport& r) {
             {"chapters", chapters}};
 }
 
-// Loads, selects and resolves every storyboard; false (diagnostics printed) if any is bad.
+// Loads, selects and resolves every storyboard and names its output; false (diagnostics
+// printed) if any is bad.
 bool prepare_films(const RenderArgs& args, std::vector<FilmJob>& films) {
-    const auto paths = expand_storyboards(args.storyboards, std::cerr);
-    if (!paths) return false;
-    if (!args.output.empty() && paths->size() > 1) {
-        std::cerr << "shardreel: error: -o names one output but " << paths->size()
+    auto loaded = load_films(args.storyboards, args.only, args.video, std::cerr);
+    if (!loaded) return false;
+    if (!args.output.empty() && loaded->size() > 1) {
+        std::cerr << "shardreel: error: -o names one output but " << loaded->size()
                   << " storyboards were given (drop -o to write out/<name>.mp4 for each)\n";
         return false;
     }
-    bool ok = true;
-    for (const std::string& path : *paths) {
-        auto board = load_storyboard(path, std::cerr);
-        if (!board) { ok = false; continue; }
-        ok = select_chapters(*board, args.only, std::cerr) && ok;
-        story::Video video;
-        if (auto err = resolve_video(board->video, args.video, video)) {
-            std::cerr << "shardreel: error: " << *err << "\n";
-            ok = false;
-        }
-        const std::string output = args.output.empty() ? default_output(path) : args.output;
-        films.push_back({std::move(*board), video, output});
-    }
-    return ok;
+    for (FilmJob& film : *loaded) film.output = args.output.empty() ? default_output(film.board.file) : args.output;
+    films = std::move(*loaded);
+    return true;
 }
 
 bool resolve_batch(RenderArgs& args) {
@@ -126,7 +116,10 @@ int run_render(RenderArgs& args) {
 
 void add_render_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<RenderArgs>();
-    args->batch.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    // Each chapter's encoder already keeps batch.encoder.threads cores busy (plus the drawing
+    // thread beside it), so more chapters than cores / threads only add memory (README, Performance).
+    args->batch.jobs = static_cast<int>(
+        std::max(1u, std::thread::hardware_concurrency() / static_cast<unsigned>(args->batch.encoder.threads)));
     CLI::App* cmd = app.add_subcommand("render", "Render storyboards to MP4 (default: storyboards/distributed-training.yaml)");
     cmd->add_option("storyboards", args->storyboards, "Storyboard YAML files, or directories of them");
     cmd->add_option("-o,--output", args->output, "Output file (default out/<storyboard-stem>.mp4)");
@@ -134,7 +127,7 @@ void add_render_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--size", args->video.size, "Frame size WxH, overrides the preset");
     cmd->add_option("--fps", args->video.fps, "Frames per second, overrides the preset");
     cmd->add_option("--only", args->only, "Render only these chapter ids (comma separated)");
-    cmd->add_option("-j,--jobs", args->batch.jobs, "Chapters drawn in parallel (default: CPU count); output is identical for any N")
+    cmd->add_option("-j,--jobs", args->batch.jobs, "Chapters drawn in parallel (default: CPU count / 2, the encoder's threads); output is identical for any N")
         ->check(CLI::Range(1, 256));
     auto* cache = cmd->add_option("--cache", args->batch.cache_dir, "Segment cache directory (default: cache/ beside the output, out/cache)");
     cmd->add_flag("--no-cache", args->no_cache, "Draw every chapter; neither read nor write the cache")->excludes(cache);
@@ -143,17 +136,7 @@ void add_render_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--cache-limit", args->cache_limit, "Prune the cache to this size, least recently used first (default 2GB)");
     cmd->add_flag("--json", args->json, "Print a JSON report on stdout");
     cmd->add_flag("-q,--quiet", args->quiet, "No progress output");
-    cmd->callback([args, &exit_code] {
-        try {
-            exit_code = run_render(*args);
-        } catch (const Interrupted&) {
-            std::cerr << "\nshardreel: interrupted; partial outputs removed\n";
-            exit_code = 130;
-        } catch (const SystemError& e) {
-            std::cerr << "shardreel: error: " << e.what() << "\n";
-            exit_code = 1;
-        }
-    });
+    cmd->callback([args, &exit_code] { exit_code = run_guarded([&] { return run_render(*args); }); });
 }
 
 }  // namespace render

@@ -16,6 +16,7 @@
 #include "story/fingerprint.hpp"
 #include "story/theme.hpp"
 #include "story/time.hpp"
+#include "render/drawing_digest.hpp"  // generated at build time
 
 namespace render {
 namespace fs = std::filesystem;
@@ -71,7 +72,7 @@ SegmentKey segment_key(const story::ChapterSpec& spec, const story::Chapter& cha
                        const Fonts& fonts) {
     const nlohmann::json inputs = {
         {"shardreel", SHARDREEL_VERSION},
-        {"drawing_version", story::kDrawingVersion},
+        {"drawing", SHARDREEL_DRAWING_DIGEST},
         {"video",
          {{"width", video.width},
           {"height", video.height},

@@ -15,7 +15,7 @@ namespace render {
 
 inline constexpr std::uintmax_t kDefaultCacheLimit = 2'000'000'000;  // 2 GB
 
-// What one chapter's segment depends on: the shardreel version, kDrawingVersion, the video
+// What one chapter's segment depends on: the shardreel version, the drawing code's digest, the video
 // (size, fps, theme, captions), the encoder settings, the font files' digest, the resolved spec
 // and the chapter's engine fingerprint (stored as its digest: schedules can be long).
 struct SegmentKey {

@@ -69,17 +69,7 @@ void add_sheet_command(CLI::App& app, int& exit_code) {
     cmd->add_option("-o,--output", args->output, "Output .png grid or .html page (default out/<stem>-sheet.png)");
     cmd->add_option("--every", args->every, "A still every TIME (2s, 500ms, 45f) instead of at the beats");
     cmd->add_option("--size", args->size, "Size WxH of the HTML page's stills (default 960x540)");
-    cmd->callback([args, &exit_code] {
-        try {
-            exit_code = run_sheet(*args);
-        } catch (const Interrupted&) {
-            std::cerr << "\nshardreel: interrupted; partial outputs removed\n";
-            exit_code = 130;
-        } catch (const SystemError& e) {
-            std::cerr << "shardreel: error: " << e.what() << "\n";
-            exit_code = 1;
-        }
-    });
+    cmd->callback([args, &exit_code] { exit_code = run_guarded([&] { return run_sheet(*args); }); });
 }
 
 }  // namespace render

@@ -90,14 +90,7 @@ void add_still_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--at", args->at, "ID@TIME: chapter id and time (3.5s, 500ms, 90f, end)")->required();
     cmd->add_option("-o,--output", args->output, "Output .png, .svg or .pdf (default out/<stem>-<id>-<time>.png)");
     cmd->add_option("--size", args->video.size, "Frame size WxH (default: the storyboard's)");
-    cmd->callback([args, &exit_code] {
-        try {
-            exit_code = run_still(*args);
-        } catch (const SystemError& e) {
-            std::cerr << "shardreel: error: " << e.what() << "\n";
-            exit_code = 1;
-        }
-    });
+    cmd->callback([args, &exit_code] { exit_code = run_guarded([&] { return run_still(*args); }); });
 }
 
 }  // namespace render

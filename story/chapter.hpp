@@ -23,10 +23,6 @@ public:
     virtual std::string fingerprint() const = 0;
 };
 
-// Bump when drawing code changes what any chapter looks like (chapters/*.cpp layout or
-// choreography, theme colours, render/painter.cpp): it is part of every segment cache key.
-inline constexpr int kDrawingVersion = 1;
-
 struct KindInfo {
     std::string name;
     double default_duration = 10;

@@ -10,6 +10,7 @@
 
 #include <cairo-svg.h>
 
+#include "render/markup.hpp"
 #include "render/painter.hpp"
 #include "render/sinks/still_sinks.hpp"
 
@@ -123,20 +124,6 @@ std::string compact(const std::string& svg) {
         return " d=\"" + round_path_data(d) + "\"";
     });
     return hoist_styles(rewrite_spans(rounded, "rgb(", ')', hex_color));
-}
-
-std::string xml_escape(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        switch (c) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += c;
-        }
-    }
-    return out;
 }
 
 const char* css_weight(story::Weight w) {
