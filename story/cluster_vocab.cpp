@@ -34,9 +34,12 @@ std::vector<Item> gpu_tile(const Palette& p, const TextMetrics& m, const TileSpe
     TextStyle name{t.label_size, Weight::medium, false};
     name.size = fit_size(m, t.name, name, b.w - 10);
     const TextExtent e = m.measure(t.name, name);
-    // Centred in a short tile; at the top-left when the tile has room for more below.
-    if (b.h < 90)
-        out.push_back({Text{b.cx(), b.cy() + (e.ascent - e.descent) / 2, t.name, name, p.muted, Align::center}});
+    // Centred in a short tile (or at its left); at the top-left when the tile has room for more below.
+    const double middle = b.cy() + (e.ascent - e.descent) / 2;
+    if (b.h < kShortTile && t.name_left)
+        out.push_back({Text{b.x + 12, middle, t.name, name, p.muted}});
+    else if (b.h < kShortTile)
+        out.push_back({Text{b.cx(), middle, t.name, name, p.muted, Align::center}});
     else
         out.push_back({Text{b.x + 12, b.y + 10 + e.ascent, t.name, name, p.muted}});
     return out;

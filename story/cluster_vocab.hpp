@@ -24,12 +24,15 @@ Area lerp_area(const Area& a, const Area& b, double u);
 Area inflate(const Area& b, double by);
 Area bounding(const std::vector<Area>& boxes);  // precondition: not empty
 
-// A GPU without its memory stack, for pictures of many cards: rounded panel, name at the top.
+// A GPU without its memory stack, for pictures of many cards: rounded panel, name at the top,
+// or in the middle of a tile shorter than kShortTile (no room below the name for more).
+inline constexpr double kShortTile = 90;
 struct TileSpec {
     Area box;
     std::string name;  // "GPU 3"
     double label_size = 22;
     std::optional<Color> stroke;  // default: grid
+    bool name_left = false;       // a short tile's name at its left (room for a tag at its right)
 };
 std::vector<Item> gpu_tile(const Palette& p, const TextMetrics& m, const TileSpec& t);
 

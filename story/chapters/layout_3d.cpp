@@ -2,6 +2,7 @@
 // then dp). Tensor-parallel groups, pipeline stages and data-parallel replicas are outlined in
 // turn, a highlight frame stepping through the groups; a `set:` of tp/pp re-slices the rack.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 
@@ -27,9 +28,41 @@ constexpr Phase kPhases[] = {{0, Focus::none}, {4.0, Focus::tp}, {9.0, Focus::pp
                              {13.5, Focus::dp}, {18.0, Focus::tp}, {21.5, Focus::dp}};
 constexpr double kRackAt = 0.3, kLinksAt = 2.0, kDwell = 1.2, kSlide = 0.4, kFade = 0.4;
 
-// Rack geometry: a label column, then one row of cards per node.
-constexpr double kRackTop = 262, kRackBottom = 892, kRowGap = 26, kBand = 48, kBus = 38;
+// Rack geometry: a label column, then one row of cards per node. A roomy rack (one or two
+// nodes) gives each row a framed band for group labels above the cards; a dense rack has no
+// room for them, so its rows are bare strips of cards (compact ones, the GPU number and the tag
+// in focus, when rows are thin), the cards' tags name the groups, and the node labels and the
+// network sit in the label column.
+struct Rack {
+    double top, bottom;  // of the rows
+    double gap;          // between rows
+    double band;         // above the cards: node name, group labels
+    double bus;          // below the cards: the NVLink bar
+    double inflate;      // group outlines around their cards
+    double halo;         // the highlight around an outline
+    double arc;          // depth of a pipeline hand-over arc below its stages
+    bool dense;
+};
+constexpr Rack kRoomy{262, 892, 26, 48, 38, 7, 4, 22, false};
 constexpr double kCardsLeft = 256, kCardGap = 14, kNetworkX = 124;
+// A roomy rack's network line runs down the label column under the node names, so past two
+// nodes it would cross a middle node's name (and its rows thin out): bigger racks are dense.
+constexpr int kMaxRoomyRows = 2;
+// A dense rack starts higher (no band needed above its first row), its network spine at the left
+// of the label column with the node labels beside it.
+constexpr double kDenseTop = 226, kSpineX = frame::kLeft + 10, kNodeLabelX = frame::kLeft + 30;
+// At most this many rows; a larger rack shows its first nodes and a "… N more nodes" row, so
+// rows never get too thin for a 22 px label.
+constexpr int kMaxRows = 16;
+constexpr double kCompactText = 22, kCompactPad = 12;
+
+Rack rack_for(int rows) {
+    if (rows <= kMaxRoomyRows) return kRoomy;
+    // Gaps and the bus scale with the row pitch, so 16 rows still leave ~30 px cards.
+    const double pitch = (frame::kPictureBottom - kDenseTop) / rows;
+    const double bus = std::min(16.0, 0.18 * pitch);
+    return {kDenseTop, frame::kPictureBottom, std::min(12.0, 0.12 * pitch), 0, bus, 4, 3, std::max(6.0, bus - 4), true};
+}
 
 struct Label {
     Area anchor;  // the outline the label sits above
@@ -52,6 +85,11 @@ public:
         }
         per_node_ = std::max(1, timeline_.states()[0].cluster.gpus_per_node);
         nodes_ = (gpus_ + per_node_ - 1) / per_node_;
+        rows_ = std::min(nodes_, kMaxRows);
+        shown_nodes_ = nodes_ > kMaxRows ? kMaxRows - 1 : nodes_;
+        shown_gpus_ = std::min(gpus_, shown_nodes_ * per_node_);
+        rack_ = rack_for(rows_);
+        numbers_fit_ = number_fits_beside_tags();
     }
 
     Scene scene_at(double t) const override {
@@ -74,43 +112,58 @@ private:
     double at(double authored) const { return scaled_time(authored, spec_.duration, kDefaultDuration); }
 
     // --- geometry -------------------------------------------------------------------------
-    double row_h() const { return (kRackBottom - kRackTop - kRowGap * (nodes_ - 1)) / nodes_; }
-    Area row_box(int node) const { return {frame::kLeft, kRackTop + node * (row_h() + kRowGap), frame::kRight - frame::kLeft, row_h()}; }
+    double row_h() const { return (rack_.bottom - rack_.top - rack_.gap * (rows_ - 1)) / rows_; }
+    Area row_box(int node) const { return {frame::kLeft, rack_.top + node * (row_h() + rack_.gap), frame::kRight - frame::kLeft, row_h()}; }
     double card_w() const { return (frame::kRight - 16 - kCardsLeft - kCardGap * (per_node_ - 1)) / per_node_; }
     Area card_box(int rank) const {
         const Area row = row_box(rank / per_node_);
-        return {kCardsLeft + (rank % per_node_) * (card_w() + kCardGap), row.y + kBand, card_w(), row.h - kBand - kBus};
+        return {kCardsLeft + (rank % per_node_) * (card_w() + kCardGap), row.y + rack_.band, card_w(), row.h - rack_.band - rack_.bus};
     }
-    double bus_y(int node) const { return row_box(node).bottom() - kBus / 2; }
-    double network_top(int node) const { return row_box(node).y + 56; }
+    double bus_y(int node) const { return row_box(node).bottom() - rack_.bus / 2; }
+    // The network line: in a roomy rack it leaves each node below its label; a dense rack's
+    // spine joins the rows at their middles.
+    double network_x() const { return rack_.dense ? kSpineX : kNetworkX; }
+    double network_top(int node) const { return rack_.dense ? row_box(node).cy() : row_box(node).y + 56; }
+    double network_bottom(int node) const { return rack_.dense ? row_box(node).cy() : row_box(node).y; }
+    int node_of(const Area& piece) const {
+        return std::clamp(static_cast<int>((piece.cy() - rack_.top) / (row_h() + rack_.gap)), 0, rows_ - 1);
+    }
 
-    // Ranks [first, first + count) as one outline per node they touch.
+    // Ranks [first, first + count) as one outline per node they touch, leaving out nodes not shown.
     std::vector<Area> pieces(int first, int count) const {
         std::vector<Area> out;
-        for (int r = first; r < first + count;) {
+        for (int r = first; r < std::min(first + count, shown_gpus_);) {
             const int end = std::min(first + count, (r / per_node_ + 1) * per_node_);
-            out.push_back(inflate(bounding({card_box(r), card_box(end - 1)}), 7));
+            out.push_back(inflate(bounding({card_box(r), card_box(end - 1)}), rack_.inflate));
             r = end;
         }
         return out;
     }
 
+    // Ranks per group of the kind in focus, and how many of those groups are (partly) shown:
+    // the highlight steps only through groups on screen.
+    static int group_size(const engine::Layout3D& l, Focus f) { return f == Focus::tp ? l.tp : l.tp * l.pp; }
+    int shown_groups(const engine::Layout3D& l, Focus f) const {
+        const int size = group_size(l, f);
+        return std::min(l.gpus / size, (shown_gpus_ + size - 1) / size);
+    }
+
     std::vector<Group> groups(const engine::Layout3D& l, Focus f) const {
         std::vector<Group> out;
         if (f == Focus::tp) {
-            for (int g = 0; g < l.dp * l.pp; ++g) {
+            for (int g = 0; g < shown_groups(l, f); ++g) {
                 const auto p = pieces(g * l.tp, l.tp);
                 out.push_back({p, p, {{p.front(), "TP group " + std::to_string(g)}}});
             }
         } else if (f == Focus::pp || f == Focus::dp) {
-            const int size = l.tp * l.pp;
-            for (int d = 0; d < l.dp; ++d) {
+            const int size = group_size(l, f);
+            for (int d = 0; d < shown_groups(l, f); ++d) {
                 Group g{{}, pieces(d * size, size), {}};
                 if (f == Focus::dp) {
                     g.outlines = g.focus;
                     g.labels.push_back({g.focus.front(), "replica " + std::to_string(d)});
                 }
-                for (int s = 0; f == Focus::pp && s < l.pp; ++s) {
+                for (int s = 0; f == Focus::pp && s < l.pp && d * size + s * l.tp < shown_gpus_; ++s) {
                     const Area stage = pieces(d * size + s * l.tp, l.tp).front();
                     g.outlines.push_back(stage);
                     g.labels.push_back({stage, "stage " + std::to_string(s)});
@@ -133,21 +186,51 @@ private:
 
     // --- drawing --------------------------------------------------------------------------
     void add_rack(Scene& s, double t) const {
-        const TextStyle label{frame::kLabelSize, Weight::semibold, false};
         const double links = progress(t, at(kLinksAt), 0.6);
-        for (int n = 0; n < nodes_; ++n) {
-            const Area row = row_box(n);
+        for (int n = 0; n < shown_nodes_; ++n) {
             const double u = progress(t, at(kRackAt) + 0.1 * n, 0.5);
-            s.add(Rect{row.x, row.y, row.w, row.h, 16, std::nullopt, palette_.grid, 2}, u);
-            s.add(Text{row.x + 18, row.y + 36, "Node " + std::to_string(n), label, palette_.muted}, u);
+            add_node_label(s, n, u);
             // NVLink inside the node: thick; the network between nodes: thin, in the label column.
             const double left = card_box(n * per_node_).cx(), right = card_box(n * per_node_ + per_node_ - 1).cx();
-            if (links > 0) s.add(Line{{left, bus_y(n)}, {lerp(left, right, links), bus_y(n)}, palette_.muted, kMaxLinkWidth * 0.7});
-            if (n + 1 < nodes_ && links > 0)
-                s.add(Line{{kNetworkX, network_top(n)}, {kNetworkX, lerp(network_top(n), row_box(n + 1).y, links)}, palette_.muted, 2});
+            const double nvlink = rack_.dense ? 0.6 * rack_.bus : kMaxLinkWidth * 0.7;
+            if (links > 0) s.add(Line{{left, bus_y(n)}, {lerp(left, right, links), bus_y(n)}, palette_.muted, nvlink});
+            if (n + 1 < rows_ && links > 0)
+                s.add(Line{{network_x(), network_top(n)}, {network_x(), lerp(network_top(n), network_bottom(n + 1), links)}, palette_.muted, 2});
         }
+        if (shown_nodes_ < nodes_) add_more_nodes(s, progress(t, at(kRackAt) + 0.1 * shown_nodes_, 0.5));
         const TextStyle note{22, Weight::regular, false};
-        if (nodes_ > 1) s.add(Text{kNetworkX + 12, row_box(0).bottom() - 40, "network", note, palette_.muted}, links);
+        // Roomy: beside the line under Node 0's name; dense: a header above the spine, clear of every row.
+        const Point at_note = rack_.dense ? Point{frame::kLeft, rack_.top - 14} : Point{kNetworkX + 12, row_box(0).bottom() - 40};
+        if (nodes_ > 1) s.add(Text{at_note.x, at_note.y, "network", note, palette_.muted}, links);
+    }
+
+    // "Node 3": in a roomy rack a framed row with its name in the band; in a dense one a bare
+    // name beside the spine, centred on the cards, with a tick joining it to the network.
+    void add_node_label(Scene& s, int n, double u) const {
+        const Area row = row_box(n);
+        const std::string name = "Node " + std::to_string(n);
+        if (!rack_.dense) {
+            const TextStyle label{frame::kLabelSize, Weight::semibold, false};
+            s.add(Rect{row.x, row.y, row.w, row.h, 16, std::nullopt, palette_.grid, 2}, u);
+            s.add(Text{row.x + 18, row.y + 36, name, label, palette_.muted}, u);
+            return;
+        }
+        const TextStyle label{24, Weight::semibold, false};
+        s.add(Text{kNodeLabelX, centred_baseline(name, label, card_box(n * per_node_).cy()), name, label, palette_.muted}, u);
+        s.add(Line{{kSpineX, row.cy()}, {kNodeLabelX - 8, row.cy()}, palette_.grid, 2}, u);
+    }
+
+    // The row after the last one shown: how many nodes the rack has beyond it.
+    void add_more_nodes(Scene& s, double u) const {
+        const TextStyle style{24, Weight::regular, false};
+        const std::string text = "… " + std::to_string(nodes_ - shown_nodes_) + " more nodes";
+        s.add(Text{kCardsLeft, centred_baseline(text, style, row_box(rows_ - 1).cy()), text, style, palette_.muted}, u);
+    }
+
+    // The baseline that centres a line of text vertically on y.
+    double centred_baseline(const std::string& text, const TextStyle& style, double y) const {
+        const TextExtent e = metrics_.measure(text, style);
+        return y + (e.ascent - e.descent) / 2;
     }
 
     void add_cards(Scene& s, double t) const {
@@ -160,39 +243,74 @@ private:
             figure_at(t, [](const engine::Report& r) { return r.per_gpu.gradients.value; }),
             figure_at(t, [](const engine::Report& r) { return r.per_gpu.optimizer.value; }),
             figure_at(t, [](const engine::Report& r) { return r.per_gpu.activations.value; })};
-        for (int r = 0; r < gpus_; ++r) {
-            double u = progress(t, at(kRackAt) + 0.3 + 0.04 * r, 0.5);
+        // The stagger shortens for big racks, so every card is in before the first group shows.
+        const double stagger = std::min(0.04, 2.4 / shown_gpus_);
+        for (int r = 0; r < shown_gpus_; ++r) {
+            double u = progress(t, at(kRackAt) + 0.3 + stagger * r, 0.5);
             const bool in_from = r < layouts_[m.from].gpus, in_to = r < layouts_[m.to].gpus;
             u *= lerp(in_from ? 1 : 0, in_to ? 1 : 0, m.u);
             if (u <= 0) continue;
             const Area b = card_box(r);
-            add_items(s, gpu_tile(palette_, metrics_, {b, "GPU " + std::to_string(r), 22}), u);
+            add_items(s, gpu_tile(palette_, metrics_, tile_of(b, r, f)), u);
             add_tags(s, b, r, f, m, u, focused_ranks(t));
             if (b.h >= 110)
                 add_items(s, memory_gauge(palette_, {{b.x + 12, b.bottom() - 26, b.w - 24, 12}, cap, memory_stack(palette_, bytes)}), u);
         }
     }
 
+    // A card too short for a name above its tags is compact: one line, the number at its left
+    // and the tag in focus at its right.
+    bool compact(const Area& card) const { return card.h < kShortTile; }
+
+    // A card is named "GPU 3" at its top; a compact one just "3", its right kept for the tag in
+    // focus (the number gives way to the tag where both do not fit).
+    TileSpec tile_of(const Area& b, int rank, Focus f) const {
+        if (!compact(b)) return {b, "GPU " + std::to_string(rank), 22};
+        const bool number = numbers_fit_ || f == Focus::none;
+        return {b, number ? std::to_string(rank) : "", kCompactText, std::nullopt, true};
+    }
+
+    // The three coordinates of a rank, as its tags read.
+    static std::array<std::pair<Focus, std::string>, 3> tags_of(const engine::RankPlace& p) {
+        return {{{Focus::tp, "TP rank " + std::to_string(p.tp)},
+                 {Focus::pp, "stage " + std::to_string(p.pp)},
+                 {Focus::dp, "replica " + std::to_string(p.dp)}}};
+    }
+
+    // Whether a compact card fits its number and the widest tag any state gives it, side by side.
+    bool number_fits_beside_tags() const {
+        const TextStyle number{kCompactText, Weight::medium, false}, tag{kCompactText, Weight::semibold, false};
+        double widest = 0;
+        for (const engine::Layout3D& l : layouts_)
+            for (int r = 0; r < std::min(l.gpus, shown_gpus_); ++r)
+                for (const auto& [kind, text] : tags_of(l.ranks[r])) widest = std::max(widest, metrics_.measure(text, tag).advance);
+        const double digits = metrics_.measure(std::to_string(shown_gpus_ - 1), number).advance;
+        return digits + widest + 3 * kCompactPad <= card_w();
+    }
+
     // "TP rank 1", "stage 0", "replica 0": the coordinate in focus is highlighted; while tp/pp
-    // morph, the old coordinates fade out as the new ones fade in.
+    // morph, the old coordinates fade out as the new ones fade in. Tall cards list all three;
+    // shorter ones only the one in focus, below the name or (compact) beside the number.
     void add_tags(Scene& s, const Area& b, int rank, Focus f, const Morph& m, double alpha,
                   const std::pair<int, int>& focused) const {
-        const bool roomy = b.h >= 170;
+        const bool tall = b.h >= 170;
         for (int side = 0; side < 2; ++side) {
             const auto& l = layouts_[side == 0 ? m.from : m.to];
             if (rank >= l.gpus) continue;
             const double a = alpha * (m.from == m.to ? (side == 1 ? 1 : 0) : side == 0 ? std::max(0.0, 1 - 2 * m.u) : std::max(0.0, 2 * m.u - 1));
             if (a <= 0) continue;
-            const engine::RankPlace& p = l.ranks[rank];
-            const std::pair<Focus, std::string> tags[] = {{Focus::tp, "TP rank " + std::to_string(p.tp)},
-                                                          {Focus::pp, "stage " + std::to_string(p.pp)},
-                                                          {Focus::dp, "replica " + std::to_string(p.dp)}};
             double y = b.y + 66;
-            for (const auto& [kind, text] : tags) {
+            for (const auto& [kind, text] : tags_of(l.ranks[rank])) {
                 const bool lit = kind == f, hot = lit && rank >= focused.first && rank < focused.second;
-                if (!roomy && !lit) continue;
+                if (!tall && !lit) continue;
+                const Color color = hot ? palette_.highlight : lit ? palette_.text : palette_.muted;
+                if (compact(b)) {
+                    const TextStyle style{kCompactText, Weight::semibold, false};
+                    s.add(Text{b.right() - kCompactPad, centred_baseline(text, style, b.cy()), text, style, color, Align::right}, a);
+                    continue;
+                }
                 const TextStyle style{24, lit ? Weight::semibold : Weight::regular, false};
-                s.add(Text{b.x + 12, y, text, style, hot ? palette_.highlight : lit ? palette_.text : palette_.muted}, a);
+                s.add(Text{b.x + 12, y, text, style, color}, a);
                 y += 30;
             }
         }
@@ -212,8 +330,8 @@ private:
         const Focus f = kPhases[phase_at(t)].focus;
         const engine::Layout3D& l = layouts_[timeline_.morph_at(t).to];
         if (f == Focus::none) return {0, 0};
-        const int size = f == Focus::tp ? l.tp : l.tp * l.pp;
-        const int g = focus_at(t, l.gpus / size).first;
+        const int size = group_size(l, f);
+        const int g = focus_at(t, shown_groups(l, f)).first;
         return {g * size, (g + 1) * size};
     }
 
@@ -235,7 +353,8 @@ private:
         const Group& a = to[prev], &b = to[cur];
         for (std::size_t i = 0; i < b.focus.size(); ++i) {
             const Area box = lerp_area(a.focus[std::min(i, a.focus.size() - 1)], b.focus[i], slide);
-            s.add(Rect{box.x - 4, box.y - 4, box.w + 8, box.h + 8, 16, std::nullopt, palette_.highlight, 4}, alpha);
+            const Area halo = inflate(box, rack_.halo);
+            s.add(Rect{halo.x, halo.y, halo.w, halo.h, 16, std::nullopt, palette_.highlight, 4}, alpha);
         }
         if (f == Focus::pp) add_pipeline_arrows(s, b, alpha * slide);
         if (f == Focus::tp) add_tp_traffic(s, t, b, alpha * slide);
@@ -280,6 +399,8 @@ private:
 
     void add_labels(Scene& s, const std::vector<Group>& from, const std::vector<Group>& to, double u, double alpha,
                     const Group& focused) const {
+        // A dense rack has no band above its rows to hold them: the cards' tags name the groups.
+        if (rack_.dense) return;
         const TextStyle style{22, Weight::semibold, false};
         const auto draw = [&](const std::vector<Group>& gs, double a) {
             if (a <= 0) return;
@@ -305,7 +426,7 @@ private:
                 std::vector<Point> arc;
                 for (int k = 0; k <= 16; ++k) {
                     const double u = k / 16.0;
-                    arc.push_back({lerp(a.cx(), b.cx(), u), a.bottom() + 2 + 22 * std::sin(u * std::numbers::pi)});
+                    arc.push_back({lerp(a.cx(), b.cx(), u), a.bottom() + 2 + rack_.arc * std::sin(u * std::numbers::pi)});
                 }
                 s.add(Path{arc, false, std::nullopt, palette_.comm, 4}, alpha);
                 s.add(Arrow{arc[14], arc[16], palette_.comm, 4, 14}, alpha);
@@ -318,25 +439,31 @@ private:
     // The focused TP group's all-reduce: chunks shuttling along its stretch of the NVLink bar.
     void add_tp_traffic(Scene& s, double t, const Group& g, double alpha) const {
         for (const Area& piece : g.focus) {
-            const int node = std::clamp(static_cast<int>((piece.cy() - kRackTop) / (row_h() + kRowGap)), 0, nodes_ - 1);
+            const int node = node_of(piece);
             const double left = std::max(piece.x + 30, card_box(node * per_node_).cx());
             const double length = std::min(piece.right() - 30, card_box(node * per_node_ + per_node_ - 1).cx()) - left;
             if (length <= 0) continue;
             for (double d : chunk_offsets(std::max(0.0, t) * 420, length, 90))
-                s.items.push_back(chunk(palette_, {left + d, bus_y(node)}, 14, alpha));
+                s.items.push_back(chunk(palette_, {left + d, bus_y(node)}, chunk_size(), alpha));
         }
     }
 
     // Gradients all-reduced between replicas on the network: chunks down the rack's network line.
     void add_dp_traffic(Scene& s, double t, double alpha) const {
         if (nodes_ < 2) return;
-        const double top = network_top(0), length = row_box(nodes_ - 1).y - top;
+        const double top = network_top(0), length = network_bottom(rows_ - 1) - top;
         for (double d : chunk_offsets(std::max(0.0, t) * 60, length, 70))
-            s.items.push_back(chunk(palette_, {kNetworkX, top + d}, 14, alpha));
+            s.items.push_back(chunk(palette_, {network_x(), top + d}, chunk_size(), alpha));
     }
+
+    // Chunks no thicker than a dense rack's NVLink bus.
+    double chunk_size() const { return rack_.dense ? std::min(14.0, rack_.bus) : 14; }
 
     std::vector<engine::Layout3D> layouts_;
     int gpus_ = 1, per_node_ = 8, nodes_ = 1;
+    int rows_ = 1, shown_nodes_ = 1, shown_gpus_ = 1;  // rows drawn, nodes among them, their cards
+    Rack rack_ = kRoomy;
+    bool numbers_fit_ = true;  // a compact card shows its number beside its tag
 };
 
 std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics) {

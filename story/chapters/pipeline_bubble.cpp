@@ -148,18 +148,27 @@ private:
     void add_slots(Scene& s, double t, const Morph& m) const {
         const Drawn& a = drawn_[m.from];
         const Drawn& b = drawn_[m.to];
+        const double labels = label_alpha(t);
         for (const auto& [key, slot] : b.by_key) {
             const auto it = a.by_key.find(key);
-            if (it == a.by_key.end()) add_slot(s, t, slot, place(b, slot), m.u, m.u);
-            else add_slot(s, t, slot, lerp_box(place(a, it->second), place(b, slot), m.u), 1, label_alpha(m));
+            if (it == a.by_key.end()) add_slot(s, t, slot, place(b, slot), m.u, labels);
+            else add_slot(s, t, slot, lerp_box(place(a, it->second), place(b, slot), m.u), 1, labels);
         }
         if (m.from == m.to) return;
         for (const auto& [key, slot] : a.by_key)
             if (!b.by_key.count(key)) add_slot(s, t, slot, place(a, slot), 1 - m.u, 0);
     }
 
-    // Numbers step aside while slots slide past each other, and return once they settle.
-    static double label_alpha(const Morph& m) { return m.from == m.to ? 1 : std::abs(1 - 2 * m.u); }
+    // Numbers step aside for the whole of a `set:` slide, fading out just before it and back once
+    // the slots settle: sliding slots overlap and narrow, so a number would sit on its neighbour's.
+    double label_alpha(double t) const {
+        constexpr double kAside = 0.3;  // seconds to fade out before, and back in after
+        double a = 1;
+        for (const Beat& b : spec_.beats)
+            if (!b.set.empty())
+                a = std::min(a, std::max(1 - progress(t, b.at - kAside, kAside), progress(t, b.at + b.over, kAside)));
+        return a;
+    }
 
     // A slot reveals left to right as the playhead passes it.
     void add_slot(Scene& s, double t, const engine::PipelineSlot& slot, const Box& box, double alpha,

@@ -44,6 +44,33 @@ Point on_ring(double s) {
     return {kCx - kHalf + (s - kArc), kCy - kRadius};
 }
 
+// The start (clockwise s) of each stretch of the stadium: the top straight's right half, the right
+// half circle, the bottom straight, the left half circle, the top straight's left half.
+constexpr double kStretches[] = {0, kHalf, kHalf + kArc, 3 * kHalf + kArc, 3 * kHalf + 2 * kArc, kPerimeter};
+constexpr double kArcStep = 10;  // px between the points that draw a half circle
+
+// The next point after s worth drawing along the outline: the end of a straight, or a short step
+// along a half circle.
+double next_vertex(double s) {
+    const double base = std::floor(s / kPerimeter) * kPerimeter, local = s - base;
+    for (int k = 0; k + 1 < static_cast<int>(std::size(kStretches)); ++k) {
+        if (local >= kStretches[k + 1]) continue;
+        const bool arc = k == 1 || k == 3;
+        return base + (arc ? std::min(kStretches[k + 1], local + kArcStep) : kStretches[k + 1]);
+    }
+    return s + kArcStep;  // unreachable: local < kPerimeter
+}
+
+// The outline from s = from to s = to (clockwise, to >= from), as a polyline.
+std::vector<Point> ring_points(double from, double to) {
+    std::vector<Point> out{on_ring(from)};
+    for (double s = from; s < to;) {
+        s = std::min(to, next_vertex(s));
+        out.push_back(on_ring(s));
+    }
+    return out;
+}
+
 // Rank i of n sits half a slot past the top centre, so the ring is mirror-symmetric.
 double ring_s(int n, int i) { return kPerimeter * (i + 0.5) / n; }
 
@@ -59,6 +86,25 @@ Box with_strip(const Box& b) {
     const double spill = kMaxSpill * b.h;
     return {b.x, b.y - spill, b.w, b.h + spill + kStripGap + kStripH};
 }
+
+bool inside(const Box& b, Point p, double margin) {
+    return p.x > b.x - margin && p.x < b.x + b.w + margin && p.y > b.y - margin && p.y < b.y + b.h + margin;
+}
+
+// Walking the outline from a card's centre s towards `limit`, where it leaves the card's box grown
+// by margin (at most halfway to limit, so two neighbours never claim the same stretch).
+double leave(const Box& b, double s, double limit, double margin) {
+    const double dir = limit > s ? 1 : -1, last = (s + limit) / 2;
+    constexpr double kProbe = 2;  // px per probe: exact enough for where a line starts
+    while ((last - s) * dir > 0 && inside(b, on_ring(s), margin)) s += dir * kProbe;
+    return s;
+}
+
+// A link's stretch of the outline, from where it leaves one card to where it meets the next.
+struct Span {
+    double from = 0, to = 0;  // s along the ring, clockwise
+    Point at(double u) const { return on_ring(lerp(from, to, u)); }
+};
 
 
 // Contributions summed into each chunk of each rank's buffer: counts[step][rank][chunk],
@@ -181,17 +227,26 @@ private:
         return run.counts[p.moving ? p.step : p.step + 1];
     }
 
-    // Card i's box at t: sliding along the ring while N morphs. A growing ring slides first and
-    // then fades the new cards in; a shrinking one fades the leavers out first, so none cross.
+    // How far card i has slid at t while N morphs. A growing ring slides first and then fades
+    // the new cards in; a shrinking one fades the leavers out first, so none cross.
+    double slide(const Morph& m) const {
+        return gpus(m.to) >= gpus(m.from) ? std::clamp(m.u / 0.5, 0.0, 1.0) : std::clamp((m.u - 0.5) / 0.5, 0.0, 1.0);
+    }
+
+    // Card i's place along the ring at t.
+    double card_s(const Morph& m, int i) const {
+        const int from = gpus(m.from), to = gpus(m.to);
+        if (i >= from) return ring_s(to, i);
+        return lerp(ring_s(from, i), ring_s(to, std::min(i, to - 1)), slide(m));
+    }
+
+    // Card i's box at t: centred on its place, sized between the two rings' card sizes.
     Box box(const Morph& m, int i) const {
         const int from = gpus(m.from), to = gpus(m.to);
         if (i >= from) return card_box(to, ring_s(to, i));
-        const int j = std::min(i, to - 1);
-        const double u = to >= from ? std::clamp(m.u / 0.5, 0.0, 1.0) : std::clamp((m.u - 0.5) / 0.5, 0.0, 1.0);
-        const double s = lerp(ring_s(from, i), ring_s(to, j), u);
-        const Box a = card_box(from, ring_s(from, i)), b = card_box(to, ring_s(to, j));
-        const Box sized = lerp_box(a, b, u);
-        const Point c = on_ring(s);
+        const Box a = card_box(from, ring_s(from, i)), b = card_box(to, ring_s(to, std::min(i, to - 1)));
+        const Box sized = lerp_box(a, b, slide(m));
+        const Point c = on_ring(card_s(m, i));
         return {c.x - sized.w / 2, c.y - sized.h / 2, sized.w, sized.h};
     }
 
@@ -256,9 +311,23 @@ private:
         }
     }
 
-    std::pair<Point, Point> link_ends(const Morph& m, int a, int b) const {
-        const Box ba = with_strip(box(m, a)), bb = with_strip(box(m, b));
-        return {box_exit(ba, {bb.cx(), bb.cy()}, 8), box_exit(bb, {ba.cx(), ba.cy()}, 8)};
+    // The link from card a to the next card b follows the ring's outline rather than cutting
+    // the chord between them: with few cards a chord crosses the middle, where the legend and
+    // read-out sit, while the outline keeps clear of them for any N.
+    Span link_span(const Morph& m, int a, int b) const {
+        const double sa = card_s(m, a);
+        double sb = card_s(m, b);
+        while (sb <= sa) sb += kPerimeter;  // clockwise from a, around the top centre if need be
+        constexpr double kMargin = 8;
+        return {leave(with_strip(box(m, a)), sa, sb, kMargin), leave(with_strip(box(m, b)), sb, sa, kMargin)};
+    }
+
+    // A link drawn along its stretch of the outline, its head on the last few px.
+    void add_link(Scene& s, const Span& span, Color color, double width, double alpha) const {
+        constexpr double kHead = 14;
+        if (span.to - span.from < kHead) return;  // cards touching: no room for a link
+        s.add(Path{ring_points(span.from, span.to - kHead), false, std::nullopt, color, width}, alpha);
+        s.add(Arrow{on_ring(span.to - kHead), on_ring(span.to), color, width, kHead}, alpha);
     }
 
     void add_links(Scene& s, double t, const Morph& m) const {
@@ -270,10 +339,10 @@ private:
         const RunPhase p = phase(run, t);
         for (int r = 0; r < n; ++r) {
             const int next = (r + 1) % n;
-            const auto [a, b] = link_ends(m, r, next);
-            const bool nvlink = run.node[r] == run.node[next];
-            s.add(Arrow{a, b, palette_.muted, nvlink ? 6.0 : 2.0, 14}, alpha);
-            if (p.moving) s.add(Arrow{a, b, palette_.comm, nvlink ? 6.0 : 2.0, 14}, alpha * 0.9);
+            const Span span = link_span(m, r, next);
+            const double width = run.node[r] == run.node[next] ? 6.0 : 2.0;  // NVLink thick, the network thin
+            add_link(s, span, palette_.muted, width, alpha);
+            if (p.moving) add_link(s, span, palette_.comm, width, alpha * 0.9);
         }
     }
 
@@ -286,8 +355,7 @@ private:
         const double size = n <= 8 ? 30 : 20;
         for (const engine::ChunkTransfer& x : run.ring.transfers) {
             if (x.step != p.step) continue;
-            const auto [a, b] = link_ends(m, x.src, x.dst);
-            add_token(s, palette_, metrics_, along(a, b, p.move), size, palette_.gradients,
+            add_token(s, palette_, metrics_, link_span(m, x.src, x.dst).at(p.move), size, palette_.gradients,
                       std::to_string(x.chunk), 1);
         }
     }
