@@ -151,18 +151,29 @@ Fit fit(const story::Scene& scene, int width, int height) {
     return {s, (width - scene.width * s) / 2, (height - scene.height * s) / 2};
 }
 
-void paint(cairo_t* cr, const story::Scene& scene, const Fonts& fonts, int width, int height) {
+void paint_background(cairo_t* cr, const story::Scene& scene) {
     cairo_save(cr);
     set_color(cr, scene.background, 1);
     cairo_paint(cr);
+    cairo_restore(cr);
+}
+
+void paint_items(cairo_t* cr, const story::Scene& scene, const Fonts& fonts, int width, int height,
+                 std::size_t first, std::size_t last) {
+    cairo_save(cr);
     const Fit f = fit(scene, width, height);
     cairo_translate(cr, f.dx, f.dy);
     cairo_scale(cr, f.scale, f.scale);
     cairo_rectangle(cr, 0, 0, scene.width, scene.height);
     cairo_clip(cr);
     cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);  // chart polylines turn sharply
-    for (const story::Item& item : scene.items) draw_item(cr, item, fonts);
+    for (std::size_t i = first; i < last; ++i) draw_item(cr, scene.items[i], fonts);
     cairo_restore(cr);
+}
+
+void paint(cairo_t* cr, const story::Scene& scene, const Fonts& fonts, int width, int height) {
+    paint_background(cr, scene);
+    paint_items(cr, scene, fonts, width, height, 0, scene.items.size());
 }
 
 }  // namespace render

@@ -2,6 +2,8 @@
 #pragma once
 #include <cairo.h>
 
+#include <cstddef>
+
 #include "render/fonts.hpp"
 #include "story/scene.hpp"
 
@@ -16,5 +18,11 @@ Fit fit(const story::Scene& scene, int width, int height);
 
 // Draws scene scaled uniformly from its authoring space to width x height.
 void paint(cairo_t* cr, const story::Scene& scene, const Fonts& fonts, int width, int height);
+
+// paint() in steps, for redrawing only what changed: the background, then items [first, last)
+// over it. Painting items [0, k) and then [k, n) gives exactly the pixels of paint().
+void paint_background(cairo_t* cr, const story::Scene& scene);
+void paint_items(cairo_t* cr, const story::Scene& scene, const Fonts& fonts, int width, int height,
+                 std::size_t first, std::size_t last);
 
 }  // namespace render

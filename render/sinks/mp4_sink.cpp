@@ -1,12 +1,20 @@
 // Encodes Cairo ARGB32 frames to H.264 (libx264) in an MP4 written through a temporary file:
-// swscale converts to BT.709 limited-range yuv420p, pts is the frame index at time base 1/fps.
+// swscale converts to BT.709 limited-range yuv420p (make_yuv420p_converter), pts is the frame
+// index at time base 1/fps; drawing and encoding run on separate threads.
 #include "render/sinks/mp4_sink.hpp"
 
+#include <atomic>
 #include <cstdint>
+#include <exception>
 #include <new>
+#include <optional>
+#include <thread>
+#include <vector>
 
 #include "render/av.hpp"
+#include "render/bounded_queue.hpp"
 #include "render/error.hpp"
+#include "render/sinks/encoded_stream.hpp"
 #include "render/temp_file.hpp"
 
 namespace render {
@@ -42,39 +50,41 @@ CodecContextPtr open_encoder(const OutputSpec& spec, const EncoderSettings& sett
     av_dict_set(&options, "preset", settings.preset.c_str(), 0);
     av_dict_set(&options, "crf", std::to_string(settings.crf).c_str(), 0);
     if (!settings.tune.empty()) av_dict_set(&options, "tune", settings.tune.c_str(), 0);
+    av_dict_set(&options, "rc-lookahead", std::to_string(settings.rc_lookahead).c_str(), 0);
     const int ret = avcodec_open2(ctx.get(), codec, &options);
     av_dict_free(&options);
     av_check(ret, "cannot open the libx264 encoder");
     return ctx;
 }
 
-// Cairo's native-endian ARGB32 is libav's RGB32; the matrix is BT.709, full-range RGB in,
-// limited-range YUV out, matching the tags on the stream.
-SwsPtr make_converter(int width, int height) {
-    SwsPtr sws(sws_getContext(width, height, AV_PIX_FMT_RGB32, width, height, AV_PIX_FMT_YUV420P,
-                              SWS_BILINEAR | SWS_ACCURATE_RND, nullptr, nullptr, nullptr));
-    if (!sws) throw SystemError("cannot create the RGB to yuv420p converter");
-    const int* bt709 = sws_getCoefficients(SWS_CS_ITU709);
-    av_check(sws_setColorspaceDetails(sws.get(), bt709, 1, bt709, 0, 0, 1 << 16, 1 << 16),
-             "cannot set BT.709 conversion");
-    return sws;
+// A yuv420p picture of the video's size, for the pool that circulates between the threads.
+AvFramePtr make_picture(int width, int height) {
+    AvFramePtr picture = make_frame();
+    picture->format = AV_PIX_FMT_YUV420P;
+    picture->width = width;
+    picture->height = height;
+    av_check(av_frame_get_buffer(picture.get(), 0), "cannot allocate a yuv420p frame");
+    return picture;
 }
+
+// Pictures in circulation (converted, queued, or held by the encoder): bounds the pipeline.
+constexpr std::size_t kPictures = 4;
 
 }  // namespace
 
 std::string to_string(const EncoderSettings& s) {
     return "preset=" + s.preset + " crf=" + std::to_string(s.crf) + " tune=" + s.tune +
            " threads=" + std::to_string(s.threads) +
-           " gop_seconds=" + std::to_string(s.gop_seconds);
+           " gop_seconds=" + std::to_string(s.gop_seconds) +
+           " rc_lookahead=" + std::to_string(s.rc_lookahead);
 }
 
-// One open output file: muxer, encoder, converter and the temporary file they write to.
+// One open output file: muxer, encoder and the temporary file they write to. Used by the
+// encoding thread only.
 struct Mp4Sink::Encoder {
     TempFile temp;
     OutputContextPtr output;
     CodecContextPtr codec;
-    SwsPtr sws;
-    AvFramePtr yuv = make_frame();
     AvPacketPtr packet = make_packet();
     AVStream* stream = nullptr;
     std::int64_t next_pts = 0;
@@ -82,8 +92,7 @@ struct Mp4Sink::Encoder {
     Encoder(const OutputSpec& spec, const EncoderSettings& settings)
         : temp(spec.path),
           output(open_mp4_output(temp.path())),
-          codec(open_encoder(spec, settings, output->oformat->flags & AVFMT_GLOBALHEADER)),
-          sws(make_converter(spec.width, spec.height)) {
+          codec(open_encoder(spec, settings, output->oformat->flags & AVFMT_GLOBALHEADER)) {
         stream = avformat_new_stream(output.get(), nullptr);
         if (!stream) throw std::bad_alloc();
         av_check(avcodec_parameters_from_context(stream->codecpar, codec.get()),
@@ -91,26 +100,11 @@ struct Mp4Sink::Encoder {
         stream->time_base = codec->time_base;
         stream->avg_frame_rate = codec->framerate;
         write_mp4_header(output.get());
-
-        yuv->format = AV_PIX_FMT_YUV420P;
-        yuv->width = spec.width;
-        yuv->height = spec.height;
-        av_check(av_frame_get_buffer(yuv.get(), 0), "cannot allocate a yuv420p frame");
     }
 
-    void encode(const Frame& frame) {
-        if (frame.width != codec->width || frame.height != codec->height) {
-            throw SystemError("frame is " + std::to_string(frame.width) + "x" +
-                              std::to_string(frame.height) + ", the video " +
-                              std::to_string(codec->width) + "x" + std::to_string(codec->height));
-        }
-        // The encoder may still hold the previous buffer as a reference.
-        av_check(av_frame_make_writable(yuv.get()), "cannot reuse the yuv420p frame");
-        const std::uint8_t* planes[1] = {frame.data.data()};
-        const int strides[1] = {frame.stride};
-        sws_scale(sws.get(), planes, strides, 0, frame.height, yuv->data, yuv->linesize);
+    void encode(AVFrame* yuv) {
         yuv->pts = next_pts++;
-        av_check(avcodec_send_frame(codec.get(), yuv.get()), "cannot encode a frame");
+        av_check(avcodec_send_frame(codec.get(), yuv), "cannot encode a frame");
         drain();
     }
 
@@ -136,6 +130,86 @@ struct Mp4Sink::Encoder {
     }
 };
 
+// Drawing and colour conversion on the caller's thread, encoding and muxing on a thread of its
+// own (x264 adds its fixed worker threads), joined by a bounded queue of pooled pictures: the
+// stages overlap, nothing is allocated per frame, and memory does not grow with the film.
+struct Mp4Sink::Pipeline {
+    Encoder encoder;
+    SwsPtr sws;
+    std::vector<AvFramePtr> pictures;
+    BoundedQueue<AVFrame*> free_pictures{kPictures};
+    BoundedQueue<AVFrame*> queued{kPictures};  // nullptr: the previous picture again
+    std::atomic<bool> stopping{false};
+    std::exception_ptr error;  // the encoding thread's failure, read after joining it
+    std::thread thread;        // started last, once everything it uses exists
+
+    Pipeline(const OutputSpec& spec, const EncoderSettings& settings)
+        : encoder(spec, settings), sws(make_yuv420p_converter(spec.width, spec.height)) {
+        for (std::size_t i = 0; i < kPictures; ++i) {
+            pictures.push_back(make_picture(spec.width, spec.height));
+            free_pictures.push(pictures.back().get());
+        }
+        thread = std::thread([this] { run(); });
+    }
+
+    ~Pipeline() { stop(); }
+
+    // BT.709 conversion into a free picture, then onto the queue (waits while the encoder is
+    // behind).
+    void convert(const Frame& frame) {
+        const std::optional<AVFrame*> picture = free_pictures.pop();
+        if (!picture) rethrow_failure();
+        av_check(av_frame_make_writable(*picture), "cannot reuse a yuv420p frame");
+        const std::uint8_t* planes[1] = {frame.data.data()};
+        const int strides[1] = {frame.stride};
+        sws_scale(sws.get(), planes, strides, 0, frame.height, (*picture)->data, (*picture)->linesize);
+        if (!queued.push(*picture)) rethrow_failure();
+    }
+
+    // The previous frame again: nothing drawn, nothing converted.
+    void repeat() {
+        if (!queued.push(nullptr)) rethrow_failure();
+    }
+
+    void finish() {
+        queued.close();
+        thread.join();
+        if (error) std::rethrow_exception(error);
+        encoder.finish();
+    }
+
+    void stop() noexcept {
+        stopping = true;
+        queued.close();
+        free_pictures.close();
+        if (thread.joinable()) thread.join();
+    }
+
+    [[noreturn]] void rethrow_failure() {
+        stop();
+        if (error) std::rethrow_exception(error);
+        throw SystemError("the video encoder stopped");
+    }
+
+    void run() noexcept {
+        AVFrame* held = nullptr;  // the picture last sent, kept for repeats
+        try {
+            while (const std::optional<AVFrame*> next = queued.pop()) {
+                if (stopping) return;
+                if (*next) {
+                    if (held) free_pictures.push(held);
+                    held = *next;
+                }
+                encoder.encode(held);
+            }
+        } catch (...) {
+            error = std::current_exception();
+            queued.close();
+            free_pictures.close();
+        }
+    }
+};
+
 Mp4Sink::Mp4Sink(const Fonts& fonts, EncoderSettings settings)
     : fonts_(fonts), settings_(std::move(settings)) {}
 
@@ -143,28 +217,37 @@ Mp4Sink::~Mp4Sink() { abort(); }
 
 void Mp4Sink::begin(const OutputSpec& spec) {
     abort();
-    encoder_ = std::make_unique<Encoder>(spec, settings_);
-    frame_.width = spec.width;
-    frame_.height = spec.height;
+    pipeline_ = std::make_unique<Pipeline>(spec, settings_);
+    raster_.emplace(fonts_, spec.width, spec.height);
 }
 
 void Mp4Sink::write(const story::Scene& scene) {
-    rasterize(scene, fonts_, frame_);
-    write_frame(frame_);
+    if (!pipeline_) throw SystemError("Mp4Sink::write before begin()");
+    if (raster_->draw(scene)) {
+        pipeline_->convert(raster_->frame());
+    } else {
+        pipeline_->repeat();
+    }
 }
 
 void Mp4Sink::write_frame(const Frame& frame) {
-    if (!encoder_) throw SystemError("Mp4Sink::write_frame before begin()");
-    encoder_->encode(frame);
+    if (!pipeline_) throw SystemError("Mp4Sink::write_frame before begin()");
+    const AVCodecContext& codec = *pipeline_->encoder.codec;
+    if (frame.width != codec.width || frame.height != codec.height) {
+        throw SystemError("frame is " + std::to_string(frame.width) + "x" +
+                          std::to_string(frame.height) + ", the video " +
+                          std::to_string(codec.width) + "x" + std::to_string(codec.height));
+    }
+    pipeline_->convert(frame);
 }
 
 void Mp4Sink::finish() {
-    if (!encoder_) throw SystemError("Mp4Sink::finish before begin()");
+    if (!pipeline_) throw SystemError("Mp4Sink::finish before begin()");
     // Whatever happens, the sink is closed afterwards; a failed finish leaves no file.
-    const std::unique_ptr<Encoder> encoder = std::move(encoder_);
-    encoder->finish();
+    const std::unique_ptr<Pipeline> pipeline = std::move(pipeline_);
+    pipeline->finish();
 }
 
-void Mp4Sink::abort() noexcept { encoder_.reset(); }
+void Mp4Sink::abort() noexcept { pipeline_.reset(); }
 
 }  // namespace render

@@ -241,10 +241,10 @@ TEST_CASE("Mp4Sink rejects sizes yuv420p cannot hold") {
 
 TEST_CASE("to_string(EncoderSettings) names every field") {
     render::EncoderSettings s;
-    CHECK(render::to_string(s) == "preset=medium crf=20 tune= threads=2 gop_seconds=2");
+    CHECK(render::to_string(s) == "preset=medium crf=20 tune= threads=2 gop_seconds=2 rc_lookahead=10");
     s.tune = "animation";
     s.crf = 18;
-    CHECK(render::to_string(s) == "preset=medium crf=18 tune=animation threads=2 gop_seconds=2");
+    CHECK(render::to_string(s) == "preset=medium crf=18 tune=animation threads=2 gop_seconds=2 rc_lookahead=10");
 }
 
 TEST_CASE("concat_mp4 joins segments by stream copy") {
