@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages shardreel needs (only those missing), or prints the exact
-# apt-get line when not root. Usage: scripts/deps.sh build|test|fuzz
+# apt-get line when not root. Usage: scripts/deps.sh build|test|fuzz|bench
 set -euo pipefail
 
 build_pkgs=(cmake ninja-build g++ pkg-config
@@ -11,11 +11,14 @@ build_pkgs=(cmake ninja-build g++ pkg-config
 test_pkgs=(catch2 poppler-utils libxml2-utils)
 # scripts/fuzz.sh builds with clang and links libFuzzer from compiler-rt.
 fuzz_pkgs=(clang-14 libclang-rt-14-dev)
+# bench/run.sh times the ffmpeg CLI (the encoder floor) and reads peak memory from GNU time.
+bench_pkgs=(ffmpeg time)
 
 want=("${build_pkgs[@]}")
 case "${1:-build}" in
   test) want+=("${test_pkgs[@]}") ;;
   fuzz) want+=("${fuzz_pkgs[@]}") ;;
+  bench) want+=("${bench_pkgs[@]}") ;;
 esac
 
 missing=()
