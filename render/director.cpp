@@ -247,8 +247,10 @@ void assemble(const FilmJob& film, const std::vector<const Planned*>& chapters,
                                    story::time_of_frame(frame + p->key.frames, film.video.fps)});
         frame += p->key.frames;
     }
-    for (const story::Cue& c : film_cues(film.board.chapters, film.video.fps))
-        extras.subtitles.push_back({c.start, c.end, c.text});
+    // burn and track embed the caption track (burn also draws them); off embeds none.
+    if (film.video.captions != story::Captions::off)
+        for (const story::Cue& c : film_cues(film.board.chapters, film.video.fps))
+            extras.subtitles.push_back({c.start, c.end, c.text});
     ensure_parent_dir(film.output);
     concat_mp4(inputs, film.output, extras);
     write_captions(film);

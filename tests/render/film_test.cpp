@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include <cairo.h>
@@ -171,4 +172,26 @@ TEST_CASE("an image sequence gets one PNG per frame and its captions beside the 
     CHECK(fs::exists(dir.path / "frames" / "0037.png"));
     CHECK(slurp(dir.path / "frames.vtt").starts_with("WEBVTT\n"));
     CHECK(fs::exists(dir.path / "frames.srt"));
+}
+
+TEST_CASE("the caption track is embedded for burn and track, and left out for off", "[film]") {
+    TempDir dir;
+    const std::string text = slurp(kShort);
+    for (const std::string mode : {"burn", "track", "off"}) {
+        INFO(mode);
+        std::string board = text;
+        const std::string from = "theme: dark}";
+        board.replace(board.find(from), from.size(), "theme: dark, captions: " + mode + "}");
+        const fs::path yaml = dir.path / (mode + ".yaml"), mp4 = dir.path / (mode + ".mp4");
+        std::ofstream(yaml) << board;
+        REQUIRE(run_cli("render " + q(yaml) + " -o " + q(mp4) + " -q").exit_code == 0);
+        const auto info = render::probe_video(mp4.string());
+        REQUIRE(info.subtitles.size() == (mode == "off" ? 0u : 1u));
+        if (mode == "off") continue;
+        CHECK(info.subtitles[0].codec == "mov_text");
+        CHECK(info.subtitles[0].language == "eng");
+        REQUIRE(info.subtitles[0].cues.size() == 3);
+        CHECK(info.subtitles[0].cues[1].text == "Sixteen bytes each.");
+        CHECK(info.subtitles[0].cues[1].start_seconds == Approx(1.0));
+    }
 }
