@@ -50,11 +50,12 @@ void check_layout(Problems& out, const Config& c) {
         out.push_back("zero = " + std::to_string(p.zero) +
                       " is not a ZeRO stage (use 0, 1, 2 or 3)");
     }
-    if (!(gpus_ok && tp_ok && pp_ok) || p.gpus % (p.tp * p.pp) == 0) return;
+    const long long tp_pp = 1LL * p.tp * p.pp;  // both may be up to 65536
+    if (!(gpus_ok && tp_ok && pp_ok) || p.gpus % tp_pp == 0) return;
     // Suggest a tp that also splits the attention heads, keeping the user's tp when it can.
     const int heads = std::gcd(c.model.heads, c.model.kv_heads);
     const int tp = p.gpus % p.tp == 0 ? p.tp : nearest_divisor(std::gcd(p.gpus, heads), p.tp);
-    out.push_back("tp x pp = " + std::to_string(p.tp * p.pp) + " does not divide " +
+    out.push_back("tp x pp = " + std::to_string(tp_pp) + " does not divide " +
                   std::to_string(p.gpus) + " GPUs (try tp=" + std::to_string(tp) +
                   ", pp=" + std::to_string(nearest_divisor(p.gpus / tp, p.pp)) + ")");
 }

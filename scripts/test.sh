@@ -1,13 +1,26 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds everything and runs every test with ctest.
+# Usage: scripts/test.sh [--sanitize] [ctest arguments...]
+#   --sanitize: build into build-asan/ with AddressSanitizer + UndefinedBehaviorSanitizer and run
+#               the whole suite under them (any report fails the test; leaks are checked too).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${SHARDREEL_BUILD:-$root/build}"
 "$root/scripts/deps.sh" test
+build="${SHARDREEL_BUILD:-$root/build}"
+build_type="${SHARDREEL_BUILD_TYPE:-Release}"
+sanitize=OFF
+if [ "${1:-}" = --sanitize ]; then
+  shift
+  build="$root/build-asan" build_type=RelWithDebInfo sanitize=ON
+  # The CLI tests run the sanitized binary too: these reach it through the environment.
+  export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:check_initialization_order=1:strict_init_order=1"
+  export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+  export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0"
+fi
 # Configure every time with the tests required: a build directory first made by ./shardreel,
 # before Catch2 was installed, would otherwise keep building no tests at all.
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${SHARDREEL_BUILD_TYPE:-Release}" \
-      -DSHARDREEL_TESTS=ON > /dev/null
-"$root/scripts/build.sh"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" -DSHARDREEL_TESTS=ON \
+      -DSHARDREEL_SANITIZE="$sanitize" > /dev/null
+SHARDREEL_BUILD="$build" "$root/scripts/build.sh"
 cd "$build"
 ctest --output-on-failure --no-tests=error -j "$(nproc)" "$@"

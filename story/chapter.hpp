@@ -2,6 +2,7 @@
 // runs up front, in the constructor), and the registry of chapter kinds.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +29,9 @@ struct KindInfo {
     double default_duration = 10;
     std::vector<std::string> settable;  // flat setting names a `set:` beat may change
     std::unique_ptr<Chapter> (*make)(const ChapterSpec&, const Video&, const TextMetrics&) = nullptr;
+    // Why a configuration is too large for this kind to draw (its schedule grows faster than
+    // the GPU count), or nullopt; the loader reports it like an engine::validate problem.
+    std::optional<std::string> (*too_large)(const engine::Config&) = nullptr;
 };
 
 // Each kind registers itself from its own file under story/chapters/ with a namespace-scope

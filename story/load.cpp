@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 #include "story/chapter.hpp"
@@ -295,8 +296,20 @@ class Loader {
         m.vocab = read("vocab", 1 << 24, 32000);
         m.context = c.model.context;
         m.params = engine::parameter_count(m);
-        if (const Entry* f = find(fields, "params")) complete = params(*f, m) && complete;
+        if (const Entry* f = find(fields, "params"))
+            complete = params(*f, m) && complete;
+        else if (complete && !params_in_range(m.params))
+            error(e.value, "model size must be between 1M and 1000T parameters, got " +
+                               format_count(m.params) + " from its shape");
         if (complete) c.model = m;
+    }
+
+    static bool params_in_range(double count) { return count >= 1e6 && count <= 1e15; }
+
+    static std::string format_count(double count) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%.3g", count);
+        return text;
     }
 
     bool params(const Entry& e, engine::ModelSpec& m) {
@@ -307,7 +320,7 @@ class Loader {
             error(e.value, unit_error(*s, Quantity::count));
             return false;
         }
-        if (*count < 1e6 || *count > 1e15) {
+        if (!params_in_range(*count)) {
             error(e.value, "model size must be between 1M and 1000T parameters, got '" + *s + "'");
             return false;
         }
@@ -345,6 +358,14 @@ class Loader {
                              format_seconds(limits::kMaxFilmSeconds) + " a film may last");
     }
 
+    // What the cost model rejects, and what the kind cannot draw.
+    static std::vector<std::string> problems(const engine::Config& c, const KindInfo* kind) {
+        std::vector<std::string> out = engine::validate(c);
+        if (kind && kind->too_large)
+            if (auto message = kind->too_large(c)) out.push_back(*message);
+        return out;
+    }
+
     ChapterSpec chapter(const YAML::Node& node, std::size_t index, const engine::Config& defaults,
                         int fps, std::map<std::string, SourcePos>& ids) {
         ChapterSpec spec;
@@ -369,7 +390,7 @@ class Loader {
         spec.duration = kind ? kind->default_duration : 0;
         if (const Entry* f = find(fields, "duration")) chapter_duration(*f, fps, spec);
         apply_config(fields, spec.config, where);
-        for (const std::string& problem : engine::validate(spec.config))
+        for (const std::string& problem : problems(spec.config, kind))
             error(spec.pos, "invalid configuration " + where + ": " + problem);
         if (const Entry* f = find(fields, "beats")) beats(*f, fps, kind, where, spec);
         return spec;
@@ -428,7 +449,7 @@ class Loader {
         }
         std::ranges::stable_sort(parsed, {}, [](const ParsedBeat& b) { return b.beat.at; });
         check_beat_times(parsed, spec);
-        apply_beat_settings(parsed, where, spec.config);
+        apply_beat_settings(parsed, where, kind, spec.config);
         for (ParsedBeat& b : parsed) spec.beats.push_back(std::move(b.beat));
     }
 
@@ -511,7 +532,7 @@ class Loader {
 
     // The settings act one after another, so each beat's config is checked as it will be shown.
     void apply_beat_settings(const std::vector<ParsedBeat>& parsed, const std::string& where,
-                             engine::Config config) {
+                             const KindInfo* kind, engine::Config config) {
         for (const ParsedBeat& b : parsed) {
             bool applied = true;
             for (std::size_t i = 0; i < b.beat.set.size(); ++i) {
@@ -522,7 +543,7 @@ class Loader {
                 }
             }
             if (!applied || b.beat.set.empty()) continue;
-            for (const std::string& problem : engine::validate(config))
+            for (const std::string& problem : problems(config, kind))
                 error(b.set_pos, "set: at " + format_seconds(b.beat.at) +
                                      " makes the configuration " + where + " invalid: " + problem);
         }

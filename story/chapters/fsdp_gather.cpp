@@ -24,6 +24,7 @@ constexpr double kLoafAt = 0.3, kShardAt = 2.4, kCardsAt = 2.8, kFilmAt = 5.5, k
 constexpr double kGather = 0.45, kForward = 0.3, kReshard = 0.2;
 constexpr double kGatherBack = 0.4, kBackward = 0.55, kScatter = 0.4, kReshardBack = 0.15;
 constexpr int kMaxSlices = 8, kMaxCards = 8;
+constexpr int kMaxShards = 1024;
 
 // The loaf on the left, the cards on the right under the read-outs.
 constexpr double kLoafX = 120, kLoafW = 400, kLoafTop = 300, kSliceH = 46, kSliceStep = 60;
@@ -350,7 +351,14 @@ std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video, const
     return std::make_unique<FsdpChapter>(spec, video, metrics);
 }
 
-const KindRegistrar registrar{{"fsdp_gather", kDefaultDuration, {"gpus", "model", "precision", "network", "nvlink"}, make}};
+// The loaf and each card's workspace draw one cell per shard, i.e. per GPU.
+std::optional<std::string> too_large(const engine::Config& c) {
+    if (c.layout.gpus <= kMaxShards) return std::nullopt;
+    return "fsdp_gather draws at most " + std::to_string(kMaxShards) + " GPUs, got " + std::to_string(c.layout.gpus);
+}
+
+const KindRegistrar registrar{
+    {"fsdp_gather", kDefaultDuration, {"gpus", "model", "precision", "network", "nvlink"}, make, too_large}};
 
 }  // namespace
 

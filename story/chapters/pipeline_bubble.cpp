@@ -17,6 +17,7 @@ namespace story {
 namespace {
 
 constexpr double kDefaultDuration = 30;
+constexpr long long kMaxSlots = 4096;  // pp x micro_batches x chunks forward slots drawn
 // Choreography, in seconds of the default duration.
 constexpr double kRowsAt = 0.4, kSweepAt = 1.2, kSweepFor = 6.0, kReadoutAt = 7.4, kFlightAt = 9.0;
 
@@ -43,6 +44,7 @@ struct Drawn {
     std::map<SlotKey, engine::PipelineSlot> by_key;
     std::vector<int> in_flight;  // per stage
     double measured = 0;         // idle share of the slot area
+    int makespan = 0;
 };
 
 Drawn draw_state(const engine::Config& c) {
@@ -52,6 +54,7 @@ Drawn draw_state(const engine::Config& c) {
     for (const auto& s : d.schedule.slots) d.by_key[key_of(s)] = s;
     for (int st = 0; st < d.schedule.stages; ++st) d.in_flight.push_back(d.schedule.max_in_flight(st));
     d.measured = d.schedule.idle_fraction();
+    d.makespan = d.schedule.makespan();
     return d;
 }
 
@@ -67,7 +70,7 @@ struct Box {
 };
 
 Box place(const Drawn& d, const engine::PipelineSlot& s) {
-    const double unit = (kX1 - kX0) / std::max(1, d.schedule.makespan());
+    const double unit = (kX1 - kX0) / std::max(1, d.makespan);
     const Row r = row(d.schedule.stages, s.stage);
     return {kX0 + s.start * unit, r.y, s.duration * unit, r.h};
 }
@@ -264,7 +267,16 @@ std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video, const
     return std::make_unique<PipelineChapter>(spec, video, metrics);
 }
 
-const KindRegistrar registrar{{"pipeline_bubble", kDefaultDuration, {"pp", "micro_batches", "schedule", "chunks"}, make}};
+std::optional<std::string> too_large(const engine::Config& c) {
+    const int v = c.training.schedule == engine::Schedule::interleaved ? c.training.chunks : 1;
+    const long long slots = 1LL * c.layout.pp * c.training.micro_batches * v;
+    if (slots <= kMaxSlots) return std::nullopt;
+    return "pipeline_bubble draws at most " + std::to_string(kMaxSlots) +
+           " slots (pp x micro_batches x chunks), got " + std::to_string(slots);
+}
+
+const KindRegistrar registrar{
+    {"pipeline_bubble", kDefaultDuration, {"pp", "micro_batches", "schedule", "chunks"}, make, too_large}};
 
 }  // namespace
 

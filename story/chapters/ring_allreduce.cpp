@@ -19,6 +19,7 @@ namespace story {
 namespace {
 
 constexpr double kDefaultDuration = 24;
+constexpr int kMaxRingGpus = 128;
 // Choreography, in seconds of the default duration.
 constexpr double kCardsAt = 0.3, kBatchAt = 2.0, kGradsAt = 3.6, kRingAt = 5.2, kStep = 0.6;
 constexpr double kReadoutAt = 14.0;
@@ -451,8 +452,16 @@ std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video, const
     return std::make_unique<RingChapter>(spec, video, metrics);
 }
 
+// The replayed schedule holds N x N chunk counts for each of 2(N-1) steps.
+std::optional<std::string> too_large(const engine::Config& c) {
+    if (c.layout.gpus <= kMaxRingGpus) return std::nullopt;
+    return "ring_allreduce draws at most " + std::to_string(kMaxRingGpus) + " GPUs, got " +
+           std::to_string(c.layout.gpus);
+}
+
 const KindRegistrar registrar{{"ring_allreduce", kDefaultDuration,
-                               {"gpus", "model", "precision", "grad_dtype", "network", "nvlink", "gpu"}, make}};
+                               {"gpus", "model", "precision", "grad_dtype", "network", "nvlink", "gpu"}, make,
+                               too_large}};
 
 }  // namespace
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "tests/render/cli.hpp"
+#include "tests/story/expectations.hpp"
 
 namespace fs = std::filesystem;
 
@@ -21,16 +22,7 @@ render_test::CliRun check(const fs::path& cwd, const std::string& args) {
 
 // The "# expect: LINE:COL: MESSAGE" header of a broken storyboard, as check prints it.
 std::string expected_stderr(const fs::path& file) {
-    const std::string prefix = "# expect: ";
-    std::istringstream in(slurp(file));
-    std::string line, out;
-    while (std::getline(in, line) && line.starts_with(prefix)) {
-        const std::string rest = line.substr(prefix.size());
-        const std::size_t message_at = rest.find(": ");
-        out += file.string() + ":" + rest.substr(0, message_at) +
-               ": error: " + rest.substr(message_at + 2) + "\n";
-    }
-    return out;
+    return story_test::expected_diagnostics(slurp(file), file.string());
 }
 
 const fs::path kBad = fs::path(SHARDREEL_SOURCE_DIR) / "tests/storyboards/bad";
@@ -60,7 +52,7 @@ TEST_CASE("check reports each broken storyboard exactly, exits 2 and writes noth
         CHECK(fs::is_empty(cwd.path));
         ++files;
     }
-    CHECK(files >= 24);
+    CHECK(files >= 40);
 }
 
 TEST_CASE("check prints a summary for a valid storyboard and exits 0") {

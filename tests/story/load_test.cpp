@@ -10,6 +10,7 @@
 
 #include "story/chapter.hpp"
 #include "story/settings.hpp"
+#include "tests/story/expectations.hpp"
 
 namespace {
 
@@ -35,20 +36,6 @@ std::string errors_of(const std::string& text) {
     auto sb = story::parse_storyboard(text, "test.yaml", diags);
     CHECK_FALSE(sb);
     return diags.format();
-}
-
-// "# expect: 6:7: message" lines at the top of a file, as formatted diagnostics.
-std::string expected_diagnostics(const std::string& text, const std::string& file) {
-    const std::string prefix = "# expect: ";
-    std::istringstream in(text);
-    std::string line, out;
-    while (std::getline(in, line) && line.starts_with(prefix)) {
-        std::string rest = line.substr(prefix.size());
-        std::size_t message_at = rest.find(": ");
-        out += file + ":" + rest.substr(0, message_at) + ": error: " + rest.substr(message_at + 2) +
-               "\n";
-    }
-    return out;
 }
 
 }  // namespace
@@ -207,7 +194,7 @@ TEST_CASE("every broken storyboard reports exactly its expected diagnostics") {
          std::filesystem::directory_iterator(kSource + "/tests/storyboards/bad")) {
         if (entry.path().extension() != ".yaml") continue;
         const std::string path = entry.path().string(), text = slurp(path);
-        const std::string expected = expected_diagnostics(text, path);
+        const std::string expected = story_test::expected_diagnostics(text, path);
         INFO(path);
         REQUIRE_FALSE(expected.empty());
         story::Diagnostics diags;
@@ -215,7 +202,7 @@ TEST_CASE("every broken storyboard reports exactly its expected diagnostics") {
         CHECK(diags.format() == expected);
         ++files;
     }
-    CHECK(files >= 24);
+    CHECK(files >= 40);
 }
 
 TEST_CASE("apply_setting parses each flat name onto the config") {

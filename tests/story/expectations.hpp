@@ -1,0 +1,25 @@
+// The "# expect: LINE:COL: MESSAGE" header that opens each broken storyboard under
+// tests/storyboards/, read back as the diagnostics the loader must print for that file.
+#pragma once
+#include <sstream>
+#include <string>
+
+namespace story_test {
+
+// "# expect: 6:7: message" lines at the top of a file's text, formatted as the loader prints
+// them for `file`: "file:6:7: error: message\n". A lone "# expect: ok" means none.
+inline std::string expected_diagnostics(const std::string& text, const std::string& file) {
+    const std::string prefix = "# expect: ";
+    std::istringstream in(text);
+    std::string line, out;
+    while (std::getline(in, line) && line.starts_with(prefix)) {
+        const std::string rest = line.substr(prefix.size());
+        if (rest == "ok") continue;
+        const std::size_t message_at = rest.find(": ");
+        out += file + ":" + rest.substr(0, message_at) + ": error: " + rest.substr(message_at + 2) +
+               "\n";
+    }
+    return out;
+}
+
+}  // namespace story_test

@@ -1,0 +1,44 @@
+// Every input the fuzzers (fuzz/, scripts/fuzz.sh) once crashed on, kept in tests/storyboards/fuzz/:
+// each must now load with exactly its expected diagnostics or, when it opens with "# expect: ok",
+// validate and draw every chapter at the times the still fuzzer samples.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "fuzz/exercise.hpp"
+#include "story/load.hpp"
+#include "tests/story/expectations.hpp"
+
+namespace {
+
+std::string slurp(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    return buf.str();
+}
+
+}  // namespace
+
+TEST_CASE("every fuzz crasher loads with its expected diagnostics and draws when valid") {
+    const std::filesystem::path dir = std::filesystem::path(SHARDREEL_SOURCE_DIR) / "tests/storyboards/fuzz";
+    const story::ApproxTextMetrics metrics;
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+        if (entry.path().extension() != ".yaml") continue;
+        const std::string path = entry.path().string(), text = slurp(path);
+        INFO(path);
+        REQUIRE(text.starts_with("# expect: "));
+        story::Diagnostics diags;
+        const auto board = story::parse_storyboard(text, path, diags);
+        CHECK(diags.format() == story_test::expected_diagnostics(text, path));
+        if (board) {
+            int scenes = 0;
+            fuzz::exercise(*board, board->video, metrics, [&](const story::Scene&) { ++scenes; });
+            CHECK(scenes > 0);
+        }
+        ++files;
+    }
+    CHECK(files >= 1);
+}
