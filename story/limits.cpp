@@ -114,11 +114,12 @@ std::optional<std::string> frame_size_error(FrameSize size, std::string_view tex
 
 std::optional<TextError> storyboard_text_error(std::string_view text) {
     if (text.size() > kMaxStoryboardBytes)
-        return TextError{{}, "the storyboard is " + std::to_string(text.size()) +
-                                 " bytes, more than the 1 MiB (1048576 bytes) allowed"};
+        return TextError{{},
+                         "the storyboard is " + std::to_string(text.size()) +
+                             " bytes, more than the 1 MiB (1048576 bytes) allowed"};
     if (const Nesting n = yaml_nesting(text); n.depth > kMaxNesting)
-        return TextError{{n.line, 1}, "YAML nesting deeper than " + std::to_string(kMaxNesting) +
-                                          " levels"};
+        return TextError{{n.line, 1},
+                         "YAML nesting deeper than " + std::to_string(kMaxNesting) + " levels"};
     return std::nullopt;
 }
 

@@ -16,7 +16,7 @@ inline constexpr int kMaxWidth = 7680, kMaxHeight = 4320;  // 8K UHD
 inline constexpr int kMaxFps = 120;
 inline constexpr double kMaxFilmSeconds = 3600;  // a chapter, and the whole film
 inline constexpr std::size_t kMaxStoryboardBytes = 1 << 20;
-inline constexpr int kMaxNesting = 32;  // YAML collections inside collections
+inline constexpr int kMaxNesting = 32;               // YAML collections inside collections
 inline constexpr long long kMaxYamlNodes = 100'000;  // after expanding aliases
 
 // "video size must be between 16x16 and 7680x4320, got 8000x4000", or the even-size rule.

@@ -17,9 +17,11 @@ const std::string kShort = "'" SHARDREEL_SOURCE_DIR "/tests/storyboards/good/sho
 
 TEST_CASE("render refuses --size above 7680x4320 and --fps above 120") {
     TempDir dir;
-    const auto still = run_cli("still " + kShort + " --at intro@0s --size 100000x100000 -o x.png", dir.path);
+    const auto still =
+        run_cli("still " + kShort + " --at intro@0s --size 100000x100000 -o x.png", dir.path);
     CHECK(still.exit_code == 2);
-    CHECK(still.err == "shardreel: error: video size must be between 16x16 and 7680x4320, got 100000x100000\n");
+    CHECK(still.err ==
+          "shardreel: error: video size must be between 16x16 and 7680x4320, got 100000x100000\n");
     const auto render = run_cli("render " + kShort + " --fps 121 -o x.mp4", dir.path);
     CHECK(render.exit_code == 2);
     CHECK(render.err.find("fps must be between 1 and 120, got 121") != std::string::npos);

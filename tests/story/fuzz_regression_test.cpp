@@ -1,6 +1,6 @@
-// Every input the fuzzers (fuzz/, scripts/fuzz.sh) once crashed on, kept in tests/storyboards/fuzz/:
-// each must now load with exactly its expected diagnostics or, when it opens with "# expect: ok",
-// validate and draw every chapter at the times the still fuzzer samples.
+// Every input the fuzzers (fuzz/, scripts/fuzz.sh) once crashed on, kept in
+// tests/storyboards/fuzz/: each must now load with exactly its expected diagnostics or, when it
+// opens with "# expect: ok", validate and draw every chapter at the times the still fuzzer samples.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -22,7 +22,8 @@ std::string slurp(const std::filesystem::path& path) {
 }  // namespace
 
 TEST_CASE("every fuzz crasher loads with its expected diagnostics and draws when valid") {
-    const std::filesystem::path dir = std::filesystem::path(SHARDREEL_SOURCE_DIR) / "tests/storyboards/fuzz";
+    const std::filesystem::path dir =
+        std::filesystem::path(SHARDREEL_SOURCE_DIR) / "tests/storyboards/fuzz";
     const story::ApproxTextMetrics metrics;
     int files = 0;
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {

@@ -57,15 +57,16 @@ TEST_CASE("the shipped storyboards nest far less than the limit") {
 }
 
 TEST_CASE("a storyboard over 1 MiB is refused before it is parsed") {
-    const std::string text = "shardreel: 1\ntitle: " + std::string(story::limits::kMaxStoryboardBytes, 'a');
+    const std::string text =
+        "shardreel: 1\ntitle: " + std::string(story::limits::kMaxStoryboardBytes, 'a');
     CHECK(errors_of(text) == "x.yaml: error: the storyboard is " + std::to_string(text.size()) +
                                  " bytes, more than the 1 MiB (1048576 bytes) allowed\n");
 }
 
 TEST_CASE("nesting deeper than the limit is refused, at the limit it is not") {
     auto nested = [](int depth) {
-        return "shardreel: 1\ntitle: " + std::string(depth - 1, '[') + "x" + std::string(depth - 1, ']') +
-               "\nchapters: [{id: a, kind: title}]\n";
+        return "shardreel: 1\ntitle: " + std::string(depth - 1, '[') + "x" +
+               std::string(depth - 1, ']') + "\nchapters: [{id: a, kind: title}]\n";
     };
     CHECK(errors_of(nested(story::limits::kMaxNesting + 1)) ==
           "x.yaml:2:1: error: YAML nesting deeper than 32 levels\n");
@@ -79,8 +80,10 @@ TEST_CASE("frame sizes are bounded and even") {
     CHECK_FALSE(frame_size_error({7680, 4320}, "7680x4320"));
     CHECK_FALSE(frame_size_error({16, 16}, "16x16"));
     CHECK(frame_size_error({7682, 4320}, "7682x4320") ==
-          std::optional<std::string>("video size must be between 16x16 and 7680x4320, got 7682x4320"));
+          std::optional<std::string>(
+              "video size must be between 16x16 and 7680x4320, got 7682x4320"));
     CHECK(frame_size_error({14, 100}, "14x100"));
     CHECK(frame_size_error({321, 180}, "321x180") ==
-          std::optional<std::string>("video size must have an even width and height (H.264 4:2:0), got 321x180"));
+          std::optional<std::string>(
+              "video size must have an even width and height (H.264 4:2:0), got 321x180"));
 }
