@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "story/format.hpp"
+
 namespace story {
 
 namespace {
@@ -57,6 +59,17 @@ double ChapterBase::figure_at(double t, const std::function<double(const engine:
 
 const engine::Report& ChapterBase::report_at(double t) const {
     return reports_[timeline_.morph_at(t).to];
+}
+
+std::vector<Stat> ChapterBase::stats_at(double t, bool with_time) const {
+    const double card = figure_at(t, [](const engine::Report& r) { return r.per_gpu.total.value; });
+    const double comm = figure_at(t, [](const engine::Report& r) {
+        return (r.comm.dp_per_gpu + r.comm.tp_per_gpu + r.comm.pp_per_gpu).value;
+    });
+    const double secs = figure_at(t, [](const engine::Report& r) { return r.comm.total().value; });
+    const double bubble = figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
+    const std::string sent = format_bytes(comm) + (with_time ? " · " + format_time(secs) : "");
+    return {{"Per card", format_bytes(card)}, {"Comm / step", sent}, {"Bubble", format_percent(bubble)}};
 }
 
 double scaled_time(double authored, double duration, double default_duration) {

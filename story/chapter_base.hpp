@@ -30,7 +30,10 @@ protected:
     // An engine figure at time t: the value of the current state, counting from the previous
     // state's value while a `set:` morphs (endpoints are the engine's, never guessed).
     double figure_at(double t, const std::function<double(const engine::Report&)>& f) const;
-    const engine::Report& report_at(double t) const;  // the state being morphed to
+    const engine::Report& report_at(double t) const;
+    // The stat panel: "Per card" (most loaded GPU), "Comm / step" (bytes each GPU sends, and with
+    // with_time their time on the links), "Bubble".
+    std::vector<Stat> stats_at(double t, bool with_time = false) const;  // the state being morphed to
 
     const ChapterSpec spec_;
     const Palette& palette_;

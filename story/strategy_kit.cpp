@@ -8,16 +8,6 @@
 
 namespace story {
 
-std::vector<Stat> strategy_stats(const FigureAt& figure) {
-    const double card = figure([](const engine::Report& r) { return r.per_gpu.total.value; });
-    const double comm = figure([](const engine::Report& r) {
-        return (r.comm.dp_per_gpu + r.comm.tp_per_gpu + r.comm.pp_per_gpu).value;
-    });
-    const double bubble = figure([](const engine::Report& r) { return r.bubble_fraction; });
-    return {{"Per card", format_bytes(card)}, {"Comm / step", format_bytes(comm)},
-            {"Bubble", format_percent(bubble)}};
-}
-
 Color mix(Color a, Color b, double k) {
     const auto channel = [k](std::uint8_t x, std::uint8_t y) {
         return static_cast<std::uint8_t>(std::lround(x + (y - x) * std::clamp(k, 0.0, 1.0)));

@@ -1,5 +1,5 @@
 // Pieces the strategy chapters (tensor_parallel, pipeline_bubble, activation_checkpointing)
-// share: the stat panel read from the engine, forward/backward shades, legends, text colour
+// share: forward/backward shades, legends, text colour
 // chosen for contrast on a filled shape.
 #pragma once
 #include <functional>
@@ -10,12 +10,6 @@
 #include "story/layout.hpp"
 
 namespace story {
-
-// An engine figure at the current instant (ChapterBase::figure_at bound to t).
-using FigureAt = std::function<double(const std::function<double(const engine::Report&)>&)>;
-
-// "Per card" (total on the most loaded GPU), "Comm / step" (bytes each GPU sends), "Bubble".
-std::vector<Stat> strategy_stats(const FigureAt& figure);
 
 Color mix(Color a, Color b, double k);  // k = 0: a, k = 1: b
 // The palette's text or background colour, whichever contrasts more with fill.

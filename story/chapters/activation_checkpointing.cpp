@@ -63,7 +63,7 @@ public:
         add_layer(s, t);
         add_total(s, t);
         add_compute(s, t);
-        add_chrome(s, palette_, metrics_, chrome_at(t, strategy_stats([&](const auto& f) { return figure_at(t, f); })));
+        add_chrome(s, palette_, metrics_, chrome_at(t, stats_at(t)));
         return s;
     }
 

@@ -93,7 +93,7 @@ public:
         add_playhead(s, t);
         add_in_flight(s, t, m);
         add_readout(s, t, m);
-        add_chrome(s, palette_, metrics_, chrome_at(t, strategy_stats([&](const auto& f) { return figure_at(t, f); })));
+        add_chrome(s, palette_, metrics_, chrome_at(t, stats_at(t)));
         return s;
     }
 

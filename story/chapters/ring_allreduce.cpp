@@ -164,14 +164,7 @@ public:
         add_run_tokens(s, t, m);
         add_legend(s, t, m);
         add_readout(s, t, m);
-        const double per_card = figure_at(t, [](const engine::Report& r) { return r.per_gpu.total.value; });
-        const double sent = figure_at(t, [](const engine::Report& r) { return r.comm.dp_per_gpu.value; });
-        const double secs = figure_at(t, [](const engine::Report& r) { return r.comm.dp_time.value; });
-        const double bubble = figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
-        add_chrome(s, palette_, metrics_,
-                   chrome_at(t, {{"Per card", format_bytes(per_card)},
-                                 {"Comm / step", format_bytes(sent) + " · " + format_time(secs)},
-                                 {"Bubble", format_percent(bubble)}}));
+        add_chrome(s, palette_, metrics_, chrome_at(t, stats_at(t, true)));
         return s;
     }
 

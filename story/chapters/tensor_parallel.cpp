@@ -88,7 +88,7 @@ public:
         add_bus(s, t, m);
         add_memory(s, t);
         add_traffic(s, t);
-        add_chrome(s, palette_, metrics_, chrome_at(t, strategy_stats([&](const auto& f) { return figure_at(t, f); })));
+        add_chrome(s, palette_, metrics_, chrome_at(t, stats_at(t)));
         return s;
     }
 
