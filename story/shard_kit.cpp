@@ -66,17 +66,6 @@ std::vector<Item> without_spill_label(std::vector<Item> items, Color spill) {
     return items;
 }
 
-void add_legend_row(Scene& s, const Palette& p, const TextMetrics& m, double x, double y,
-                    const std::vector<LegendEntry>& entries, double alpha) {
-    if (alpha <= 0) return;
-    const TextStyle style{frame::kLabelSize, Weight::regular, false};
-    for (const LegendEntry& e : entries) {
-        s.add(Rect{x, y - 18, 18, 18, 4, e.color}, alpha);
-        s.add(Text{x + 28, y, e.name, style, p.muted}, alpha);
-        x += 28 + m.measure(e.name, style).advance + 36;
-    }
-}
-
 Point box_exit(const Box& b, Point to, double margin) {
     const double dx = to.x - b.cx(), dy = to.y - b.cy();
     const double hw = b.w / 2 + margin, hh = b.h / 2 + margin;

@@ -44,14 +44,6 @@ Point along(Point a, Point b, double u);
 // gpu_card items without the overflow label: a row of identical cards labels one of them.
 std::vector<Item> without_spill_label(std::vector<Item> items, Color spill);
 
-struct LegendEntry {
-    std::string name;
-    Color color;
-};
-// A row of colour swatches with names, starting at x on baseline y.
-void add_legend_row(Scene& s, const Palette& p, const TextMetrics& m, double x, double y,
-                    const std::vector<LegendEntry>& entries, double alpha);
-
 // Where the segment from a box's centre towards `to` leaves the box grown by margin.
 Point box_exit(const Box& b, Point to, double margin);
 

@@ -10,6 +10,7 @@
 #include "story/chapter_base.hpp"
 #include "story/format.hpp"
 #include "story/shard_kit.hpp"
+#include "story/strategy_kit.hpp"
 #include "story/vocab.hpp"
 
 namespace story {
@@ -51,7 +52,7 @@ public:
         const Morph m = timeline_.morph_at(t);
         add_cards(s, t, m);
         add_table(s, t, m);
-        add_legend_row(s, palette_, metrics_, kCardsLeft, 900,
+        add_legend(s, palette_, metrics_, kCardsLeft, 900,
                        {{"Weights", palette_.weights}, {"Gradients", palette_.gradients},
                         {"Optimizer state", palette_.optimizer}, {"Activations", palette_.activations}},
                        progress(t, at(kCardsAt) + 0.4, 0.5));
