@@ -12,11 +12,11 @@ extern "C" {
 
 namespace render {
 
-int av_check(int ret, const char* what) {
+int av_check(int ret, const std::string& what) {
     if (ret >= 0) return ret;
     char message[AV_ERROR_MAX_STRING_SIZE] = {};
     av_strerror(ret, message, sizeof message);
-    throw SystemError(std::string(what) + ": " + message);
+    throw SystemError(what + ": " + message);
 }
 
 AvFramePtr make_frame() {
@@ -61,36 +61,37 @@ bool read_packet(AVFormatContext* input, AVPacket* packet) {
     return true;
 }
 
-OutputContextPtr open_mp4_output(const std::string& path) {
-    quiet_libav_logs();
-    AVFormatContext* raw = nullptr;
-    av_check(avformat_alloc_output_context2(&raw, nullptr, "mp4", path.c_str()),
-             "cannot create the MP4 muxer");
-    OutputContextPtr output(raw);
-    output->flags |= AVFMT_FLAG_BITEXACT;
-    av_check(avio_open(&output->pb, path.c_str(), AVIO_FLAG_WRITE),
-             ("cannot open " + path + " for writing").c_str());
-    return output;
-}
+std::string write_failure(const TempFile& file) { return "cannot write " + file.final_path(); }
 
-void write_mp4_header(AVFormatContext* output) {
+OutputContextPtr open_mp4_output(const TempFile& file) { return open_output(file, "mp4"); }
+
+void write_mp4_header(AVFormatContext* output, const TempFile& file) {
     AVDictionary* options = nullptr;
     av_dict_set(&options, "movflags", "+faststart", 0);
     const int ret = avformat_write_header(output, &options);
     av_dict_free(&options);
-    av_check(ret, "cannot write the MP4 header");
+    av_check(ret, write_failure(file));
 }
 
-OutputContextPtr open_output(const std::string& path, const char* format) {
+OutputContextPtr open_output(const TempFile& file, const char* format) {
     quiet_libav_logs();
     AVFormatContext* raw = nullptr;
-    av_check(avformat_alloc_output_context2(&raw, nullptr, format, path.c_str()),
-             (std::string("cannot create the ") + format + " muxer").c_str());
+    av_check(avformat_alloc_output_context2(&raw, nullptr, format, file.path().c_str()),
+             std::string("cannot create the ") + format + " muxer");
     OutputContextPtr output(raw);
     output->flags |= AVFMT_FLAG_BITEXACT;  // no version strings, dates or random UIDs
-    av_check(avio_open(&output->pb, path.c_str(), AVIO_FLAG_WRITE),
-             ("cannot open " + path + " for writing").c_str());
+    av_check(avio_open(&output->pb, file.path().c_str(), AVIO_FLAG_WRITE), write_failure(file));
     return output;
+}
+
+void write_packet(AVFormatContext* output, AVPacket* packet, const TempFile& file) {
+    av_check(av_interleaved_write_frame(output, packet), write_failure(file));
+}
+
+void finish_output(OutputContextPtr& output, const TempFile& file) {
+    av_check(av_write_trailer(output.get()), write_failure(file));
+    av_check(avio_closep(&output->pb), write_failure(file));
+    output.reset();
 }
 
 }  // namespace render

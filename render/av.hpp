@@ -4,6 +4,8 @@
 #include <memory>
 #include <string>
 
+#include "render/temp_file.hpp"
+
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -13,7 +15,7 @@ extern "C" {
 namespace render {
 
 // Throws SystemError("<what>: <libav message>") when ret < 0; returns ret otherwise.
-int av_check(int ret, const char* what);
+int av_check(int ret, const std::string& what);
 
 struct InputContextDeleter {
     void operator()(AVFormatContext* c) const { avformat_close_input(&c); }
@@ -54,14 +56,25 @@ InputContextPtr open_input(const std::string& path);
 // Reads the next packet into packet (dropping what it held); false at the end of the file.
 bool read_packet(AVFormatContext* input, AVPacket* packet);
 
-// An MP4 muxer writing to path (whatever its extension), bit-exact: no encoder version string
-// or creation time, so identical streams give identical bytes.
-OutputContextPtr open_mp4_output(const std::string& path);
+// "cannot write <final path>": how every failed write of an output names it (the temporary
+// file's name would mean nothing to the user).
+std::string write_failure(const TempFile& file);
+
+// An MP4 muxer writing to the temporary file, bit-exact: no encoder version string or creation
+// time, so identical streams give identical bytes.
+OutputContextPtr open_mp4_output(const TempFile& file);
 
 // Writes the header with +faststart (the index goes before the media data on the trailer).
-void write_mp4_header(AVFormatContext* output);
+void write_mp4_header(AVFormatContext* output, const TempFile& file);
 
-// A bit-exact muxer of the named format ("webm", "gif") writing to path, whatever its extension.
-OutputContextPtr open_output(const std::string& path, const char* format);
+// A bit-exact muxer of the named format ("webm", "gif") writing to the temporary file.
+OutputContextPtr open_output(const TempFile& file, const char* format);
+
+// Writes one packet; a failure (a full disk) names the output.
+void write_packet(AVFormatContext* output, AVPacket* packet, const TempFile& file);
+
+// Writes the trailer and closes the file, checking both (the last buffered bytes reach the disk
+// only on close), then frees the muxer. The caller renames the file into place afterwards.
+void finish_output(OutputContextPtr& output, const TempFile& file);
 
 }  // namespace render

@@ -8,6 +8,8 @@
 #include <iostream>
 #include <memory>
 
+#include <CLI/CLI.hpp>
+
 #include "render/commands.hpp"
 #include "render/files.hpp"
 #include "story/load.hpp"

@@ -1,8 +1,12 @@
 // Each subcommand registers itself on the CLI; its callback stores the process exit code
 // (0 ok, 1 runtime failure, 2 bad usage or invalid storyboard, 130 interrupted).
 #pragma once
-#include <CLI/CLI.hpp>
 #include <functional>
+#include <string>
+
+namespace CLI {
+class App;
+}
 
 namespace render {
 
@@ -15,8 +19,5 @@ void add_sheet_command(CLI::App& app, int& exit_code);
 
 // Runs a command body: SystemError becomes exit 1 with its message, Interrupted exit 130.
 int run_guarded(const std::function<int()>& run);
-
-// Repository root for shipped files (fonts/, storyboards/): $SHARDREEL_HOME, else the source tree.
-std::string home_dir();
 
 }  // namespace render

@@ -111,7 +111,8 @@ void add_chapters(AVFormatContext* output, const std::vector<ConcatChapter>& cha
 
 // A mov_text sample is a 16-bit big-endian length followed by the UTF-8 text; the muxer
 // inserts the empty samples that end a cue before a gap.
-void write_cue(AVFormatContext* output, const AVStream& stream, const SubtitleCue& cue) {
+void write_cue(AVFormatContext* output, const AVStream& stream, const SubtitleCue& cue,
+               const TempFile& file) {
     if (cue.text.size() > 0xFFFF) throw SystemError("caption longer than 65535 bytes");
     const AvPacketPtr packet = make_packet();
     av_check(av_new_packet(packet.get(), static_cast<int>(cue.text.size() + 2)),
@@ -124,13 +125,13 @@ void write_cue(AVFormatContext* output, const AVStream& stream, const SubtitleCu
     packet->duration =
         av_rescale_q(to_ms(cue.end_seconds - cue.start_seconds), kMilliseconds, stream.time_base);
     packet->stream_index = stream.index;
-    av_check(av_interleaved_write_frame(output, packet.get()), "cannot write a caption");
+    write_packet(output, packet.get(), file);
 }
 
 // Copies the segment's video packets shifted by offset (in out's time base); returns where
 // the segment ends, the next segment's offset.
 std::int64_t copy_segment(const Segment& segment, AVFormatContext* output, const AVStream& out,
-                          std::int64_t offset) {
+                          std::int64_t offset, const TempFile& file) {
     const AVStream& in = *segment.video;
     const std::int64_t start = in.start_time == AV_NOPTS_VALUE
                                    ? 0
@@ -145,32 +146,35 @@ std::int64_t copy_segment(const Segment& segment, AVFormatContext* output, const
         end = std::max(end, packet->pts + packet->duration);
         packet->stream_index = out.index;
         packet->pos = -1;
-        av_check(av_interleaved_write_frame(output, packet.get()), "cannot write a video packet");
+        write_packet(output, packet.get(), file);
     }
     return end;
 }
 
 }  // namespace
 
-void concat_mp4(const std::vector<std::string>& inputs, const std::string& output_path,
+void concat_mp4(const std::vector<std::string>& inputs, const TempFile& file,
                 const ConcatExtras& extras) {
     const std::vector<Segment> segments = open_segments(inputs);
-    TempFile temp(output_path);
-    {
-        const OutputContextPtr output = open_mp4_output(temp.path());
-        const AVStream* video = add_video_stream(output.get(), *segments.front().video);
-        const AVStream* captions =
-            extras.subtitles.empty() ? nullptr
-                                     : add_subtitle_stream(output.get(), extras.subtitle_language);
-        add_chapters(output.get(), extras.chapters);
-        write_mp4_header(output.get());
-        for (const SubtitleCue& cue : extras.subtitles) write_cue(output.get(), *captions, cue);
-        std::int64_t offset = 0;
-        for (const Segment& segment : segments)
-            offset = copy_segment(segment, output.get(), *video, offset);
-        av_check(av_write_trailer(output.get()), "cannot finish the MP4");
-    }
-    temp.commit();
+    OutputContextPtr output = open_mp4_output(file);
+    const AVStream* video = add_video_stream(output.get(), *segments.front().video);
+    const AVStream* captions = extras.subtitles.empty()
+                                   ? nullptr
+                                   : add_subtitle_stream(output.get(), extras.subtitle_language);
+    add_chapters(output.get(), extras.chapters);
+    write_mp4_header(output.get(), file);
+    for (const SubtitleCue& cue : extras.subtitles) write_cue(output.get(), *captions, cue, file);
+    std::int64_t offset = 0;
+    for (const Segment& segment : segments)
+        offset = copy_segment(segment, output.get(), *video, offset, file);
+    finish_output(output, file);
+}
+
+void concat_mp4(const std::vector<std::string>& inputs, const std::string& output,
+                const ConcatExtras& extras) {
+    TempFile file(output);
+    concat_mp4(inputs, file, extras);
+    file.commit();
 }
 
 }  // namespace render

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "render/temp_file.hpp"
+
 namespace render {
 
 struct ConcatChapter {
@@ -22,8 +24,12 @@ struct ConcatExtras {
     std::string subtitle_language = "eng";  // ISO 639-2
 };
 
-// Writes output through a temporary file in its directory (renamed when complete). Throws
-// SystemError on I/O or libav failure, or when the segments' video parameters differ.
+// Writes the joined video into file's temporary path; the caller commits it, together with
+// whatever must appear beside it (the captions). Throws SystemError on I/O or libav failure
+// (naming file's final path), or when the segments' video parameters differ.
+void concat_mp4(const std::vector<std::string>& inputs, const TempFile& file,
+                const ConcatExtras& extras = {});
+// The same, renamed into place at output when complete.
 void concat_mp4(const std::vector<std::string>& inputs, const std::string& output,
                 const ConcatExtras& extras = {});
 

@@ -15,6 +15,7 @@
 
 #include "render/captions.hpp"
 #include "render/concat.hpp"
+#include "render/error.hpp"
 #include "render/files.hpp"
 #include "render/interrupt.hpp"
 #include "render/sink.hpp"
@@ -136,16 +137,21 @@ void draw_frames(FrameSink& sink, const story::Chapter& chapter, const story::Ch
     }
 }
 
-void write_captions(const FilmJob& film) {
-    const auto cues = film_cues(film.board.chapters, film.video.fps);
-    try {
-        write_file_atomic(sibling(film.output, ".vtt"), to_webvtt(cues));
-        write_file_atomic(sibling(film.output, ".srt"), to_srt(cues));
-    } catch (...) {
-        fs::remove(film.output);  // the film without its captions is a partial output
-        throw;
+// The film's .vtt and .srt, written to temporary files and renamed right after the video: a
+// failure anywhere (a full disk) leaves whatever was there before untouched.
+struct CaptionFiles {
+    TempFile vtt, srt;
+    explicit CaptionFiles(const FilmJob& film)
+        : vtt(sibling(film.output, ".vtt")), srt(sibling(film.output, ".srt")) {
+        const auto cues = film_cues(film.board.chapters, film.video.fps);
+        write_temp(vtt, to_webvtt(cues));
+        write_temp(srt, to_srt(cues));
     }
-}
+    void commit() {
+        vtt.commit();
+        srt.commit();
+    }
+};
 
 // Runs task(0..count-1) on `workers` threads; the first exception cancels the rest and is
 // rethrown once every thread has stopped.
@@ -225,11 +231,16 @@ void draw_segments(const std::vector<Planned*>& misses, const std::vector<FilmJo
         Planned& p = *misses[i];
         const auto start = std::chrono::steady_clock::now();
         const story::Video& video = films[p.film].video;
-        Mp4Sink sink(fonts, options.encoder);  // aborts (removes its temporary file) on throw
-        sink.begin({cache.segment_path(p.key), video.width, video.height, video.fps});
-        draw_frames(sink, *p.chapter, *p.spec, video.fps, counter, cancel);
-        sink.finish();
-        cache.commit(p.key);
+        try {
+            Mp4Sink sink(fonts, options.encoder);  // aborts (removes its temporary file) on throw
+            sink.begin({cache.segment_path(p.key), video.width, video.height, video.fps});
+            draw_frames(sink, *p.chapter, *p.spec, video.fps, counter, cancel);
+            sink.finish();
+            cache.commit(p.key);
+        } catch (const SystemError& e) {
+            throw SystemError(std::string(e.what()) + " (the segment of chapter '" + p.spec->id +
+                              "' of " + films[p.film].board.file + ")");
+        }
         p.seconds = seconds_since(start);
     });
 }
@@ -252,8 +263,11 @@ void assemble(const FilmJob& film, const std::vector<const Planned*>& chapters,
         for (const story::Cue& c : film_cues(film.board.chapters, film.video.fps))
             extras.subtitles.push_back({c.start, c.end, c.text});
     ensure_parent_dir(film.output);
-    concat_mp4(inputs, film.output, extras);
-    write_captions(film);
+    CaptionFiles captions(film);
+    TempFile video(film.output);
+    concat_mp4(inputs, video, extras);
+    video.commit();
+    captions.commit();
 }
 
 // Frame by frame through make_sink, for outputs that are not MP4 (no segments, no cache).
@@ -266,6 +280,7 @@ RenderReport render_direct(const FilmJob& film, const Fonts& fonts,
     FrameCounter counter(total, on_progress);
     const std::atomic<bool> cancel{false};
     RenderReport report{film.output, 0, 0, {}};
+    CaptionFiles captions(film);
     auto sink = make_sink(film.output, fonts);
     sink->begin({film.output, film.video.width, film.video.height, film.video.fps});
     try {
@@ -282,7 +297,7 @@ RenderReport render_direct(const FilmJob& film, const Fonts& fonts,
         sink->abort();
         throw;
     }
-    write_captions(film);
+    captions.commit();
     report.wall_seconds = seconds_since(start);
     return report;
 }
@@ -311,6 +326,21 @@ std::optional<std::vector<std::string>> expand_storyboards(const std::vector<std
     return out;
 }
 
+bool chapters_hold_frames(const story::Storyboard& board, int fps, std::ostream& err) {
+    bool ok = true;
+    for (const story::ChapterSpec& c : board.chapters) {
+        if (auto problem = story::limits::frame_length_error(c.duration, fps)) {
+            err << story::Diagnostic{board.file, c.pos,
+                                     "chapter '" + c.id + "' " + *problem +
+                                         "; lengthen it or raise --fps"}
+                       .format()
+                << "\n";
+            ok = false;
+        }
+    }
+    return ok;
+}
+
 std::optional<std::vector<FilmJob>> load_films(const std::vector<std::string>& storyboards,
                                                const std::string& only, const VideoOverrides& overrides,
                                                std::ostream& err) {
@@ -329,6 +359,8 @@ std::optional<std::vector<FilmJob>> load_films(const std::vector<std::string>& s
         if (auto problem = resolve_video(board->video, overrides, video)) {
             err << "shardreel: error: " << *problem << "\n";
             ok = false;
+        } else {
+            ok = chapters_hold_frames(*board, video.fps, err) && ok;
         }
         films.push_back({std::move(*board), video, ""});
     }
@@ -373,6 +405,8 @@ std::vector<RenderReport> render_films(const std::vector<FilmJob>& films, const 
     SegmentCache cache(scratch                     ? scratch->path()
                        : options.cache_dir.empty() ? default_cache_dir(films.front().output)
                                                    : options.cache_dir);
+    if (!options.segment_only)  // fail now, not after minutes of drawing
+        for (const FilmJob& film : films) check_writable(film.output);
     if (!planned.empty()) cache.prepare();  // not for films that are all .webm, .gif, ...
     const std::vector<Planned*> misses = find_misses(planned, cache, options.use_cache);
     draw_segments(misses, films, cache, fonts, options, on_progress);

@@ -37,6 +37,10 @@ struct VideoOverrides {
 std::optional<std::string> resolve_video(const story::Video& authored, const VideoOverrides& o,
                                          story::Video& out);
 
+// Prints "file:line:col: error: chapter 'x' lasts 0.05s, less than one frame at 10 fps ..." for
+// every chapter that --fps leaves without a frame; false if there was any.
+bool chapters_hold_frames(const story::Storyboard& board, int fps, std::ostream& err);
+
 struct ChapterReport {
     std::string id;
     bool cached = false;  // no frame drawn: found in the cache (or drawn for another film)

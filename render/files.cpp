@@ -2,13 +2,13 @@
 #include "render/files.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
-#include "render/commands.hpp"
 #include "render/error.hpp"
 #include "render/temp_file.hpp"
 
@@ -38,15 +38,26 @@ void ensure_parent_dir(const std::string& path) {
     if (ec) throw SystemError("cannot create directory " + dir.string() + ": " + ec.message());
 }
 
+void write_temp(const TempFile& file, const std::string& content) {
+    std::FILE* out = std::fopen(file.path().c_str(), "wb");
+    if (!out) throw SystemError("cannot write " + file.final_path() + ": " + std::strerror(errno));
+    const bool written = std::fwrite(content.data(), 1, content.size(), out) == content.size();
+    int error = written ? 0 : errno;
+    if (std::fclose(out) != 0 && !error) error = errno;  // buffered bytes reach the disk here
+    if (!written && !error) error = EIO;
+    if (error) throw SystemError("cannot write " + file.final_path() + ": " + std::strerror(error));
+}
+
+void check_writable(const std::string& path) {
+    ensure_parent_dir(path);
+    const TempFile probe(path);
+    write_temp(probe, "");
+}
+
 void write_file_atomic(const std::string& path, const std::string& content) {
-    TempFile tmp(path);
-    {
-        std::ofstream out(tmp.path(), std::ios::binary);
-        out << content;
-        out.flush();
-        if (!out) throw SystemError("cannot write " + path + ": " + std::strerror(errno));
-    }
-    tmp.commit();
+    TempFile file(path);
+    write_temp(file, content);
+    file.commit();
 }
 
 std::string home_dir() {

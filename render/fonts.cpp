@@ -20,8 +20,8 @@
 #include <hb.h>
 #include <xxhash.h>
 
-#include "render/commands.hpp"
 #include "render/error.hpp"
+#include "render/files.hpp"
 
 namespace render {
 namespace {
@@ -55,7 +55,10 @@ void release_ft(void* p) {
 
 std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw SystemError("cannot read font " + path + ": " + std::strerror(errno));
+    if (!in)
+        throw SystemError("cannot read font " + path + ": " + std::strerror(errno) +
+                          " (the fonts ship in shardreel's fonts/ directory; SHARDREEL_HOME names "
+                          "the directory that holds it)");
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 

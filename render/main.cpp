@@ -3,6 +3,8 @@
 
 #include <iostream>
 
+#include <CLI/CLI.hpp>
+
 #include "render/commands.hpp"
 #include "render/error.hpp"
 

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/report.hpp"
+#include <CLI/CLI.hpp>
+
 #include "render/commands.hpp"
 #include "render/director.hpp"
 #include "story/format.hpp"

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include <CLI/CLI.hpp>
+
 #include "render/commands.hpp"
 #include "render/director.hpp"
 #include "render/error.hpp"

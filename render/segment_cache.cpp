@@ -136,7 +136,13 @@ void SegmentCache::commit(const SegmentKey& k) const {
                                    {"bytes", bytes->size()},
                                    {"xxh3", xxh3_128_hex(*bytes)},
                                    {"inputs", nlohmann::json::parse(k.inputs)}};
-    write_file_atomic(json_path(dir_, k.key), record.dump(2) + "\n");
+    try {
+        write_file_atomic(json_path(dir_, k.key), record.dump(2) + "\n");
+    } catch (const SystemError&) {
+        std::error_code ec;  // a segment without its record is a miss: take the space back
+        fs::remove(segment_path(k), ec);
+        throw;
+    }
 }
 
 namespace {

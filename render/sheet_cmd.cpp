@@ -3,6 +3,8 @@
 #include <filesystem>
 #include <iostream>
 
+#include <CLI/CLI.hpp>
+
 #include "render/commands.hpp"
 #include "render/contact_sheet.hpp"
 #include "render/director.hpp"

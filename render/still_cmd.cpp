@@ -2,6 +2,8 @@
 #include <filesystem>
 #include <iostream>
 
+#include <CLI/CLI.hpp>
+
 #include "render/commands.hpp"
 #include "render/director.hpp"
 #include "render/error.hpp"

@@ -1,7 +1,10 @@
 // Storyboard and command-line limits, and the nesting scan that runs before the YAML parser.
 #include "story/limits.hpp"
 
+#include <cstdio>
 #include <vector>
+
+#include "story/time.hpp"
 
 namespace story::limits {
 namespace {
@@ -110,6 +113,14 @@ std::optional<std::string> frame_size_error(FrameSize size, std::string_view tex
         return "video size must have an even width and height (H.264 4:2:0), got " +
                std::string(text);
     return std::nullopt;
+}
+
+std::optional<std::string> frame_length_error(double seconds, int fps) {
+    if (frame_count(seconds, fps) >= 1) return std::nullopt;
+    char frame[32];
+    std::snprintf(frame, sizeof frame, "%.3gs", 1.0 / fps);
+    return "lasts " + format_seconds(seconds) + ", less than one frame at " + std::to_string(fps) +
+           " fps (" + frame + ")";
 }
 
 std::optional<TextError> storyboard_text_error(std::string_view text) {

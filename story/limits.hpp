@@ -22,6 +22,10 @@ inline constexpr long long kMaxYamlNodes = 100'000;  // after expanding aliases
 // "video size must be between 16x16 and 7680x4320, got 8000x4000", or the even-size rule.
 std::optional<std::string> frame_size_error(FrameSize size, std::string_view text);
 
+// "lasts 0.01s, less than one frame at 15 fps (0.0667s)": a chapter must hold at least one frame
+// (durations round to the nearest frame).
+std::optional<std::string> frame_length_error(double seconds, int fps);
+
 struct TextError {
     SourcePos pos;
     std::string message;

@@ -429,6 +429,10 @@ class Loader {
                                format_seconds(*d));
             return;
         }
+        if (auto problem = limits::frame_length_error(*d, fps)) {
+            error(e.value, "the chapter " + *problem + "; make it longer or raise video.fps");
+            return;
+        }
         spec.duration = *d;
     }
 

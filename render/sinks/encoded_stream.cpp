@@ -34,7 +34,7 @@ CodecContextPtr open_encoder(const StreamSetup& setup, bool global_header) {
     for (const auto& [key, value] : setup.options) av_dict_set(&options, key.c_str(), value.c_str(), 0);
     const int ret = avcodec_open2(ctx.get(), codec, &options);
     av_dict_free(&options);
-    av_check(ret, (std::string("cannot open the ") + setup.encoder + " encoder").c_str());
+    av_check(ret, std::string("cannot open the ") + setup.encoder + " encoder");
     return ctx;
 }
 
@@ -42,7 +42,7 @@ CodecContextPtr open_encoder(const StreamSetup& setup, bool global_header) {
 
 EncodedStream::EncodedStream(const std::string& final_path, const StreamSetup& setup)
     : temp_(final_path),
-      output_(open_output(temp_.path(), setup.muxer)),
+      output_(open_output(temp_, setup.muxer)),
       codec_(open_encoder(setup, output_->oformat->flags & AVFMT_GLOBALHEADER)) {
     stream_ = avformat_new_stream(output_.get(), nullptr);
     if (!stream_) throw std::bad_alloc();
@@ -50,8 +50,7 @@ EncodedStream::EncodedStream(const std::string& final_path, const StreamSetup& s
              "cannot copy encoder parameters");
     stream_->time_base = codec_->time_base;
     stream_->avg_frame_rate = codec_->framerate;
-    av_check(avformat_write_header(output_.get(), nullptr),
-             (std::string("cannot write the ") + setup.muxer + " header").c_str());
+    av_check(avformat_write_header(output_.get(), nullptr), write_failure(temp_));
 }
 
 AvFramePtr EncodedStream::make_picture() const {
@@ -71,8 +70,7 @@ void EncodedStream::send(AVFrame* frame) {
 void EncodedStream::finish() {
     av_check(avcodec_send_frame(codec_.get(), nullptr), "cannot flush the encoder");
     drain();
-    av_check(av_write_trailer(output_.get()), "cannot finish the video");
-    output_.reset();  // closes the file before it is renamed
+    finish_output(output_, temp_);
     temp_.commit();
 }
 
@@ -83,8 +81,7 @@ void EncodedStream::drain() {
         av_check(ret, "cannot encode a frame");
         av_packet_rescale_ts(packet_.get(), codec_->time_base, stream_->time_base);
         packet_->stream_index = stream_->index;
-        av_check(av_interleaved_write_frame(output_.get(), packet_.get()),
-                 "cannot write a video packet");
+        write_packet(output_.get(), packet_.get(), temp_);
     }
 }
 

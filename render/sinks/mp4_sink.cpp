@@ -91,7 +91,7 @@ struct Mp4Sink::Encoder {
 
     Encoder(const OutputSpec& spec, const EncoderSettings& settings)
         : temp(spec.path),
-          output(open_mp4_output(temp.path())),
+          output(open_mp4_output(temp)),
           codec(open_encoder(spec, settings, output->oformat->flags & AVFMT_GLOBALHEADER)) {
         stream = avformat_new_stream(output.get(), nullptr);
         if (!stream) throw std::bad_alloc();
@@ -99,7 +99,7 @@ struct Mp4Sink::Encoder {
                  "cannot copy encoder parameters");
         stream->time_base = codec->time_base;
         stream->avg_frame_rate = codec->framerate;
-        write_mp4_header(output.get());
+        write_mp4_header(output.get(), temp);
     }
 
     void encode(AVFrame* yuv) {
@@ -111,8 +111,7 @@ struct Mp4Sink::Encoder {
     void finish() {
         av_check(avcodec_send_frame(codec.get(), nullptr), "cannot flush the encoder");
         drain();
-        av_check(av_write_trailer(output.get()), "cannot finish the MP4");
-        output.reset();  // closes the file before it is renamed
+        finish_output(output, temp);
         temp.commit();
     }
 
@@ -124,8 +123,7 @@ struct Mp4Sink::Encoder {
             if (packet->duration == 0) packet->duration = 1;  // the last sample's length
             av_packet_rescale_ts(packet.get(), codec->time_base, stream->time_base);
             packet->stream_index = stream->index;
-            av_check(av_interleaved_write_frame(output.get(), packet.get()),
-                     "cannot write a video packet");
+            write_packet(output.get(), packet.get(), temp);
         }
     }
 };

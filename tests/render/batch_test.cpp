@@ -21,25 +21,15 @@ using nlohmann::json;
 using render_test::run_cli;
 using render_test::slurp;
 using render_test::TempDir;
+using render_test::q;
+using render_test::write_text;
+using render_test::short_variant;
+using render_test::has_temp_files;
+using render_test::segment_keys;
 
 namespace {
 
-const fs::path kShort = fs::path(SHARDREEL_SOURCE_DIR) / "tests/storyboards/good/short.yaml";
-
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
-
-void write_text(const fs::path& path, const std::string& text) {
-    std::ofstream(path, std::ios::binary) << text;
-}
-
-// short.yaml with `from` replaced by `to` (which must occur), written to path.
-fs::path short_variant(const fs::path& path, const std::string& from, const std::string& to) {
-    std::string text = slurp(kShort);
-    const auto at = text.find(from);
-    REQUIRE(at != std::string::npos);
-    write_text(path, text.replace(at, from.size(), to));
-    return path;
-}
+const fs::path kShort = render_test::short_film();
 
 json render_json(const std::string& args, const fs::path& cwd = {}) {
     const auto run = run_cli("render " + args + " --json", cwd);
@@ -52,21 +42,6 @@ std::map<std::string, bool> cached_by_id(const json& report) {
     std::map<std::string, bool> out;
     for (const json& c : report["chapters"]) out[c["id"]] = c["cached"];
     return out;
-}
-
-// Keys of the segments in a cache directory.
-std::set<std::string> keys(const fs::path& cache) {
-    std::set<std::string> out;
-    std::error_code missing;
-    for (const auto& e : fs::directory_iterator(cache, missing))
-        if (e.path().extension() == ".mp4") out.insert(e.path().stem().string());
-    return out;
-}
-
-bool has_temp_files(const fs::path& dir) {
-    for (const auto& e : fs::recursive_directory_iterator(dir))
-        if (e.path().filename().string().find(".tmp-") != std::string::npos) return true;
-    return false;
 }
 
 std::map<std::string, fs::file_time_type> snapshot(const fs::path& dir) {
@@ -87,7 +62,7 @@ TEST_CASE("a second render draws nothing and gives the same bytes as a fresh one
     const json cold = render_json(q(kShort) + " -o " + q(dir.path / "a.mp4") + " -j1");
     CHECK(cold["frames_drawn"] == 38);
     for (const auto& [id, cached] : cached_by_id(cold)) CHECK_FALSE(cached);
-    CHECK(keys(dir.path / "cache").size() == 2);  // default cache: cache/ beside the output
+    CHECK(segment_keys(dir.path / "cache").size() == 2);  // default cache: cache/ beside the output
 
     const json warm = render_json(q(kShort) + " -o " + q(dir.path / "b.mp4"));
     CHECK(warm["frames_drawn"] == 0);
@@ -98,8 +73,8 @@ TEST_CASE("a second render draws nothing and gives the same bytes as a fresh one
     // The same segments drawn into another, empty cache are byte-identical to the cached ones.
     TempDir other;
     render_json(q(kShort) + " -o " + q(other.path / "c.mp4") + " --cache " + q(other.path / "segments"));
-    REQUIRE(keys(other.path / "segments") == keys(dir.path / "cache"));
-    for (const std::string& k : keys(dir.path / "cache"))
+    REQUIRE(segment_keys(other.path / "segments") == segment_keys(dir.path / "cache"));
+    for (const std::string& k : segment_keys(dir.path / "cache"))
         CHECK(slurp(dir.path / "cache" / (k + ".mp4")) == slurp(other.path / "segments" / (k + ".mp4")));
     CHECK(slurp(other.path / "c.mp4") == slurp(dir.path / "a.mp4"));
 }
@@ -123,8 +98,8 @@ TEST_CASE("render -j1 and -j2 give byte-identical films and segments", "[batch]"
     render_json(q(kShort) + " -o " + q(dir.path / "one.mp4") + " -j1 --cache " + q(dir.path / "c1"));
     render_json(q(kShort) + " -o " + q(dir.path / "two.mp4") + " -j2 --cache " + q(dir.path / "c2"));
     CHECK(slurp(dir.path / "one.mp4") == slurp(dir.path / "two.mp4"));
-    REQUIRE(keys(dir.path / "c1") == keys(dir.path / "c2"));
-    for (const std::string& k : keys(dir.path / "c1"))
+    REQUIRE(segment_keys(dir.path / "c1") == segment_keys(dir.path / "c2"));
+    for (const std::string& k : segment_keys(dir.path / "c1"))
         CHECK(slurp(dir.path / "c1" / (k + ".mp4")) == slurp(dir.path / "c2" / (k + ".mp4")));
 }
 
@@ -147,7 +122,7 @@ TEST_CASE("a truncated or altered segment is detected and re-rendered", "[batch]
     render_json(q(kShort) + " -o " + q(dir.path / "a.mp4"));
     const fs::path cache = dir.path / "cache";
     std::vector<fs::path> segments;
-    for (const std::string& k : keys(cache)) segments.push_back(cache / (k + ".mp4"));
+    for (const std::string& k : segment_keys(cache)) segments.push_back(cache / (k + ".mp4"));
     REQUIRE(segments.size() == 2);
 
     fs::resize_file(segments[0], fs::file_size(segments[0]) / 2);  // truncated
@@ -161,7 +136,7 @@ TEST_CASE("a truncated or altered segment is detected and re-rendered", "[batch]
     // Repaired: the next run hits both.
     CHECK(render_json(q(kShort) + " -o " + q(dir.path / "c.mp4"))["frames_drawn"] == 0);
     // A missing record is a miss too.
-    fs::remove(cache / (*keys(cache).begin() + ".json"));
+    fs::remove(cache / (*segment_keys(cache).begin() + ".json"));
     CHECK(render_json(q(kShort) + " -o " + q(dir.path / "d.mp4"))["frames_drawn"] != 0);
 }
 
@@ -169,10 +144,10 @@ TEST_CASE("the cache is pruned to its limit, least recently used first", "[batch
     TempDir dir;
     const std::string cache = " --cache " + q(dir.path / "cache");
     const auto render_keys = [&](const fs::path& storyboard, const std::string& extra = "") {
-        const auto before = keys(dir.path / "cache");
+        const auto before = segment_keys(dir.path / "cache");
         render_json(q(storyboard) + " -o " + q(dir.path / "x.mp4") + cache + extra);
         std::set<std::string> added;
-        for (const auto& k : keys(dir.path / "cache"))
+        for (const auto& k : segment_keys(dir.path / "cache"))
             if (!before.count(k)) added.insert(k);
         return added;
     };
@@ -189,13 +164,13 @@ TEST_CASE("the cache is pruned to its limit, least recently used first", "[batch
     // Room for what is there plus a little: C's new intro forces exactly one segment out, B's.
     const std::uintmax_t limit = total + 2000;
     const auto c_keys = render_keys(c, " --cache-limit " + std::to_string(limit) + "B");
-    const auto left = keys(dir.path / "cache");
+    const auto left = segment_keys(dir.path / "cache");
     CHECK(left.count(*b_keys.begin()) == 0);
     for (const auto& k : a_keys) CHECK(left.count(k) == 1);
     for (const auto& k : c_keys) CHECK(left.count(k) == 1);
     // A limit below this film's own segments keeps them (they were just used) and drops the rest.
     render_keys(c, " --cache-limit 1KB");
-    CHECK(keys(dir.path / "cache").size() == 2);
+    CHECK(segment_keys(dir.path / "cache").size() == 2);
     CHECK(run_cli("render " + q(kShort) + " --cache-limit lots").exit_code == 2);
 }
 
@@ -210,7 +185,7 @@ TEST_CASE("several storyboards in one call, or a directory of them, share the ca
     CHECK(both[0]["frames_drawn"] == 38);
     CHECK(both[1]["frames_drawn"] == 15);  // its bytes chapter is a's, drawn once
     CHECK(cached_by_id(both[1]) == std::map<std::string, bool>{{"intro", false}, {"bytes", true}});
-    CHECK(keys(dir.path / "out/cache").size() == 3);
+    CHECK(segment_keys(dir.path / "out/cache").size() == 3);
     CHECK(render::probe_video((dir.path / "out/b.mp4").string()).frame_count == 38);
 
     const json again = render_json(q(dir.path / "boards"), dir.path);  // the directory: a, b
@@ -231,7 +206,7 @@ TEST_CASE("jobs prints one command per pending segment; run by xargs -P2 they fi
 
     const std::string jobs = "'" SHARDREEL_BINARY "' jobs short.yaml --cache shared";
     REQUIRE(sh("cd " + q(dir.path) + " && " + jobs + " | xargs -P2 -I{} sh -c {}") == 0);
-    CHECK(keys(dir.path / "shared").size() == 2);
+    CHECK(segment_keys(dir.path / "shared").size() == 2);
     CHECK(run_cli("jobs short.yaml --cache shared", dir.path).out.empty());
     CHECK_FALSE(fs::exists(dir.path / "out"));  // --segment-only assembles nothing
 
@@ -286,7 +261,9 @@ TEST_CASE("the film carries one chapter marker per chapter and the captions as m
     CHECK(cues[2].end_seconds == Approx(2.533).margin(0.001));
 }
 
-TEST_CASE("SIGINT mid-render exits 130, leaves no partial file, and keeps finished segments", "[batch]") {
+TEST_CASE("SIGINT or SIGTERM mid-render exits 130, leaves no partial file, and keeps finished segments", "[batch]") {
+    const int sig = GENERATE(SIGINT, SIGTERM);
+    INFO("signal " << sig);
     TempDir dir;
     const fs::path board = short_variant(dir.path / "long.yaml", "duration: 1.5s", "duration: 6s");
     const fs::path cache = dir.path / "cache", out = dir.path / "long.mp4";
@@ -305,14 +282,14 @@ TEST_CASE("SIGINT mid-render exits 130, leaves no partial file, and keeps finish
         return false;
     };
     for (int i = 0; i < 1000 && !recorded(); ++i) usleep(5000);
-    kill(pid, SIGINT);
+    kill(pid, sig);
     int status = 0;
     waitpid(pid, &status, 0);
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 130);
     CHECK_FALSE(fs::exists(out));
     CHECK_FALSE(has_temp_files(dir.path));
-    CHECK(keys(cache).size() == 1);
+    CHECK(segment_keys(cache).size() == 1);
 
     const json resumed = render_json(q(board) + " --fps 60 --cache " + q(cache) + " -o " + q(out));
     CHECK(cached_by_id(resumed) == std::map<std::string, bool>{{"intro", true}, {"bytes", false}});

@@ -28,10 +28,46 @@ std::string slurp(const fs::path& path) {
     return buf.str();
 }
 
-CliRun run_cli(const std::string& args, const fs::path& cwd) {
+void write_text(const fs::path& path, const std::string& text) {
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+std::string q(const fs::path& p) {
+    std::string out = "'";
+    for (const char c : p.string()) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+fs::path short_film() { return fs::path(SHARDREEL_SOURCE_DIR) / "tests/storyboards/good/short.yaml"; }
+
+fs::path short_variant(const fs::path& path, const std::string& from, const std::string& to) {
+    std::string text = slurp(short_film());
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    write_text(path, text.replace(at, from.size(), to));
+    return path;
+}
+
+bool has_temp_files(const fs::path& dir) {
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        if (e.path().filename().string().find(".tmp-") != std::string::npos) return true;
+    return false;
+}
+
+std::set<std::string> segment_keys(const fs::path& cache) {
+    std::set<std::string> out;
+    std::error_code missing;
+    for (const auto& e : fs::directory_iterator(cache, missing))
+        if (e.path().extension() == ".mp4") out.insert(e.path().stem().string());
+    return out;
+}
+
+std::string shardreel(const std::string& args) { return "'" SHARDREEL_BINARY "' " + args; }
+
+CliRun run_shell(const std::string& script, const fs::path& cwd) {
     TempDir scratch;
     const fs::path err = scratch.path / "stderr";
-    std::string command = "'" SHARDREEL_BINARY "' " + args + " 2>'" + err.string() + "'";
+    std::string command = "bash -c " + q(script) + " 2>'" + err.string() + "'";
     if (!cwd.empty()) command = "cd '" + cwd.string() + "' && " + command;
     CliRun r;
     FILE* pipe = popen(command.c_str(), "r");
@@ -43,5 +79,7 @@ CliRun run_cli(const std::string& args, const fs::path& cwd) {
     r.err = slurp(err);
     return r;
 }
+
+CliRun run_cli(const std::string& args, const fs::path& cwd) { return run_shell(shardreel(args), cwd); }
 
 }  // namespace render_test

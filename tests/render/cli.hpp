@@ -2,6 +2,7 @@
 // stdout/stderr and exit code; and self-removing temporary directories.
 #pragma once
 #include <filesystem>
+#include <set>
 #include <string>
 
 namespace render_test {
@@ -19,10 +20,31 @@ struct CliRun {
     std::string out, err;
 };
 
+// Shell text that runs the built binary with args: "'/path/to/shardreel' ARGS".
+std::string shardreel(const std::string& args);
+
+// Runs a bash script; stdout and stderr captured.
+CliRun run_shell(const std::string& script, const std::filesystem::path& cwd = {});
+
 // Runs `shardreel ARGS` (ARGS is shell text, quote paths yourself) in cwd (default: the current
 // directory).
 CliRun run_cli(const std::string& args, const std::filesystem::path& cwd = {});
 
 std::string slurp(const std::filesystem::path& path);
+void write_text(const std::filesystem::path& path, const std::string& text);
+
+// A path single-quoted for the shell.
+std::string q(const std::filesystem::path& p);
+
+// tests/storyboards/good/short.yaml: 480x270 at 15 fps, chapters intro (1 s) and bytes (1.5 s).
+std::filesystem::path short_film();
+// short.yaml with `from` replaced by `to` (which must occur), written to path.
+std::filesystem::path short_variant(const std::filesystem::path& path, const std::string& from,
+                                    const std::string& to);
+
+// Whether any write-then-rename temporary (".name.tmp-PID-N") is left under dir.
+bool has_temp_files(const std::filesystem::path& dir);
+// Keys of the segments (*.mp4) in a cache directory; empty when it does not exist.
+std::set<std::string> segment_keys(const std::filesystem::path& cache);
 
 }  // namespace render_test

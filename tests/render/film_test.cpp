@@ -20,12 +20,11 @@ namespace fs = std::filesystem;
 using render_test::run_cli;
 using render_test::slurp;
 using render_test::TempDir;
+using render_test::q;
 
 namespace {
 
-const std::string kShort = std::string(SHARDREEL_SOURCE_DIR) + "/tests/storyboards/good/short.yaml";
-
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+const std::string kShort = render_test::short_film().string();
 
 // Mean absolute difference per channel between a PNG still and RGB24 pixels.
 double mean_abs_diff(const fs::path& png, const std::vector<std::uint8_t>& rgb, int w, int h) {

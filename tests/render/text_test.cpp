@@ -144,8 +144,11 @@ TEST_CASE("a missing face is a SystemError naming its path", "[text]") {
     const std::string dir = render_test::scratch_path("no-fonts");
     std::filesystem::create_directories(dir);
     CHECK_THROWS_MATCHES(render::Fonts(dir), render::SystemError,
-                         Catch::Matchers::Message("cannot read font " + dir +
-                                                  "/Inter-Regular.otf: No such file or directory"));
+                         Catch::Matchers::Message(
+                             "cannot read font " + dir +
+                             "/Inter-Regular.otf: No such file or directory (the fonts ship in "
+                             "shardreel's fonts/ directory; SHARDREEL_HOME names the directory "
+                             "that holds it)"));
 }
 
 TEST_CASE("default font dir follows SHARDREEL_HOME", "[text]") {
