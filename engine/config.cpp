@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <numeric>
 
 namespace engine {
@@ -34,11 +35,14 @@ bool at_least_one(Problems& out, const char* name, int v) {
     return false;
 }
 
-void divisible(Problems& out, const char* what, int n, const char* by, int d, const char* fix) {
+// Records "what = n is not divisible by by = d (try fix=k)" with k the divisor of `fits`
+// nearest to d (fits: n itself, or a number every constraint on `fix` divides).
+void divisible(Problems& out, const char* what, int n, const char* by, int d, const char* fix,
+               int fits) {
     if (n % d == 0) return;
     out.push_back(std::string(what) + " = " + std::to_string(n) + " is not divisible by " + by +
                   " = " + std::to_string(d) + " (try " + fix + "=" +
-                  std::to_string(nearest_divisor(n, d)) + ")");
+                  std::to_string(nearest_divisor(fits, d)) + ")");
 }
 
 void check_layout(Problems& out, const Config& c) {
@@ -69,12 +73,19 @@ void check_model(Problems& out, const Config& c) {
     at_least_one(out, "vocab", m.vocab);
     const bool heads_ok = at_least_one(out, "heads", m.heads);
     const bool kv_ok = at_least_one(out, "kv_heads", m.kv_heads);
-    if (heads_ok) divisible(out, "hidden", m.hidden, "heads", m.heads, "heads");
-    if (heads_ok && kv_ok) divisible(out, "heads", m.heads, "kv_heads", m.kv_heads, "kv_heads");
+    if (heads_ok) divisible(out, "hidden", m.hidden, "heads", m.heads, "heads", m.hidden);
+    if (heads_ok && kv_ok)
+        divisible(out, "heads", m.heads, "kv_heads", m.kv_heads, "kv_heads", m.heads);
     const int tp = c.layout.tp, pp = c.layout.pp;
-    if (tp < 1) return;
-    if (heads_ok) divisible(out, "heads", m.heads, "tp", tp, "tp");
-    if (kv_ok) divisible(out, "kv_heads", m.kv_heads, "tp", tp, "tp");
+    if (tp < 1 || !heads_ok || !kv_ok) return;
+    // The suggested tp splits both kinds of heads and the GPUs of one pipeline stage (of all the
+    // GPUs when pp is itself wrong).
+    const int gpus = c.layout.gpus;
+    const bool pp_fits = pp >= 1 && pp <= m.layers && gpus % pp == 0;
+    const int stage_gpus = pp_fits ? gpus / pp : gpus;
+    const int fits = std::gcd(std::gcd(m.heads, m.kv_heads), std::max(stage_gpus, 1));
+    divisible(out, "heads", m.heads, "tp", tp, "tp", fits);
+    divisible(out, "kv_heads", m.kv_heads, "tp", tp, "tp", fits);
     if (layers_ok && pp > m.layers) {
         out.push_back("layers = " + std::to_string(m.layers) +
                       " is fewer than pp = " + std::to_string(pp) +

@@ -34,9 +34,15 @@ TEST_CASE("sizes below one are reported without dividing by them") {
 TEST_CASE("heads must split evenly across tensor-parallel ranks") {
     Config c = config_for(*find_model("llama-2-70b"), 48, 16, 1);  // 64 heads, 8 kv heads
     CHECK(validate(c) == Messages{"kv_heads = 8 is not divisible by tp = 16 (try tp=8)"});
+    // The suggestion also divides the GPUs: on 6 GPUs tp=4 would be the next error.
     c = llama7b(6, 3);
-    CHECK(validate(c) == Messages{"heads = 32 is not divisible by tp = 3 (try tp=4)",
-                                  "kv_heads = 32 is not divisible by tp = 3 (try tp=4)"});
+    CHECK(validate(c) == Messages{"heads = 32 is not divisible by tp = 3 (try tp=2)",
+                                  "kv_heads = 32 is not divisible by tp = 3 (try tp=2)"});
+    c = llama7b(8, 8);
+    c.model.heads = c.model.kv_heads = 12;
+    c.model.hidden = 2040;
+    CHECK(validate(c) == Messages{"heads = 12 is not divisible by tp = 8 (try tp=4)",
+                                  "kv_heads = 12 is not divisible by tp = 8 (try tp=4)"});
     c = llama7b(8);
     c.model.heads = 48;
     c.model.kv_heads = 48;
