@@ -4,19 +4,19 @@
 #include "engine/recompute.hpp"
 #include "engine/report.hpp"
 #include "story/format.hpp"
-#include "strategy_fixture.hpp"
+#include "chapter_fixture.hpp"
 
 using namespace story;
-using strategy_test::shows;
+using chapter_test::shows;
 
 namespace {
-ChapterSpec load() { return strategy_test::load_spec("kind_activation_checkpointing.yaml", "checkpointing"); }
+ChapterSpec load() { return chapter_test::load_spec("kind_activation_checkpointing.yaml", "checkpointing"); }
 const std::string ts = kThinSpace;
 }  // namespace
 
 TEST_CASE("activation_checkpointing: no recompute keeps 34 + 5as/h bytes per element", "[chapters][activation_checkpointing]") {
     const ChapterSpec kSpec = load();
-    const auto chapter = make_chapter(kSpec, Video{}, strategy_test::kMetrics);
+    const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
     const engine::Config c = Timeline(kSpec).states()[0];
     const engine::Report r = engine::analyze(c);
     const Scene s = chapter->scene_at(8);
@@ -33,7 +33,7 @@ TEST_CASE("activation_checkpointing: no recompute keeps 34 + 5as/h bytes per ele
 
 TEST_CASE("activation_checkpointing: selective, then full recompute at +1/3 compute", "[chapters][activation_checkpointing]") {
     const ChapterSpec kSpec = load();
-    const auto chapter = make_chapter(kSpec, Video{}, strategy_test::kMetrics);
+    const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
     const Timeline timeline(kSpec);
     const engine::Config sel = timeline.states()[1];
     const Scene at13 = chapter->scene_at(13);

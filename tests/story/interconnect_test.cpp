@@ -2,7 +2,7 @@
 // links with the engine's figures, and the link each group uses marked from the engine's layout.
 #include <catch2/catch.hpp>
 
-#include "cluster_fixture.hpp"
+#include "chapter_fixture.hpp"
 #include "engine/interconnect.hpp"
 #include "engine/report.hpp"
 #include "story/format.hpp"
@@ -10,16 +10,16 @@
 #include "story/timeline.hpp"
 
 using namespace story;
-using cluster_test::count;
-using cluster_test::shows;
+using chapter_test::count;
+using chapter_test::shows;
 
 namespace {
 const std::string ts = kThinSpace;
 }
 
 TEST_CASE("interconnect shows the engine's traffic on each link", "[chapters][interconnect]") {
-    const ChapterSpec spec = cluster_test::load_spec("kind_interconnect.yaml");
-    const auto chapter = make_chapter(spec, Video{}, cluster_test::kMetrics);
+    const ChapterSpec spec = chapter_test::load_spec("kind_interconnect.yaml");
+    const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
     const Timeline timeline(spec);
     const engine::Config& before = timeline.states()[0];
     REQUIRE(before.layout == engine::Parallel{16, 4, 2, 0});
@@ -45,12 +45,12 @@ TEST_CASE("interconnect shows the engine's traffic on each link", "[chapters][in
     // Data parallel over 2 replicas: 2(n-1)/n x B = B, the bf16 gradients of one TP shard of stage 0.
     CHECK(l.dp.bytes.value == Approx(2.0 * engine::params_per_gpu(before.model, before.layout)));
     // One frame per group on its own link: DP crosses nodes, TP and PP stay inside one.
-    CHECK(cluster_test::stroked(s, palette(ThemeName::dark).highlight) == 3);
+    CHECK(chapter_test::stroked(s, palette(ThemeName::dark).highlight) == 3);
 }
 
 TEST_CASE("interconnect: a set: of tp/pp moves the pipeline onto the network", "[chapters][interconnect]") {
-    const ChapterSpec spec = cluster_test::load_spec("kind_interconnect.yaml");
-    const auto chapter = make_chapter(spec, Video{}, cluster_test::kMetrics);
+    const ChapterSpec spec = chapter_test::load_spec("kind_interconnect.yaml");
+    const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
     const Timeline timeline(spec);
     const engine::Config& after = timeline.states()[1];
     REQUIRE(after.layout.dp() == 1);
@@ -63,7 +63,7 @@ TEST_CASE("interconnect: a set: of tp/pp moves the pipeline onto the network", "
     CHECK(shows(end, format_time(l.tp.on_network.value)));
     CHECK(shows(end, "one replica: no gradients to average"));
     CHECK(count(end, "—") == 3);  // no data-parallel traffic: bytes and both times
-    CHECK(cluster_test::stroked(end, palette(ThemeName::dark).highlight) == 2);
+    CHECK(chapter_test::stroked(end, palette(ThemeName::dark).highlight) == 2);
 
     // Mid-morph the numbers count between the two engine values.
     const engine::LinkTimings b = engine::link_timings(timeline.states()[0]);

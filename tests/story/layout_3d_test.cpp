@@ -2,15 +2,15 @@
 // its groups, and the per-card memory is analyze()'s, before and after the re-slicing set:.
 #include <catch2/catch.hpp>
 
-#include "cluster_fixture.hpp"
+#include "chapter_fixture.hpp"
 #include "engine/layout3d.hpp"
 #include "engine/report.hpp"
 #include "story/format.hpp"
 #include "story/timeline.hpp"
 
 using namespace story;
-using cluster_test::count;
-using cluster_test::shows;
+using chapter_test::count;
+using chapter_test::shows;
 
 namespace {
 
@@ -22,8 +22,8 @@ long ranks_with(const engine::Layout3D& l, int engine::RankPlace::*field, int va
 }  // namespace
 
 TEST_CASE("layout_3d draws the engine's placement", "[chapters][layout_3d]") {
-    const ChapterSpec spec = cluster_test::load_spec("kind_layout_3d.yaml");
-    const auto chapter = make_chapter(spec, Video{}, cluster_test::kMetrics);
+    const ChapterSpec spec = chapter_test::load_spec("kind_layout_3d.yaml");
+    const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
     const Timeline timeline(spec);
     const engine::Config& before = timeline.states()[0];
     const engine::Layout3D l = engine::layout_3d(before.layout, before.cluster.gpus_per_node);
@@ -48,8 +48,8 @@ TEST_CASE("layout_3d draws the engine's placement", "[chapters][layout_3d]") {
 }
 
 TEST_CASE("layout_3d re-slices on set: tp 4, pp 2", "[chapters][layout_3d]") {
-    const ChapterSpec spec = cluster_test::load_spec("kind_layout_3d.yaml");
-    const auto chapter = make_chapter(spec, Video{}, cluster_test::kMetrics);
+    const ChapterSpec spec = chapter_test::load_spec("kind_layout_3d.yaml");
+    const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
     const Timeline timeline(spec);
     const engine::Config& after = timeline.states()[1];
     const engine::Layout3D l = engine::layout_3d(after.layout, after.cluster.gpus_per_node);

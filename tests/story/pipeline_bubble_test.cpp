@@ -7,14 +7,14 @@
 #include "engine/report.hpp"
 #include "story/format.hpp"
 #include "story/strategy_kit.hpp"
-#include "strategy_fixture.hpp"
+#include "chapter_fixture.hpp"
 
 using namespace story;
-using strategy_test::shows;
+using chapter_test::shows;
 
 namespace {
 
-ChapterSpec load() { return strategy_test::load_spec("kind_pipeline_bubble.yaml", "bubble"); }
+ChapterSpec load() { return chapter_test::load_spec("kind_pipeline_bubble.yaml", "bubble"); }
 constexpr double kX0 = 250, kX1 = 1490, kTop = 340, kBottom = 740;  // the timeline box
 
 engine::PipelineSchedule schedule_of(const engine::Config& c) {
@@ -25,8 +25,8 @@ engine::PipelineSchedule schedule_of(const engine::Config& c) {
 // Every slot of the engine's schedule is one filled rect at its start time, and nothing else is.
 void check_slots(const Scene& s, const engine::PipelineSchedule& sched) {
     const PassColors colors = pass_colors(palette(ThemeName::dark));
-    auto forward = strategy_test::rects(s, colors.forward, kX0, kTop, kX1, kBottom);
-    auto backward = strategy_test::rects(s, colors.backward, kX0, kTop, kX1, kBottom);
+    auto forward = chapter_test::rects(s, colors.forward, kX0, kTop, kX1, kBottom);
+    auto backward = chapter_test::rects(s, colors.backward, kX0, kTop, kX1, kBottom);
     REQUIRE(forward.size() + backward.size() == sched.slots.size());
     const double unit = (kX1 - kX0) / sched.makespan();
     for (const engine::PipelineSlot& slot : sched.slots) {
@@ -53,7 +53,7 @@ std::vector<std::string> held(const Scene& s) {
 
 TEST_CASE("pipeline_bubble: GPipe timeline, formula and activations held", "[chapters][pipeline_bubble]") {
     const ChapterSpec kSpec = load();
-    const auto chapter = make_chapter(kSpec, Video{}, strategy_test::kMetrics);
+    const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
     const Timeline timeline(kSpec);
     const engine::Config& gpipe = timeline.states()[0];
     REQUIRE(gpipe.training.schedule == engine::Schedule::gpipe);
@@ -74,7 +74,7 @@ TEST_CASE("pipeline_bubble: GPipe timeline, formula and activations held", "[cha
 TEST_CASE("pipeline_bubble: 1F1B holds p - s micro-batches, more micro-batches shrink the bubble",
           "[chapters][pipeline_bubble]") {
     const ChapterSpec kSpec = load();
-    const auto chapter = make_chapter(kSpec, Video{}, strategy_test::kMetrics);
+    const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
     const Timeline timeline(kSpec);
     const Scene at15 = chapter->scene_at(15);
     check_slots(at15, schedule_of(timeline.states()[1]));
@@ -93,7 +93,7 @@ TEST_CASE("pipeline_bubble: 1F1B holds p - s micro-batches, more micro-batches s
 
 TEST_CASE("pipeline_bubble: the interleaved schedule and its smaller bubble", "[chapters][pipeline_bubble]") {
     const ChapterSpec kSpec = load();
-    const auto chapter = make_chapter(kSpec, Video{}, strategy_test::kMetrics);
+    const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
     const Timeline timeline(kSpec);
     const engine::Config& inter = timeline.states()[3];
     const engine::PipelineSchedule sched = schedule_of(inter);

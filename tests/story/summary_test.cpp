@@ -2,14 +2,14 @@
 // config, before and after the model grows.
 #include <catch2/catch.hpp>
 
-#include "cluster_fixture.hpp"
+#include "chapter_fixture.hpp"
 #include "engine/report.hpp"
 #include "engine/strategies.hpp"
 #include "story/format.hpp"
 #include "story/timeline.hpp"
 
 using namespace story;
-using cluster_test::shows;
+using chapter_test::shows;
 
 namespace {
 
@@ -32,8 +32,8 @@ void check_rows(const Scene& s, const engine::Config& c) {
 }  // namespace
 
 TEST_CASE("summary rows are the engine's figures for each strategy", "[chapters][summary]") {
-    const ChapterSpec spec = cluster_test::load_spec("kind_summary.yaml");
-    const auto chapter = make_chapter(spec, Video{}, cluster_test::kMetrics);
+    const ChapterSpec spec = chapter_test::load_spec("kind_summary.yaml");
+    const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
     const Timeline timeline(spec);
     REQUIRE(timeline.states()[0].layout.gpus == 32);
 

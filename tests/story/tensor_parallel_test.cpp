@@ -6,14 +6,14 @@
 #include "engine/report.hpp"
 #include "engine/tensor_parallel.hpp"
 #include "story/format.hpp"
-#include "strategy_fixture.hpp"
+#include "chapter_fixture.hpp"
 
 using namespace story;
-using strategy_test::shows;
+using chapter_test::shows;
 
 namespace {
 
-ChapterSpec load() { return strategy_test::load_spec("kind_tensor_parallel.yaml", "tensor"); }
+ChapterSpec load() { return chapter_test::load_spec("kind_tensor_parallel.yaml", "tensor"); }
 const Palette& kPalette = palette(ThemeName::dark);
 
 int lanes(const Scene& s) {
@@ -23,13 +23,13 @@ int lanes(const Scene& s) {
 }
 
 // Weight slices drawn in the MLP diagram: one of A and one of B per GPU.
-std::size_t weight_slices(const Scene& s) { return strategy_test::rects(s, kPalette.weights, 96, 300, 1030, 900).size(); }
+std::size_t weight_slices(const Scene& s) { return chapter_test::rects(s, kPalette.weights, 96, 300, 1030, 900).size(); }
 
 }  // namespace
 
 TEST_CASE("tensor_parallel: two GPUs, traffic and memory from the engine", "[chapters][tensor_parallel]") {
     const ChapterSpec kSpec = load();
-    const auto chapter = make_chapter(kSpec, Video{}, strategy_test::kMetrics);
+    const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
     const engine::Config c = Timeline(kSpec).states()[0];
     REQUIRE(c.layout.tp == 2);
     const Scene s = chapter->scene_at(19.5);
@@ -55,12 +55,12 @@ TEST_CASE("tensor_parallel: two GPUs, traffic and memory from the engine", "[cha
     CHECK(engine::per_gpu_memory(c).weights.value == Approx(engine::per_gpu_memory(one).weights.value / 2));
     CHECK(shows(s, format_bytes(engine::analyze(c).per_gpu.total.value)));  // the Per card stat
     // All four all-reduces of the layer have run: four lit pips.
-    CHECK(strategy_test::rects(s, kPalette.comm, 1200, 600, 1824, 760).size() == engine::kTpAllReducesPerLayer);
+    CHECK(chapter_test::rects(s, kPalette.comm, 1200, 600, 1824, 760).size() == engine::kTpAllReducesPerLayer);
 }
 
 TEST_CASE("tensor_parallel: set tp 4 morphs to four lanes and quarter slices", "[chapters][tensor_parallel]") {
     const ChapterSpec kSpec = load();
-    const auto chapter = make_chapter(kSpec, Video{}, strategy_test::kMetrics);
+    const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
     const engine::Config c = Timeline(kSpec).states()[1];
     REQUIRE(c.layout.tp == 4);
     const Scene end = chapter->scene_at(25.9);
