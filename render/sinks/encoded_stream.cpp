@@ -40,6 +40,26 @@ CodecContextPtr open_encoder(const StreamSetup& setup, bool global_header) {
 
 }  // namespace
 
+StreamSetup stream_setup(const char* muxer, const char* encoder, const OutputSpec& spec,
+                         AVPixelFormat pix_fmt, AVRational time_base) {
+    StreamSetup setup;
+    setup.muxer = muxer;
+    setup.encoder = encoder;
+    setup.width = spec.width;
+    setup.height = spec.height;
+    setup.pix_fmt = pix_fmt;
+    setup.time_base = time_base;
+    setup.frame_rate = AVRational{spec.fps, 1};
+    return setup;
+}
+
+void check_yuv420p(const OutputSpec& spec) {
+    if (spec.width % 2 != 0 || spec.height % 2 != 0 || spec.fps <= 0)
+        throw SystemError("cannot encode " + std::to_string(spec.width) + "x" +
+                          std::to_string(spec.height) + "@" + std::to_string(spec.fps) +
+                          ": yuv420p needs even sizes and a positive frame rate");
+}
+
 EncodedStream::EncodedStream(const std::string& final_path, const StreamSetup& setup)
     : temp_(final_path),
       output_(open_output(temp_, setup.muxer)),

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "render/av.hpp"
+#include "render/sink.hpp"
 #include "render/temp_file.hpp"
 
 namespace render {
@@ -22,6 +23,14 @@ struct StreamSetup {
     bool bt709 = false;  // tag BT.709 limited range (what make_yuv420p_converter produces)
     std::vector<std::pair<std::string, std::string>> options;  // the encoder's private options
 };
+
+// The fields every sink sets: muxer and encoder, spec's size and frame rate, the pixel format
+// and the time base of the packets.
+StreamSetup stream_setup(const char* muxer, const char* encoder, const OutputSpec& spec,
+                         AVPixelFormat pix_fmt, AVRational time_base);
+
+// Throws SystemError unless spec can be encoded as yuv420p (even sides, positive frame rate).
+void check_yuv420p(const OutputSpec& spec);
 
 class EncodedStream {
   public:

@@ -17,15 +17,7 @@ constexpr int centiseconds = 100;
 constexpr int min_delay = 2;  // centiseconds; browsers play shorter delays as 10
 
 StreamSetup gif_setup(const OutputSpec& spec) {
-    StreamSetup setup;
-    setup.muxer = "gif";
-    setup.encoder = "gif";
-    setup.width = spec.width;
-    setup.height = spec.height;
-    setup.pix_fmt = AV_PIX_FMT_PAL8;
-    setup.time_base = AVRational{1, centiseconds};
-    setup.frame_rate = AVRational{spec.fps, 1};
-    return setup;
+    return stream_setup("gif", "gif", spec, AV_PIX_FMT_PAL8, AVRational{1, centiseconds});
 }
 
 // Evenly spaced frames, first and last included.

@@ -24,11 +24,7 @@ CodecContextPtr open_encoder(const OutputSpec& spec, const EncoderSettings& sett
                              bool global_header) {
     const AVCodec* codec = avcodec_find_encoder_by_name("libx264");
     if (!codec) throw SystemError("libavcodec was built without the libx264 encoder");
-    if (spec.width % 2 != 0 || spec.height % 2 != 0 || spec.fps <= 0) {
-        throw SystemError("cannot encode " + std::to_string(spec.width) + "x" +
-                          std::to_string(spec.height) + "@" + std::to_string(spec.fps) +
-                          ": yuv420p needs even sizes and a positive frame rate");
-    }
+    check_yuv420p(spec);
     CodecContextPtr ctx(avcodec_alloc_context3(codec));
     if (!ctx) throw std::bad_alloc();
     ctx->width = spec.width;

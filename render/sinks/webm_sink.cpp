@@ -9,18 +9,9 @@ namespace render {
 namespace {
 
 StreamSetup vp9_setup(const OutputSpec& spec, const Vp9Settings& s) {
-    if (spec.width % 2 != 0 || spec.height % 2 != 0 || spec.fps <= 0)
-        throw SystemError("cannot encode " + std::to_string(spec.width) + "x" +
-                          std::to_string(spec.height) + "@" + std::to_string(spec.fps) +
-                          ": yuv420p needs even sizes and a positive frame rate");
-    StreamSetup setup;
-    setup.muxer = "webm";
-    setup.encoder = "libvpx-vp9";
-    setup.width = spec.width;
-    setup.height = spec.height;
-    setup.pix_fmt = AV_PIX_FMT_YUV420P;
-    setup.time_base = AVRational{1, spec.fps};
-    setup.frame_rate = AVRational{spec.fps, 1};
+    check_yuv420p(spec);
+    StreamSetup setup =
+        stream_setup("webm", "libvpx-vp9", spec, AV_PIX_FMT_YUV420P, AVRational{1, spec.fps});
     setup.threads = s.threads;
     setup.bit_rate = 0;  // with crf: constant quality, no bitrate target
     setup.bt709 = true;
