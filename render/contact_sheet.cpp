@@ -121,11 +121,18 @@ void draw_label(cairo_t* cr, const Fonts& fonts, const std::string& left, const 
     text_at(cr, fonts, right, time_style, muted_color, x + width, y, true);
 }
 
+cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned length) {
+    static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
+    return CAIRO_STATUS_SUCCESS;
+}
+
+// Encoded in memory, then written through write_temp, so a failed write says why (a full disk).
 void save_png(cairo_surface_t* surface, const std::string& output) {
+    std::string png;
+    if (const cairo_status_t status = cairo_surface_write_to_png_stream(surface, append_bytes, &png))
+        throw SystemError("cannot encode " + output + ": " + cairo_status_to_string(status));
     TempFile temp(output);
-    const cairo_status_t status = cairo_surface_write_to_png(surface, temp.path().c_str());
-    if (status)
-        throw SystemError("cannot write " + output + ": " + cairo_status_to_string(status));
+    write_temp(temp, png);
     temp.commit();
 }
 
@@ -265,15 +272,11 @@ void write_sheet_html(const story::Storyboard& board, const story::Video& video,
         png.write(scenes.at(shot));
         png.finish();
     }
-    const std::string html = page_html(board, video, shots, files_name);
+    // The page is written before either is renamed: a full disk leaves the old page and stills.
+    TempFile html(output);
+    write_temp(html, page_html(board, video, shots, files_name));
     files.commit();
-    try {
-        write_file_atomic(output, html);
-    } catch (...) {
-        std::error_code ec;  // the stills without their page are a partial output
-        std::filesystem::remove_all(page.parent_path() / files_name, ec);
-        throw;
-    }
+    html.commit();
 }
 
 }  // namespace render

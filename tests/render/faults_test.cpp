@@ -181,6 +181,31 @@ TEST_CASE("a file size limit (EFBIG) fails like a full disk, without privileges"
     check_resumes(film, cache, {{"intro", true}, {"bytes", false}});
 }
 
+TEST_CASE("stills and sheets under a file size limit fail with the reason and keep the old files",
+          "[faults]") {
+    TempDir dir;
+    write_text(dir.path / "a.png", "OLD");
+    write_text(dir.path / "sheet.html", "OLD");
+    const std::string limit = "trap '' XFSZ; ulimit -f 4; ";  // 4 KiB: no still or sheet fits
+    for (const std::string& command :
+         {shardreel("still " + q(short_film()) + " --at bytes@1s -o " + q(dir.path / "a.png")),
+          shardreel("still " + q(short_film()) + " --at bytes@1s -o " + q(dir.path / "a.svg")),
+          shardreel("sheet " + q(short_film()) + " -o " + q(dir.path / "sheet.png")),
+          shardreel("sheet " + q(short_film()) + " -o " + q(dir.path / "sheet.html"))}) {
+        const auto run = run_shell(limit + command);
+        INFO(command << "\n" << run.err);
+        CHECK(run.exit_code == 1);
+        CHECK_THAT(run.err, Catch::Contains("cannot write " + dir.path.string()) &&
+                                Catch::Contains("File too large"));
+    }
+    CHECK(slurp(dir.path / "a.png") == "OLD");
+    CHECK(slurp(dir.path / "sheet.html") == "OLD");
+    CHECK_FALSE(fs::exists(dir.path / "a.svg"));
+    CHECK_FALSE(fs::exists(dir.path / "sheet.png"));
+    CHECK_FALSE(fs::exists(dir.path / "sheet_files"));
+    CHECK_FALSE(has_temp_files(dir.path));
+}
+
 TEST_CASE("an unwritable output directory fails before any frame is drawn", "[faults]") {
     TempDir dir;
     const fs::path locked = dir.path / "locked", cache = dir.path / "cache";
