@@ -24,6 +24,19 @@ std::vector<std::string> wrap_text(const TextMetrics& m, const std::string& text
     return lines;
 }
 
+std::vector<std::string> wrap_balanced(const TextMetrics& m, const std::string& text,
+                                       const TextStyle& style, double max_width) {
+    const std::vector<std::string> greedy = wrap_text(m, text, style, max_width);
+    if (greedy.size() < 2) return greedy;
+    // The narrowest width (to a pixel) that still needs no more lines than max_width does.
+    double fits = max_width, too_narrow = 0;
+    while (fits - too_narrow > 1) {
+        const double mid = (fits + too_narrow) / 2;
+        (wrap_text(m, text, style, mid).size() <= greedy.size() ? fits : too_narrow) = mid;
+    }
+    return wrap_text(m, text, style, fits);
+}
+
 double fit_size(const TextMetrics& m, const std::string& text, TextStyle style, double max_width,
                 double min_size) {
     const double width = m.measure(text, style).advance;
@@ -58,10 +71,10 @@ void add_stat_panel(Scene& s, const Palette& p, const TextMetrics& m, const Chro
 void add_caption(Scene& s, const Palette& p, const TextMetrics& m, const Chrome& c) {
     TextStyle style{frame::kBodySize, Weight::regular, false};
     const double width = frame::kRight - frame::kLeft - 120;
-    auto lines = wrap_text(m, c.caption, style, width);
+    auto lines = wrap_balanced(m, c.caption, style, width);
     if (lines.size() > 2) {  // shrink rather than spill out of the band
         style.size = std::max(frame::kMinTextSize + 4, style.size * 0.82);
-        lines = wrap_text(m, c.caption, style, width);
+        lines = wrap_balanced(m, c.caption, style, width);
     }
     const double line_height = style.size * 1.3;
     const double band_mid = frame::kCaptionTop + 150 / 2.0;

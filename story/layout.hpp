@@ -22,6 +22,10 @@ inline constexpr double kMinTextSize = 22;
 // Greedy word wrap by measured advance; a word wider than max_width stands on its own line.
 std::vector<std::string> wrap_text(const TextMetrics& m, const std::string& text,
                                    const TextStyle& style, double max_width);
+// Centred text (captions, subtitles): as many lines as wrap_text needs, but as even as they can
+// be, so a last line never holds one stray word.
+std::vector<std::string> wrap_balanced(const TextMetrics& m, const std::string& text,
+                                       const TextStyle& style, double max_width);
 // The largest size <= style.size (and >= min_size) at which text fits max_width.
 double fit_size(const TextMetrics& m, const std::string& text, TextStyle style, double max_width,
                 double min_size = frame::kMinTextSize);

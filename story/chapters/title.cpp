@@ -46,7 +46,7 @@ private:
         s.add(Text{frame::kWidth / 2, y, spec_.title, title, palette_.text, Align::center}, u);
         if (spec_.subtitle.empty()) return;
         TextStyle sub{frame::kBodySize, Weight::regular, false};
-        const auto lines = wrap_text(metrics_, spec_.subtitle, sub, 1300);
+        const auto lines = wrap_balanced(metrics_, spec_.subtitle, sub, 1300);
         const double v = progress(t, 1.0, 0.6);
         for (std::size_t i = 0; i < lines.size(); ++i)
             s.add(Text{frame::kWidth / 2, y + 80 + 46.0 * static_cast<double>(i), lines[i], sub,
