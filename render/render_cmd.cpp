@@ -104,7 +104,13 @@ int run_render(RenderArgs& args) {
     const bool show_progress = !args.quiet && !args.json && isatty(STDERR_FILENO);
     const auto start = std::chrono::steady_clock::now();
     auto on_progress = [&](const Progress& p) { if (show_progress) print_progress(p, start); };
-    const std::vector<RenderReport> reports = render_films(films, fonts, args.batch, on_progress);
+    std::vector<RenderReport> reports;
+    try {
+        reports = render_films(films, fonts, args.batch, on_progress);
+    } catch (...) {
+        if (show_progress) std::fputs("\r\033[K", stderr);  // the error gets a line of its own
+        throw;
+    }
     nlohmann::json out = nlohmann::json::array();
     for (const RenderReport& r : reports) {
         out.push_back(to_json(r));
