@@ -68,8 +68,9 @@ std::vector<Stat> ChapterBase::stats_at(double t, bool with_time) const {
     });
     const double secs = figure_at(t, [](const engine::Report& r) { return r.comm.total().value; });
     const double bubble = figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
-    const std::string sent = format_bytes(comm) + (with_time ? " · " + format_time(secs) : "");
-    return {{"Per card", format_bytes(card)}, {"Comm / step", sent}, {"Bubble", format_percent(bubble)}};
+    return {{"Per card", format_bytes(card)},
+            {"Comm / step", format_bytes(comm), with_time ? format_time(secs) : ""},
+            {"Bubble", format_percent(bubble)}};
 }
 
 double scaled_time(double authored, double duration, double default_duration) {

@@ -59,12 +59,22 @@ void add_stat_panel(Scene& s, const Palette& p, const TextMetrics& m, const Chro
     s.add(Rect{kStatPanelLeft, top, width, height, 12, p.panel, p.grid, 2}, c.alpha);
     const double cell = width / static_cast<double>(c.stats.size());
     const TextStyle label{frame::kLabelSize, Weight::medium, false};
+    // A detail line moves every label and value up (they stay in one row) rather than growing
+    // the panel into the picture below it.
+    const bool detailed = std::any_of(c.stats.begin(), c.stats.end(),
+                                      [](const Stat& st) { return !st.detail.empty(); });
     for (std::size_t i = 0; i < c.stats.size(); ++i) {
         const double right = kStatPanelLeft + cell * static_cast<double>(i + 1) - 24;
         TextStyle value{frame::kBodySize + 6, Weight::semibold, true};
         value.size = fit_size(m, c.stats[i].value, value, cell - 40);
-        s.add(Text{right, top + 44, c.stats[i].label, label, p.muted, Align::right}, c.alpha);
-        s.add(Text{right, top + 98, c.stats[i].value, value, p.text, Align::right}, c.alpha);
+        s.add(Text{right, top + (detailed ? 36 : 44), c.stats[i].label, label, p.muted, Align::right},
+              c.alpha);
+        s.add(Text{right, top + (detailed ? 80 : 98), c.stats[i].value, value, p.text, Align::right},
+              c.alpha);
+        if (c.stats[i].detail.empty()) continue;
+        TextStyle detail{24, Weight::regular, true};
+        detail.size = fit_size(m, c.stats[i].detail, detail, cell - 40);
+        s.add(Text{right, top + 110, c.stats[i].detail, detail, p.muted, Align::right}, c.alpha);
     }
 }
 

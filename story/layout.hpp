@@ -32,6 +32,7 @@ double fit_size(const TextMetrics& m, const std::string& text, TextStyle style, 
 
 struct Stat {
     std::string label, value;
+    std::string detail = {};  // a smaller line under the value (the time a transfer takes)
 };
 
 // What the shared frame shows at one instant.

@@ -94,8 +94,8 @@ public:
         const double bubble = figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
         add_chrome(s, palette_, metrics_,
                    chrome_at(t, {{"Per card", format_bytes(value(t, per_card_))},
-                                 {"Comm / step",
-                                  format_bytes(value(t, fsdp_bytes_)) + " · " + format_time(value(t, fsdp_time_))},
+                                 {"Comm / step", format_bytes(value(t, fsdp_bytes_)),
+                                  format_time(value(t, fsdp_time_))},
                                  {"Bubble", format_percent(bubble)}}));
         return s;
     }

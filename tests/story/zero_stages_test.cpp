@@ -36,7 +36,8 @@ TEST_CASE("zero_stages steps through the stages with the engine's figures", "[ch
         CHECK(shows(s, format_bytes(states(c, z))));
         CHECK(shows(s, format_sig3(states(c, 0) / states(c, z)) + "×"));
         CHECK(shows(s, format_bytes(r.per_gpu.total.value)));  // Per card
-        CHECK(shows(s, format_bytes(r.comm.dp_per_gpu.value) + " · " + format_time(r.comm.dp_time.value)));
+        CHECK(shows(s, format_bytes(r.comm.dp_per_gpu.value)));
+        CHECK(shows(s, format_time(r.comm.dp_time.value)));
         for (int k = 0; k < 8; ++k) CHECK(shows(s, "GPU " + std::to_string(k)));
     }
     // Hand-computed at N = 8 for 7B: 112 GB, then 14 + 14 + 84/8, then 14 + 14/8 + 84/8, then 112/8.
