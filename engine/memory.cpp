@@ -22,13 +22,17 @@ Bytes activation_bytes_per_layer(const ModelSpec& m, const Training& t, int tp) 
     return Bytes(sbh * (linear + scores));
 }
 
-int in_flight_micro_batches(const Training& t, int pp) {
+double in_flight_micro_batches(const Training& t, int pp) {
     // Without a pipeline, gradient accumulation finishes one micro-batch before the next.
     if (pp == 1) return 1;
     // GPipe (Huang et al. 2019) runs every forward first; 1F1B (Narayanan et al. 2021) caps
     // the first stage at p outstanding micro-batches.
     if (t.schedule == Schedule::gpipe) return t.micro_batches;
-    return std::min(t.micro_batches, pp);
+    if (t.schedule == Schedule::one_f_one_b || t.chunks <= 1) return std::min(t.micro_batches, pp);
+    // Interleaved: the first GPU runs 2(p-1) + (v-1)p chunk forwards before its first backward
+    // and holds one more in the steady state, v p + p - 1 chunks of 1/v each (Megatron-LM's
+    // warm-up count; the simulated schedule's max_in_flight agrees, tests/engine).
+    return std::min<double>(t.micro_batches, pp + (pp - 1.0) / t.chunks);
 }
 
 int layers_per_stage(const ModelSpec& m, int pp) { return (m.layers + pp - 1) / pp; }

@@ -30,7 +30,7 @@ Order one_f_one_b(int total, int warmup, auto forward, auto backward) {
 }
 
 Order stage_order(Schedule kind, int p, int m, int v, int stage) {
-    if (kind == Schedule::interleaved) {
+    if (kind == Schedule::interleaved && v > 1) {  // one chunk per GPU is plain 1F1B
         // Megatron-LM's interleaved schedule: micro-batches in groups of p per chunk, forward
         // through chunks 0..v-1, backward through v-1..0; all forwards first when m == p.
         const auto mb = [=](int j) { return j / (p * v) * p + j % p; };

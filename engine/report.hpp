@@ -10,7 +10,7 @@ namespace engine {
 struct ActivationsReport {
     Bytes per_layer;
     int layers_per_gpu = 0;
-    int in_flight_micro_batches = 0;
+    double in_flight_micro_batches = 0;  // fractional with interleaved chunks
     bool operator==(const ActivationsReport&) const = default;
 };
 

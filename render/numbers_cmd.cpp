@@ -214,7 +214,7 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
         {"activations per layer (one micro-batch)",
          story::format_bytes(r.activations.per_layer.value)},
         {"layers per GPU", std::to_string(r.activations.layers_per_gpu)},
-        {"micro-batches in flight", std::to_string(r.activations.in_flight_micro_batches)},
+        {"micro-batches in flight", story::format_sig3(r.activations.in_flight_micro_batches)},
         {"comm per step: data parallel", comm_cell(r.comm.dp_per_gpu, r.comm.dp_time)},
         {"comm per step: tensor parallel", comm_cell(r.comm.tp_per_gpu, r.comm.tp_time)},
         {"comm per step: pipeline", comm_cell(r.comm.pp_per_gpu, r.comm.pp_time)},

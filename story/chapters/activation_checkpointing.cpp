@@ -180,7 +180,7 @@ private:
         const double total = figure_at(t, [](const engine::Report& x) { return x.per_gpu.activations.value; });
         const std::string mb = r.activations.in_flight_micro_batches == 1 ? " micro-batch" : " micro-batches";
         const std::string line = "× " + format_int(r.activations.layers_per_gpu) + " layers × " +
-                                 format_int(r.activations.in_flight_micro_batches) + mb + " in flight = " +
+                                 format_sig3(r.activations.in_flight_micro_batches) + mb + " in flight = " +
                                  format_bytes(total) + " on this GPU";
         TextStyle style{frame::kLabelSize + 4, Weight::semibold, true};
         style.size = fit_size(metrics_, line, style, kRightW);

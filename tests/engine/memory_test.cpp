@@ -125,7 +125,12 @@ TEST_CASE("micro-batches in flight and layers per stage") {
     CHECK(in_flight_micro_batches(t, 1) == 1);
     CHECK(in_flight_micro_batches(t, 4) == 4);
     t.schedule = Schedule::interleaved;
-    CHECK(in_flight_micro_batches(t, 4) == 4);
+    CHECK(in_flight_micro_batches(t, 4) == 4);  // one chunk per GPU is plain 1F1B
+    t.chunks = 2;
+    CHECK(in_flight_micro_batches(t, 4) == 5.5);  // 11 chunks of half a stage
+    t.micro_batches = 4;
+    CHECK(in_flight_micro_batches(t, 4) == 4);  // m = p: every chunk of every micro-batch
+    t.micro_batches = 8;
     t.schedule = Schedule::gpipe;
     CHECK(in_flight_micro_batches(t, 4) == 8);
     t.schedule = Schedule::one_f_one_b;

@@ -1,5 +1,6 @@
 // Pipeline schedules: dependencies hold, no stage overlaps itself, and the measured bubble equals
 // the published formulas exactly.
+#include "engine/memory.hpp"
 #include "engine/pipeline.hpp"
 
 #include <catch2/catch.hpp>
@@ -70,6 +71,12 @@ TEST_CASE("interleaved 1F1B: bubble (p-1)/(v m + p-1), (p-1)/(v m) of the ideal 
                 const int ideal = 3 * v * m;  // one GPU's own work, in chunk-forward units
                 CHECK(double(s.makespan() - ideal) / ideal ==
                       interleaved_bubble_over_ideal(p, m, v));
+                // The memory model's in-flight count is what the schedule holds on stage 0.
+                Training t;
+                t.schedule = Schedule::interleaved;
+                t.micro_batches = m;
+                t.chunks = v;
+                CHECK(in_flight_micro_batches(t, p) == Approx(s.max_in_flight(0) / double(v)));
             }
         }
     }
