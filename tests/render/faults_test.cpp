@@ -181,17 +181,20 @@ TEST_CASE("a file size limit (EFBIG) fails like a full disk, without privileges"
     check_resumes(film, cache, {{"intro", true}, {"bytes", false}});
 }
 
-TEST_CASE("stills and sheets under a file size limit fail with the reason and keep the old files",
+TEST_CASE("under a file size limit still, sheet and PNG sequence outputs fail and keep the old files",
           "[faults]") {
     TempDir dir;
     write_text(dir.path / "a.png", "OLD");
     write_text(dir.path / "sheet.html", "OLD");
+    fs::create_directories(dir.path / "frames");
+    write_text(dir.path / "frames/0001.png", "OLD");
     const std::string limit = "trap '' XFSZ; ulimit -f 4; ";  // 4 KiB: no still or sheet fits
     for (const std::string& command :
          {shardreel("still " + q(short_film()) + " --at bytes@1s -o " + q(dir.path / "a.png")),
           shardreel("still " + q(short_film()) + " --at bytes@1s -o " + q(dir.path / "a.svg")),
           shardreel("sheet " + q(short_film()) + " -o " + q(dir.path / "sheet.png")),
-          shardreel("sheet " + q(short_film()) + " -o " + q(dir.path / "sheet.html"))}) {
+          shardreel("sheet " + q(short_film()) + " -o " + q(dir.path / "sheet.html")),
+          shardreel("render " + q(short_film()) + " -q -o " + q(dir.path / "frames/%04d.png"))}) {
         const auto run = run_shell(limit + command);
         INFO(command << "\n" << run.err);
         CHECK(run.exit_code == 1);
@@ -200,6 +203,8 @@ TEST_CASE("stills and sheets under a file size limit fail with the reason and ke
     }
     CHECK(slurp(dir.path / "a.png") == "OLD");
     CHECK(slurp(dir.path / "sheet.html") == "OLD");
+    CHECK(slurp(dir.path / "frames/0001.png") == "OLD");  // the earlier sequence, whole
+    CHECK(std::distance(fs::directory_iterator(dir.path / "frames"), fs::directory_iterator()) == 1);
     CHECK_FALSE(fs::exists(dir.path / "a.svg"));
     CHECK_FALSE(fs::exists(dir.path / "sheet.png"));
     CHECK_FALSE(fs::exists(dir.path / "sheet_files"));
