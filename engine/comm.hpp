@@ -15,6 +15,7 @@ struct CommPerStep {
     Bytes dp_per_gpu, tp_per_gpu, pp_per_gpu;
     Seconds dp_time, tp_time, pp_time;  // each on the link its group crosses
     Seconds total() const { return dp_time + tp_time + pp_time; }
+    Bytes sent_per_gpu() const { return dp_per_gpu + tp_per_gpu + pp_per_gpu; }
     bool operator==(const CommPerStep&) const = default;
 };
 CommPerStep comm_per_step(const Config& c);

@@ -61,16 +61,21 @@ const engine::Report& ChapterBase::report_at(double t) const {
     return reports_[timeline_.morph_at(t).to];
 }
 
-std::vector<Stat> ChapterBase::stats_at(double t, bool with_time) const {
+std::vector<Stat> ChapterBase::stat_panel(double card_bytes, double comm_bytes,
+                                          double comm_seconds, double bubble) {
+    return {{"Per card", format_bytes(card_bytes)},
+            {"Comm / step", format_bytes(comm_bytes), format_time(comm_seconds)},
+            {"Bubble", format_percent(bubble)}};
+}
+
+std::vector<Stat> ChapterBase::stats_at(double t) const {
     const double card = figure_at(t, [](const engine::Report& r) { return r.per_gpu.total.value; });
     const double comm = figure_at(t, [](const engine::Report& r) {
-        return (r.comm.dp_per_gpu + r.comm.tp_per_gpu + r.comm.pp_per_gpu).value;
+        return r.comm.sent_per_gpu().value;
     });
     const double secs = figure_at(t, [](const engine::Report& r) { return r.comm.total().value; });
     const double bubble = figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
-    return {{"Per card", format_bytes(card)},
-            {"Comm / step", format_bytes(comm), with_time ? format_time(secs) : ""},
-            {"Bubble", format_percent(bubble)}};
+    return stat_panel(card, comm, secs, bubble);
 }
 
 double scaled_time(double authored, double duration, double default_duration) {

@@ -31,9 +31,12 @@ protected:
     // state's value while a `set:` morphs (endpoints are the engine's, never guessed).
     double figure_at(double t, const std::function<double(const engine::Report&)>& f) const;
     const engine::Report& report_at(double t) const;
-    // The stat panel: "Per card" (most loaded GPU), "Comm / step" (bytes each GPU sends, and with
-    // with_time their time on the links), "Bubble".
-    std::vector<Stat> stats_at(double t, bool with_time = false) const;  // the state being morphed to
+    // The stat panel every chapter past the first shows: "Per card" (the most loaded GPU),
+    // "Comm / step" (bytes each GPU sends, their time on the links beneath), "Bubble".
+    static std::vector<Stat> stat_panel(double card_bytes, double comm_bytes, double comm_seconds,
+                                        double bubble);
+    // stat_panel of the engine's figures at t.
+    std::vector<Stat> stats_at(double t) const;
 
     const ChapterSpec spec_;
     const Palette& palette_;

@@ -93,10 +93,8 @@ public:
         add_heading(s, t, f);
         const double bubble = figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
         add_chrome(s, palette_, metrics_,
-                   chrome_at(t, {{"Per card", format_bytes(value(t, per_card_))},
-                                 {"Comm / step", format_bytes(value(t, fsdp_bytes_)),
-                                  format_time(value(t, fsdp_time_))},
-                                 {"Bubble", format_percent(bubble)}}));
+                   chrome_at(t, stat_panel(value(t, per_card_), value(t, fsdp_bytes_),
+                                           value(t, fsdp_time_), bubble)));
         return s;
     }
 

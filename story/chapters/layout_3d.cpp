@@ -97,12 +97,7 @@ public:
         add_rack(s, t);
         add_cards(s, t);
         add_groups(s, t);
-        const double card = figure_at(t, [](const engine::Report& r) { return r.per_gpu.total.value; });
-        const double comm = figure_at(t, [](const engine::Report& r) { return r.comm.total().value; });
-        const double bubble = figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
-        add_chrome(s, palette_, metrics_,
-                   chrome_at(t, {{"Per card", format_bytes(card)}, {"Comm / step", format_time(comm)},
-                                 {"Bubble", format_percent(bubble)}}));
+        add_chrome(s, palette_, metrics_, chrome_at(t, stats_at(t)));
         return s;
     }
 

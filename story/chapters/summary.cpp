@@ -71,9 +71,11 @@ public:
         for (int i = 0; i < kRows; ++i) add_row(s, t, i);
         const auto d3 = [&](auto f) { return value(t, kRows - 1, f); };
         add_chrome(s, palette_, metrics_,
-                   chrome_at(t, {{"Per card", format_bytes(d3([](const engine::Report& r) { return r.per_gpu.total.value; }))},
-                                 {"Comm / step", format_time(d3([](const engine::Report& r) { return r.comm.total().value; }))},
-                                 {"Bubble", format_percent(d3([](const engine::Report& r) { return r.bubble_fraction; }))}}));
+                   chrome_at(t, stat_panel(
+                                    d3([](const engine::Report& r) { return r.per_gpu.total.value; }),
+                                    d3([](const engine::Report& r) { return r.comm.sent_per_gpu().value; }),
+                                    d3([](const engine::Report& r) { return r.comm.total().value; }),
+                                    d3([](const engine::Report& r) { return r.bubble_fraction; }))));
         return s;
     }
 
