@@ -70,7 +70,13 @@ EncodedStream::EncodedStream(const std::string& final_path, const StreamSetup& s
              "cannot copy encoder parameters");
     stream_->time_base = codec_->time_base;
     stream_->avg_frame_rate = codec_->framerate;
-    av_check(avformat_write_header(output_.get(), nullptr), write_failure(temp_));
+    AVDictionary* options = nullptr;
+    for (const auto& [key, value] : setup.muxer_options)
+        av_dict_set(&options, key.c_str(), value.c_str(), 0);
+    const int ret = avformat_write_header(output_.get(), &options);
+    av_dict_free(&options);
+    av_check(ret, write_failure(temp_));
+    unit_duration_ = setup.unit_duration;
 }
 
 AvFramePtr EncodedStream::make_picture() const {
@@ -99,6 +105,7 @@ void EncodedStream::drain() {
         const int ret = avcodec_receive_packet(codec_.get(), packet_.get());
         if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return;
         av_check(ret, "cannot encode a frame");
+        if (unit_duration_ && packet_->duration == 0) packet_->duration = 1;
         av_packet_rescale_ts(packet_.get(), codec_->time_base, stream_->time_base);
         packet_->stream_index = stream_->index;
         write_packet(output_.get(), packet_.get(), temp_);

@@ -21,7 +21,9 @@ struct StreamSetup {
     int threads = 1;
     std::int64_t bit_rate = 0;
     bool bt709 = false;  // tag BT.709 limited range (what make_yuv420p_converter produces)
-    std::vector<std::pair<std::string, std::string>> options;  // the encoder's private options
+    std::vector<std::pair<std::string, std::string>> options;  // the encoder's options
+    std::vector<std::pair<std::string, std::string>> muxer_options;  // e.g. movflags=+faststart
+    bool unit_duration = false;  // a packet without a duration lasts one tick (MP4's last sample)
 };
 
 // The fields every sink sets: muxer and encoder, spec's size and frame rate, the pixel format
@@ -50,6 +52,7 @@ class EncodedStream {
     CodecContextPtr codec_;
     AvPacketPtr packet_ = make_packet();
     AVStream* stream_ = nullptr;
+    bool unit_duration_ = false;
 };
 
 // Cairo's ARGB32 (libav's RGB32) to BT.709 limited-range yuv420p, accurate rounding.
