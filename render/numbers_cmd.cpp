@@ -163,7 +163,7 @@ Json to_json(const engine::Report& r) {
         {"activations",
          {{"per_layer_bytes", whole(r.activations.per_layer)},
           {"layers_per_gpu", r.activations.layers_per_gpu},
-          {"in_flight_micro_batches", r.activations.in_flight_micro_batches}}},
+          {"in_flight_micro_batches", number(r.activations.in_flight_micro_batches)}}},
         {"comm_per_step",
          {{"dp_bytes_per_gpu", whole(comm.dp_per_gpu)},
           {"tp_bytes_per_gpu", whole(comm.tp_per_gpu)},

@@ -146,6 +146,20 @@ TEST_CASE("numbers --params builds a nominal or custom model") {
     CHECK(nlohmann::ordered_json::parse(custom.out)["activations"]["layers_per_gpu"] == 5);
 }
 
+TEST_CASE("numbers: micro-batches in flight are whole for 1F1B and fractional interleaved") {
+    const auto plain = nlohmann::ordered_json::parse(
+        numbers("--model llama-2-7b --gpus 8 --pp 4 --micro-batches 8 --format json").out);
+    CHECK(plain["activations"]["in_flight_micro_batches"].is_number_integer());
+    CHECK(plain["activations"]["in_flight_micro_batches"] == 4);
+    const auto interleaved = nlohmann::ordered_json::parse(
+        numbers("--model llama-2-7b --gpus 8 --pp 4 --micro-batches 8 --schedule interleaved "
+                "--chunks 2 --format json").out);
+    CHECK(interleaved["activations"]["in_flight_micro_batches"] == 5.5);
+    CHECK_THAT(numbers("--model llama-2-7b --gpus 8 --pp 4 --micro-batches 8 --schedule interleaved "
+                       "--chunks 2").out,
+               Catch::Contains("| micro-batches in flight | 5.5 |"));
+}
+
 TEST_CASE("numbers --format csv: key,value rows with the JSON's keys") {
     const render_test::CliRun run = numbers("--format csv");
     REQUIRE(run.exit_code == 0);
