@@ -63,13 +63,11 @@ bool read_packet(AVFormatContext* input, AVPacket* packet) {
 
 std::string write_failure(const TempFile& file) { return "cannot write " + file.final_path(); }
 
-OutputContextPtr open_mp4_output(const TempFile& file) { return open_output(file, "mp4"); }
-
-void write_mp4_header(AVFormatContext* output, const TempFile& file) {
-    AVDictionary* options = nullptr;
-    av_dict_set(&options, "movflags", "+faststart", 0);
-    const int ret = avformat_write_header(output, &options);
-    av_dict_free(&options);
+void write_header(AVFormatContext* output, const TempFile& file, const MuxerOptions& options) {
+    AVDictionary* dict = nullptr;
+    for (const auto& [key, value] : options) av_dict_set(&dict, key.c_str(), value.c_str(), 0);
+    const int ret = avformat_write_header(output, &dict);
+    av_dict_free(&dict);
     av_check(ret, write_failure(file));
 }
 

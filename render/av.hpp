@@ -3,6 +3,8 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "render/temp_file.hpp"
 
@@ -60,15 +62,16 @@ bool read_packet(AVFormatContext* input, AVPacket* packet);
 // file's name would mean nothing to the user).
 std::string write_failure(const TempFile& file);
 
-// An MP4 muxer writing to the temporary file, bit-exact: no encoder version string or creation
-// time, so identical streams give identical bytes.
-OutputContextPtr open_mp4_output(const TempFile& file);
+using MuxerOptions = std::vector<std::pair<std::string, std::string>>;
+// Every MP4 we write: the index goes before the media data (moved there on the trailer).
+inline const MuxerOptions kMp4Options = {{"movflags", "+faststart"}};
 
-// Writes the header with +faststart (the index goes before the media data on the trailer).
-void write_mp4_header(AVFormatContext* output, const TempFile& file);
-
-// A bit-exact muxer of the named format ("webm", "gif") writing to the temporary file.
+// A bit-exact muxer of the named format ("mp4", "webm", "gif") writing to the temporary file:
+// no encoder version string or creation time, so identical streams give identical bytes.
 OutputContextPtr open_output(const TempFile& file, const char* format);
+
+// Writes the header with the muxer's options; a failure names the output.
+void write_header(AVFormatContext* output, const TempFile& file, const MuxerOptions& options);
 
 // Writes one packet; a failure (a full disk) names the output.
 void write_packet(AVFormatContext* output, AVPacket* packet, const TempFile& file);

@@ -156,13 +156,13 @@ std::int64_t copy_segment(const Segment& segment, AVFormatContext* output, const
 void concat_mp4(const std::vector<std::string>& inputs, const TempFile& file,
                 const ConcatExtras& extras) {
     const std::vector<Segment> segments = open_segments(inputs);
-    OutputContextPtr output = open_mp4_output(file);
+    OutputContextPtr output = open_output(file, "mp4");
     const AVStream* video = add_video_stream(output.get(), *segments.front().video);
     const AVStream* captions = extras.subtitles.empty()
                                    ? nullptr
                                    : add_subtitle_stream(output.get(), extras.subtitle_language);
     add_chapters(output.get(), extras.chapters);
-    write_mp4_header(output.get(), file);
+    write_header(output.get(), file, kMp4Options);
     for (const SubtitleCue& cue : extras.subtitles) write_cue(output.get(), *captions, cue, file);
     std::int64_t offset = 0;
     for (const Segment& segment : segments)

@@ -68,6 +68,10 @@ std::vector<Stat> ChapterBase::stat_panel(double card_bytes, double comm_bytes,
             {"Bubble", format_percent(bubble)}};
 }
 
+void ChapterBase::add_frame(Scene& s, double t) const {
+    add_chrome(s, palette_, metrics_, chrome_at(t, stats_at(t)));
+}
+
 std::vector<Stat> ChapterBase::stats_at(double t) const {
     const double card = figure_at(t, [](const engine::Report& r) { return r.per_gpu.total.value; });
     const double comm = figure_at(t, [](const engine::Report& r) {

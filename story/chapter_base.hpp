@@ -37,6 +37,8 @@ protected:
                                         double bubble);
     // stat_panel of the engine's figures at t.
     std::vector<Stat> stats_at(double t) const;
+    // The shared frame (title, stat panel of stats_at, caption) over the scene at t.
+    void add_frame(Scene& s, double t) const;
 
     const ChapterSpec spec_;
     const Palette& palette_;

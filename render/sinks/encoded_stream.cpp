@@ -70,12 +70,7 @@ EncodedStream::EncodedStream(const std::string& final_path, const StreamSetup& s
              "cannot copy encoder parameters");
     stream_->time_base = codec_->time_base;
     stream_->avg_frame_rate = codec_->framerate;
-    AVDictionary* options = nullptr;
-    for (const auto& [key, value] : setup.muxer_options)
-        av_dict_set(&options, key.c_str(), value.c_str(), 0);
-    const int ret = avformat_write_header(output_.get(), &options);
-    av_dict_free(&options);
-    av_check(ret, write_failure(temp_));
+    write_header(output_.get(), temp_, setup.muxer_options);
     unit_duration_ = setup.unit_duration;
 }
 

@@ -22,7 +22,7 @@ struct StreamSetup {
     std::int64_t bit_rate = 0;
     bool bt709 = false;  // tag BT.709 limited range (what make_yuv420p_converter produces)
     std::vector<std::pair<std::string, std::string>> options;  // the encoder's options
-    std::vector<std::pair<std::string, std::string>> muxer_options;  // e.g. movflags=+faststart
+    MuxerOptions muxer_options;  // e.g. kMp4Options
     bool unit_duration = false;  // a packet without a duration lasts one tick (MP4's last sample)
 };
 

@@ -31,7 +31,7 @@ StreamSetup x264_setup(const OutputSpec& spec, const EncoderSettings& settings) 
                      {"rc-lookahead", std::to_string(settings.rc_lookahead)},
                      {"g", std::to_string(settings.gop_seconds * spec.fps)}};
     if (!settings.tune.empty()) setup.options.emplace_back("tune", settings.tune);
-    setup.muxer_options = {{"movflags", "+faststart"}};
+    setup.muxer_options = kMp4Options;
     setup.unit_duration = true;  // the last sample's length
     return setup;
 }

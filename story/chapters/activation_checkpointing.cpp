@@ -63,7 +63,7 @@ public:
         add_layer(s, t);
         add_total(s, t);
         add_compute(s, t);
-        add_chrome(s, palette_, metrics_, chrome_at(t, stats_at(t)));
+        add_frame(s, t);
         return s;
     }
 

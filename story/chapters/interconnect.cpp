@@ -61,7 +61,7 @@ public:
         add_network(s, t);
         add_scale(s, t);
         add_table(s, t);
-        add_chrome(s, palette_, metrics_, chrome_at(t, stats_at(t)));
+        add_frame(s, t);
         return s;
     }
 

@@ -97,7 +97,7 @@ public:
         add_rack(s, t);
         add_cards(s, t);
         add_groups(s, t);
-        add_chrome(s, palette_, metrics_, chrome_at(t, stats_at(t)));
+        add_frame(s, t);
         return s;
     }
 

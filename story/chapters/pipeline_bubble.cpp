@@ -93,7 +93,7 @@ public:
         add_playhead(s, t);
         add_in_flight(s, t, m);
         add_readout(s, t, m);
-        add_chrome(s, palette_, metrics_, chrome_at(t, stats_at(t)));
+        add_frame(s, t);
         return s;
     }
 

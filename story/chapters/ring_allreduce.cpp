@@ -164,7 +164,7 @@ public:
         add_run_tokens(s, t, m);
         add_legend(s, t, m);
         add_readout(s, t, m);
-        add_chrome(s, palette_, metrics_, chrome_at(t, stats_at(t)));
+        add_frame(s, t);
         return s;
     }
 

@@ -88,7 +88,7 @@ public:
         add_bus(s, t, m);
         add_memory(s, t);
         add_traffic(s, t);
-        add_chrome(s, palette_, metrics_, chrome_at(t, stats_at(t)));
+        add_frame(s, t);
         return s;
     }
 

@@ -60,7 +60,7 @@ public:
         s.add(Text{kTableLeft, 900, "Dashed line: " + format_bytes(report_at(t).per_gpu.capacity.value) + " per card",
                    note, palette_.muted},
               progress(t, at(kCardsAt) + 0.4, 0.5));
-        add_chrome(s, palette_, metrics_, chrome_at(t, stats_at(t)));
+        add_frame(s, t);
         return s;
     }
 
