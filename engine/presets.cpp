@@ -1,5 +1,6 @@
-// Model and GPU presets, compiled in from ../shared/reference/models.csv and gpus.csv, and the
-// parameter count each architecture implies.
+// Model and GPU presets, compiled in from the published tables in tests/data/reference/
+// (models.csv, gpus.csv; presets_test.cpp checks every row), and the parameter count each
+// architecture implies.
 #include "engine/presets.hpp"
 
 #include <algorithm>

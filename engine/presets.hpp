@@ -1,4 +1,4 @@
-// Model and GPU presets (../shared/reference/models.csv, gpus.csv) and nominal models by count.
+// Model and GPU presets (tests/data/reference/models.csv, gpus.csv) and nominal models by count.
 #pragma once
 #include <optional>
 #include <string>

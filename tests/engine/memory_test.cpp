@@ -40,7 +40,7 @@ Bytes states_per_gpu(const Config& c) {
 }  // namespace
 
 TEST_CASE("every row of ZeRO Table 1: exact bytes and the printed GB") {
-    std::ifstream csv(SHARDREEL_SOURCE_DIR "/../shared/reference/zero-table1.csv");
+    std::ifstream csv(SHARDREEL_SOURCE_DIR "/tests/data/reference/zero-table1.csv");
     REQUIRE(csv.good());
     std::string line;
     std::getline(csv, line);

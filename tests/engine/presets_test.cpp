@@ -2,6 +2,11 @@
 #include "engine/presets.hpp"
 
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
 
 using namespace engine;
 
@@ -55,4 +60,64 @@ TEST_CASE("presets are found by name, unknown names are not") {
     CHECK(find_gpu("a100-sxm-80gb")->network == BytesPerSecond(25e9));
     CHECK(find_gpu("h200-sxm-141gb")->memory == Bytes(141e9));
     CHECK_FALSE(find_gpu("h100").has_value());
+}
+
+namespace {
+
+// Rows of a reference CSV (tests/data/reference/, copied from the published tables) by column.
+std::vector<std::map<std::string, std::string>> read_csv(const std::string& name) {
+    std::ifstream in(SHARDREEL_SOURCE_DIR "/tests/data/reference/" + name);
+    REQUIRE(in.good());
+    const auto split = [](const std::string& line) {
+        std::vector<std::string> cells;
+        std::stringstream ss(line);
+        for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
+        return cells;
+    };
+    std::string line;
+    std::getline(in, line);
+    const auto header = split(line);
+    std::vector<std::map<std::string, std::string>> rows;
+    while (std::getline(in, line)) {
+        const auto cells = split(line);
+        std::map<std::string, std::string> row;
+        for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i)
+            row[header[i]] = cells[i];
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+}  // namespace
+
+TEST_CASE("every model preset is the architecture of its row in models.csv") {
+    const auto rows = read_csv("models.csv");
+    REQUIRE(rows.size() == model_presets().size());
+    for (const auto& row : rows) {
+        INFO(row.at("name"));
+        const auto m = find_model(row.at("name"));
+        REQUIRE(m.has_value());
+        CHECK((m->arch == Arch::llama ? "llama" : "gpt") == row.at("arch"));
+        CHECK(m->layers == std::stoi(row.at("layers")));
+        CHECK(m->hidden == std::stoi(row.at("hidden")));
+        CHECK(m->heads == std::stoi(row.at("heads")));
+        CHECK(m->kv_heads == std::stoi(row.at("kv_heads")));
+        CHECK(m->ffn == std::stoi(row.at("ffn")));
+        CHECK(m->vocab == std::stoi(row.at("vocab")));
+        CHECK(m->context == std::stoi(row.at("context")));
+    }
+}
+
+TEST_CASE("every GPU preset is its row in gpus.csv") {
+    const auto rows = read_csv("gpus.csv");
+    REQUIRE(rows.size() == gpu_presets().size());
+    for (const auto& row : rows) {
+        INFO(row.at("name"));
+        const auto g = find_gpu(row.at("name"));
+        REQUIRE(g.has_value());
+        CHECK(g->memory.value == std::stod(row.at("memory_bytes")));
+        CHECK(g->bf16_dense_tflops == std::stod(row.at("bf16_dense_tflops")));
+        CHECK(g->nvlink.value == std::stod(row.at("nvlink_bytes_per_s")));
+        CHECK(g->network.value == std::stod(row.at("network_bytes_per_s")));
+    }
 }
