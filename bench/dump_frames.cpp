@@ -1,12 +1,13 @@
 // Benchmark helper (bench/run.sh, never installed): writes every frame of a storyboard, drawn
-// exactly as `render` draws it, as raw Cairo ARGB32 (ffmpeg's bgra) to a file, for the ffmpeg floor.
+// exactly as `render` draws it, as raw Cairo ARGB32 (ffmpeg's bgra) to a file, for the ffmpeg
+// floor.
 #include <cstdio>
 #include <iostream>
 #include <string>
 
-#include "render/director.hpp"
-#include "render/error.hpp"
-#include "render/raster.hpp"
+#include "render/draw/raster.hpp"
+#include "render/film/director.hpp"
+#include "render/sys/error.hpp"
 #include "story/chapter.hpp"
 #include "story/time.hpp"
 

@@ -31,7 +31,7 @@ measure() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 fps() { awk -v f="$1" -v s="$2" 'BEGIN { printf "%.1f", f / s }'; }
 
-# The x264 settings of render::EncoderSettings (render/sinks/mp4_sink.hpp) and the same swscale
+# The x264 settings of render::EncoderSettings (render/av/mp4_sink.hpp) and the same swscale
 # conversion (BT.709, limited range, bilinear + accurate rounding), from raw BGRA on disk.
 floor_cmd() {  # sets the array floor_encode
   floor_encode=(ffmpeg -nostdin -v error -y -f rawvideo -pix_fmt bgra -s "$size" -r "$rate" -i "$work/frames.bgra"

@@ -7,9 +7,9 @@
 
 namespace engine {
 
-Bytes ring_allreduce_bytes(Bytes buffer, int n);   // 2(n-1)/n x B per rank
-Bytes reduce_scatter_bytes(Bytes buffer, int n);   // (n-1)/n x B per rank
-Bytes all_gather_bytes(Bytes buffer, int n);       // (n-1)/n x B per rank
+Bytes ring_allreduce_bytes(Bytes buffer, int n);  // 2(n-1)/n x B per rank
+Bytes reduce_scatter_bytes(Bytes buffer, int n);  // (n-1)/n x B per rank
+Bytes all_gather_bytes(Bytes buffer, int n);      // (n-1)/n x B per rank
 
 struct CommPerStep {
     Bytes dp_per_gpu, tp_per_gpu, pp_per_gpu;
@@ -27,7 +27,7 @@ BytesPerSecond group_bandwidth(const Config& c, Group g);
 
 // Chunk-by-chunk ring all-reduce: n-1 reduce-scatter steps then n-1 all-gather steps.
 struct ChunkTransfer {
-    int step = 0;       // 0 .. 2(n-1)-1
+    int step = 0;         // 0 .. 2(n-1)-1
     bool gather = false;  // false: reduce-scatter phase
     int chunk = 0, src = 0, dst = 0;
     bool operator==(const ChunkTransfer&) const = default;

@@ -2,9 +2,9 @@
 // and the names of the recompute and schedule options.
 #include "engine/config.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <algorithm>
 #include <numeric>
 
 namespace engine {

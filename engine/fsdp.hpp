@@ -20,10 +20,11 @@ struct FsdpEvent {
 
 struct FsdpPlan {
     int layers = 0, shards = 0;
-    Bytes sharded_states;     // per-GPU model states when every layer is resharded
-    Bytes layer_full_bytes;   // one layer's gathered weights (the transient peak addition)
-    Bytes layer_grad_bytes;   // one layer's unsharded gradients, alive from backward to reduce-scatter
-    Bytes peak_bytes;         // sharded + gathered layer + its unsharded gradients
+    Bytes sharded_states;    // per-GPU model states when every layer is resharded
+    Bytes layer_full_bytes;  // one layer's gathered weights (the transient peak addition)
+    Bytes
+        layer_grad_bytes;  // one layer's unsharded gradients, alive from backward to reduce-scatter
+    Bytes peak_bytes;      // sharded + gathered layer + its unsharded gradients
     std::vector<FsdpEvent> events;
     double duration() const;
 };

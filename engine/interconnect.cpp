@@ -11,7 +11,8 @@ BytesPerSecond nvlink_per_direction(const Cluster& c) { return c.nvlink / 2; }
 namespace {
 
 LinkTiming timing(const Config& c, Bytes bytes, bool within_node) {
-    return {bytes, bytes / nvlink_per_direction(c.cluster), bytes / c.cluster.network, !within_node};
+    return {bytes, bytes / nvlink_per_direction(c.cluster), bytes / c.cluster.network,
+            !within_node};
 }
 
 }  // namespace
@@ -19,7 +20,8 @@ LinkTiming timing(const Config& c, Bytes bytes, bool within_node) {
 LinkTimings link_timings(const Config& c) {
     const CommPerStep s = comm_per_step(c);
     const Layout3D l = layout_3d(c.layout, c.cluster.gpus_per_node);
-    return {timing(c, s.dp_per_gpu, l.dp_within_node()), timing(c, s.tp_per_gpu, l.tp_within_node()),
+    return {timing(c, s.dp_per_gpu, l.dp_within_node()),
+            timing(c, s.tp_per_gpu, l.tp_within_node()),
             timing(c, s.pp_per_gpu, l.pp_within_node())};
 }
 

@@ -10,9 +10,9 @@ namespace engine {
 BytesPerSecond nvlink_per_direction(const Cluster& c);
 
 struct LinkTiming {
-    Bytes bytes;                     // per GPU per step (comm_per_step)
-    Seconds on_nvlink, on_network;   // the same bytes on one direction of each link
-    bool crosses_nodes = false;      // in this layout the group spans nodes (layout_3d)
+    Bytes bytes;                    // per GPU per step (comm_per_step)
+    Seconds on_nvlink, on_network;  // the same bytes on one direction of each link
+    bool crosses_nodes = false;     // in this layout the group spans nodes (layout_3d)
     bool operator==(const LinkTiming&) const = default;
 };
 struct LinkTimings {

@@ -21,8 +21,8 @@ struct PipelineSchedule {
     int stages = 0, micro_batches = 0, chunks = 1;
     Schedule kind = Schedule::one_f_one_b;
     std::vector<PipelineSlot> slots;
-    int makespan() const;           // end of the last slot
-    double idle_fraction() const;   // idle slot-time / (stages x makespan), measured from slots
+    int makespan() const;          // end of the last slot
+    double idle_fraction() const;  // idle slot-time / (stages x makespan), measured from slots
     int max_in_flight(int stage) const;  // most forwards on a stage not yet matched by backward
 };
 

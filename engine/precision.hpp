@@ -16,7 +16,7 @@ struct BytesPerParam {
 
 BytesPerParam bytes_per_param(Precision p, GradDtype g);
 
-std::string_view to_string(Precision p);  // "fp32", "bf16-mixed", "fp8-mixed"
+std::string_view to_string(Precision p);                       // "fp32", "bf16-mixed", "fp8-mixed"
 std::optional<Precision> parse_precision(std::string_view s);  // also accepts "bf16", "fp8"
 std::string_view to_string(GradDtype g);
 std::optional<GradDtype> parse_grad_dtype(std::string_view s);

@@ -9,9 +9,9 @@ namespace engine {
 // part linear in s and the attention scores (5as/h), which FlashAttention and selective
 // recompute never store. Korthikanti et al. 2022, eq. 1-4.
 struct ActivationCoefficients {
-    double sbh = 0;           // s x b x h elements
-    double linear = 0;        // 34, or 10 + 24/t with TP, 34/t with SP, 2 under full recompute
-    double scores = 0;        // 5as/h (/t with TP), 0 when not stored
+    double sbh = 0;     // s x b x h elements
+    double linear = 0;  // 34, or 10 + 24/t with TP, 34/t with SP, 2 under full recompute
+    double scores = 0;  // 5as/h (/t with TP), 0 when not stored
     double total() const { return linear + scores; }
 };
 ActivationCoefficients activation_coefficients(const ModelSpec& m, const Training& t, int tp);

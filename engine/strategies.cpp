@@ -44,13 +44,20 @@ Config three_d(const Config& base) {
 
 std::string_view to_string(Strategy s) {
     switch (s) {
-        case Strategy::dp: return "DP";
-        case Strategy::zero1: return "ZeRO-1";
-        case Strategy::zero2: return "ZeRO-2";
-        case Strategy::fsdp: return "FSDP (ZeRO-3)";
-        case Strategy::tp: return "TP";
-        case Strategy::pp: return "PP";
-        case Strategy::three_d: return "3D";
+        case Strategy::dp:
+            return "DP";
+        case Strategy::zero1:
+            return "ZeRO-1";
+        case Strategy::zero2:
+            return "ZeRO-2";
+        case Strategy::fsdp:
+            return "FSDP (ZeRO-3)";
+        case Strategy::tp:
+            return "TP";
+        case Strategy::pp:
+            return "PP";
+        case Strategy::three_d:
+            return "3D";
     }
     return "";
 }

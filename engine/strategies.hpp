@@ -9,7 +9,8 @@
 namespace engine {
 
 enum class Strategy { dp, zero1, zero2, fsdp, tp, pp, three_d };
-std::string_view to_string(Strategy s);  // "DP", "ZeRO-1", "ZeRO-2", "FSDP (ZeRO-3)", "TP", "PP", "3D"
+std::string_view to_string(
+    Strategy s);  // "DP", "ZeRO-1", "ZeRO-2", "FSDP (ZeRO-3)", "TP", "PP", "3D"
 
 struct StrategyConfig {
     Strategy kind = Strategy::dp;

@@ -14,11 +14,16 @@ struct Quantity {
     constexpr Quantity operator*(double k) const { return Quantity(value * k); }
     constexpr Quantity operator/(double k) const { return Quantity(value / k); }
     constexpr double operator/(Quantity o) const { return value / o.value; }
-    constexpr Quantity& operator+=(Quantity o) { value += o.value; return *this; }
+    constexpr Quantity& operator+=(Quantity o) {
+        value += o.value;
+        return *this;
+    }
     constexpr auto operator<=>(const Quantity&) const = default;
 };
 template <class Tag>
-constexpr Quantity<Tag> operator*(double k, Quantity<Tag> q) { return q * k; }
+constexpr Quantity<Tag> operator*(double k, Quantity<Tag> q) {
+    return q * k;
+}
 
 using Bytes = Quantity<struct BytesTag>;
 using Seconds = Quantity<struct SecondsTag>;

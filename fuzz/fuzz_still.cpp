@@ -5,8 +5,8 @@
 #include <string>
 
 #include "fuzz/exercise.hpp"
-#include "render/fonts.hpp"
-#include "render/raster.hpp"
+#include "render/draw/fonts.hpp"
+#include "render/draw/raster.hpp"
 #include "story/load.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -7,8 +7,9 @@ build_pkgs=(cmake ninja-build g++ pkg-config
   libcairo2-dev libharfbuzz-dev libfreetype-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libxxhash-dev)
-# Tests read outputs back with Debian tools: pdfinfo/pdftotext (poppler-utils), xmllint (libxml2-utils).
-test_pkgs=(catch2 poppler-utils libxml2-utils)
+# Tests read outputs back with Debian tools: pdfinfo/pdftotext (poppler-utils), xmllint
+# (libxml2-utils); the format test runs clang-format over the files git lists.
+test_pkgs=(catch2 poppler-utils libxml2-utils clang-format git)
 # scripts/fuzz.sh builds with clang and links libFuzzer from compiler-rt.
 fuzz_pkgs=(clang-14 libclang-rt-14-dev)
 # bench/run.sh times the ffmpeg CLI (the encoder floor) and reads peak memory from GNU time.

@@ -14,7 +14,7 @@
 namespace story {
 
 class Chapter {
-public:
+  public:
     virtual ~Chapter() = default;
     // Display list at t seconds from the chapter start, 0 <= t <= duration. Pure.
     virtual Scene scene_at(double t) const = 0;
@@ -28,7 +28,8 @@ struct KindInfo {
     std::string name;
     double default_duration = 10;
     std::vector<std::string> settable;  // flat setting names a `set:` beat may change
-    std::unique_ptr<Chapter> (*make)(const ChapterSpec&, const Video&, const TextMetrics&) = nullptr;
+    std::unique_ptr<Chapter> (*make)(const ChapterSpec&, const Video&,
+                                     const TextMetrics&) = nullptr;
     // Why a configuration is too large for this kind to draw (its schedule grows faster than
     // the GPU count), or nullopt; the loader reports it like an engine::validate problem.
     std::optional<std::string> (*too_large)(const engine::Config&) = nullptr;

@@ -47,12 +47,14 @@ Chrome ChapterBase::chrome_at(double t, std::vector<Stat> stats) const {
     c.alpha = progress(t, 0, 0.5);
     if (const Cue* cue = burn_captions_ ? timeline_.cue_at(t) : nullptr) {
         c.caption = cue->text;
-        c.caption_alpha = std::min(progress(t, cue->start, kFade), 1 - progress(t, cue->end - kFade, kFade));
+        c.caption_alpha =
+            std::min(progress(t, cue->start, kFade), 1 - progress(t, cue->end - kFade, kFade));
     }
     return c;
 }
 
-double ChapterBase::figure_at(double t, const std::function<double(const engine::Report&)>& f) const {
+double ChapterBase::figure_at(double t,
+                              const std::function<double(const engine::Report&)>& f) const {
     const Morph m = timeline_.morph_at(t);
     return lerp(f(reports_[m.from]), f(reports_[m.to]), m.u);
 }
@@ -61,8 +63,8 @@ const engine::Report& ChapterBase::report_at(double t) const {
     return reports_[timeline_.morph_at(t).to];
 }
 
-std::vector<Stat> ChapterBase::stat_panel(double card_bytes, double comm_bytes,
-                                          double comm_seconds, double bubble) {
+std::vector<Stat> ChapterBase::stat_panel(double card_bytes, double comm_bytes, double comm_seconds,
+                                          double bubble) {
     return {{"Per card", format_bytes(card_bytes)},
             {"Comm / step", format_bytes(comm_bytes), format_time(comm_seconds)},
             {"Bubble", format_percent(bubble)}};
@@ -74,9 +76,8 @@ void ChapterBase::add_frame(Scene& s, double t) const {
 
 std::vector<Stat> ChapterBase::stats_at(double t) const {
     const double card = figure_at(t, [](const engine::Report& r) { return r.per_gpu.total.value; });
-    const double comm = figure_at(t, [](const engine::Report& r) {
-        return r.comm.sent_per_gpu().value;
-    });
+    const double comm =
+        figure_at(t, [](const engine::Report& r) { return r.comm.sent_per_gpu().value; });
     const double secs = figure_at(t, [](const engine::Report& r) { return r.comm.total().value; });
     const double bubble = figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
     return stat_panel(card, comm, secs, bubble);

@@ -14,12 +14,12 @@
 namespace story {
 
 class ChapterBase : public Chapter {
-public:
+  public:
     ChapterBase(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics);
     // The engine report of every parameter state, then describe_engine().
     std::string fingerprint() const final;
 
-protected:
+  protected:
     // Kinds that draw more than reports_ (schedules, plans, layouts, figures computed from
     // modified configs) add it here, so those changes reach the cache key.
     virtual void describe_engine(Fingerprint&) const {}

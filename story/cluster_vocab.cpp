@@ -34,7 +34,8 @@ std::vector<Item> gpu_tile(const Palette& p, const TextMetrics& m, const TileSpe
     TextStyle name{t.label_size, Weight::medium, false};
     name.size = fit_size(m, t.name, name, b.w - 10);
     const TextExtent e = m.measure(t.name, name);
-    // Centred in a short tile (or at its left); at the top-left when the tile has room for more below.
+    // Centred in a short tile (or at its left); at the top-left when the tile has room for more
+    // below.
     const double middle = b.cy() + (e.ascent - e.descent) / 2;
     if (b.h < kShortTile && t.name_left)
         out.push_back({Text{b.x + 12, middle, t.name, name, p.muted}});
@@ -60,7 +61,8 @@ std::vector<double> chunk_offsets(double travelled, double length, double spacin
     std::vector<double> out;
     if (travelled <= 0 || spacing <= 0) return out;
     // The k-th chunk entered when the flow had travelled k x spacing.
-    for (double lead = std::fmod(travelled, spacing); lead <= std::min(travelled, length); lead += spacing)
+    for (double lead = std::fmod(travelled, spacing); lead <= std::min(travelled, length);
+         lead += spacing)
         out.push_back(lead);
     return out;
 }
@@ -87,8 +89,8 @@ std::vector<Item> memory_gauge(const Palette& p, const GaugeSpec& g) {
         out.push_back({Rect{b.right(), b.y, w, b.h, 0, p.comm}});
         if (g.label_size > 0) {
             const TextStyle lab{g.label_size, Weight::semibold, true};
-            out.push_back({Text{b.right() + w + 10, b.cy() + g.label_size * 0.36, "+" + format_bytes(over), lab,
-                                p.comm}});
+            out.push_back({Text{b.right() + w + 10, b.cy() + g.label_size * 0.36,
+                                "+" + format_bytes(over), lab, p.comm}});
         }
     }
     out.push_back({Line{{b.right(), b.y - 6}, {b.right(), b.bottom() + 6}, p.text, 2, true}});
@@ -96,7 +98,9 @@ std::vector<Item> memory_gauge(const Palette& p, const GaugeSpec& g) {
 }
 
 std::vector<MemorySegment> memory_stack(const Palette& p, const PerGpuBytes& b) {
-    return {{b.weights, p.weights}, {b.gradients, p.gradients}, {b.optimizer, p.optimizer},
+    return {{b.weights, p.weights},
+            {b.gradients, p.gradients},
+            {b.optimizer, p.optimizer},
             {b.activations, p.activations}};
 }
 

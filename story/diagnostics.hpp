@@ -13,20 +13,20 @@ struct SourcePos {
 struct Diagnostic {
     std::string file;
     SourcePos pos;
-    std::string message;  // without the "error: " prefix
+    std::string message;         // without the "error: " prefix
     std::string format() const;  // "file:line:col: error: message"
     bool operator==(const Diagnostic&) const = default;
 };
 
 class Diagnostics {
-public:
+  public:
     void error(std::string file, SourcePos pos, std::string message);
     bool empty() const { return list_.empty(); }
     const std::vector<Diagnostic>& list() const { return list_; }
     void append(const Diagnostics& other);
     std::string format() const;  // one line per diagnostic, sorted by file, line, col
 
-private:
+  private:
     std::vector<Diagnostic> list_;
 };
 

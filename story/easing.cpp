@@ -22,23 +22,29 @@ double manim_smooth(double u) {
 double ease(Ease e, double u) {
     u = std::clamp(u, 0.0, 1.0);
     switch (e) {
-        case Ease::linear: return u;
-        case Ease::in_cubic: return u * u * u;
-        case Ease::out_cubic: return 1 - std::pow(1 - u, 3);
+        case Ease::linear:
+            return u;
+        case Ease::in_cubic:
+            return u * u * u;
+        case Ease::out_cubic:
+            return 1 - std::pow(1 - u, 3);
         case Ease::in_out_cubic:
             return u < 0.5 ? 4 * u * u * u : 1 - std::pow(-2 * u + 2, 3) / 2;
-        case Ease::smoothstep: return u * u * (3 - 2 * u);
-        case Ease::smootherstep: return u * u * u * (u * (6 * u - 15) + 10);
-        case Ease::smooth: return manim_smooth(u);
+        case Ease::smoothstep:
+            return u * u * (3 - 2 * u);
+        case Ease::smootherstep:
+            return u * u * u * (u * (6 * u - 15) + 10);
+        case Ease::smooth:
+            return manim_smooth(u);
     }
     return u;
 }
 
 std::optional<Ease> parse_ease(std::string_view name) {
     static constexpr std::pair<std::string_view, Ease> names[] = {
-        {"linear", Ease::linear},           {"in_cubic", Ease::in_cubic},
-        {"out_cubic", Ease::out_cubic},     {"in_out_cubic", Ease::in_out_cubic},
-        {"smoothstep", Ease::smoothstep},   {"smootherstep", Ease::smootherstep},
+        {"linear", Ease::linear},         {"in_cubic", Ease::in_cubic},
+        {"out_cubic", Ease::out_cubic},   {"in_out_cubic", Ease::in_out_cubic},
+        {"smoothstep", Ease::smoothstep}, {"smootherstep", Ease::smootherstep},
         {"smooth", Ease::smooth}};
     for (const auto& [n, e] : names)
         if (n == name) return e;

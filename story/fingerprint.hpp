@@ -48,24 +48,30 @@ void describe(Fingerprint& f, const Beat& b);
 void describe(Fingerprint& f, const ChapterSpec& c);
 
 template <class T>
-concept Describable = requires(Fingerprint& f, const T& v) { describe(f, v); };
+concept Describable = requires(Fingerprint& f, const T& v) {
+    describe(f, v);
+};
 
 // `name=value` items separated by spaces, `name{...}` for structs and `name[...]` for lists;
 // numbers print exactly (%.17g), so any change in a figure changes the text.
 class Fingerprint {
-public:
+  public:
     void add(std::string_view name, double v) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.17g", v);
         item(name, buf);
     }
     template <std::integral T>
-    void add(std::string_view name, T v) { item(name, std::to_string(static_cast<long long>(v))); }
+    void add(std::string_view name, T v) {
+        item(name, std::to_string(static_cast<long long>(v)));
+    }
     template <class E>
-        requires std::is_enum_v<E>
+    requires std::is_enum_v<E>
     void add(std::string_view name, E v) { add(name, static_cast<long long>(v)); }
     template <class Tag>
-    void add(std::string_view name, engine::Quantity<Tag> q) { add(name, q.value); }
+    void add(std::string_view name, engine::Quantity<Tag> q) {
+        add(name, q.value);
+    }
     void add(std::string_view name, std::string_view text);
     void add(std::string_view name, const std::string& text) { add(name, std::string_view(text)); }
     template <Describable T>
@@ -75,8 +81,8 @@ public:
         close('}');
     }
     template <std::ranges::range R>
-        requires(!std::convertible_to<R, std::string_view>)
-    void add(std::string_view name, const R& items) {
+    requires(!std::convertible_to<R, std::string_view>) void add(std::string_view name,
+                                                                 const R& items) {
         open(name, '[');
         for (const auto& v : items) add("", v);
         close(']');
@@ -87,7 +93,7 @@ public:
     void close(char bracket);
     const std::string& text() const { return text_; }
 
-private:
+  private:
     void item(std::string_view name, std::string_view value);
     std::string text_;
 };

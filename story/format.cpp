@@ -40,7 +40,8 @@ double round_sig3(double v) {
 std::string format_sig3(double v) {
     if (v == 0 || !std::isfinite(v)) return "0";
     const double rounded = round_sig3(v);
-    const int decimals = std::max(0, 2 - static_cast<int>(std::floor(std::log10(std::fabs(rounded)))));
+    const int decimals =
+        std::max(0, 2 - static_cast<int>(std::floor(std::log10(std::fabs(rounded)))));
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.*f", decimals, rounded);
     std::string text = buf;

@@ -67,10 +67,12 @@ void add_stat_panel(Scene& s, const Palette& p, const TextMetrics& m, const Chro
         const double right = kStatPanelLeft + cell * static_cast<double>(i + 1) - 24;
         TextStyle value{frame::kBodySize + 6, Weight::semibold, true};
         value.size = fit_size(m, c.stats[i].value, value, cell - 40);
-        s.add(Text{right, top + (detailed ? 36 : 44), c.stats[i].label, label, p.muted, Align::right},
-              c.alpha);
-        s.add(Text{right, top + (detailed ? 80 : 98), c.stats[i].value, value, p.text, Align::right},
-              c.alpha);
+        s.add(
+            Text{right, top + (detailed ? 36 : 44), c.stats[i].label, label, p.muted, Align::right},
+            c.alpha);
+        s.add(
+            Text{right, top + (detailed ? 80 : 98), c.stats[i].value, value, p.text, Align::right},
+            c.alpha);
         if (c.stats[i].detail.empty()) continue;
         TextStyle detail{24, Weight::regular, true};
         detail.size = fit_size(m, c.stats[i].detail, detail, cell - 40);
@@ -88,8 +90,8 @@ void add_caption(Scene& s, const Palette& p, const TextMetrics& m, const Chrome&
     }
     const double line_height = style.size * 1.3;
     const double band_mid = frame::kCaptionTop + 150 / 2.0;
-    double baseline = band_mid - line_height * (static_cast<double>(lines.size()) - 1) / 2 +
-                      style.size * 0.35;
+    double baseline =
+        band_mid - line_height * (static_cast<double>(lines.size()) - 1) / 2 + style.size * 0.35;
     for (const std::string& line : lines) {
         s.add(Text{frame::kWidth / 2, baseline, line, style, p.text, Align::center},
               c.caption_alpha);

@@ -13,7 +13,7 @@ namespace story {
 namespace frame {
 inline constexpr double kWidth = 1920, kHeight = 1080;
 inline constexpr double kLeft = 96, kRight = 1920 - 96, kTop = 72;
-inline constexpr double kCaptionTop = 1080 - 150;          // the caption band starts here
+inline constexpr double kCaptionTop = 1080 - 150;  // the caption band starts here
 inline constexpr double kPictureTop = 250, kPictureBottom = kCaptionTop - 30;
 inline constexpr double kTitleSize = 60, kHeadingSize = 40, kBodySize = 34, kLabelSize = 26;
 inline constexpr double kMinTextSize = 22;
@@ -41,7 +41,7 @@ struct Chrome {
     std::vector<Stat> stats;  // empty: no stat panel (title cards)
     std::string caption;      // empty: none
     double caption_alpha = 1;
-    double alpha = 1;         // title and panel fade in at the chapter start
+    double alpha = 1;  // title and panel fade in at the chapter start
 };
 
 void add_chrome(Scene& scene, const Palette& p, const TextMetrics& m, const Chrome& c);

@@ -587,8 +587,8 @@ std::optional<Storyboard> load_text(const std::string& text, const std::string& 
     const YAML::Node root = YAML::Load(text);
     if (!within_node_budget(root)) {
         found.error(file, SourcePos{1, 1},
-                    "the storyboard expands to more than " +
-                        std::to_string(limits::kMaxYamlNodes) + " YAML nodes (through aliases)");
+                    "the storyboard expands to more than " + std::to_string(limits::kMaxYamlNodes) +
+                        " YAML nodes (through aliases)");
         return std::nullopt;
     }
     return Loader(file, found).load(root);
@@ -614,9 +614,9 @@ std::optional<Storyboard> parse_storyboard(const std::string& text, const std::s
 
 const std::vector<KeySet>& loader_keys() {
     static const std::vector<KeySet> sets{
-        {"top", kTopKeys},           {"video", kVideoKeys},       {"defaults", kDefaultsKeys},
-        {"chapter", kChapterKeys},   {"beat", kBeatKeys},         {"model", kModelKeys},
-        {"training", kTrainingKeys}, {"cluster", kClusterKeys},   {"parallel", kParallelKeys}};
+        {"top", kTopKeys},           {"video", kVideoKeys},     {"defaults", kDefaultsKeys},
+        {"chapter", kChapterKeys},   {"beat", kBeatKeys},       {"model", kModelKeys},
+        {"training", kTrainingKeys}, {"cluster", kClusterKeys}, {"parallel", kParallelKeys}};
     return sets;
 }
 

@@ -17,8 +17,9 @@ std::vector<KindInfo>& registry() {
 
 KindRegistrar::KindRegistrar(KindInfo info) {
     auto& kinds = registry();
-    const auto at = std::lower_bound(kinds.begin(), kinds.end(), info.name,
-                                     [](const KindInfo& k, const std::string& n) { return k.name < n; });
+    const auto at =
+        std::lower_bound(kinds.begin(), kinds.end(), info.name,
+                         [](const KindInfo& k, const std::string& n) { return k.name < n; });
     kinds.insert(at, std::move(info));
 }
 
@@ -26,7 +27,8 @@ const std::vector<KindInfo>& chapter_kinds() { return registry(); }
 
 const KindInfo* find_kind(std::string_view name) {
     const auto& kinds = chapter_kinds();
-    auto it = std::find_if(kinds.begin(), kinds.end(), [&](const KindInfo& k) { return k.name == name; });
+    auto it =
+        std::find_if(kinds.begin(), kinds.end(), [&](const KindInfo& k) { return k.name == name; });
     return it == kinds.end() ? nullptr : &*it;
 }
 

@@ -48,12 +48,12 @@ struct Printer {
            << (r.dashed ? " dashed" : "") << " hatch " << r.hatch;
     }
     void operator()(const Line& l) const {
-        os << "line " << l.a.x << ',' << l.a.y << " -> " << l.b.x << ',' << l.b.y << ' '
-           << l.color << ' ' << l.width << (l.dashed ? " dashed" : "");
+        os << "line " << l.a.x << ',' << l.a.y << " -> " << l.b.x << ',' << l.b.y << ' ' << l.color
+           << ' ' << l.width << (l.dashed ? " dashed" : "");
     }
     void operator()(const Arrow& a) const {
-        os << "arrow " << a.a.x << ',' << a.a.y << " -> " << a.b.x << ',' << a.b.y << ' '
-           << a.color << ' ' << a.width;
+        os << "arrow " << a.a.x << ',' << a.a.y << " -> " << a.b.x << ',' << a.b.y << ' ' << a.color
+           << ' ' << a.width;
     }
     void operator()(const Path& p) const {
         os << "path " << p.points.size() << " points" << (p.closed ? " closed" : "") << " fill "
@@ -61,8 +61,8 @@ struct Printer {
     }
     void operator()(const Text& t) const {
         os << "text " << t.x << ',' << t.y << " size " << t.style.size << " w"
-           << int(t.style.weight) << (t.style.tabular ? " tnum" : "") << " align "
-           << int(t.align) << ' ' << t.color << " \"" << t.text << '"';
+           << int(t.style.weight) << (t.style.tabular ? " tnum" : "") << " align " << int(t.align)
+           << ' ' << t.color << " \"" << t.text << '"';
     }
     void operator()(const Group& g) const {
         os << "group +" << g.dx << ',' << g.dy << " x" << g.scale;

@@ -95,7 +95,9 @@ struct Scene {
     bool operator==(const Scene&) const = default;
 
     template <class Shape>
-    void add(Shape s, double opacity = 1) { items.push_back(Item{std::move(s), opacity}); }
+    void add(Shape s, double opacity = 1) {
+        items.push_back(Item{std::move(s), opacity});
+    }
 };
 
 std::ostream& operator<<(std::ostream& os, const Scene& s);

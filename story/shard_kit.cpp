@@ -34,7 +34,9 @@ Box row_box(int count, int i, double left, double right, double top, double h, d
 
 std::vector<MemorySegment> states_stack(const Palette& p, double weights, double gradients,
                                         double optimizer, double activations) {
-    return {{weights, p.weights}, {gradients, p.gradients}, {optimizer, p.optimizer},
+    return {{weights, p.weights},
+            {gradients, p.gradients},
+            {optimizer, p.optimizer},
             {activations, p.activations}};
 }
 
@@ -52,7 +54,8 @@ void add_token(Scene& s, const Palette& p, const TextMetrics& m, Point c, double
     const double w = labelled ? std::max(size, e.advance + 12) : size;
     s.add(Rect{c.x - w / 2, c.y - size / 2, w, size, 6, fill, p.background, 2}, alpha);
     if (labelled)
-        s.add(Text{c.x, c.y + (e.ascent - e.descent) / 2 - 1, label, style, p.background, Align::center},
+        s.add(Text{c.x, c.y + (e.ascent - e.descent) / 2 - 1, label, style, p.background,
+                   Align::center},
               alpha);
 }
 

@@ -37,9 +37,9 @@ struct Beat {
 
 struct ChapterSpec {
     std::string id, kind, title, subtitle;
-    double duration = 0;     // seconds (kind default when not given)
-    engine::Config config;   // defaults with this chapter's overrides applied
-    std::vector<Beat> beats; // sorted by `at`
+    double duration = 0;      // seconds (kind default when not given)
+    engine::Config config;    // defaults with this chapter's overrides applied
+    std::vector<Beat> beats;  // sorted by `at`
     SourcePos pos;
     bool operator==(const ChapterSpec&) const = default;
 };

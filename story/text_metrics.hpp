@@ -8,20 +8,20 @@
 namespace story {
 
 struct TextExtent {
-    double advance = 0;   // horizontal pen advance in px
-    double ascent = 0;    // above the baseline, px (font-wide, not per glyph)
-    double descent = 0;   // below the baseline, px, positive
+    double advance = 0;  // horizontal pen advance in px
+    double ascent = 0;   // above the baseline, px (font-wide, not per glyph)
+    double descent = 0;  // below the baseline, px, positive
 };
 
 class TextMetrics {
-public:
+  public:
     virtual ~TextMetrics() = default;
     virtual TextExtent measure(std::string_view utf8, const TextStyle& style) const = 0;
 };
 
 // Rough metrics for tests that need no fonts: 0.55 em per character.
 class ApproxTextMetrics final : public TextMetrics {
-public:
+  public:
     TextExtent measure(std::string_view utf8, const TextStyle& style) const override;
 };
 

@@ -23,7 +23,7 @@ struct Morph {
 };
 
 class Timeline {
-public:
+  public:
     // Applies each beat's `set:` cumulatively to spec.config (the loader validated them).
     explicit Timeline(const ChapterSpec& spec);
 
@@ -34,7 +34,7 @@ public:
     const std::vector<Cue>& cues() const { return cues_; }
     const Cue* cue_at(double t) const;  // the caption showing at t, or nullptr
 
-private:
+  private:
     std::vector<engine::Config> states_;
     std::vector<double> starts_, overs_;
     std::vector<Cue> cues_;

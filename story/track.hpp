@@ -7,7 +7,7 @@
 namespace story {
 
 class Track {
-public:
+  public:
     struct Key {
         double t = 0, value = 0;
         Ease ease = Ease::in_out_cubic;  // easing of the segment that ends at this key
@@ -17,7 +17,7 @@ public:
     Track& to(double t, double value, Ease e = Ease::in_out_cubic);  // keys in increasing t
     double value_at(double t) const;
 
-private:
+  private:
     std::vector<Key> keys_;
 };
 

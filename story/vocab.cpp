@@ -18,7 +18,8 @@ void add_stack(std::vector<Item>& out, const CardSpec& c, double bottom, double 
     for (const MemorySegment& seg : c.stack) {
         const double h = seg.bytes * px_per_byte;
         const double top = std::max(y - h, max_top);
-        if (y - top > 0.01) out.push_back({Rect{c.x + kPad, top, c.w - 2 * kPad, y - top, 0, seg.color}});
+        if (y - top > 0.01)
+            out.push_back({Rect{c.x + kPad, top, c.w - 2 * kPad, y - top, 0, seg.color}});
         y = top;
     }
 }
@@ -29,14 +30,16 @@ namespace {
 
 // Name at the top-left and capacity at the top-right when both fit the measured width;
 // otherwise the name alone, centred. Returns the baseline of the header row.
-double add_header(std::vector<Item>& out, const Palette& p, const TextMetrics& m, const CardSpec& c) {
+double add_header(std::vector<Item>& out, const Palette& p, const TextMetrics& m,
+                  const CardSpec& c) {
     const TextStyle name_style{c.label_size, Weight::medium, false};
     const TextStyle cap_style{std::max(22.0, c.label_size - 4), Weight::regular, true};
     const std::string cap = format_bytes(c.capacity);
     const double baseline = c.y + kPad + m.measure(c.name, name_style).ascent;
     const double room = c.w - 2 * kPad;
-    const bool both = c.capacity_label &&
-                      m.measure(c.name, name_style).advance + 12 + m.measure(cap, cap_style).advance <= room;
+    const bool both =
+        c.capacity_label &&
+        m.measure(c.name, name_style).advance + 12 + m.measure(cap, cap_style).advance <= room;
     if (both) {
         out.push_back({Text{c.x + kPad, baseline, c.name, name_style, p.muted, Align::left}});
         out.push_back({Text{c.x + c.w - kPad, baseline, cap, cap_style, p.muted, Align::right}});

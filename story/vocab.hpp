@@ -18,13 +18,13 @@ struct MemorySegment {
 
 struct CardSpec {
     double x = 0, y = 0, w = 200, h = 400;
-    std::string name;             // "GPU 3"
-    double capacity = 80e9;       // bytes: the dashed line sits at the top of the stack area
+    std::string name;                  // "GPU 3"
+    double capacity = 80e9;            // bytes: the dashed line sits at the top of the stack area
     std::vector<MemorySegment> stack;  // bottom to top
-    bool capacity_label = true;   // "80 GB" in the header row, when it fits beside the name
-    bool show_overflow = true;    // spill above the card, labelled "+32 GB"
+    bool capacity_label = true;        // "80 GB" in the header row, when it fits beside the name
+    bool show_overflow = true;         // spill above the card, labelled "+32 GB"
     double label_size = 26;
-    double max_spill = 0.45;      // tallest overflow drawn, as a fraction of the card height
+    double max_spill = 0.45;  // tallest overflow drawn, as a fraction of the card height
 };
 
 // Drawn in absolute coordinates; returns the items to add to a scene.

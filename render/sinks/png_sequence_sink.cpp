@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <regex>
 
-#include "render/error.hpp"
 #include "render/sinks/still_sinks.hpp"
+#include "render/sys/error.hpp"
 
 namespace render {
 namespace fs = std::filesystem;
@@ -62,9 +62,8 @@ void check_replaceable(const FramePattern& pattern) {
     for (const auto& entry : fs::directory_iterator(pattern.dir, ec)) {
         if (!replaceable(pattern, entry))
             throw SystemError("refusing to replace " + pattern.dir + ": it holds " +
-                              entry.path().filename().string() +
-                              ", which is not a frame of " + pattern.text() +
-                              " (choose an empty or new directory)");
+                              entry.path().filename().string() + ", which is not a frame of " +
+                              pattern.text() + " (choose an empty or new directory)");
     }
     if (ec) throw SystemError("cannot read " + pattern.dir + ": " + ec.message());
 }
@@ -77,8 +76,9 @@ void PngSequenceSink::begin(const OutputSpec& spec) {
     abort();
     auto pattern = parse_frame_pattern(spec.path);
     if (!pattern)
-        throw SystemError("cannot write a PNG sequence to " + spec.path +
-                          ": expected a directory and a frame number pattern, such as out/frames/%05d.png");
+        throw SystemError(
+            "cannot write a PNG sequence to " + spec.path +
+            ": expected a directory and a frame number pattern, such as out/frames/%05d.png");
     check_replaceable(*pattern);
     spec_ = spec;
     pattern_ = *pattern;

@@ -6,16 +6,16 @@
 #include <optional>
 #include <string>
 
-#include "render/fonts.hpp"
-#include "render/sink.hpp"
-#include "render/temp_dir.hpp"
+#include "render/draw/fonts.hpp"
+#include "render/sinks/sink.hpp"
+#include "render/sys/temp_dir.hpp"
 
 namespace render {
 
 // The parts of "DIR/PREFIX%0Nd.png" (one %d or %0Nd, no other '%'), or nullopt.
 struct FramePattern {
     std::string dir, prefix, suffix;
-    int width = 0;  // zero padding; 0 for plain %d
+    int width = 0;                            // zero padding; 0 for plain %d
     std::string name(long long frame) const;  // "PREFIX00042.png"
     std::string text() const;                 // "PREFIX%05d.png", for messages
     bool matches(const std::string& file_name) const;

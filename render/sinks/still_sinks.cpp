@@ -4,8 +4,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "render/error.hpp"
-#include "render/painter.hpp"
+#include "render/draw/painter.hpp"
+#include "render/sys/error.hpp"
 
 namespace render {
 

@@ -2,19 +2,19 @@
 // file beside the output, renamed into place on finish(). PNG is raster; SVG and PDF are
 // vector, with the Inter faces embedded (PDF text stays selectable).
 #pragma once
+#include <cairo.h>
+
 #include <cstdio>
 #include <optional>
 #include <string>
 
-#include <cairo.h>
-
-#include "render/sink.hpp"
-#include "render/temp_file.hpp"
+#include "render/sinks/sink.hpp"
+#include "render/sys/temp_file.hpp"
 
 namespace render {
 
 class StillSink : public FrameSink {
-public:
+  public:
     explicit StillSink(const Fonts& fonts) : fonts_(fonts) {}
     ~StillSink() override;
 
@@ -24,7 +24,7 @@ public:
     void finish() final;
     void abort() noexcept final;
 
-protected:
+  protected:
     // Surfaces that stream (SVG, PDF) write through stream_to_file with `this` as closure.
     virtual cairo_surface_t* create_surface(const OutputSpec& spec) = 0;
     virtual void begin_page(cairo_t*) const {}
@@ -36,10 +36,9 @@ protected:
     // Runs after cairo_surface_finish, for sinks that rewrite what Cairo produced.
     virtual cairo_status_t finished() { return CAIRO_STATUS_SUCCESS; }
 
-    static cairo_status_t stream_to_file(void* closure, const unsigned char* data,
-                                         unsigned length);
+    static cairo_status_t stream_to_file(void* closure, const unsigned char* data, unsigned length);
 
-private:
+  private:
     [[noreturn]] void fail(const std::string& what, cairo_status_t status);
 
     const Fonts& fonts_;
@@ -51,10 +50,10 @@ private:
 };
 
 class PngSink final : public StillSink {
-public:
+  public:
     using StillSink::StillSink;
 
-private:
+  private:
     cairo_surface_t* create_surface(const OutputSpec& spec) override;
     cairo_status_t save(cairo_surface_t* surface) override;
 };
@@ -64,10 +63,10 @@ private:
 // Cairo draws text as glyph outlines (<symbol>s shared by <use>), never <text>; finished() adds
 // a layer of transparent <text> elements over them, so the text can be searched and selected.
 class SvgSink final : public StillSink {
-public:
+  public:
     using StillSink::StillSink;
 
-private:
+  private:
     cairo_surface_t* create_surface(const OutputSpec& spec) override;
     void drew(const story::Scene& scene, const OutputSpec& spec, const Fonts& fonts) override;
     cairo_status_t finished() override;
@@ -78,10 +77,10 @@ private:
 };
 
 class PdfSink final : public StillSink {
-public:
+  public:
     using StillSink::StillSink;
 
-private:
+  private:
     cairo_surface_t* create_surface(const OutputSpec& spec) override;
     void begin_page(cairo_t* cr) const override;
     void end_page(cairo_t* cr) const override;

@@ -1,5 +1,7 @@
 // SVG stills: the painter on a Cairo SVG surface sized in CSS px, the output size, plus a
 // transparent text layer so the words stay searchable and selectable.
+#include <cairo-svg.h>
+
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -8,10 +10,8 @@
 #include <regex>
 #include <string_view>
 
-#include <cairo-svg.h>
-
-#include "render/markup.hpp"
-#include "render/painter.hpp"
+#include "render/draw/markup.hpp"
+#include "render/draw/painter.hpp"
 #include "render/sinks/still_sinks.hpp"
 
 namespace render {
@@ -46,7 +46,8 @@ std::string number(double v) {
 
 // Copies s with each `open ... close` span replaced by rewrite(what lies between).
 template <class Rewrite>
-std::string rewrite_spans(const std::string& s, std::string_view open, char close, Rewrite rewrite) {
+std::string rewrite_spans(const std::string& s, std::string_view open, char close,
+                          Rewrite rewrite) {
     std::string out;
     out.reserve(s.size());
     std::size_t pos = 0;
@@ -65,14 +66,17 @@ std::string rewrite_spans(const std::string& s, std::string_view open, char clos
 std::string round_path_data(std::string_view d) {
     std::string out;
     for (std::size_t i = 0; i < d.size();) {
-        const bool starts_number = std::isdigit(static_cast<unsigned char>(d[i])) ||
-                                   (d[i] == '-' && i + 1 < d.size() && std::isdigit(static_cast<unsigned char>(d[i + 1])));
+        const bool starts_number =
+            std::isdigit(static_cast<unsigned char>(d[i])) ||
+            (d[i] == '-' && i + 1 < d.size() && std::isdigit(static_cast<unsigned char>(d[i + 1])));
         if (!starts_number) {
             out += d[i++];
             continue;
         }
         std::size_t end = i + 1;
-        while (end < d.size() && (std::isdigit(static_cast<unsigned char>(d[end])) || d[end] == '.')) ++end;
+        while (end < d.size() &&
+               (std::isdigit(static_cast<unsigned char>(d[end])) || d[end] == '.'))
+            ++end;
         out += number(std::strtod(std::string(d.substr(i, end - i)).c_str(), nullptr));
         i = end;
     }
@@ -86,9 +90,11 @@ std::string hex_color(std::string_view percentages) {
     for (int c = 0; c < 3; ++c) {
         const std::size_t end = percentages.find('%', pos);
         if (end == std::string_view::npos) return "rgb(" + std::string(percentages) + ")";
-        const double p = std::strtod(std::string(percentages.substr(pos, end - pos)).c_str(), nullptr);
+        const double p =
+            std::strtod(std::string(percentages.substr(pos, end - pos)).c_str(), nullptr);
         char byte[3];
-        std::snprintf(byte, sizeof byte, "%02x", static_cast<unsigned>(std::lround(p * 2.55)) & 0xFF);
+        std::snprintf(byte, sizeof byte, "%02x",
+                      static_cast<unsigned>(std::lround(p * 2.55)) & 0xFF);
         out += byte;
         pos = end + 2;  // past "%,"
     }
@@ -120,17 +126,19 @@ std::string hoist_styles(const std::string& svg) {
 
 // Smaller, equivalent markup: rounded path data, hex colours and shared styles.
 std::string compact(const std::string& svg) {
-    const std::string rounded = rewrite_spans(svg, " d=\"", '"', [](std::string_view d) {
-        return " d=\"" + round_path_data(d) + "\"";
-    });
+    const std::string rounded = rewrite_spans(
+        svg, " d=\"", '"', [](std::string_view d) { return " d=\"" + round_path_data(d) + "\""; });
     return hoist_styles(rewrite_spans(rounded, "rgb(", ')', hex_color));
 }
 
 const char* css_weight(story::Weight w) {
     switch (w) {
-        case story::Weight::medium: return "500";
-        case story::Weight::semibold: return "600";
-        default: return "400";
+        case story::Weight::medium:
+            return "500";
+        case story::Weight::semibold:
+            return "600";
+        default:
+            return "400";
     }
 }
 
@@ -138,7 +146,8 @@ const char* css_weight(story::Weight w) {
 // a fallback font select exactly the drawn extent); fill-opacity 0 keeps the glyphs' look.
 std::string text_layer(const story::Scene& scene, const OutputSpec& spec, const Fonts& fonts) {
     const Fit f = fit(scene, spec.width, spec.height);
-    std::string out = R"(<g id="text-layer" font-family="Inter, sans-serif" xml:space="preserve">)" "\n";
+    std::string out = R"(<g id="text-layer" font-family="Inter, sans-serif" xml:space="preserve">)"
+                      "\n";
     for (const story::PlacedText& placed : story::texts_of(scene)) {
         const story::Text& t = placed.text;
         if (placed.opacity <= 0 || t.text.empty()) continue;

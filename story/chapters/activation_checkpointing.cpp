@@ -53,9 +53,11 @@ std::string recompute_name(const engine::Config& c) {
 }
 
 class CheckpointChapter final : public ChapterBase {
-public:
+  public:
     CheckpointChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
-        : ChapterBase(spec, video, metrics), ckpt_(ckpt_states(timeline_.states())), colors_(pass_colors(palette_)) {}
+        : ChapterBase(spec, video, metrics),
+          ckpt_(ckpt_states(timeline_.states())),
+          colors_(pass_colors(palette_)) {}
 
     Scene scene_at(double t) const override {
         Scene s = blank();
@@ -67,13 +69,17 @@ public:
         return s;
     }
 
-private:
+  private:
     // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
     void describe_engine(Fingerprint& f) const override {
         for (const CkptState& s : ckpt_) f.add("coef", s.coef), f.add("compute", s.compute);
     }
-    double at(double authored) const { return scaled_time(authored, spec_.duration, kDefaultDuration); }
-    const engine::Config& state(double t) const { return timeline_.states()[timeline_.morph_at(t).to]; }
+    double at(double authored) const {
+        return scaled_time(authored, spec_.duration, kDefaultDuration);
+    }
+    const engine::Config& state(double t) const {
+        return timeline_.states()[timeline_.morph_at(t).to];
+    }
 
     double mine(double t, double (*f)(const CkptState&)) const {
         const Morph m = timeline_.morph_at(t);
@@ -88,7 +94,8 @@ private:
 
     std::vector<Segment> segments(double t) const {
         const auto fig = [&](engine::Bytes engine::PerGpu::*field) {
-            return figure_at(t, [field](const engine::Report& r) { return (r.per_gpu.*field).value; });
+            return figure_at(t,
+                             [field](const engine::Report& r) { return (r.per_gpu.*field).value; });
         };
         return {{"Weights", fig(&engine::PerGpu::weights), palette_.weights},
                 {"Gradients", fig(&engine::PerGpu::gradients), palette_.gradients},
@@ -101,17 +108,21 @@ private:
         if (alpha <= 0) return;
         const auto segs = segments(t);
         // Model states first, then the activations pour in on top.
-        const double states_fill = progress(t, at(kFillAt), 0.8), act_fill = progress(t, at(kFillAt) + 0.8, 1.0);
-        CardSpec card{kCardX, kCardY, kCardW, kCardH, "GPU 0", state(t).cluster.gpu.memory.value, {}};
+        const double states_fill = progress(t, at(kFillAt), 0.8),
+                     act_fill = progress(t, at(kFillAt) + 0.8, 1.0);
+        CardSpec card{kCardX, kCardY, kCardW, kCardH, "GPU 0", state(t).cluster.gpu.memory.value,
+                      {}};
         for (std::size_t i = 0; i < segs.size(); ++i)
-            card.stack.push_back({segs[i].bytes * (i + 1 < segs.size() ? states_fill : act_fill), segs[i].color});
+            card.stack.push_back(
+                {segs[i].bytes * (i + 1 < segs.size() ? states_fill : act_fill), segs[i].color});
         card.max_spill = 0.16;
         for (Item& item : gpu_card(palette_, metrics_, card)) s.add(std::move(item.shape), alpha);
         add_stack_labels(s, t, segs, card);
     }
 
     // Each label at its segment's middle, pushed apart so none collide, kept beside the card.
-    void add_stack_labels(Scene& s, double t, const std::vector<Segment>& segs, const CardSpec& card) const {
+    void add_stack_labels(Scene& s, double t, const std::vector<Segment>& segs,
+                          const CardSpec& card) const {
         const double bottom = card.y + card.h - 14, px = (kCardH - 72) / card.capacity;
         std::vector<double> ys;
         double y = bottom;
@@ -126,10 +137,13 @@ private:
         const TextStyle value{frame::kLabelSize, Weight::semibold, true};
         for (std::size_t i = 0; i < segs.size(); ++i) {
             const double yy = ys[i] + lift + 9;
-            const double alpha = progress(t, at(i + 1 < segs.size() ? kFillAt : kFillAt + 0.8) + 0.3, 0.5);
+            const double alpha =
+                progress(t, at(i + 1 < segs.size() ? kFillAt : kFillAt + 0.8) + 0.3, 0.5);
             s.add(Rect{kLabelX, yy - 19, 18, 18, 3, segs[i].color}, alpha);
             s.add(Text{kLabelX + 28, yy, segs[i].name, name, palette_.text}, alpha);
-            s.add(Text{kValueRight, yy, format_bytes(segs[i].bytes), value, palette_.text, Align::right}, alpha);
+            s.add(Text{kValueRight, yy, format_bytes(segs[i].bytes), value, palette_.text,
+                       Align::right},
+                  alpha);
         }
     }
 
@@ -140,18 +154,25 @@ private:
         const TextStyle heading{frame::kBodySize, Weight::semibold, false};
         s.add(Text{kRightX, 320, "Activations kept per layer", heading, palette_.text}, alpha);
         const TextStyle tag{frame::kLabelSize, Weight::semibold, false};
-        s.add(Text{frame::kRight, 320, recompute_name(state(t)), tag, palette_.highlight, Align::right}, alpha);
+        s.add(Text{frame::kRight, 320, recompute_name(state(t)), tag, palette_.highlight,
+                   Align::right},
+              alpha);
         const TextStyle body{frame::kBodySize, Weight::regular, false};
         s.add(Text{kRightX, 372, formula(state(t)) + " bytes", body, palette_.text}, alpha);
 
         const engine::Config& c = state(t);
         const double linear = mine(t, [](const CkptState& k) { return k.coef.linear; });
         const double scores = mine(t, [](const CkptState& k) { return k.coef.scores; });
-        const double per_layer = figure_at(t, [](const engine::Report& r) { return r.activations.per_layer.value; });
-        const std::string coef = scores > 0.005 ? "(" + format_sig3(linear) + " + " + format_sig3(scores) + ")" : format_sig3(linear);
+        const double per_layer =
+            figure_at(t, [](const engine::Report& r) { return r.activations.per_layer.value; });
+        const std::string coef = scores > 0.005
+                                     ? "(" + format_sig3(linear) + " + " + format_sig3(scores) + ")"
+                                     : format_sig3(linear);
         TextStyle numbers{frame::kLabelSize, Weight::regular, true};
-        const std::string line = format_int(c.training.seq_len) + " × " + format_int(c.training.micro_batch) + " × " +
-                                 format_int(c.model.hidden) + " × " + coef + kThinSpace + "B = " + format_bytes(per_layer);
+        const std::string line = format_int(c.training.seq_len) + " × " +
+                                 format_int(c.training.micro_batch) + " × " +
+                                 format_int(c.model.hidden) + " × " + coef + kThinSpace +
+                                 "B = " + format_bytes(per_layer);
         numbers.size = fit_size(metrics_, line, numbers, kRightW);
         s.add(Text{kRightX, 414, line, numbers, palette_.muted}, alpha);
         add_layer_bar(s, linear, scores, alpha);
@@ -164,12 +185,14 @@ private:
         const double px = kRightW / most, y = 440, h = 44;
         s.add(Rect{kRightX, y, linear * px, h, 3, palette_.activations}, alpha);
         if (scores * px > 0.5)
-            s.add(Rect{kRightX + linear * px, y, scores * px, h, 3, with_alpha(palette_.activations, 0.4), palette_.activations, 1.5},
+            s.add(Rect{kRightX + linear * px, y, scores * px, h, 3,
+                       with_alpha(palette_.activations, 0.4), palette_.activations, 1.5},
                   alpha);
         double x = add_legend(s, palette_, metrics_, kRightX, y + h + 40,
                               {{"kept for the backward pass", palette_.activations}}, alpha);
         if (scores * px > 0.5)
-            add_legend(s, palette_, metrics_, x + 36, y + h + 40, {{"attention scores", with_alpha(palette_.activations, 0.4)}},
+            add_legend(s, palette_, metrics_, x + 36, y + h + 40,
+                       {{"attention scores", with_alpha(palette_.activations, 0.4)}},
                        std::min(alpha, scores * px / 40));
     }
 
@@ -177,11 +200,13 @@ private:
         const double alpha = progress(t, at(kTotalAt), 0.5);
         if (alpha <= 0) return;
         const engine::Report& r = report_at(t);
-        const double total = figure_at(t, [](const engine::Report& x) { return x.per_gpu.activations.value; });
-        const std::string mb = r.activations.in_flight_micro_batches == 1 ? " micro-batch" : " micro-batches";
+        const double total =
+            figure_at(t, [](const engine::Report& x) { return x.per_gpu.activations.value; });
+        const std::string mb =
+            r.activations.in_flight_micro_batches == 1 ? " micro-batch" : " micro-batches";
         const std::string line = "× " + format_int(r.activations.layers_per_gpu) + " layers × " +
-                                 format_sig3(r.activations.in_flight_micro_batches) + mb + " in flight = " +
-                                 format_bytes(total) + " on this GPU";
+                                 format_sig3(r.activations.in_flight_micro_batches) + mb +
+                                 " in flight = " + format_bytes(total) + " on this GPU";
         TextStyle style{frame::kLabelSize + 4, Weight::semibold, true};
         style.size = fit_size(metrics_, line, style, kRightW);
         s.add(Text{kRightX, 586, line, style, palette_.activations}, alpha);
@@ -201,7 +226,9 @@ private:
             double units;
             Color fill;
             const char* name;
-        } parts[] = {{fwd, colors_.forward, "forward"}, {bwd, colors_.backward, "backward"}, {re, palette_.highlight, "forward again"}};
+        } parts[] = {{fwd, colors_.forward, "forward"},
+                     {bwd, colors_.backward, "backward"},
+                     {re, palette_.highlight, "forward again"}};
         double x = kRightX;
         const TextStyle label{frame::kLabelSize, Weight::semibold, false};
         for (const auto& p : parts) {
@@ -209,29 +236,38 @@ private:
             if (w < 0.5) continue;
             s.add(Rect{x + 1, y, w - 2, h, 3, p.fill}, alpha);
             if (metrics_.measure(p.name, label).advance + 16 < w)
-                s.add(Text{x + w / 2, y + h / 2 + 9, p.name, label, readable_on(palette_, p.fill), Align::center}, alpha);
+                s.add(Text{x + w / 2, y + h / 2 + 9, p.name, label, readable_on(palette_, p.fill),
+                           Align::center},
+                      alpha);
             x += w;
         }
         const double ratio = mine(t, [](const CkptState& k) { return k.compute.ratio(); });
         const TextStyle body{frame::kLabelSize + 4, Weight::semibold, true};
-        const std::string sum = format_sig3(fwd) + " + " + format_sig3(bwd) + (re > 0.005 ? " + " + format_sig3(re) : "") +
-                                " = " + format_sig3(fwd + bwd + re) + " forward passes of work";
+        const std::string sum = format_sig3(fwd) + " + " + format_sig3(bwd) +
+                                (re > 0.005 ? " + " + format_sig3(re) : "") + " = " +
+                                format_sig3(fwd + bwd + re) + " forward passes of work";
         s.add(Text{kRightX, 790, sum, body, palette_.text}, alpha);
-        const std::string extra = re > 0.005 ? "+" + format_percent(ratio - 1) + " compute to save the memory" : "no extra compute";
-        s.add(Text{kRightX, 834, extra, body, re > 0.005 ? palette_.highlight : palette_.muted}, alpha);
+        const std::string extra =
+            re > 0.005 ? "+" + format_percent(ratio - 1) + " compute to save the memory"
+                       : "no extra compute";
+        s.add(Text{kRightX, 834, extra, body, re > 0.005 ? palette_.highlight : palette_.muted},
+              alpha);
     }
 
     const std::vector<CkptState> ckpt_;
     const PassColors colors_;
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics) {
+std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
+                              const TextMetrics& metrics) {
     return std::make_unique<CheckpointChapter>(spec, video, metrics);
 }
 
-const KindRegistrar registrar{{"activation_checkpointing", kDefaultDuration,
-                               {"recompute", "seq_len", "micro_batch", "flash_attention", "model", "sequence_parallel", "tp"},
-                               make}};
+const KindRegistrar registrar{
+    {"activation_checkpointing",
+     kDefaultDuration,
+     {"recompute", "seq_len", "micro_batch", "flash_attention", "model", "sequence_parallel", "tp"},
+     make}};
 
 }  // namespace
 

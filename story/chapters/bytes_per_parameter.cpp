@@ -18,7 +18,8 @@ constexpr double kSegmentStart[3] = {0.8, 2.0, 3.2};
 constexpr double kTotalAt = 4.4, kCardAt = 5.5, kFillAt = 6.1, kSpreadAt = 11.0;
 
 // Left column: bytes per parameter as a stacked bar.
-constexpr double kBarX = 150, kBarW = 150, kBarBottom = 860, kPxPerByte = 24;  // 18 B (fp32 grads) still fits
+constexpr double kBarX = 150, kBarW = 150, kBarBottom = 860,
+                 kPxPerByte = 24;  // 18 B (fp32 grads) still fits
 constexpr double kLabelX = kBarX + kBarW + 28, kValueRight = 800;
 // Right column: the cards.
 constexpr double kRightX = 960, kRightW = frame::kRight - kRightX;
@@ -32,9 +33,12 @@ struct Segment {
 
 std::string weight_dtype(engine::Precision p) {
     switch (p) {
-        case engine::Precision::fp32: return "fp32";
-        case engine::Precision::bf16_mixed: return "bf16";
-        case engine::Precision::fp8_mixed: return "fp8";
+        case engine::Precision::fp32:
+            return "fp32";
+        case engine::Precision::bf16_mixed:
+            return "bf16";
+        case engine::Precision::fp8_mixed:
+            return "fp8";
     }
     return "";
 }
@@ -51,7 +55,8 @@ CardSlot slot(int n, int i) {
     const double h = std::min(400.0, (kGridBottom - kGridTop - gap_y * (rows - 1)) / rows);
     const double left = kRightX + (kRightW - (w * cols + gap_x * (cols - 1))) / 2;
     const int row = i / cols, col = i % cols;
-    return {left + col * (w + gap_x), kGridBottom - (rows - row) * h - (rows - 1 - row) * gap_y, w, h};
+    return {left + col * (w + gap_x), kGridBottom - (rows - row) * h - (rows - 1 - row) * gap_y, w,
+            h};
 }
 
 CardSlot lerp_slot(const CardSlot& a, const CardSlot& b, double u) {
@@ -62,7 +67,7 @@ CardSlot lerp_slot(const CardSlot& a, const CardSlot& b, double u) {
 constexpr CardSlot kSingleCard{kRightX + kRightW / 2 - 130, 540, 260, 320};
 
 class BytesChapter final : public ChapterBase {
-public:
+  public:
     using ChapterBase::ChapterBase;
 
     Scene scene_at(double t) const override {
@@ -70,15 +75,19 @@ public:
         add_bytes_bar(s, t);
         add_model_heading(s, t);
         add_cards(s, t);
-        const double states = figure_at(t, [](const engine::Report& r) { return r.model_states.value; });
-        add_chrome(s, palette_, metrics_,
-                   chrome_at(t, {{"Per card", format_bytes(states)}, {"Comm / step", "—"},
-                                 {"Bubble", "—"}}));
+        const double states =
+            figure_at(t, [](const engine::Report& r) { return r.model_states.value; });
+        add_chrome(
+            s, palette_, metrics_,
+            chrome_at(t,
+                      {{"Per card", format_bytes(states)}, {"Comm / step", "—"}, {"Bubble", "—"}}));
         return s;
     }
 
-private:
-    double at(double authored) const { return scaled_time(authored, spec_.duration, kDefaultDuration); }
+  private:
+    double at(double authored) const {
+        return scaled_time(authored, spec_.duration, kDefaultDuration);
+    }
 
     std::vector<Segment> segments(double t) const {
         const auto& cfg = timeline_.states()[timeline_.morph_at(t).to].training;
@@ -86,17 +95,21 @@ private:
         const std::string grads = mixed ? std::string(engine::to_string(cfg.grad_dtype)) : "fp32";
         return {
             {"Weights", weight_dtype(cfg.precision),
-             figure_at(t, [](const engine::Report& r) { return r.bytes_per_param.weights; }), palette_.weights},
+             figure_at(t, [](const engine::Report& r) { return r.bytes_per_param.weights; }),
+             palette_.weights},
             {"Gradients", grads,
-             figure_at(t, [](const engine::Report& r) { return r.bytes_per_param.gradients; }), palette_.gradients},
+             figure_at(t, [](const engine::Report& r) { return r.bytes_per_param.gradients; }),
+             palette_.gradients},
             {"Optimizer state", mixed ? "fp32 master + Adam m, v" : "Adam m, v (fp32)",
-             figure_at(t, [](const engine::Report& r) { return r.bytes_per_param.optimizer; }), palette_.optimizer},
+             figure_at(t, [](const engine::Report& r) { return r.bytes_per_param.optimizer; }),
+             palette_.optimizer},
         };
     }
 
     void add_bytes_bar(Scene& s, double t) const {
         const TextStyle heading{frame::kHeadingSize, Weight::semibold, false};
-        s.add(Text{frame::kLeft, 320, "Bytes per parameter", heading, palette_.text}, progress(t, 0.3, 0.5));
+        s.add(Text{frame::kLeft, 320, "Bytes per parameter", heading, palette_.text},
+              progress(t, 0.3, 0.5));
         const auto segs = segments(t);
         double y = kBarBottom, total = 0;
         std::vector<double> label_y;
@@ -109,7 +122,8 @@ private:
             total += segs[i].bytes * u;
         }
         spread_labels(label_y);
-        for (int i = 0; i < 3; ++i) add_segment_label(s, segs[i], label_y[i], progress(t, at(kSegmentStart[i]) + 0.2, 0.5));
+        for (int i = 0; i < 3; ++i)
+            add_segment_label(s, segs[i], label_y[i], progress(t, at(kSegmentStart[i]) + 0.2, 0.5));
         add_total_row(s, total, y, progress(t, at(kTotalAt), 0.5));
     }
 
@@ -120,7 +134,9 @@ private:
         const TextStyle label{frame::kBodySize, Weight::semibold, false};
         const TextStyle value{frame::kHeadingSize + 8, Weight::semibold, true};
         s.add(Text{kLabelX, y, "Total per parameter", label, palette_.text}, alpha);
-        s.add(Text{kValueRight, y, format_bytes_per_param(total), value, palette_.text, Align::right}, alpha);
+        s.add(
+            Text{kValueRight, y, format_bytes_per_param(total), value, palette_.text, Align::right},
+            alpha);
     }
 
     // Labels sit at their segment's middle, pushed apart so two lines never collide.
@@ -136,28 +152,38 @@ private:
         s.add(Rect{kLabelX, y - 22, 12, 12, 3, seg.color}, alpha);
         s.add(Text{kLabelX + 22, y - 8, seg.name, name, palette_.text}, alpha);
         s.add(Text{kLabelX + 22, y + 22, seg.detail, detail, palette_.muted}, alpha);
-        s.add(Text{kValueRight, y - 8, format_bytes_per_param(seg.bytes), value, palette_.text, Align::right}, alpha);
+        s.add(Text{kValueRight, y - 8, format_bytes_per_param(seg.bytes), value, palette_.text,
+                   Align::right},
+              alpha);
     }
 
     void add_model_heading(Scene& s, double t) const {
         const double u = progress(t, at(kCardAt), 0.5);
         const double params = figure_at(t, [](const engine::Report& r) { return r.params; });
-        const double bpp = figure_at(t, [](const engine::Report& r) { return r.bytes_per_param.total(); });
-        const double states = figure_at(t, [](const engine::Report& r) { return r.model_states.value; });
-        const std::string line = format_params(params) + " parameters × " + format_bytes_per_param(bpp) +
-                                 " = " + format_bytes(states);
+        const double bpp =
+            figure_at(t, [](const engine::Report& r) { return r.bytes_per_param.total(); });
+        const double states =
+            figure_at(t, [](const engine::Report& r) { return r.model_states.value; });
+        const std::string line = format_params(params) + " parameters × " +
+                                 format_bytes_per_param(bpp) + " = " + format_bytes(states);
         TextStyle style{frame::kHeadingSize, Weight::semibold, true};
         style.size = fit_size(metrics_, line, style, kRightW);
         s.add(Text{kRightX, 320, line, style, palette_.text}, u);
         TextStyle note{frame::kLabelSize, Weight::regular, false};
-        s.add(Text{kRightX, 362, "model state before a single activation", note, palette_.muted}, u);
+        s.add(Text{kRightX, 362, "model state before a single activation", note, palette_.muted},
+              u);
     }
 
     std::vector<MemorySegment> model_stack(double t, double fill) const {
-        const double w = figure_at(t, [](const engine::Report& r) { return r.params * r.bytes_per_param.weights; });
-        const double g = figure_at(t, [](const engine::Report& r) { return r.params * r.bytes_per_param.gradients; });
-        const double o = figure_at(t, [](const engine::Report& r) { return r.params * r.bytes_per_param.optimizer; });
-        return {{w * fill, palette_.weights}, {g * fill, palette_.gradients}, {o * fill, palette_.optimizer}};
+        const double w = figure_at(
+            t, [](const engine::Report& r) { return r.params * r.bytes_per_param.weights; });
+        const double g = figure_at(
+            t, [](const engine::Report& r) { return r.params * r.bytes_per_param.gradients; });
+        const double o = figure_at(
+            t, [](const engine::Report& r) { return r.params * r.bytes_per_param.optimizer; });
+        return {{w * fill, palette_.weights},
+                {g * fill, palette_.gradients},
+                {o * fill, palette_.optimizer}};
     }
 
     double capacity(double t) const {
@@ -199,7 +225,8 @@ private:
             if (alpha <= 0) continue;
             card.x = box.x, card.y = box.y, card.w = box.w, card.h = box.h;
             card.label_size = box.w < 150 ? 22 : 26;
-            for (Item& item : gpu_card(palette_, metrics_, card)) s.add(std::move(item.shape), alpha);
+            for (Item& item : gpu_card(palette_, metrics_, card))
+                s.add(std::move(item.shape), alpha);
         }
         add_cards_needed(s, t, cap, std::clamp((spread - 0.5) / 0.5, 0.0, 1.0));
     }
@@ -207,11 +234,13 @@ private:
     // A growing grid first slides the cards it has, then fades the new ones in where they
     // belong; a shrinking one first fades the leaving cards out, then slides. Cards never cross.
     static double slide_u(int n_from, int n_to, double u) {
-        return n_to >= n_from ? std::clamp(u / 0.5, 0.0, 1.0) : std::clamp((u - 0.4) / 0.6, 0.0, 1.0);
+        return n_to >= n_from ? std::clamp(u / 0.5, 0.0, 1.0)
+                              : std::clamp((u - 0.4) / 0.6, 0.0, 1.0);
     }
 
     static CardSlot grid_slot(int i, int n_from, int n_to, double u) {
-        if (i < n_from && i < n_to) return lerp_slot(slot(n_from, i), slot(n_to, i), slide_u(n_from, n_to, u));
+        if (i < n_from && i < n_to)
+            return lerp_slot(slot(n_from, i), slot(n_to, i), slide_u(n_from, n_to, u));
         return i < n_to ? slot(n_to, i) : slot(n_from, i);
     }
 
@@ -225,19 +254,23 @@ private:
     }
 
     void add_cards_needed(Scene& s, double t, double cap, double alpha) const {
-        const double held = figure_at(t, [](const engine::Report& r) { return r.gpus_to_hold_model_states; });
+        const double held =
+            figure_at(t, [](const engine::Report& r) { return r.gpus_to_hold_model_states; });
         const TextStyle note{frame::kBodySize, Weight::semibold, true};
-        const std::string line = format_int(std::lround(held)) + " × " + format_bytes(cap) + " " + gpu_name(t) +
-                                 " just to hold it";
-        s.add(Text{kRightX + kRightW / 2, 402, line, note, palette_.highlight, Align::center}, alpha);
+        const std::string line = format_int(std::lround(held)) + " × " + format_bytes(cap) + " " +
+                                 gpu_name(t) + " just to hold it";
+        s.add(Text{kRightX + kRightW / 2, 402, line, note, palette_.highlight, Align::center},
+              alpha);
     }
 
     // The part of the concatenated stack that falls in [start, start + cap).
-    static std::vector<MemorySegment> pour(const std::vector<MemorySegment>& stack, double start, double cap) {
+    static std::vector<MemorySegment> pour(const std::vector<MemorySegment>& stack, double start,
+                                           double cap) {
         std::vector<MemorySegment> out;
         double offset = 0;
         for (const MemorySegment& seg : stack) {
-            const double lo = std::max(offset, start), hi = std::min(offset + seg.bytes, start + cap);
+            const double lo = std::max(offset, start),
+                         hi = std::min(offset + seg.bytes, start + cap);
             if (hi > lo) out.push_back({hi - lo, seg.color});
             offset += seg.bytes;
         }
@@ -245,11 +278,13 @@ private:
     }
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics) {
+std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
+                              const TextMetrics& metrics) {
     return std::make_unique<BytesChapter>(spec, video, metrics);
 }
 
-const KindRegistrar registrar{{"bytes_per_parameter", kDefaultDuration, {"model", "precision", "grad_dtype", "gpu"}, make}};
+const KindRegistrar registrar{
+    {"bytes_per_parameter", kDefaultDuration, {"model", "precision", "grad_dtype", "gpu"}, make}};
 
 }  // namespace
 

@@ -5,6 +5,8 @@
 // the traffic is read out against data parallel's (1.5x).
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 #include "engine/fsdp.hpp"
 #include "engine/report.hpp"
@@ -50,7 +52,8 @@ struct FilmAt {
     bool done = false;
 };
 
-const engine::FsdpEvent& event(const engine::FsdpPlan& plan, engine::FsdpOp op, int layer, bool backward) {
+const engine::FsdpEvent& event(const engine::FsdpPlan& plan, engine::FsdpOp op, int layer,
+                               bool backward) {
     // Reshard appears twice per layer: once after forward, once after backward.
     const engine::FsdpEvent* found = nullptr;
     for (const engine::FsdpEvent& e : plan.events) {
@@ -58,11 +61,14 @@ const engine::FsdpEvent& event(const engine::FsdpPlan& plan, engine::FsdpOp op, 
         found = &e;
         if (!backward) break;
     }
+    // engine::fsdp_plan has every op for every layer; a plan without one is a programmer error,
+    // reported rather than dereferenced (asserts vanish from release builds).
+    if (!found) throw std::logic_error("fsdp_plan has no event for layer " + std::to_string(layer));
     return *found;
 }
 
 class FsdpChapter final : public ChapterBase {
-public:
+  public:
     FsdpChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
         : ChapterBase(spec, video, metrics) {
         for (engine::Config c : timeline_.states()) {
@@ -91,27 +97,33 @@ public:
         add_cards(s, t, f);
         add_tokens(s, f);
         add_heading(s, t, f);
-        const double bubble = figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
+        const double bubble =
+            figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
         add_chrome(s, palette_, metrics_,
                    chrome_at(t, stat_panel(value(t, per_card_), value(t, fsdp_bytes_),
                                            value(t, fsdp_time_), bubble)));
         return s;
     }
 
-private:
+  private:
     // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
     void describe_engine(Fingerprint& f) const override {
         f.add("plans", plans_);
-        for (const auto* v : {&per_card_, &fsdp_bytes_, &fsdp_time_, &dp_bytes_, &buffer_, &model_states_, &sharded_, &peak_})
+        for (const auto* v : {&per_card_, &fsdp_bytes_, &fsdp_time_, &dp_bytes_, &buffer_,
+                              &model_states_, &sharded_, &peak_})
             f.add("figures", *v);
         for (engine::Config c : timeline_.states()) {  // morph_part's ZeRO-3 split
             c.layout.zero = 3;
             f.add("zero3", engine::per_gpu_memory(c));
         }
     }
-    double at(double authored) const { return scaled_time(authored, spec_.duration, kDefaultDuration); }
+    double at(double authored) const {
+        return scaled_time(authored, spec_.duration, kDefaultDuration);
+    }
     double pace() const { return std::min(1.0, spec_.duration / kDefaultDuration); }
-    double value(double t, const std::vector<double>& v) const { return morph_value(timeline_, t, v); }
+    double value(double t, const std::vector<double>& v) const {
+        return morph_value(timeline_, t, v);
+    }
     int shards() const { return plans_.front().shards; }
 
     void build_film(const engine::FsdpPlan& plan) {
@@ -161,14 +173,16 @@ private:
         const TextStyle label{frame::kLabelSize, Weight::medium, false};
         const double in = progress(t, at(kLoafAt), 0.5);
         s.add(Text{kLoafX, kLoafTop - 24,
-                   format_params(reports_.front().params) + " model · " + std::to_string(plan.layers) + " layers",
+                   format_params(reports_.front().params) + " model · " +
+                       std::to_string(plan.layers) + " layers",
                    label, palette_.text},
               in);
         const double shard = progress(t, at(kShardAt), 0.6);
         const int n = shards();
         const double cell = kLoafW / n;
         for (int g = 0; g < slices_; ++g) {
-            const double y = kLoafTop + g * kSliceStep, a = progress(t, at(kLoafAt) + 0.07 * g, 0.5);
+            const double y = kLoafTop + g * kSliceStep,
+                         a = progress(t, at(kLoafAt) + 0.07 * g, 0.5);
             const bool current = f.phase && f.phase->slice == g;
             for (int j = 0; j < n; ++j) {
                 const double gap = n > 1 ? 3 * shard : 0;
@@ -181,8 +195,9 @@ private:
                            f.phase->backward ? palette_.gradients : palette_.highlight, 3});
         }
         const TextStyle note{frame::kLabelSize, Weight::regular, false};
-        const std::string per = per_slice_ == 1 ? "one slice = one layer"
-                                                : "one slice = " + std::to_string(per_slice_) + " layers";
+        const std::string per = per_slice_ == 1
+                                    ? "one slice = one layer"
+                                    : "one slice = " + std::to_string(per_slice_) + " layers";
         s.add(Text{kLoafX, kLoafTop + slices_ * kSliceStep + 24, per, note, palette_.muted}, in);
         s.add(Text{kLoafX, kLoafTop + slices_ * kSliceStep + 60,
                    "cut into " + std::to_string(n) + " shards, one per card", note, palette_.muted},
@@ -213,13 +228,23 @@ private:
                 s.add(Text{b.cx(), b.cy(), "…", dots, palette_.muted, Align::center}, alpha);
                 continue;
             }
-            CardSpec card{b.x, b.y, b.w, b.h, "GPU " + std::to_string(ranks[i]), cap,
-                          {{w, palette_.weights}, {g, palette_.gradients}, {o, palette_.optimizer},
-                           {layer, palette_.highlight}, {grads, palette_.gradients}}};
+            CardSpec card{b.x,
+                          b.y,
+                          b.w,
+                          b.h,
+                          "GPU " + std::to_string(ranks[i]),
+                          cap,
+                          {{w, palette_.weights},
+                           {g, palette_.gradients},
+                           {o, palette_.optimizer},
+                           {layer, palette_.highlight},
+                           {grads, palette_.gradients}}};
             card.capacity_label = false;
             card.label_size = b.w < 130 ? 22 : 26;
             add_all(s, gpu_card(palette_, metrics_, card), alpha);
-            s.add(Text{b.cx(), b.y + b.h + 36, format_bytes(now), gauge, palette_.text, Align::center}, alpha);
+            s.add(Text{b.cx(), b.y + b.h + 36, format_bytes(now), gauge, palette_.text,
+                       Align::center},
+                  alpha);
             add_workspace(s, b, ranks[i], f, alpha);
         }
     }
@@ -241,19 +266,23 @@ private:
         const Phase& p = *f.phase;
         const int n = shards();
         const double cell = b.w / n;
-        Color fill = p.backward && (p.step == Step::compute || p.step == Step::scatter) ? palette_.gradients
-                                                                                          : palette_.weights;
+        Color fill = p.backward && (p.step == Step::compute || p.step == Step::scatter)
+                         ? palette_.gradients
+                         : palette_.weights;
         double fade = 1;
         if (p.step == Step::reshard) fade = 1 - f.u;
         for (int j = 0; j < n; ++j) {
             const bool own = j == rank;
             double a = alpha * fade;
-            if (p.step == Step::gather && !own) a *= f.u >= 1 - 1e-9 ? 1 : 0.15 + 0.85 * (f.u > arrival(rank, j) ? 1 : 0);
+            if (p.step == Step::gather && !own)
+                a *= f.u >= 1 - 1e-9 ? 1 : 0.15 + 0.85 * (f.u > arrival(rank, j) ? 1 : 0);
             if (p.step == Step::scatter && !own) a *= 1 - f.u;
             s.add(Rect{b.x + j * cell + 1, kBarTop, cell - 2, kBarH, 3, fill}, a);
         }
         if (p.step == Step::compute)
-            s.add(Rect{b.x - 3, kBarTop - 3, b.w + 6, kBarH + 6, 5, std::nullopt, palette_.highlight, 2}, alpha);
+            s.add(Rect{b.x - 3, kBarTop - 3, b.w + 6, kBarH + 6, 5, std::nullopt,
+                       palette_.highlight, 2},
+                  alpha);
     }
 
     // When, within a gather, the shard from rank j reaches rank i: tokens fly at one speed, so
@@ -279,7 +308,8 @@ private:
                 const double end = arrival(ranks[b], ranks[a]);
                 const double u = std::clamp(f.u / end, 0.0, 1.0);
                 if (u >= 1) continue;
-                const Point p0{from.x + (piece + 0.5) * cell, kBarTop}, p1{to.x + (piece + 0.5) * cell, kBarTop};
+                const Point p0{from.x + (piece + 0.5) * cell, kBarTop},
+                    p1{to.x + (piece + 0.5) * cell, kBarTop};
                 Point p = along(p0, p1, u);
                 p.y -= (16 + 0.03 * std::abs(p1.x - p0.x)) * std::sin(u * 3.14159265358979);
                 add_token(s, palette_, metrics_, p, 14, palette_.comm, "", 1);
@@ -291,12 +321,17 @@ private:
         if (!f.phase) return "Each card keeps 1/" + std::to_string(shards()) + " of every layer";
         const Phase& p = *f.phase;
         const std::string where = std::string(p.backward ? "Backward" : "Forward") + " · slice " +
-                                  std::to_string(p.slice + 1) + " of " + std::to_string(slices_) + ": ";
+                                  std::to_string(p.slice + 1) + " of " + std::to_string(slices_) +
+                                  ": ";
         switch (p.step) {
-            case Step::gather: return where + "all-gather the full weights";
-            case Step::compute: return where + (p.backward ? "compute gradients" : "compute");
-            case Step::scatter: return where + "reduce-scatter the gradients";
-            case Step::reshard: return where + "free the full copy";
+            case Step::gather:
+                return where + "all-gather the full weights";
+            case Step::compute:
+                return where + (p.backward ? "compute gradients" : "compute");
+            case Step::scatter:
+                return where + "reduce-scatter the gradients";
+            case Step::reshard:
+                return where + "free the full copy";
         }
         return where;
     }
@@ -311,25 +346,30 @@ private:
         s.add(Text{kCardsLeft, 290, phase_text(f), heading, palette_.text}, in);
         const TextStyle body{28, Weight::regular, true};
         const double traffic = progress(t, at(kTrafficAt), 0.6);
-        const std::string gauge = "Live model states per card: " + format_bytes(live(f)) + ", peak " +
-                                  format_bytes(value(t, peak_)) + " = " + format_bytes(value(t, sharded_)) +
+        const std::string gauge = "Live model states per card: " + format_bytes(live(f)) +
+                                  ", peak " + format_bytes(value(t, peak_)) + " = " +
+                                  format_bytes(value(t, sharded_)) +
                                   " of shards + one layer and its gradients";
         s.add(Text{kCardsLeft, 340, gauge, fit(gauge, body), palette_.muted}, in * (1 - traffic));
         if (traffic <= 0) return;
         const int n = shards();
         const std::string sent = "Per card per step: 3 × " + fraction_text(n - 1, n) + " × " +
-                                 format_bytes(value(t, buffer_)) + " = " + format_bytes(value(t, fsdp_bytes_));
-        const std::string vs = "data parallel's all-reduce moves " + format_bytes(value(t, dp_bytes_)) + ": FSDP " +
-                               format_sig3(value(t, fsdp_bytes_) / value(t, dp_bytes_)) + "× as much";
+                                 format_bytes(value(t, buffer_)) + " = " +
+                                 format_bytes(value(t, fsdp_bytes_));
+        const std::string vs =
+            "data parallel's all-reduce moves " + format_bytes(value(t, dp_bytes_)) + ": FSDP " +
+            format_sig3(value(t, fsdp_bytes_) / value(t, dp_bytes_)) + "× as much";
         s.add(Text{kCardsLeft, 340, sent, fit(sent, body), palette_.comm}, traffic);
         s.add(Text{kCardsLeft, 384, vs, fit(vs, body), palette_.text}, traffic);
     }
 
     // Before the shards: the whole model's state against one card.
     void add_whole_model(Scene& s, double t) const {
-        const double in = progress(t, at(kLoafAt) + 0.4, 0.5) * (1 - progress(t, at(kShardAt) - 0.4, 0.4));
+        const double in =
+            progress(t, at(kLoafAt) + 0.4, 0.5) * (1 - progress(t, at(kShardAt) - 0.4, 0.4));
         const TextStyle heading{frame::kBodySize + 2, Weight::semibold, true};
-        const std::string line = "Model states: " + format_bytes(value(t, model_states_)) + ", one card holds " +
+        const std::string line = "Model states: " + format_bytes(value(t, model_states_)) +
+                                 ", one card holds " +
                                  format_bytes(report_at(t).per_gpu.capacity.value);
         s.add(Text{kCardsLeft, 290, line, heading, palette_.text}, in);
     }
@@ -340,23 +380,29 @@ private:
     }
 
     std::vector<engine::FsdpPlan> plans_;
-    std::vector<double> per_card_, fsdp_bytes_, fsdp_time_, dp_bytes_, buffer_, model_states_, sharded_, peak_;
+    std::vector<double> per_card_, fsdp_bytes_, fsdp_time_, dp_bytes_, buffer_, model_states_,
+        sharded_, peak_;
     std::vector<Phase> film_;
     int slices_ = 1, per_slice_ = 1;
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics) {
+std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
+                              const TextMetrics& metrics) {
     return std::make_unique<FsdpChapter>(spec, video, metrics);
 }
 
 // The loaf and each card's workspace draw one cell per shard, i.e. per GPU.
 std::optional<std::string> too_large(const engine::Config& c) {
     if (c.layout.gpus <= kMaxShards) return std::nullopt;
-    return "fsdp_gather draws at most " + std::to_string(kMaxShards) + " GPUs, got " + std::to_string(c.layout.gpus);
+    return "fsdp_gather draws at most " + std::to_string(kMaxShards) + " GPUs, got " +
+           std::to_string(c.layout.gpus);
 }
 
-const KindRegistrar registrar{
-    {"fsdp_gather", kDefaultDuration, {"gpus", "model", "precision", "network", "nvlink"}, make, too_large}};
+const KindRegistrar registrar{{"fsdp_gather",
+                               kDefaultDuration,
+                               {"gpus", "model", "precision", "network", "nvlink"},
+                               make,
+                               too_large}};
 
 }  // namespace
 

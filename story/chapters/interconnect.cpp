@@ -2,11 +2,12 @@
 // NVLink inside (drawn thick) and the network between them (thin), both to scale, with chunks
 // moving at speeds proportional to bandwidth; then each strategy's traffic per step timed on
 // either link (engine::link_timings), and the link this layout actually puts it on.
+#include "engine/interconnect.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 
-#include "engine/interconnect.hpp"
 #include "story/chapter_base.hpp"
 #include "story/cluster_vocab.hpp"
 #include "story/format.hpp"
@@ -44,10 +45,11 @@ double lerp_timing(const engine::LinkTiming& a, const engine::LinkTiming& b, dou
 }
 
 class InterconnectChapter final : public ChapterBase {
-public:
+  public:
     InterconnectChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
         : ChapterBase(spec, video, metrics) {
-        for (const engine::Config& c : timeline_.states()) timings_.push_back(engine::link_timings(c));
+        for (const engine::Config& c : timeline_.states())
+            timings_.push_back(engine::link_timings(c));
         for (const engine::LinkTimings& l : timings_)
             for (const engine::LinkTiming* r : {&l.dp, &l.tp, &l.pp})
                 longest_ = std::max({longest_, r->on_nvlink.value, r->on_network.value});
@@ -65,21 +67,28 @@ public:
         return s;
     }
 
-private:
+  private:
     // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
     void describe_engine(Fingerprint& f) const override {
         f.add("timings", timings_);
-        for (const engine::Config& c : timeline_.states()) f.add("nvlink_one_way", engine::nvlink_per_direction(c.cluster));
+        for (const engine::Config& c : timeline_.states())
+            f.add("nvlink_one_way", engine::nvlink_per_direction(c.cluster));
     }
-    double at(double authored) const { return scaled_time(authored, spec_.duration, kDefaultDuration); }
-    const engine::Config& config(double t) const { return timeline_.states()[timeline_.morph_at(t).to]; }
+    double at(double authored) const {
+        return scaled_time(authored, spec_.duration, kDefaultDuration);
+    }
+    const engine::Config& config(double t) const {
+        return timeline_.states()[timeline_.morph_at(t).to];
+    }
 
     static double bandwidth(const engine::Config& c, int link) {
-        return link == kNvlink ? engine::nvlink_per_direction(c.cluster).value : c.cluster.network.value;
+        return link == kNvlink ? engine::nvlink_per_direction(c.cluster).value
+                               : c.cluster.network.value;
     }
     double bandwidth_at(double t, int link) const {
         const Morph m = timeline_.morph_at(t);
-        return lerp(bandwidth(timeline_.states()[m.from], link), bandwidth(timeline_.states()[m.to], link), m.u);
+        return lerp(bandwidth(timeline_.states()[m.from], link),
+                    bandwidth(timeline_.states()[m.to], link), m.u);
     }
     // Distance a flow has moved since `start`: speed follows bandwidth, even while it morphs,
     // so chunks never jump. Recomputed from the start each frame: nothing accumulates.
@@ -108,13 +117,15 @@ private:
         const int nodes = config(t).cluster.nodes;
         std::string label = "Node " + std::to_string(n);
         if (n == 1 && nodes > 2) label += " (of " + std::to_string(nodes) + ")";
-        add_items(s, node_frame(palette_, node_box(n), label), progress(t, at(kNodesAt) + 0.1 * n, 0.5));
+        add_items(s, node_frame(palette_, node_box(n), label),
+                  progress(t, at(kNodesAt) + 0.1 * n, 0.5));
         const double width = link_width(bandwidth_at(t, kNvlink), fastest_);
         const double bus = progress(t, at(kNvlinkAt), 0.6);
         for (int i = 0; i < tiles(); ++i) {
             const Area b = tile_box(n, i);
             const std::string name = (b.w >= 70 ? "GPU " : "") + std::to_string(n * tiles() + i);
-            add_items(s, gpu_tile(palette_, metrics_, {b, name, 22}), progress(t, at(kNodesAt) + 0.2 + 0.06 * i, 0.5));
+            add_items(s, gpu_tile(palette_, metrics_, {b, name, 22}),
+                      progress(t, at(kNodesAt) + 0.2 + 0.06 * i, 0.5));
             s.add(Line{{b.cx(), b.bottom()}, {b.cx(), kBusY}, palette_.muted, 4}, bus);
         }
         const double right = lerp(bus_left(n), bus_right(n), bus);
@@ -126,9 +137,14 @@ private:
         const double u = progress(t, at(kNetworkAt), 0.6);
         if (u <= 0) return;
         const Point a{bus_right(0), kBusY}, b{bus_left(1), kBusY};
-        s.add(Line{a, {lerp(a.x, b.x, u), kBusY}, palette_.muted, link_width(bandwidth_at(t, kNetwork), fastest_)});
+        s.add(Line{a,
+                   {lerp(a.x, b.x, u), kBusY},
+                   palette_.muted,
+                   link_width(bandwidth_at(t, kNetwork), fastest_)});
         const TextStyle label{22, Weight::medium, false};
-        s.add(Text{(node_box(0).right() + node_box(1).x) / 2, kBusY - 26, "network", label, palette_.muted, Align::center}, u);
+        s.add(Text{(node_box(0).right() + node_box(1).x) / 2, kBusY - 26, "network", label,
+                   palette_.muted, Align::center},
+              u);
         add_flow(s, t, at(kNetworkAt) + 0.6, kNetwork, a, b);
     }
 
@@ -149,7 +165,9 @@ private:
             if (u <= 0) continue;
             const double bw = bandwidth_at(t, link), y = kScaleY[link];
             const double len = kScaleBarMax * bw / fastest_ * u, h = link_width(bw, fastest_);
-            s.add(Text{frame::kLeft, y, link == kNvlink ? "NVLink" : "Network", name, palette_.text}, u);
+            s.add(
+                Text{frame::kLeft, y, link == kNvlink ? "NVLink" : "Network", name, palette_.text},
+                u);
             s.add(Rect{kScaleBarX, y - 9 - h / 2, len, h, std::min(4.0, h / 2), palette_.muted}, u);
             s.add(Text{kScaleBarX + len + 18, y, scale_label(t, link), value, palette_.text}, u);
         }
@@ -164,11 +182,18 @@ private:
     std::array<Row, 3> rows(double t) const {
         const engine::Config& c = config(t);
         const engine::LinkTimings& l = timings_[timeline_.morph_at(t).to];
-        const std::string dp = c.layout.dp() == 1 ? "one replica: no gradients to average"
-                                                  : "gradient all-reduce over " + std::to_string(c.layout.dp()) + " replicas, once a step";
-        return {{{"Data parallel", dp, l.dp},
-                 {"Tensor parallel", "activation all-reduces over " + std::to_string(c.layout.tp) + " GPUs, 4 per layer", l.tp},
-                 {"Pipeline parallel", "activations between " + std::to_string(c.layout.pp) + " stages, each micro-batch", l.pp}}};
+        const std::string dp = c.layout.dp() == 1
+                                   ? "one replica: no gradients to average"
+                                   : "gradient all-reduce over " + std::to_string(c.layout.dp()) +
+                                         " replicas, once a step";
+        return {
+            {{"Data parallel", dp, l.dp},
+             {"Tensor parallel",
+              "activation all-reduces over " + std::to_string(c.layout.tp) + " GPUs, 4 per layer",
+              l.tp},
+             {"Pipeline parallel",
+              "activations between " + std::to_string(c.layout.pp) + " stages, each micro-batch",
+              l.pp}}};
     }
 
     static const engine::LinkTiming& pick(const engine::LinkTimings& l, int row) {
@@ -179,11 +204,17 @@ private:
         const double head = progress(t, at(kTableAt), 0.5);
         if (head <= 0) return;
         const TextStyle label{frame::kLabelSize, Weight::medium, false};
-        s.add(Text{frame::kLeft, kHeaderY, "Traffic per GPU per step", label, palette_.muted}, head);
+        s.add(Text{frame::kLeft, kHeaderY, "Traffic per GPU per step", label, palette_.muted},
+              head);
         s.add(Text{kBytesRight, kHeaderY, "bytes", label, palette_.muted, Align::right}, head);
-        s.add(Text{kCellX[0] + kCellW, kHeaderY, "time on NVLink", label, palette_.muted, Align::right}, head);
-        s.add(Text{kCellX[1] + kCellW, kHeaderY, "time on the network", label, palette_.muted, Align::right}, head);
-        s.add(Line{{frame::kLeft, kHeaderY + 12}, {frame::kRight, kHeaderY + 12}, palette_.grid, 2}, head);
+        s.add(Text{kCellX[0] + kCellW, kHeaderY, "time on NVLink", label, palette_.muted,
+                   Align::right},
+              head);
+        s.add(Text{kCellX[1] + kCellW, kHeaderY, "time on the network", label, palette_.muted,
+                   Align::right},
+              head);
+        s.add(Line{{frame::kLeft, kHeaderY + 12}, {frame::kRight, kHeaderY + 12}, palette_.grid, 2},
+              head);
         const auto r = rows(t);
         for (int i = 0; i < 3; ++i) add_row(s, t, i, r[i]);
     }
@@ -200,10 +231,14 @@ private:
         s.add(Text{frame::kLeft, y + 30, row.name, name, palette_.text}, u);
         s.add(Text{frame::kLeft, y + 58, row.detail, detail, palette_.muted}, u);
         const double bytes = lerp(a.bytes.value, b.bytes.value, m.u);
-        s.add(Text{kBytesRight, y + 30, bytes > 0 ? format_bytes(bytes) : "—", number, palette_.text, Align::right}, u);
+        s.add(Text{kBytesRight, y + 30, bytes > 0 ? format_bytes(bytes) : "—", number,
+                   palette_.text, Align::right},
+              u);
         for (int link : {kNvlink, kNetwork}) {
             const double seconds = lerp_timing(a, b, m.u, link);
-            s.add(Text{kCellX[link] + kCellW, y + 30, bytes > 0 ? format_time(seconds) : "—", number, palette_.text, Align::right}, u);
+            s.add(Text{kCellX[link] + kCellW, y + 30, bytes > 0 ? format_time(seconds) : "—",
+                       number, palette_.text, Align::right},
+                  u);
             const double w = kCellW * seconds / longest_ * progress(t, at(kRowAt[i]) + 0.3, 0.8);
             if (w > 0.5) s.add(Rect{kCellX[link], y + 44, w, 10, 3, palette_.comm}, u);
         }
@@ -212,16 +247,20 @@ private:
 
     // A highlight frame around the time on the link this layout puts the group on; it slides
     // when a `set:` moves the group to the other link.
-    void add_verdict(Scene& s, double t, double y, const engine::LinkTiming& a, const engine::LinkTiming& b,
-                     double u) const {
+    void add_verdict(Scene& s, double t, double y, const engine::LinkTiming& a,
+                     const engine::LinkTiming& b, double u) const {
         const double v = progress(t, at(kVerdictAt), 0.5);
         if (v <= 0) return;
-        const auto cell_x = [](const engine::LinkTiming& l) { return kCellX[l.crosses_nodes ? kNetwork : kNvlink]; };
-        const auto shown = [](const engine::LinkTiming& l) { return l.bytes.value > 0 ? 1.0 : 0.0; };
+        const auto cell_x = [](const engine::LinkTiming& l) {
+            return kCellX[l.crosses_nodes ? kNetwork : kNvlink];
+        };
+        const auto shown = [](const engine::LinkTiming& l) {
+            return l.bytes.value > 0 ? 1.0 : 0.0;
+        };
         const double alpha = v * lerp(shown(a), shown(b), u);
         if (alpha <= 0) return;
-        s.add(Rect{lerp(cell_x(a), cell_x(b), u) - 16, y - 2, kCellW + 32, kRowH - 6, 10, std::nullopt,
-                   palette_.highlight, 3},
+        s.add(Rect{lerp(cell_x(a), cell_x(b), u) - 16, y - 2, kCellW + 32, kRowH - 6, 10,
+                   std::nullopt, palette_.highlight, 3},
               alpha);
     }
 
@@ -229,13 +268,16 @@ private:
     double longest_ = 1e-12, fastest_ = 1;
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics) {
+std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
+                              const TextMetrics& metrics) {
     return std::make_unique<InterconnectChapter>(spec, video, metrics);
 }
 
-const KindRegistrar registrar{{"interconnect", kDefaultDuration,
-                               {"nvlink", "network", "gpus_per_node", "nodes", "tp", "pp", "gpus", "model"},
-                               make}};
+const KindRegistrar registrar{
+    {"interconnect",
+     kDefaultDuration,
+     {"nvlink", "network", "gpus_per_node", "nodes", "tp", "pp", "gpus", "model"},
+     make}};
 
 }  // namespace
 

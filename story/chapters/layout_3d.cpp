@@ -24,7 +24,7 @@ struct Phase {
 };
 // Choreography, in seconds of the default duration: the rack, then each kind of group in turn,
 // then (where a `set:` re-slices) tensor groups and replicas again.
-constexpr Phase kPhases[] = {{0, Focus::none}, {4.0, Focus::tp}, {9.0, Focus::pp},
+constexpr Phase kPhases[] = {{0, Focus::none},  {4.0, Focus::tp},  {9.0, Focus::pp},
                              {13.5, Focus::dp}, {18.0, Focus::tp}, {21.5, Focus::dp}};
 constexpr double kRackAt = 0.3, kLinksAt = 2.0, kDwell = 1.2, kSlide = 0.4, kFade = 0.4;
 
@@ -61,7 +61,15 @@ Rack rack_for(int rows) {
     // Gaps and the bus scale with the row pitch, so 16 rows still leave ~30 px cards.
     const double pitch = (frame::kPictureBottom - kDenseTop) / rows;
     const double bus = std::min(16.0, 0.18 * pitch);
-    return {kDenseTop, frame::kPictureBottom, std::min(12.0, 0.12 * pitch), 0, bus, 4, 3, std::max(6.0, bus - 4), true};
+    return {kDenseTop,
+            frame::kPictureBottom,
+            std::min(12.0, 0.12 * pitch),
+            0,
+            bus,
+            4,
+            3,
+            std::max(6.0, bus - 4),
+            true};
 }
 
 struct Label {
@@ -76,7 +84,7 @@ struct Group {
 };
 
 class Layout3dChapter final : public ChapterBase {
-public:
+  public:
     Layout3dChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
         : ChapterBase(spec, video, metrics) {
         for (const engine::Config& c : timeline_.states()) {
@@ -101,27 +109,40 @@ public:
         return s;
     }
 
-private:
+  private:
     // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
     void describe_engine(Fingerprint& f) const override { f.add("layouts", layouts_); }
-    double at(double authored) const { return scaled_time(authored, spec_.duration, kDefaultDuration); }
+    double at(double authored) const {
+        return scaled_time(authored, spec_.duration, kDefaultDuration);
+    }
 
     // --- geometry -------------------------------------------------------------------------
     double row_h() const { return (rack_.bottom - rack_.top - rack_.gap * (rows_ - 1)) / rows_; }
-    Area row_box(int node) const { return {frame::kLeft, rack_.top + node * (row_h() + rack_.gap), frame::kRight - frame::kLeft, row_h()}; }
-    double card_w() const { return (frame::kRight - 16 - kCardsLeft - kCardGap * (per_node_ - 1)) / per_node_; }
+    Area row_box(int node) const {
+        return {frame::kLeft, rack_.top + node * (row_h() + rack_.gap),
+                frame::kRight - frame::kLeft, row_h()};
+    }
+    double card_w() const {
+        return (frame::kRight - 16 - kCardsLeft - kCardGap * (per_node_ - 1)) / per_node_;
+    }
     Area card_box(int rank) const {
         const Area row = row_box(rank / per_node_);
-        return {kCardsLeft + (rank % per_node_) * (card_w() + kCardGap), row.y + rack_.band, card_w(), row.h - rack_.band - rack_.bus};
+        return {kCardsLeft + (rank % per_node_) * (card_w() + kCardGap), row.y + rack_.band,
+                card_w(), row.h - rack_.band - rack_.bus};
     }
     double bus_y(int node) const { return row_box(node).bottom() - rack_.bus / 2; }
     // The network line: in a roomy rack it leaves each node below its label; a dense rack's
     // spine joins the rows at their middles.
     double network_x() const { return rack_.dense ? kSpineX : kNetworkX; }
-    double network_top(int node) const { return rack_.dense ? row_box(node).cy() : row_box(node).y + 56; }
-    double network_bottom(int node) const { return rack_.dense ? row_box(node).cy() : row_box(node).y; }
+    double network_top(int node) const {
+        return rack_.dense ? row_box(node).cy() : row_box(node).y + 56;
+    }
+    double network_bottom(int node) const {
+        return rack_.dense ? row_box(node).cy() : row_box(node).y;
+    }
     int node_of(const Area& piece) const {
-        return std::clamp(static_cast<int>((piece.cy() - rack_.top) / (row_h() + rack_.gap)), 0, rows_ - 1);
+        return std::clamp(static_cast<int>((piece.cy() - rack_.top) / (row_h() + rack_.gap)), 0,
+                          rows_ - 1);
     }
 
     // Ranks [first, first + count) as one outline per node they touch, leaving out nodes not shown.
@@ -137,7 +158,9 @@ private:
 
     // Ranks per group of the kind in focus, and how many of those groups are (partly) shown:
     // the highlight steps only through groups on screen.
-    static int group_size(const engine::Layout3D& l, Focus f) { return f == Focus::tp ? l.tp : l.tp * l.pp; }
+    static int group_size(const engine::Layout3D& l, Focus f) {
+        return f == Focus::tp ? l.tp : l.tp * l.pp;
+    }
     int shown_groups(const engine::Layout3D& l, Focus f) const {
         const int size = group_size(l, f);
         return std::min(l.gpus / size, (shown_gpus_ + size - 1) / size);
@@ -158,7 +181,8 @@ private:
                     g.outlines = g.focus;
                     g.labels.push_back({g.focus.front(), "replica " + std::to_string(d)});
                 }
-                for (int s = 0; f == Focus::pp && s < l.pp && d * size + s * l.tp < shown_gpus_; ++s) {
+                for (int s = 0; f == Focus::pp && s < l.pp && d * size + s * l.tp < shown_gpus_;
+                     ++s) {
                     const Area stage = pieces(d * size + s * l.tp, l.tp).front();
                     g.outlines.push_back(stage);
                     g.labels.push_back({stage, "stage " + std::to_string(s)});
@@ -176,7 +200,8 @@ private:
         return k;
     }
     double phase_end(int k) const {
-        return k + 1 < static_cast<int>(std::size(kPhases)) ? at(kPhases[k + 1].start) : spec_.duration;
+        return k + 1 < static_cast<int>(std::size(kPhases)) ? at(kPhases[k + 1].start)
+                                                            : spec_.duration;
     }
 
     // --- drawing --------------------------------------------------------------------------
@@ -186,16 +211,27 @@ private:
             const double u = progress(t, at(kRackAt) + 0.1 * n, 0.5);
             add_node_label(s, n, u);
             // NVLink inside the node: thick; the network between nodes: thin, in the label column.
-            const double left = card_box(n * per_node_).cx(), right = card_box(n * per_node_ + per_node_ - 1).cx();
+            const double left = card_box(n * per_node_).cx(),
+                         right = card_box(n * per_node_ + per_node_ - 1).cx();
             const double nvlink = rack_.dense ? 0.6 * rack_.bus : kMaxLinkWidth * 0.7;
-            if (links > 0) s.add(Line{{left, bus_y(n)}, {lerp(left, right, links), bus_y(n)}, palette_.muted, nvlink});
+            if (links > 0)
+                s.add(Line{{left, bus_y(n)},
+                           {lerp(left, right, links), bus_y(n)},
+                           palette_.muted,
+                           nvlink});
             if (n + 1 < rows_ && links > 0)
-                s.add(Line{{network_x(), network_top(n)}, {network_x(), lerp(network_top(n), network_bottom(n + 1), links)}, palette_.muted, 2});
+                s.add(Line{{network_x(), network_top(n)},
+                           {network_x(), lerp(network_top(n), network_bottom(n + 1), links)},
+                           palette_.muted,
+                           2});
         }
-        if (shown_nodes_ < nodes_) add_more_nodes(s, progress(t, at(kRackAt) + 0.1 * shown_nodes_, 0.5));
+        if (shown_nodes_ < nodes_)
+            add_more_nodes(s, progress(t, at(kRackAt) + 0.1 * shown_nodes_, 0.5));
         const TextStyle note{22, Weight::regular, false};
-        // Roomy: beside the line under Node 0's name; dense: a header above the spine, clear of every row.
-        const Point at_note = rack_.dense ? Point{frame::kLeft, rack_.top - 14} : Point{kNetworkX + 12, row_box(0).bottom() - 40};
+        // Roomy: beside the line under Node 0's name; dense: a header above the spine, clear of
+        // every row.
+        const Point at_note = rack_.dense ? Point{frame::kLeft, rack_.top - 14}
+                                          : Point{kNetworkX + 12, row_box(0).bottom() - 40};
         if (nodes_ > 1) s.add(Text{at_note.x, at_note.y, "network", note, palette_.muted}, links);
     }
 
@@ -211,7 +247,9 @@ private:
             return;
         }
         const TextStyle label{24, Weight::semibold, false};
-        s.add(Text{kNodeLabelX, centred_baseline(name, label, card_box(n * per_node_).cy()), name, label, palette_.muted}, u);
+        s.add(Text{kNodeLabelX, centred_baseline(name, label, card_box(n * per_node_).cy()), name,
+                   label, palette_.muted},
+              u);
         s.add(Line{{kSpineX, row.cy()}, {kNodeLabelX - 8, row.cy()}, palette_.grid, 2}, u);
     }
 
@@ -219,7 +257,9 @@ private:
     void add_more_nodes(Scene& s, double u) const {
         const TextStyle style{24, Weight::regular, false};
         const std::string text = "… " + std::to_string(nodes_ - shown_nodes_) + " more nodes";
-        s.add(Text{kCardsLeft, centred_baseline(text, style, row_box(rows_ - 1).cy()), text, style, palette_.muted}, u);
+        s.add(Text{kCardsLeft, centred_baseline(text, style, row_box(rows_ - 1).cy()), text, style,
+                   palette_.muted},
+              u);
     }
 
     // The baseline that centres a line of text vertically on y.
@@ -249,7 +289,11 @@ private:
             add_items(s, gpu_tile(palette_, metrics_, tile_of(b, r, f)), u);
             add_tags(s, b, r, f, m, u, focused_ranks(t));
             if (b.h >= 110)
-                add_items(s, memory_gauge(palette_, {{b.x + 12, b.bottom() - 26, b.w - 24, 12}, cap, memory_stack(palette_, bytes)}), u);
+                add_items(s,
+                          memory_gauge(palette_, {{b.x + 12, b.bottom() - 26, b.w - 24, 12},
+                                                  cap,
+                                                  memory_stack(palette_, bytes)}),
+                          u);
         }
     }
 
@@ -274,11 +318,13 @@ private:
 
     // Whether a compact card fits its number and the widest tag any state gives it, side by side.
     bool number_fits_beside_tags() const {
-        const TextStyle number{kCompactText, Weight::medium, false}, tag{kCompactText, Weight::semibold, false};
+        const TextStyle number{kCompactText, Weight::medium, false},
+            tag{kCompactText, Weight::semibold, false};
         double widest = 0;
         for (const engine::Layout3D& l : layouts_)
             for (int r = 0; r < std::min(l.gpus, shown_gpus_); ++r)
-                for (const auto& [kind, text] : tags_of(l.ranks[r])) widest = std::max(widest, metrics_.measure(text, tag).advance);
+                for (const auto& [kind, text] : tags_of(l.ranks[r]))
+                    widest = std::max(widest, metrics_.measure(text, tag).advance);
         const double digits = metrics_.measure(std::to_string(shown_gpus_ - 1), number).advance;
         return digits + widest + 3 * kCompactPad <= card_w();
     }
@@ -292,16 +338,21 @@ private:
         for (int side = 0; side < 2; ++side) {
             const auto& l = layouts_[side == 0 ? m.from : m.to];
             if (rank >= l.gpus) continue;
-            const double a = alpha * (m.from == m.to ? (side == 1 ? 1 : 0) : side == 0 ? std::max(0.0, 1 - 2 * m.u) : std::max(0.0, 2 * m.u - 1));
+            const double a = alpha * (m.from == m.to ? (side == 1 ? 1 : 0)
+                                      : side == 0    ? std::max(0.0, 1 - 2 * m.u)
+                                                     : std::max(0.0, 2 * m.u - 1));
             if (a <= 0) continue;
             double y = b.y + 66;
             for (const auto& [kind, text] : tags_of(l.ranks[rank])) {
-                const bool lit = kind == f, hot = lit && rank >= focused.first && rank < focused.second;
+                const bool lit = kind == f,
+                           hot = lit && rank >= focused.first && rank < focused.second;
                 if (!tall && !lit) continue;
                 const Color color = hot ? palette_.highlight : lit ? palette_.text : palette_.muted;
                 if (compact(b)) {
                     const TextStyle style{kCompactText, Weight::semibold, false};
-                    s.add(Text{b.right() - kCompactPad, centred_baseline(text, style, b.cy()), text, style, color, Align::right}, a);
+                    s.add(Text{b.right() - kCompactPad, centred_baseline(text, style, b.cy()), text,
+                               style, color, Align::right},
+                          a);
                     continue;
                 }
                 const TextStyle style{24, lit ? Weight::semibold : Weight::regular, false};
@@ -335,7 +386,8 @@ private:
         const Focus f = kPhases[k].focus;
         if (f == Focus::none) return;
         const double start = at(kPhases[k].start), end = phase_end(k);
-        const double alpha = std::min(progress(t, start, kFade), 1 - progress(t, end - kFade, kFade));
+        const double alpha =
+            std::min(progress(t, start, kFade), 1 - progress(t, end - kFade, kFade));
         if (alpha <= 0) return;
         const Morph m = timeline_.morph_at(t);
         const auto from = groups(layouts_[m.from], f), to = groups(layouts_[m.to], f);
@@ -345,11 +397,12 @@ private:
         if (n == 0) return;
         const auto [cur, slide] = focus_at(t, n);
         const int prev = std::max(0, cur - 1);
-        const Group& a = to[prev], &b = to[cur];
+        const Group &a = to[prev], &b = to[cur];
         for (std::size_t i = 0; i < b.focus.size(); ++i) {
             const Area box = lerp_area(a.focus[std::min(i, a.focus.size() - 1)], b.focus[i], slide);
             const Area halo = inflate(box, rack_.halo);
-            s.add(Rect{halo.x, halo.y, halo.w, halo.h, 16, std::nullopt, palette_.highlight, 4}, alpha);
+            s.add(Rect{halo.x, halo.y, halo.w, halo.h, 16, std::nullopt, palette_.highlight, 4},
+                  alpha);
         }
         if (f == Focus::pp) add_pipeline_arrows(s, b, alpha * slide);
         if (f == Focus::tp) add_tp_traffic(s, t, b, alpha * slide);
@@ -360,7 +413,8 @@ private:
     // Outlines morph from the old slicing to the new: each old outline slides into the new one
     // holding its first card (the first to arrive stays, the rest fade), and new outlines that
     // nothing slides into fade in where they are.
-    void add_outlines(Scene& s, const std::vector<Group>& from, const std::vector<Group>& to, double u, double alpha) const {
+    void add_outlines(Scene& s, const std::vector<Group>& from, const std::vector<Group>& to,
+                      double u, double alpha) const {
         std::vector<Area> a, b;
         for (const Group& g : from) a.insert(a.end(), g.outlines.begin(), g.outlines.end());
         for (const Group& g : to) b.insert(b.end(), g.outlines.begin(), g.outlines.end());
@@ -387,13 +441,14 @@ private:
 
     static int containing(const std::vector<Area>& boxes, Point p) {
         for (std::size_t j = 0; j < boxes.size(); ++j)
-            if (p.x >= boxes[j].x && p.x <= boxes[j].right() && p.y >= boxes[j].y && p.y <= boxes[j].bottom())
+            if (p.x >= boxes[j].x && p.x <= boxes[j].right() && p.y >= boxes[j].y &&
+                p.y <= boxes[j].bottom())
                 return static_cast<int>(j);
         return -1;
     }
 
-    void add_labels(Scene& s, const std::vector<Group>& from, const std::vector<Group>& to, double u, double alpha,
-                    const Group& focused) const {
+    void add_labels(Scene& s, const std::vector<Group>& from, const std::vector<Group>& to,
+                    double u, double alpha, const Group& focused) const {
         // A dense rack has no band above its rows to hold them: the cards' tags name the groups.
         if (rack_.dense) return;
         const TextStyle style{22, Weight::semibold, false};
@@ -401,7 +456,9 @@ private:
             if (a <= 0) return;
             for (const Group& g : gs)
                 for (const Label& l : g.labels)
-                    s.add(Text{l.anchor.x + 8, l.anchor.y - 9, l.text, style, &g == &focused ? palette_.highlight : palette_.text}, a);
+                    s.add(Text{l.anchor.x + 8, l.anchor.y - 9, l.text, style,
+                               &g == &focused ? palette_.highlight : palette_.text},
+                          a);
         };
         if (u >= 1) {
             draw(to, alpha);
@@ -421,7 +478,8 @@ private:
                 std::vector<Point> arc;
                 for (int k = 0; k <= 16; ++k) {
                     const double u = k / 16.0;
-                    arc.push_back({lerp(a.cx(), b.cx(), u), a.bottom() + 2 + rack_.arc * std::sin(u * std::numbers::pi)});
+                    arc.push_back({lerp(a.cx(), b.cx(), u),
+                                   a.bottom() + 2 + rack_.arc * std::sin(u * std::numbers::pi)});
                 }
                 s.add(Path{arc, false, std::nullopt, palette_.comm, 4}, alpha);
                 s.add(Arrow{arc[14], arc[16], palette_.comm, 4, 14}, alpha);
@@ -436,7 +494,9 @@ private:
         for (const Area& piece : g.focus) {
             const int node = node_of(piece);
             const double left = std::max(piece.x + 30, card_box(node * per_node_).cx());
-            const double length = std::min(piece.right() - 30, card_box(node * per_node_ + per_node_ - 1).cx()) - left;
+            const double length =
+                std::min(piece.right() - 30, card_box(node * per_node_ + per_node_ - 1).cx()) -
+                left;
             if (length <= 0) continue;
             for (double d : chunk_offsets(std::max(0.0, t) * 420, length, 90))
                 s.items.push_back(chunk(palette_, {left + d, bus_y(node)}, chunk_size(), alpha));
@@ -461,11 +521,13 @@ private:
     bool numbers_fit_ = true;  // a compact card shows its number beside its tag
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics) {
+std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
+                              const TextMetrics& metrics) {
     return std::make_unique<Layout3dChapter>(spec, video, metrics);
 }
 
-const KindRegistrar registrar{{"layout_3d", kDefaultDuration, {"tp", "pp", "gpus", "gpus_per_node", "nodes", "model"}, make}};
+const KindRegistrar registrar{
+    {"layout_3d", kDefaultDuration, {"tp", "pp", "gpus", "gpus_per_node", "nodes", "model"}, make}};
 
 }  // namespace
 

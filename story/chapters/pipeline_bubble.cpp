@@ -27,7 +27,9 @@ constexpr double kFlightX = 1530, kFlightRight = frame::kRight;
 
 using SlotKey = std::tuple<int, int, int, bool>;  // stage, micro-batch, chunk, backward
 
-SlotKey key_of(const engine::PipelineSlot& s) { return {s.stage, s.micro_batch, s.chunk, s.backward}; }
+SlotKey key_of(const engine::PipelineSlot& s) {
+    return {s.stage, s.micro_batch, s.chunk, s.backward};
+}
 
 struct Row {
     double y = 0, h = 0;
@@ -50,9 +52,11 @@ struct Drawn {
 Drawn draw_state(const engine::Config& c) {
     Drawn d;
     const int v = c.training.schedule == engine::Schedule::interleaved ? c.training.chunks : 1;
-    d.schedule = engine::pipeline_schedule(c.training.schedule, c.layout.pp, c.training.micro_batches, v);
+    d.schedule =
+        engine::pipeline_schedule(c.training.schedule, c.layout.pp, c.training.micro_batches, v);
     for (const auto& s : d.schedule.slots) d.by_key[key_of(s)] = s;
-    for (int st = 0; st < d.schedule.stages; ++st) d.in_flight.push_back(d.schedule.max_in_flight(st));
+    for (int st = 0; st < d.schedule.stages; ++st)
+        d.in_flight.push_back(d.schedule.max_in_flight(st));
     d.measured = d.schedule.idle_fraction();
     d.makespan = d.schedule.makespan();
     return d;
@@ -80,9 +84,11 @@ Box lerp_box(const Box& a, const Box& b, double u) {
 }
 
 class PipelineChapter final : public ChapterBase {
-public:
+  public:
     PipelineChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
-        : ChapterBase(spec, video, metrics), drawn_(draw_all(timeline_.states())), colors_(pass_colors(palette_)) {}
+        : ChapterBase(spec, video, metrics),
+          drawn_(draw_all(timeline_.states())),
+          colors_(pass_colors(palette_)) {}
 
     Scene scene_at(double t) const override {
         Scene s = blank();
@@ -97,12 +103,14 @@ public:
         return s;
     }
 
-private:
+  private:
     // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
     void describe_engine(Fingerprint& f) const override {
         for (const Drawn& d : drawn_) f.add("schedule", d.schedule);
     }
-    double at(double authored) const { return scaled_time(authored, spec_.duration, kDefaultDuration); }
+    double at(double authored) const {
+        return scaled_time(authored, spec_.duration, kDefaultDuration);
+    }
 
     // Fraction of the timeline width the playhead has swept: constant speed.
     double sweep(double t) const { return progress(t, at(kSweepAt), at(kSweepFor), Ease::linear); }
@@ -111,14 +119,18 @@ private:
     const engine::Config& state(const Morph& m) const { return timeline_.states()[m.to]; }
 
     void add_legend_row(Scene& s, double t) const {
-        const bool interleaved = state(timeline_.morph_at(t)).training.schedule == engine::Schedule::interleaved;
+        const bool interleaved =
+            state(timeline_.morph_at(t)).training.schedule == engine::Schedule::interleaved;
         add_legend(s, palette_, metrics_, kX0, 300,
-                   {{"Forward", colors_.forward}, {"Backward (2× a forward)", colors_.backward},
+                   {{"Forward", colors_.forward},
+                    {"Backward (2× a forward)", colors_.backward},
                     {"Idle: the bubble", palette_.idle, true}},
                    progress(t, at(kRowsAt), 0.5));
         const TextStyle style{frame::kLabelSize, Weight::semibold, false};
-        const std::string name = std::string(interleaved ? "interleaved 1F1B" : schedule_name(timeline_.morph_at(t)));
-        s.add(Text{kX1, 300, "Schedule: " + name, style, palette_.text, Align::right}, progress(t, at(kRowsAt), 0.5));
+        const std::string name =
+            std::string(interleaved ? "interleaved 1F1B" : schedule_name(timeline_.morph_at(t)));
+        s.add(Text{kX1, 300, "Schedule: " + name, style, palette_.text, Align::right},
+              progress(t, at(kRowsAt), 0.5));
     }
 
     std::string_view schedule_name(const Morph& m) const {
@@ -136,10 +148,15 @@ private:
             if (i >= to) alpha *= 1 - m.u;
             if (i >= from) alpha *= m.u;
             if (alpha <= 0) continue;
-            s.add(Text{kX0 - 20, r.y + r.h / 2 + 9, "GPU " + std::to_string(i), label, palette_.muted, Align::right}, alpha);
+            s.add(Text{kX0 - 20, r.y + r.h / 2 + 9, "GPU " + std::to_string(i), label,
+                       palette_.muted, Align::right},
+                  alpha);
             s.add(Rect{kX0, r.y, kX1 - kX0, r.h, 4, std::nullopt, palette_.grid, 1.5}, alpha);
             const double swept = sweep_x(t) - kX0;
-            if (swept > 0) s.add(Rect{kX0, r.y, swept, r.h, 4, palette_.panel, std::nullopt, 0, false, palette_.idle}, alpha);
+            if (swept > 0)
+                s.add(Rect{kX0, r.y, swept, r.h, 4, palette_.panel, std::nullopt, 0, false,
+                           palette_.idle},
+                      alpha);
         }
         const TextStyle axis{frame::kLabelSize, Weight::regular, false};
         const double y = kBottom + 16;
@@ -154,8 +171,11 @@ private:
         const double labels = label_alpha(t);
         for (const auto& [key, slot] : b.by_key) {
             const auto it = a.by_key.find(key);
-            if (it == a.by_key.end()) add_slot(s, t, slot, place(b, slot), m.u, labels);
-            else add_slot(s, t, slot, lerp_box(place(a, it->second), place(b, slot), m.u), 1, labels);
+            if (it == a.by_key.end())
+                add_slot(s, t, slot, place(b, slot), m.u, labels);
+            else
+                add_slot(s, t, slot, lerp_box(place(a, it->second), place(b, slot), m.u), 1,
+                         labels);
         }
         if (m.from == m.to) return;
         for (const auto& [key, slot] : a.by_key)
@@ -169,24 +189,26 @@ private:
         double a = 1;
         for (const Beat& b : spec_.beats)
             if (!b.set.empty())
-                a = std::min(a, std::max(1 - progress(t, b.at - kAside, kAside), progress(t, b.at + b.over, kAside)));
+                a = std::min(a, std::max(1 - progress(t, b.at - kAside, kAside),
+                                         progress(t, b.at + b.over, kAside)));
         return a;
     }
 
     // A slot reveals left to right as the playhead passes it.
-    void add_slot(Scene& s, double t, const engine::PipelineSlot& slot, const Box& box, double alpha,
-                  double text_alpha) const {
+    void add_slot(Scene& s, double t, const engine::PipelineSlot& slot, const Box& box,
+                  double alpha, double text_alpha) const {
         const double shown = std::clamp(sweep_x(t) - box.x, 0.0, box.w);
         if (shown <= 0 || alpha <= 0) return;
         const double inset = std::min(1.5, box.w / 6);
         const Color fill = slot.backward ? colors_.backward : colors_.forward;
-        s.add(Rect{box.x + inset, box.y + 3, std::max(0.0, shown - 2 * inset), box.h - 6, 3, fill}, alpha);
+        s.add(Rect{box.x + inset, box.y + 3, std::max(0.0, shown - 2 * inset), box.h - 6, 3, fill},
+              alpha);
         const std::string label = std::to_string(slot.micro_batch + 1);
         TextStyle style{std::min(frame::kLabelSize, box.h * 0.4), Weight::semibold, true};
         if (style.size < frame::kMinTextSize || shown < box.w - 1e-6 || text_alpha <= 0) return;
         if (metrics_.measure(label, style).advance + 6 > box.w - 2 * inset) return;
-        s.add(Text{box.x + box.w / 2, box.y + box.h / 2 + style.size * 0.35, label, style, readable_on(palette_, fill),
-                   Align::center},
+        s.add(Text{box.x + box.w / 2, box.y + box.h / 2 + style.size * 0.35, label, style,
+                   readable_on(palette_, fill), Align::center},
               alpha * text_alpha);
     }
 
@@ -210,7 +232,8 @@ private:
         const TextStyle count{frame::kLabelSize, Weight::semibold, true};
         for (int i = 0; i < b.schedule.stages; ++i) {
             const Row r = row(b.schedule.stages, i);
-            const double from = i < a.schedule.stages ? a.in_flight[i] / double(a.schedule.chunks) : 0;
+            const double from =
+                i < a.schedule.stages ? a.in_flight[i] / double(a.schedule.chunks) : 0;
             const double n = lerp(from, b.in_flight[i] / double(v), m.u);
             add_squares(s, r, n, alpha);
             const std::string text = v > 1 ? format_sig3(n) : count_text(from, n, 1);
@@ -219,7 +242,8 @@ private:
         // Interleaved stages hold chunks: counted here in whole stages' worth of activations.
         if (v > 1) {
             const TextStyle note{22, Weight::regular, false};
-            s.add(Text{kFlightX, kBottom + 34, "a chunk is 1/" + std::to_string(v) + " of a stage", note, palette_.muted},
+            s.add(Text{kFlightX, kBottom + 34, "a chunk is 1/" + std::to_string(v) + " of a stage",
+                       note, palette_.muted},
                   alpha * m.u);
         }
     }
@@ -230,7 +254,8 @@ private:
         const double side = std::min({22.0, r.h * 0.5, room / std::max(1.0, std::ceil(n)) - 3});
         for (int k = 0; k < std::ceil(n - 1e-9); ++k) {
             const double part = std::min(1.0, n - k);
-            s.add(Rect{left + k * (side + 3), r.y + r.h / 2 - side / 2, side * part, side, 2, palette_.activations},
+            s.add(Rect{left + k * (side + 3), r.y + r.h / 2 - side / 2, side * part, side, 2,
+                       palette_.activations},
                   alpha);
         }
     }
@@ -243,19 +268,24 @@ private:
         const bool interleaved = b.training.schedule == engine::Schedule::interleaved;
         const auto n = [&](auto field) { return count_text(field(a), field(b), m.u); };
         const std::string p = n([](const engine::Config& c) { return double(c.layout.pp); });
-        const std::string mb = n([](const engine::Config& c) { return double(c.training.micro_batches); });
+        const std::string mb =
+            n([](const engine::Config& c) { return double(c.training.micro_batches); });
         const std::string v = n([](const engine::Config& c) { return double(c.training.chunks); });
-        const double bubble = figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
-        const std::string line = interleaved
-            ? "Bubble = (p − 1) / (v·m + p − 1) = (" + p + " − 1) / (" + v + "·" + mb + " + " + p + " − 1) = " + format_percent(bubble)
-            : "Bubble = (p − 1) / (m + p − 1) = (" + p + " − 1) / (" + mb + " + " + p + " − 1) = " + format_percent(bubble);
+        const double bubble =
+            figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
+        const std::string line =
+            interleaved ? "Bubble = (p − 1) / (v·m + p − 1) = (" + p + " − 1) / (" + v + "·" + mb +
+                              " + " + p + " − 1) = " + format_percent(bubble)
+                        : "Bubble = (p − 1) / (m + p − 1) = (" + p + " − 1) / (" + mb + " + " + p +
+                              " − 1) = " + format_percent(bubble);
         TextStyle style{frame::kBodySize, Weight::semibold, true};
         style.size = fit_size(metrics_, line, style, kX1 - kX0);
         s.add(Text{kX0, 838, line, style, palette_.text}, alpha);
         const double measured = lerp(drawn_[m.from].measured, drawn_[m.to].measured, m.u);
         const TextStyle note{frame::kLabelSize, Weight::regular, true};
-        s.add(Text{kX0, 884, "Measured on this timeline: " + format_percent(measured) + " of GPU time idle", note,
-                   palette_.muted},
+        s.add(Text{kX0, 884,
+                   "Measured on this timeline: " + format_percent(measured) + " of GPU time idle",
+                   note, palette_.muted},
               alpha);
     }
 
@@ -263,7 +293,8 @@ private:
     const PassColors colors_;
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics) {
+std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
+                              const TextMetrics& metrics) {
     return std::make_unique<PipelineChapter>(spec, video, metrics);
 }
 
@@ -275,8 +306,11 @@ std::optional<std::string> too_large(const engine::Config& c) {
            " slots (pp x micro_batches x chunks), got " + std::to_string(slots);
 }
 
-const KindRegistrar registrar{
-    {"pipeline_bubble", kDefaultDuration, {"pp", "micro_batches", "schedule", "chunks"}, make, too_large}};
+const KindRegistrar registrar{{"pipeline_bubble",
+                               kDefaultDuration,
+                               {"pp", "micro_batches", "schedule", "chunks"},
+                               make,
+                               too_large}};
 
 }  // namespace
 

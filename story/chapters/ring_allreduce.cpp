@@ -30,24 +30,30 @@ constexpr double kCx = 960, kCy = 570, kRadius = 225, kHalf = 500;
 constexpr double kArc = std::numbers::pi * kRadius;
 constexpr double kPerimeter = 4 * kHalf + 2 * kArc;
 constexpr double kStripGap = 6, kStripH = 24;
-constexpr double kMaxSpill = 0.2;  // overflow drawn above a card, as a fraction of its height  // each card's gradient buffer, under the card
+constexpr double kMaxSpill = 0.2;  // overflow drawn above a card, as a fraction of its height  //
+                                   // each card's gradient buffer, under the card
 
 // Clockwise from the top centre, s along the stadium's outline.
 Point on_ring(double s) {
     s = std::fmod(std::fmod(s, kPerimeter) + kPerimeter, kPerimeter);
     if (s < kHalf) return {kCx + s, kCy - kRadius};
     s -= kHalf;
-    if (s < kArc) return {kCx + kHalf + kRadius * std::sin(s / kRadius), kCy - kRadius * std::cos(s / kRadius)};
+    if (s < kArc)
+        return {kCx + kHalf + kRadius * std::sin(s / kRadius),
+                kCy - kRadius * std::cos(s / kRadius)};
     s -= kArc;
     if (s < 2 * kHalf) return {kCx + kHalf - s, kCy + kRadius};
     s -= 2 * kHalf;
-    if (s < kArc) return {kCx - kHalf - kRadius * std::sin(s / kRadius), kCy + kRadius * std::cos(s / kRadius)};
+    if (s < kArc)
+        return {kCx - kHalf - kRadius * std::sin(s / kRadius),
+                kCy + kRadius * std::cos(s / kRadius)};
     return {kCx - kHalf + (s - kArc), kCy - kRadius};
 }
 
 // The start (clockwise s) of each stretch of the stadium: the top straight's right half, the right
 // half circle, the bottom straight, the left half circle, the top straight's left half.
-constexpr double kStretches[] = {0, kHalf, kHalf + kArc, 3 * kHalf + kArc, 3 * kHalf + 2 * kArc, kPerimeter};
+constexpr double kStretches[] = {
+    0, kHalf, kHalf + kArc, 3 * kHalf + kArc, 3 * kHalf + 2 * kArc, kPerimeter};
 constexpr double kArcStep = 10;  // px between the points that draw a half circle
 
 // The next point after s worth drawing along the outline: the end of a straight, or a short step
@@ -77,7 +83,8 @@ double ring_s(int n, int i) { return kPerimeter * (i + 0.5) / n; }
 
 Box card_box(int n, double s) {
     const double slot = kPerimeter / n;
-    const double w = std::clamp(0.45 * slot, 96.0, 152.0), h = std::clamp(0.526 * slot, 112.0, 172.0);
+    const double w = std::clamp(0.45 * slot, 96.0, 152.0),
+                 h = std::clamp(0.526 * slot, 112.0, 172.0);
     const Point c = on_ring(s);
     return {c.x - w / 2, c.y - h / 2, w, h};
 }
@@ -89,7 +96,8 @@ Box with_strip(const Box& b) {
 }
 
 bool inside(const Box& b, Point p, double margin) {
-    return p.x > b.x - margin && p.x < b.x + b.w + margin && p.y > b.y - margin && p.y < b.y + b.h + margin;
+    return p.x > b.x - margin && p.x < b.x + b.w + margin && p.y > b.y - margin &&
+           p.y < b.y + b.h + margin;
 }
 
 // Walking the outline from a card's centre s towards `limit`, where it leaves the card's box grown
@@ -106,7 +114,6 @@ struct Span {
     double from = 0, to = 0;  // s along the ring, clockwise
     Point at(double u) const { return on_ring(lerp(from, to, u)); }
 };
-
 
 // Contributions summed into each chunk of each rank's buffer: counts[step][rank][chunk],
 // replaying the engine's schedule (reduce-scatter adds, all-gather copies).
@@ -143,13 +150,14 @@ struct RunPhase {
 };
 
 class RingChapter final : public ChapterBase {
-public:
+  public:
     RingChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
         : ChapterBase(spec, video, metrics) {
         for (std::size_t k = 0; k < timeline_.states().size(); ++k) {
             const engine::Config& c = timeline_.states()[k];
-            buffer_.push_back(engine::params_per_gpu(c.model, c.layout) *
-                              engine::bytes_per_param(c.training.precision, c.training.grad_dtype).gradients);
+            buffer_.push_back(
+                engine::params_per_gpu(c.model, c.layout) *
+                engine::bytes_per_param(c.training.precision, c.training.grad_dtype).gradients);
             bandwidth_.push_back(engine::group_bandwidth(c, engine::Group::dp).value);
             runs_.push_back(make_run(static_cast<int>(k)));
         }
@@ -168,7 +176,7 @@ public:
         return s;
     }
 
-private:
+  private:
     // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
     void describe_engine(Fingerprint& f) const override {
         f.add("buffer", buffer_), f.add("bandwidth", bandwidth_);
@@ -176,7 +184,9 @@ private:
         for (const engine::Config& c : timeline_.states())
             f.add("layout", engine::layout_3d(c.layout, c.cluster.gpus_per_node));
     }
-    double at(double authored) const { return scaled_time(authored, spec_.duration, kDefaultDuration); }
+    double at(double authored) const {
+        return scaled_time(authored, spec_.duration, kDefaultDuration);
+    }
     int gpus(int state) const { return timeline_.states()[state].layout.gpus; }
 
     // End of the k-th `set:` morph (k >= 1).
@@ -191,7 +201,8 @@ private:
         const engine::Config& c = timeline_.states()[k];
         Run run{engine::ring_allreduce_schedule(c.layout.gpus), {}, {}, 0, 0, false};
         run.counts = replay(run.ring);
-        for (const engine::RankPlace& r : engine::layout_3d(c.layout, c.cluster.gpus_per_node).ranks)
+        for (const engine::RankPlace& r :
+             engine::layout_3d(c.layout, c.cluster.gpus_per_node).ranks)
             run.node.push_back(r.node);
         const int steps = run.ring.steps();
         const bool last = k + 1 == static_cast<int>(timeline_.states().size());
@@ -224,7 +235,8 @@ private:
     // How far card i has slid at t while N morphs. A growing ring slides first and then fades
     // the new cards in; a shrinking one fades the leavers out first, so none cross.
     double slide(const Morph& m) const {
-        return gpus(m.to) >= gpus(m.from) ? std::clamp(m.u / 0.5, 0.0, 1.0) : std::clamp((m.u - 0.5) / 0.5, 0.0, 1.0);
+        return gpus(m.to) >= gpus(m.from) ? std::clamp(m.u / 0.5, 0.0, 1.0)
+                                          : std::clamp((m.u - 0.5) / 0.5, 0.0, 1.0);
     }
 
     // Card i's place along the ring at t.
@@ -238,7 +250,8 @@ private:
     Box box(const Morph& m, int i) const {
         const int from = gpus(m.from), to = gpus(m.to);
         if (i >= from) return card_box(to, ring_s(to, i));
-        const Box a = card_box(from, ring_s(from, i)), b = card_box(to, ring_s(to, std::min(i, to - 1)));
+        const Box a = card_box(from, ring_s(from, i)),
+                  b = card_box(to, ring_s(to, std::min(i, to - 1)));
         const Box sized = lerp_box(a, b, slide(m));
         const Point c = on_ring(card_s(m, i));
         return {c.x - sized.w / 2, c.y - sized.h / 2, sized.w, sized.h};
@@ -263,10 +276,14 @@ private:
     void add_cards(Scene& s, double t, const Morph& m) const {
         const int n = std::max(gpus(m.from), gpus(m.to));
         const auto& r = report_at(t);
-        const double w = figure_at(t, [](const engine::Report& x) { return x.per_gpu.weights.value; });
-        const double g = figure_at(t, [](const engine::Report& x) { return x.per_gpu.gradients.value; });
-        const double o = figure_at(t, [](const engine::Report& x) { return x.per_gpu.optimizer.value; });
-        const double a = figure_at(t, [](const engine::Report& x) { return x.per_gpu.activations.value; });
+        const double w =
+            figure_at(t, [](const engine::Report& x) { return x.per_gpu.weights.value; });
+        const double g =
+            figure_at(t, [](const engine::Report& x) { return x.per_gpu.gradients.value; });
+        const double o =
+            figure_at(t, [](const engine::Report& x) { return x.per_gpu.optimizer.value; });
+        const double a =
+            figure_at(t, [](const engine::Report& x) { return x.per_gpu.activations.value; });
         const int k = shown_state(m);
         const Run& run = runs_[k];
         const Counts& counts = counts_at(run, t);
@@ -275,21 +292,28 @@ private:
             const double alpha = card_alpha(t, m, i);
             if (alpha <= 0) continue;
             const Box b = box(m, i);
-            CardSpec card{b.x, b.y, b.w, b.h, "GPU " + std::to_string(i), r.per_gpu.capacity.value,
+            CardSpec card{b.x,
+                          b.y,
+                          b.w,
+                          b.h,
+                          "GPU " + std::to_string(i),
+                          r.per_gpu.capacity.value,
                           states_stack(palette_, w, g, o, a)};
             card.label_size = b.w < 130 ? 22 : 26;
             card.capacity_label = false;
             card.max_spill = kMaxSpill;
             auto items = gpu_card(palette_, metrics_, card);
-            add_all(s, i == 0 ? std::move(items) : without_spill_label(std::move(items), palette_.comm), alpha);
+            add_all(
+                s, i == 0 ? std::move(items) : without_spill_label(std::move(items), palette_.comm),
+                alpha);
             if (i < run.ring.n) add_strip(s, b, counts[i], i, run, t, alpha * strips);
         }
     }
 
     // Card i's gradient buffer: N cells, each filled by the share of the N contributions summed
     // into it; the chunk a rank finished reducing is outlined.
-    void add_strip(Scene& s, const Box& card, const std::vector<int>& count, int rank, const Run& run,
-                   double t, double alpha) const {
+    void add_strip(Scene& s, const Box& card, const std::vector<int>& count, int rank,
+                   const Run& run, double t, double alpha) const {
         if (alpha <= 0) return;
         const int n = static_cast<int>(count.size());
         const double left = card.x + 4, width = card.w - 8, top = card.y + card.h + kStripGap;
@@ -301,7 +325,9 @@ private:
             s.add(Rect{x, top, cell, kStripH, 2, palette_.panel, palette_.grid, 1}, alpha);
             s.add(Rect{x, top + kStripH - fill, cell, fill, 1, palette_.gradients}, alpha);
             if (reduced && c == (rank + 1) % n && n > 1)
-                s.add(Rect{x - 1, top - 1, cell + 2, kStripH + 2, 2, std::nullopt, palette_.highlight, 2}, alpha);
+                s.add(Rect{x - 1, top - 1, cell + 2, kStripH + 2, 2, std::nullopt,
+                           palette_.highlight, 2},
+                      alpha);
         }
     }
 
@@ -313,14 +339,16 @@ private:
         double sb = card_s(m, b);
         while (sb <= sa) sb += kPerimeter;  // clockwise from a, around the top centre if need be
         constexpr double kMargin = 8;
-        return {leave(with_strip(box(m, a)), sa, sb, kMargin), leave(with_strip(box(m, b)), sb, sa, kMargin)};
+        return {leave(with_strip(box(m, a)), sa, sb, kMargin),
+                leave(with_strip(box(m, b)), sb, sa, kMargin)};
     }
 
     // A link drawn along its stretch of the outline, its head on the last few px.
     void add_link(Scene& s, const Span& span, Color color, double width, double alpha) const {
         constexpr double kHead = 14;
         if (span.to - span.from < kHead) return;  // cards touching: no room for a link
-        s.add(Path{ring_points(span.from, span.to - kHead), false, std::nullopt, color, width}, alpha);
+        s.add(Path{ring_points(span.from, span.to - kHead), false, std::nullopt, color, width},
+              alpha);
         s.add(Arrow{on_ring(span.to - kHead), on_ring(span.to), color, width, kHead}, alpha);
     }
 
@@ -334,7 +362,8 @@ private:
         for (int r = 0; r < n; ++r) {
             const int next = (r + 1) % n;
             const Span span = link_span(m, r, next);
-            const double width = run.node[r] == run.node[next] ? 6.0 : 2.0;  // NVLink thick, the network thin
+            const double width =
+                run.node[r] == run.node[next] ? 6.0 : 2.0;  // NVLink thick, the network thin
             add_link(s, span, palette_.muted, width, alpha);
             if (p.moving) add_link(s, span, palette_.comm, width, alpha * 0.9);
         }
@@ -349,21 +378,23 @@ private:
         const double size = n <= 8 ? 30 : 20;
         for (const engine::ChunkTransfer& x : run.ring.transfers) {
             if (x.step != p.step) continue;
-            add_token(s, palette_, metrics_, link_span(m, x.src, x.dst).at(p.move), size, palette_.gradients,
-                      std::to_string(x.chunk), 1);
+            add_token(s, palette_, metrics_, link_span(m, x.src, x.dst).at(p.move), size,
+                      palette_.gradients, std::to_string(x.chunk), 1);
         }
     }
 
     // The global batch splitting into one slice per card.
     void add_batch(Scene& s, double t) const {
-        const double in = progress(t, at(kBatchAt), 0.5), fly = progress(t, at(kBatchAt) + 0.8, 0.9);
+        const double in = progress(t, at(kBatchAt), 0.5),
+                     fly = progress(t, at(kBatchAt) + 0.8, 0.9);
         const double out = 1 - progress(t, at(kBatchAt) + 1.5, 0.3);
         if (in <= 0 || out <= 0) return;
         const Morph m = timeline_.morph_at(t);
         const int n = gpus(m.to);
         const double w = 480, x0 = kCx - w / 2, y = 530, piece = w / n;
         const TextStyle label{frame::kLabelSize, Weight::medium, false};
-        s.add(Text{kCx, y - 20, "Global batch: one slice per card", label, palette_.text, Align::center},
+        s.add(Text{kCx, y - 20, "Global batch: one slice per card", label, palette_.text,
+                   Align::center},
               in * (1 - fly));
         for (int i = 0; i < n; ++i) {
             const Box b = box(m, i);
@@ -389,13 +420,15 @@ private:
         for (int c = 0; c < n; ++c) {
             s.add(Rect{left + c * cell + 1, top, cell - 2, 36, 4, palette_.gradients}, alpha);
             if (labelled)
-                s.add(Text{left + (c + 0.5) * cell, top + 26, std::to_string(c), num, palette_.background,
-                           Align::center},
+                s.add(Text{left + (c + 0.5) * cell, top + 26, std::to_string(c), num,
+                           palette_.background, Align::center},
                       alpha);
         }
         const double buffer = morph_value(timeline_, t, buffer_);
         const TextStyle note{frame::kLabelSize, Weight::regular, false};
-        s.add(Text{left, top + 78, "Gradient buffer B = " + format_bytes(buffer) + ", in " + std::to_string(n) + " chunks",
+        s.add(Text{left, top + 78,
+                   "Gradient buffer B = " + format_bytes(buffer) + ", in " + std::to_string(n) +
+                       " chunks",
                    note, palette_.muted},
               alpha);
     }
@@ -408,8 +441,8 @@ private:
         if (p.step >= run.ring.steps()) return "Every card holds the sum";
         const bool gather = p.step >= n - 1;
         const int k = gather ? p.step - (n - 1) : p.step;
-        return std::string(gather ? "All-gather" : "Reduce-scatter") + " · step " + std::to_string(k + 1) + " of " +
-               std::to_string(n - 1);
+        return std::string(gather ? "All-gather" : "Reduce-scatter") + " · step " +
+               std::to_string(k + 1) + " of " + std::to_string(n - 1);
     }
 
     // Right of the ring's middle: the bytes each card sends and their time on the link.
@@ -418,8 +451,10 @@ private:
         if (alpha <= 0) return;
         const int n = static_cast<int>(std::lround(lerp(gpus(m.from), gpus(m.to), m.u)));
         const double buffer = morph_value(timeline_, t, buffer_);
-        const double sent = figure_at(t, [](const engine::Report& r) { return r.comm.dp_per_gpu.value; });
-        const double secs = figure_at(t, [](const engine::Report& r) { return r.comm.dp_time.value; });
+        const double sent =
+            figure_at(t, [](const engine::Report& r) { return r.comm.dp_per_gpu.value; });
+        const double secs =
+            figure_at(t, [](const engine::Report& r) { return r.comm.dp_time.value; });
         const double bw = morph_value(timeline_, t, bandwidth_);
         const engine::Config& c = timeline_.states()[m.to];
         const bool nvlink = engine::layout_3d(c.layout, c.cluster.gpus_per_node).dp_within_node();
@@ -427,12 +462,14 @@ private:
         const TextStyle note{frame::kLabelSize, Weight::regular, false};
         const TextStyle big{frame::kHeadingSize, Weight::semibold, true};
         const TextStyle body{30, Weight::regular, true};
-        s.add(Text{left, 500, "Each card sends 2 × " + fraction_text(n - 1, n) + " × " + format_bytes(buffer), note,
-                   palette_.muted},
+        s.add(Text{left, 500,
+                   "Each card sends 2 × " + fraction_text(n - 1, n) + " × " + format_bytes(buffer),
+                   note, palette_.muted},
               alpha);
         s.add(Text{left, 550, "= " + format_bytes(sent) + " per step", big, palette_.comm}, alpha);
         s.add(Text{left, 598,
-                   std::string(nvlink ? "NVLink " : "Network ") + format_bandwidth(bw) + " each way: " + format_time(secs),
+                   std::string(nvlink ? "NVLink " : "Network ") + format_bandwidth(bw) +
+                       " each way: " + format_time(secs),
                    body, palette_.text},
               alpha);
     }
@@ -441,7 +478,8 @@ private:
     std::vector<Run> runs_;
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics) {
+std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
+                              const TextMetrics& metrics) {
     return std::make_unique<RingChapter>(spec, video, metrics);
 }
 
@@ -452,9 +490,12 @@ std::optional<std::string> too_large(const engine::Config& c) {
            std::to_string(c.layout.gpus);
 }
 
-const KindRegistrar registrar{{"ring_allreduce", kDefaultDuration,
-                               {"gpus", "model", "precision", "grad_dtype", "network", "nvlink", "gpu"}, make,
-                               too_large}};
+const KindRegistrar registrar{
+    {"ring_allreduce",
+     kDefaultDuration,
+     {"gpus", "model", "precision", "grad_dtype", "network", "nvlink", "gpu"},
+     make,
+     too_large}};
 
 }  // namespace
 

@@ -46,13 +46,14 @@ std::string layout_text(const engine::StrategyConfig& s) {
     factor("pp", p.pp);
     factor("dp", p.dp());
     if (out.empty()) out = "dp 1";
-    static const char* kZero[] = {"", ", optimizer sharded", ", + gradients sharded", ", + weights sharded"};
+    static const char* kZero[] = {"", ", optimizer sharded", ", + gradients sharded",
+                                  ", + weights sharded"};
     if (all && p.zero > 0) return out + ", ZeRO-" + std::to_string(p.zero);
     return out + kZero[p.zero];
 }
 
 class SummaryChapter final : public ChapterBase {
-public:
+  public:
     SummaryChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
         : ChapterBase(spec, video, metrics) {
         for (const engine::Config& c : timeline_.states()) {
@@ -70,19 +71,25 @@ public:
         add_focus(s, t);
         for (int i = 0; i < kRows; ++i) add_row(s, t, i);
         const auto d3 = [&](auto f) { return value(t, kRows - 1, f); };
-        add_chrome(s, palette_, metrics_,
-                   chrome_at(t, stat_panel(
-                                    d3([](const engine::Report& r) { return r.per_gpu.total.value; }),
-                                    d3([](const engine::Report& r) { return r.comm.sent_per_gpu().value; }),
-                                    d3([](const engine::Report& r) { return r.comm.total().value; }),
-                                    d3([](const engine::Report& r) { return r.bubble_fraction; }))));
+        add_chrome(
+            s, palette_, metrics_,
+            chrome_at(
+                t,
+                stat_panel(d3([](const engine::Report& r) { return r.per_gpu.total.value; }),
+                           d3([](const engine::Report& r) { return r.comm.sent_per_gpu().value; }),
+                           d3([](const engine::Report& r) { return r.comm.total().value; }),
+                           d3([](const engine::Report& r) { return r.bubble_fraction; }))));
         return s;
     }
 
-private:
+  private:
     // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
-    void describe_engine(Fingerprint& f) const override { f.add("layouts", layouts_), f.add("rows", rows_); }
-    double at(double authored) const { return scaled_time(authored, spec_.duration, kDefaultDuration); }
+    void describe_engine(Fingerprint& f) const override {
+        f.add("layouts", layouts_), f.add("rows", rows_);
+    }
+    double at(double authored) const {
+        return scaled_time(authored, spec_.duration, kDefaultDuration);
+    }
 
     // A row's engine figure at t, counting between states while a `set:` morphs.
     template <class F>
@@ -95,13 +102,21 @@ private:
         const double u = progress(t, at(kHeaderAt), 0.5);
         const TextStyle label{frame::kLabelSize, Weight::medium, false};
         const double cap = timeline_.states()[timeline_.morph_at(t).to].cluster.gpu.memory.value;
-        s.add(Text{kNameX, kHeaderY, "Strategy on " + format_int(timeline_.states()[timeline_.morph_at(t).to].layout.gpus) + " GPUs", label, palette_.muted}, u);
+        s.add(
+            Text{kNameX, kHeaderY,
+                 "Strategy on " +
+                     format_int(timeline_.states()[timeline_.morph_at(t).to].layout.gpus) + " GPUs",
+                 label, palette_.muted},
+            u);
         s.add(Text{kMemRight, kHeaderY, "Per card", label, palette_.muted, Align::right}, u);
-        s.add(Text{kGaugeX + kGaugeW, kHeaderY, format_bytes(cap), label, palette_.muted, Align::center}, u);
+        s.add(Text{kGaugeX + kGaugeW, kHeaderY, format_bytes(cap), label, palette_.muted,
+                   Align::center},
+              u);
         s.add(Text{kTimeRight, kHeaderY, "Comm / step", label, palette_.muted, Align::right}, u);
         s.add(Text{kBubbleRight, kHeaderY, "Bubble", label, palette_.muted, Align::right}, u);
         s.add(Text{kFitsX, kHeaderY, "Fits?", label, palette_.muted}, u);
-        s.add(Line{{frame::kLeft, kHeaderY + 12}, {frame::kRight, kHeaderY + 12}, palette_.grid, 2}, u);
+        s.add(Line{{frame::kLeft, kHeaderY + 12}, {frame::kRight, kHeaderY + 12}, palette_.grid, 2},
+              u);
     }
 
     // A highlight frame walks down the table with the captions.
@@ -110,15 +125,19 @@ private:
         for (int i = 0; i < static_cast<int>(std::size(kVisits)); ++i)
             if (t >= at(kVisits[i].at)) k = i;
         if (k < 0) return;
-        const double alpha = std::min(progress(t, at(kVisits[0].at), 0.5), 1 - progress(t, at(kVisitsEnd), 0.5));
+        const double alpha =
+            std::min(progress(t, at(kVisits[0].at), 0.5), 1 - progress(t, at(kVisitsEnd), 0.5));
         if (alpha <= 0) return;
         const auto frame_of = [](const Visit& v) {
-            return Area{frame::kLeft - 14, kRowTop + v.first * kRowH + 2, frame::kRight - frame::kLeft + 28,
-                        (v.last - v.first + 1) * kRowH - 4};
+            return Area{frame::kLeft - 14, kRowTop + v.first * kRowH + 2,
+                        frame::kRight - frame::kLeft + 28, (v.last - v.first + 1) * kRowH - 4};
         };
         const Area box = k == 0 ? frame_of(kVisits[0])
-                                : lerp_area(frame_of(kVisits[k - 1]), frame_of(kVisits[k]), progress(t, at(kVisits[k].at), 0.6));
-        s.add(Rect{box.x, box.y, box.w, box.h, 12, with_alpha(palette_.highlight, 0.06), palette_.highlight, 3}, alpha);
+                                : lerp_area(frame_of(kVisits[k - 1]), frame_of(kVisits[k]),
+                                            progress(t, at(kVisits[k].at), 0.6));
+        s.add(Rect{box.x, box.y, box.w, box.h, 12, with_alpha(palette_.highlight, 0.06),
+                   palette_.highlight, 3},
+              alpha);
     }
 
     void add_row(Scene& s, double t, int i) const {
@@ -129,27 +148,37 @@ private:
         const engine::StrategyConfig& strategy = layouts_[m.to][i];
         const TextStyle name{30, Weight::semibold, false}, detail{22, Weight::regular, false};
         const TextStyle number{30, Weight::semibold, true};
-        s.add(Text{kNameX, y + 38, std::string(engine::to_string(strategy.kind)), name, palette_.text}, u);
+        s.add(Text{kNameX, y + 38, std::string(engine::to_string(strategy.kind)), name,
+                   palette_.text},
+              u);
         s.add(Text{kNameX, y + 68, layout_text(strategy), detail, palette_.muted}, u);
 
         const auto get = [&](auto f) { return value(t, i, f); };
         const double total = get([](const engine::Report& r) { return r.per_gpu.total.value; });
         const double cap = get([](const engine::Report& r) { return r.per_gpu.capacity.value; });
         s.add(Text{kMemRight, y + 50, format_bytes(total), number, palette_.text, Align::right}, u);
-        const PerGpuBytes bytes{get([](const engine::Report& r) { return r.per_gpu.weights.value; }),
-                                get([](const engine::Report& r) { return r.per_gpu.gradients.value; }),
-                                get([](const engine::Report& r) { return r.per_gpu.optimizer.value; }),
-                                get([](const engine::Report& r) { return r.per_gpu.activations.value; })};
-        add_items(s, memory_gauge(palette_, {{kGaugeX, y + 26, kGaugeW, 28}, cap, memory_stack(palette_, bytes), kSpill}), u);
+        const PerGpuBytes bytes{
+            get([](const engine::Report& r) { return r.per_gpu.weights.value; }),
+            get([](const engine::Report& r) { return r.per_gpu.gradients.value; }),
+            get([](const engine::Report& r) { return r.per_gpu.optimizer.value; }),
+            get([](const engine::Report& r) { return r.per_gpu.activations.value; })};
+        add_items(s,
+                  memory_gauge(
+                      palette_,
+                      {{kGaugeX, y + 26, kGaugeW, 28}, cap, memory_stack(palette_, bytes), kSpill}),
+                  u);
 
         const double comm = get([](const engine::Report& r) {
             return r.comm.dp_per_gpu.value + r.comm.tp_per_gpu.value + r.comm.pp_per_gpu.value;
         });
-        s.add(Text{kBytesRight, y + 50, format_bytes(comm), number, palette_.text, Align::right}, u);
-        s.add(Text{kTimeRight, y + 50, format_time(get([](const engine::Report& r) { return r.comm.total().value; })),
+        s.add(Text{kBytesRight, y + 50, format_bytes(comm), number, palette_.text, Align::right},
+              u);
+        s.add(Text{kTimeRight, y + 50,
+                   format_time(get([](const engine::Report& r) { return r.comm.total().value; })),
                    number, palette_.text, Align::right},
               u);
-        s.add(Text{kBubbleRight, y + 50, format_percent(get([](const engine::Report& r) { return r.bubble_fraction; })),
+        s.add(Text{kBubbleRight, y + 50,
+                   format_percent(get([](const engine::Report& r) { return r.bubble_fraction; })),
                    number, palette_.text, Align::right},
               u);
         // A neutral mark: the overflow itself is already shown, spilling past the capacity line.
@@ -157,18 +186,25 @@ private:
         // a morph this is exactly the engine's per_gpu.fits: total <= capacity).
         const bool fits = total <= cap;
         const std::string mark = fits ? "✓ fits" : "✗ " + format_bytes(total - cap) + " over";
-        s.add(Text{kFitsX, y + 50, mark, {26, fits ? Weight::semibold : Weight::regular, true}, fits ? palette_.text : palette_.muted}, u);
+        s.add(Text{kFitsX,
+                   y + 50,
+                   mark,
+                   {26, fits ? Weight::semibold : Weight::regular, true},
+                   fits ? palette_.text : palette_.muted},
+              u);
     }
 
     std::vector<std::vector<engine::StrategyConfig>> layouts_;
     std::vector<Row> rows_;
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics) {
+std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
+                              const TextMetrics& metrics) {
     return std::make_unique<SummaryChapter>(spec, video, metrics);
 }
 
-const KindRegistrar registrar{{"summary", kDefaultDuration, {"model", "gpus", "gpu", "seq_len", "micro_batches"}, make}};
+const KindRegistrar registrar{
+    {"summary", kDefaultDuration, {"model", "gpus", "gpu", "seq_len", "micro_batches"}, make}};
 
 }  // namespace
 

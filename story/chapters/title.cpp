@@ -10,7 +10,7 @@ constexpr int kSlices = 10;
 constexpr double kSliceW = 560, kSliceH = 22, kSliceGap = 9, kLoafTop = 230;
 
 class TitleChapter final : public ChapterBase {
-public:
+  public:
     using ChapterBase::ChapterBase;
 
     Scene scene_at(double t) const override {
@@ -23,7 +23,7 @@ public:
         return s;
     }
 
-private:
+  private:
     void add_loaf(Scene& s, double t) const {
         const double x = frame::kWidth / 2 - kSliceW / 2;
         // A forward pass sweeps down the layers once the loaf has assembled.
@@ -55,7 +55,8 @@ private:
     }
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics) {
+std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
+                              const TextMetrics& metrics) {
     return std::make_unique<TitleChapter>(spec, video, metrics);
 }
 

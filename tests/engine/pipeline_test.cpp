@@ -1,11 +1,12 @@
 // Pipeline schedules: dependencies hold, no stage overlaps itself, and the measured bubble equals
 // the published formulas exactly.
-#include "engine/memory.hpp"
 #include "engine/pipeline.hpp"
 
 #include <catch2/catch.hpp>
 #include <map>
 #include <tuple>
+
+#include "engine/memory.hpp"
 
 using namespace engine;
 

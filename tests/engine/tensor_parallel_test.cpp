@@ -18,8 +18,8 @@ TEST_CASE("tp all-reduce buffer is s*b*h 16-bit activations") {
 
 TEST_CASE("tp traffic per step is four ring all-reduces per layer per micro-batch") {
     const Config c = llama7b(8, 2);
-    const Bytes per_step = ring_allreduce_bytes(tp_allreduce_buffer(c), 2) *
-                           double(kTpAllReducesPerLayer * 32 * 8);
+    const Bytes per_step =
+        ring_allreduce_bytes(tp_allreduce_buffer(c), 2) * double(kTpAllReducesPerLayer * 32 * 8);
     CHECK(comm_per_step(c).tp_per_gpu == per_step);
     CHECK(per_step == Bytes(4096.0 * 4096 * 2 * 4 * 32 * 8));  // 2(2-1)/2 = 1 buffer per all-reduce
 }

@@ -13,19 +13,19 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "render/video_probe.hpp"
+#include "render/av/video_probe.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
+using render_test::has_temp_files;
+using render_test::q;
 using render_test::run_cli;
+using render_test::segment_keys;
+using render_test::short_variant;
 using render_test::slurp;
 using render_test::TempDir;
-using render_test::q;
 using render_test::write_text;
-using render_test::short_variant;
-using render_test::has_temp_files;
-using render_test::segment_keys;
 
 namespace {
 
@@ -46,7 +46,8 @@ std::map<std::string, bool> cached_by_id(const json& report) {
 
 std::map<std::string, fs::file_time_type> snapshot(const fs::path& dir) {
     std::map<std::string, fs::file_time_type> out;
-    for (const auto& e : fs::directory_iterator(dir)) out[e.path().filename()] = e.last_write_time();
+    for (const auto& e : fs::directory_iterator(dir))
+        out[e.path().filename()] = e.last_write_time();
     return out;
 }
 
@@ -72,14 +73,17 @@ TEST_CASE("a second render draws nothing and gives the same bytes as a fresh one
 
     // The same segments drawn into another, empty cache are byte-identical to the cached ones.
     TempDir other;
-    render_json(q(kShort) + " -o " + q(other.path / "c.mp4") + " --cache " + q(other.path / "segments"));
+    render_json(q(kShort) + " -o " + q(other.path / "c.mp4") + " --cache " +
+                q(other.path / "segments"));
     REQUIRE(segment_keys(other.path / "segments") == segment_keys(dir.path / "cache"));
     for (const std::string& k : segment_keys(dir.path / "cache"))
-        CHECK(slurp(dir.path / "cache" / (k + ".mp4")) == slurp(other.path / "segments" / (k + ".mp4")));
+        CHECK(slurp(dir.path / "cache" / (k + ".mp4")) ==
+              slurp(other.path / "segments" / (k + ".mp4")));
     CHECK(slurp(other.path / "c.mp4") == slurp(dir.path / "a.mp4"));
 }
 
-TEST_CASE("render --no-cache draws every chapter and neither reads nor writes the cache", "[batch]") {
+TEST_CASE("render --no-cache draws every chapter and neither reads nor writes the cache",
+          "[batch]") {
     TempDir dir;
     render_json(q(kShort) + " -o " + q(dir.path / "a.mp4"));
     const auto before = snapshot(dir.path / "cache");
@@ -95,8 +99,10 @@ TEST_CASE("render --no-cache draws every chapter and neither reads nor writes th
 
 TEST_CASE("render -j1 and -j2 give byte-identical films and segments", "[batch]") {
     TempDir dir;
-    render_json(q(kShort) + " -o " + q(dir.path / "one.mp4") + " -j1 --cache " + q(dir.path / "c1"));
-    render_json(q(kShort) + " -o " + q(dir.path / "two.mp4") + " -j2 --cache " + q(dir.path / "c2"));
+    render_json(q(kShort) + " -o " + q(dir.path / "one.mp4") + " -j1 --cache " +
+                q(dir.path / "c1"));
+    render_json(q(kShort) + " -o " + q(dir.path / "two.mp4") + " -j2 --cache " +
+                q(dir.path / "c2"));
     CHECK(slurp(dir.path / "one.mp4") == slurp(dir.path / "two.mp4"));
     REQUIRE(segment_keys(dir.path / "c1") == segment_keys(dir.path / "c2"));
     for (const std::string& k : segment_keys(dir.path / "c1"))
@@ -107,13 +113,15 @@ TEST_CASE("changing one chapter's parameter re-renders only that chapter", "[bat
     TempDir dir;
     const std::string cache = " --cache " + q(dir.path / "cache");
     render_json(q(kShort) + " -o " + q(dir.path / "a.mp4") + cache);
-    const fs::path changed = short_variant(dir.path / "short.yaml", "precision: fp8", "precision: fp32");
+    const fs::path changed =
+        short_variant(dir.path / "short.yaml", "precision: fp8", "precision: fp32");
     const json report = render_json(q(changed) + " -o " + q(dir.path / "b.mp4") + cache);
     CHECK(cached_by_id(report) == std::map<std::string, bool>{{"intro", true}, {"bytes", false}});
     CHECK(report["frames_drawn"] == 23);
     CHECK(slurp(dir.path / "a.mp4") != slurp(dir.path / "b.mp4"));
     // Another video setting is another key for every chapter.
-    const json light = render_json(q(kShort) + " --size 320x180 -o " + q(dir.path / "c.mp4") + cache);
+    const json light =
+        render_json(q(kShort) + " --size 320x180 -o " + q(dir.path / "c.mp4") + cache);
     CHECK(light["frames_drawn"] == 38);
 }
 
@@ -179,7 +187,8 @@ TEST_CASE("several storyboards in one call, or a directory of them, share the ca
     fs::create_directory(dir.path / "boards");
     fs::copy_file(kShort, dir.path / "boards/a.yaml");
     short_variant(dir.path / "boards/b.yaml", "title: Short film", "title: Another film");
-    const json both = render_json(q(dir.path / "boards/a.yaml") + " " + q(dir.path / "boards/b.yaml"), dir.path);
+    const json both =
+        render_json(q(dir.path / "boards/a.yaml") + " " + q(dir.path / "boards/b.yaml"), dir.path);
     REQUIRE(both.is_array());
     REQUIRE(both.size() == 2);
     CHECK(both[0]["frames_drawn"] == 38);
@@ -196,13 +205,15 @@ TEST_CASE("several storyboards in one call, or a directory of them, share the ca
     CHECK(run_cli("render " + q(dir.path / "out/cache")).exit_code == 2);  // no *.yaml in it
 }
 
-TEST_CASE("jobs prints one command per pending segment; run by xargs -P2 they fill the cache", "[batch]") {
+TEST_CASE("jobs prints one command per pending segment; run by xargs -P2 they fill the cache",
+          "[batch]") {
     TempDir dir;
     fs::copy_file(kShort, dir.path / "short.yaml");
     const auto listed = run_cli("jobs short.yaml --cache shared", dir.path);
     REQUIRE(listed.exit_code == 0);
     CHECK(std::count(listed.out.begin(), listed.out.end(), '\n') == 2);
-    CHECK(listed.out.find(" render short.yaml --only intro --cache shared --segment-only") != std::string::npos);
+    CHECK(listed.out.find(" render short.yaml --only intro --cache shared --segment-only") !=
+          std::string::npos);
 
     const std::string jobs = "'" SHARDREEL_BINARY "' jobs short.yaml --cache shared";
     REQUIRE(sh("cd " + q(dir.path) + " && " + jobs + " | xargs -P2 -I{} sh -c {}") == 0);
@@ -221,7 +232,8 @@ TEST_CASE("jobs prints one command per pending segment; run by xargs -P2 they fi
     CHECK(std::count(low.out.begin(), low.out.end(), '\n') == 2);
 }
 
-TEST_CASE("two concurrent renders of one storyboard into one cache both succeed identically", "[batch]") {
+TEST_CASE("two concurrent renders of one storyboard into one cache both succeed identically",
+          "[batch]") {
     TempDir dir;
     const std::string render = "'" SHARDREEL_BINARY "' render " + q(kShort) + " -q -j2 --cache " +
                                q(dir.path / "cache") + " -o ";
@@ -234,7 +246,8 @@ TEST_CASE("two concurrent renders of one storyboard into one cache both succeed 
     CHECK(render_json(q(kShort) + " -o " + q(dir.path / "c.mp4"))["frames_drawn"] == 0);
 }
 
-TEST_CASE("the film carries one chapter marker per chapter and the captions as mov_text", "[batch]") {
+TEST_CASE("the film carries one chapter marker per chapter and the captions as mov_text",
+          "[batch]") {
     TempDir dir;
     // Untitled chapters are marked with their id.
     const fs::path untitled = short_variant(dir.path / "s.yaml", "    title: Short film\n", "");
@@ -261,7 +274,9 @@ TEST_CASE("the film carries one chapter marker per chapter and the captions as m
     CHECK(cues[2].end_seconds == Approx(2.533).margin(0.001));
 }
 
-TEST_CASE("SIGINT or SIGTERM mid-render exits 130, leaves no partial file, and keeps finished segments", "[batch]") {
+TEST_CASE(
+    "SIGINT or SIGTERM mid-render exits 130, leaves no partial file, and keeps finished segments",
+    "[batch]") {
     const int sig = GENERATE(SIGINT, SIGTERM);
     INFO("signal " << sig);
     TempDir dir;
@@ -270,8 +285,8 @@ TEST_CASE("SIGINT or SIGTERM mid-render exits 130, leaves no partial file, and k
     const pid_t pid = fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
-        execl(SHARDREEL_BINARY, "shardreel", "render", board.c_str(), "-j1", "-q", "--fps", "60", "--cache",
-              cache.c_str(), "-o", out.c_str(), static_cast<char*>(nullptr));
+        execl(SHARDREEL_BINARY, "shardreel", "render", board.c_str(), "-j1", "-q", "--fps", "60",
+              "--cache", cache.c_str(), "-o", out.c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }
     // Interrupt once the first chapter's segment is recorded, while the second is being drawn.
@@ -293,11 +308,13 @@ TEST_CASE("SIGINT or SIGTERM mid-render exits 130, leaves no partial file, and k
 
     const json resumed = render_json(q(board) + " --fps 60 --cache " + q(cache) + " -o " + q(out));
     CHECK(cached_by_id(resumed) == std::map<std::string, bool>{{"intro", true}, {"bytes", false}});
-    const json fresh = render_json(q(board) + " --fps 60 --no-cache -o " + q(dir.path / "fresh.mp4"));
+    const json fresh =
+        render_json(q(board) + " --fps 60 --no-cache -o " + q(dir.path / "fresh.mp4"));
     CHECK(slurp(out) == slurp(dir.path / "fresh.mp4"));
 }
 
-TEST_CASE("outputs other than MP4 are drawn straight through their sink, without the cache", "[batch]") {
+TEST_CASE("outputs other than MP4 are drawn straight through their sink, without the cache",
+          "[batch]") {
     TempDir dir;
     const json report = render_json(q(kShort) + " -o " + q(dir.path / "s.gif"));
     CHECK(report["frames_drawn"] == 38);

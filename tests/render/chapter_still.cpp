@@ -2,10 +2,9 @@
 #include "tests/render/chapter_still.hpp"
 
 #include <catch2/catch.hpp>
-
 #include <sstream>
 
-#include "render/director.hpp"
+#include "render/film/director.hpp"
 #include "tests/render/test_scene.hpp"
 
 namespace render_test {

@@ -7,7 +7,7 @@ namespace render_test {
 
 // Loads storyboard (REQUIREs it to be valid), renders chapter `id` at t seconds to a scratch PNG
 // of width x height, and returns its path.
-std::string chapter_png(const std::string& storyboard, const std::string& id, double t, int width = 480,
-                        int height = 270);
+std::string chapter_png(const std::string& storyboard, const std::string& id, double t,
+                        int width = 480, int height = 270);
 
 }  // namespace render_test

@@ -12,8 +12,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using render_test::TempDir;
 using render_test::slurp;
+using render_test::TempDir;
 
 // Runs `shardreel check ARGS` with `cwd` as the working directory.
 render_test::CliRun check(const fs::path& cwd, const std::string& args) {
@@ -68,8 +68,9 @@ TEST_CASE("check prints a summary for a valid storyboard and exits 0") {
 TEST_CASE("check reads every file and fails when any is invalid or unreadable") {
     TempDir dir, cwd;
     const fs::path good = write_valid_storyboard(dir), bad = kBad / "unknown_key.yaml";
-    const render_test::CliRun r = check(cwd.path, "'" + good.string() + "' missing.yaml '" + bad.string() + "' '" +
-                                      dir.path.string() + "'");
+    const render_test::CliRun r =
+        check(cwd.path, "'" + good.string() + "' missing.yaml '" + bad.string() + "' '" +
+                            dir.path.string() + "'");
     CHECK(r.exit_code == 2);
     CHECK(r.out == good.string() + ": ok (2 chapters, 1:24)\n");
     CHECK(r.err == "missing.yaml: error: cannot read: No such file or directory\n" +

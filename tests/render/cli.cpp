@@ -38,7 +38,9 @@ std::string q(const fs::path& p) {
     return out + "'";
 }
 
-fs::path short_film() { return fs::path(SHARDREEL_SOURCE_DIR) / "tests/storyboards/good/short.yaml"; }
+fs::path short_film() {
+    return fs::path(SHARDREEL_SOURCE_DIR) / "tests/storyboards/good/short.yaml";
+}
 
 fs::path short_variant(const fs::path& path, const std::string& from, const std::string& to) {
     std::string text = slurp(short_film());
@@ -80,6 +82,8 @@ CliRun run_shell(const std::string& script, const fs::path& cwd) {
     return r;
 }
 
-CliRun run_cli(const std::string& args, const fs::path& cwd) { return run_shell(shardreel(args), cwd); }
+CliRun run_cli(const std::string& args, const fs::path& cwd) {
+    return run_shell(shardreel(args), cwd);
+}
 
 }  // namespace render_test

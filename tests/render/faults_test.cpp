@@ -11,7 +11,7 @@
 #include <optional>
 #include <sstream>
 
-#include "render/video_probe.hpp"
+#include "render/av/video_probe.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;
@@ -81,7 +81,7 @@ void check_resumes(const fs::path& output, const fs::path& cache,
 // Runs script in a private mount namespace (where it may mount a tmpfs), or returns nullopt with
 // a warning when this machine allows none.
 std::optional<CliRun> in_mount_namespace(const std::string& script) {
-    static const std::optional<std::string> prefix = [] () -> std::optional<std::string> {
+    static const std::optional<std::string> prefix = []() -> std::optional<std::string> {
         for (const char* p : {"unshare --mount", "unshare --user --map-root-user --mount"})
             if (run_shell(std::string(p) + " true").exit_code == 0) return std::string(p);
         return std::nullopt;
@@ -102,17 +102,16 @@ TEST_CASE("a disk that fills while a segment is drawn: exit 1, old files kept, c
     fs::create_directories(disk);
     // 32 KiB: the 5 KB intro segment and its record fit, the 26 KB bytes segment does not.
     const std::string script =
-        "mount -t tmpfs -o size=32k tmpfs " + q(disk) + " || exit 99\n" +
-        "mkdir " + q(disk / "out") + " && printf OLD > " + q(film) + " && printf OLDVTT > " +
-        q(disk / "out/film.vtt") + "\n" +
-        shardreel(render_args(film, cache)) + " -q 2> " + q(dir.path / "err") + "; echo exit=$?\n" +
-        "echo film=$(cat " + q(film) + "); echo vtt=$(cat " + q(disk / "out/film.vtt") + ")\n" +
-        "echo srt=$(ls " + q(disk / "out") + " | grep -c srt)\n" +
-        "echo temps=$(find " + q(disk) + " -name '*.tmp-*' | wc -l)\n" +
-        "cp -r " + q(cache) + " " + q(dir.path / "cache-after") + "\n" +
-        "mount -o remount,size=8m " + q(disk) + "\n" +
-        shardreel(render_args(film, cache)) + " --json > " + q(dir.path / "report.json") + "; echo again=$?\n" +
-        "cp " + q(film) + " " + q(dir.path / "film.mp4") + "\n";
+        "mount -t tmpfs -o size=32k tmpfs " + q(disk) + " || exit 99\n" + "mkdir " +
+        q(disk / "out") + " && printf OLD > " + q(film) + " && printf OLDVTT > " +
+        q(disk / "out/film.vtt") + "\n" + shardreel(render_args(film, cache)) + " -q 2> " +
+        q(dir.path / "err") + "; echo exit=$?\n" + "echo film=$(cat " + q(film) +
+        "); echo vtt=$(cat " + q(disk / "out/film.vtt") + ")\n" + "echo srt=$(ls " +
+        q(disk / "out") + " | grep -c srt)\n" + "echo temps=$(find " + q(disk) +
+        " -name '*.tmp-*' | wc -l)\n" + "cp -r " + q(cache) + " " + q(dir.path / "cache-after") +
+        "\n" + "mount -o remount,size=8m " + q(disk) + "\n" + shardreel(render_args(film, cache)) +
+        " --json > " + q(dir.path / "report.json") + "; echo again=$?\n" + "cp " + q(film) + " " +
+        q(dir.path / "film.mp4") + "\n";
     const auto run = in_mount_namespace(script);
     if (!run) return;
     INFO(run->out << run->err);
@@ -140,10 +139,11 @@ TEST_CASE("a disk that fills while the film is assembled: exit 1, the old film a
     TempDir dir;
     const fs::path disk = dir.path / "disk", film = disk / "film.mp4", cache = dir.path / "cache";
     fs::create_directories(disk);
-    // 24 KiB on the output's disk: the captions fit, the 31 KB film does not; the cache is elsewhere.
+    // 24 KiB on the output's disk: the captions fit, the 31 KB film does not; the cache is
+    // elsewhere.
     const std::string script =
-        "mount -t tmpfs -o size=24k tmpfs " + q(disk) + " || exit 99\n" +
-        "printf OLD > " + q(film) + " && printf OLDVTT > " + q(disk / "film.vtt") + "\n" +
+        "mount -t tmpfs -o size=24k tmpfs " + q(disk) + " || exit 99\n" + "printf OLD > " +
+        q(film) + " && printf OLDVTT > " + q(disk / "film.vtt") + "\n" +
         shardreel(render_args(film, cache)) + " -q 2> " + q(dir.path / "err") + "; echo exit=$?\n" +
         "echo film=$(cat " + q(film) + "); echo vtt=$(cat " + q(disk / "film.vtt") + ")\n" +
         "echo files=$(ls -A " + q(disk) + " | tr '\\n' ' ')\n";
@@ -167,7 +167,8 @@ TEST_CASE("a file size limit (EFBIG) fails like a full disk, without privileges"
     const fs::path film = dir.path / "out/film.mp4", cache = dir.path / "cache";
     // 16 KiB per file: the intro segment fits, the bytes segment does not. SIGXFSZ is ignored so
     // the write fails with EFBIG instead of killing the process.
-    const auto run = run_shell("trap '' XFSZ; ulimit -f 16; " + shardreel(render_args(film, cache)) + " -q");
+    const auto run =
+        run_shell("trap '' XFSZ; ulimit -f 16; " + shardreel(render_args(film, cache)) + " -q");
     INFO(run.err);
     REQUIRE(run.exit_code == 1);
     CHECK_THAT(run.err, Catch::Contains("cannot write " + cache.string() + "/") &&
@@ -181,8 +182,9 @@ TEST_CASE("a file size limit (EFBIG) fails like a full disk, without privileges"
     check_resumes(film, cache, {{"intro", true}, {"bytes", false}});
 }
 
-TEST_CASE("under a file size limit still, sheet and PNG sequence outputs fail and keep the old files",
-          "[faults]") {
+TEST_CASE(
+    "under a file size limit still, sheet and PNG sequence outputs fail and keep the old files",
+    "[faults]") {
     TempDir dir;
     write_text(dir.path / "a.png", "OLD");
     write_text(dir.path / "sheet.html", "OLD");
@@ -204,7 +206,8 @@ TEST_CASE("under a file size limit still, sheet and PNG sequence outputs fail an
     CHECK(slurp(dir.path / "a.png") == "OLD");
     CHECK(slurp(dir.path / "sheet.html") == "OLD");
     CHECK(slurp(dir.path / "frames/0001.png") == "OLD");  // the earlier sequence, whole
-    CHECK(std::distance(fs::directory_iterator(dir.path / "frames"), fs::directory_iterator()) == 1);
+    CHECK(std::distance(fs::directory_iterator(dir.path / "frames"), fs::directory_iterator()) ==
+          1);
     CHECK_FALSE(fs::exists(dir.path / "a.svg"));
     CHECK_FALSE(fs::exists(dir.path / "sheet.png"));
     CHECK_FALSE(fs::exists(dir.path / "sheet_files"));
@@ -216,13 +219,13 @@ TEST_CASE("an unwritable output directory fails before any frame is drawn", "[fa
     const fs::path locked = dir.path / "locked", cache = dir.path / "cache";
     fs::create_directories(locked);
     const std::string render = shardreel(render_args(locked / "film.mp4", cache)) + " -q";
-    const std::string still = shardreel("still " + q(short_film())) +
-                              " --at bytes@1s -o " + q(locked / "a.png");
+    const std::string still =
+        shardreel("still " + q(short_film())) + " --at bytes@1s -o " + q(locked / "a.png");
     std::string render_err, still_err;
     if (geteuid() == 0) {  // root writes through permissions: make the directory read-only
-        const auto run = in_mount_namespace("mount -t tmpfs -o ro tmpfs " + q(locked) +
-                                            " || exit 99\n" + render + "; echo render=$?\n" +
-                                            still + "; echo still=$?\n");
+        const auto run =
+            in_mount_namespace("mount -t tmpfs -o ro tmpfs " + q(locked) + " || exit 99\n" +
+                               render + "; echo render=$?\n" + still + "; echo still=$?\n");
         if (!run) return;
         const auto f = fields(run->out);
         CHECK(f.at("render") == "1");
@@ -238,7 +241,8 @@ TEST_CASE("an unwritable output directory fails before any frame is drawn", "[fa
         render_err = r.err, still_err = s.err;
         CHECK_THAT(r.err, Catch::Contains(": Permission denied"));
     }
-    CHECK_THAT(render_err, Catch::Contains("cannot write " + (locked / "film.mp4").string() + ": "));
+    CHECK_THAT(render_err,
+               Catch::Contains("cannot write " + (locked / "film.mp4").string() + ": "));
     CHECK_THAT(still_err, Catch::Contains("cannot write " + (locked / "a.png").string() + ": "));
     CHECK(segment_keys(cache).empty());  // refused before drawing
 }
@@ -258,8 +262,10 @@ TEST_CASE("missing or broken fonts give a clear error and write nothing", "[faul
     const fs::path home = dir.path / "home", out = dir.path / "out";
     fs::create_directories(home / "fonts");
     const std::string env = "SHARDREEL_HOME=" + q(home) + " ";
-    const std::string still = env + shardreel("still")+ " " + q(short_film()) + " --at bytes@1s -o " + q(out / "a.png");
-    const std::string render = env + shardreel("render") + " " + q(short_film()) + " -q -o " + q(out / "film.mp4");
+    const std::string still =
+        env + shardreel("still") + " " + q(short_film()) + " --at bytes@1s -o " + q(out / "a.png");
+    const std::string render =
+        env + shardreel("render") + " " + q(short_film()) + " -q -o " + q(out / "film.mp4");
 
     SECTION("missing") {
         for (const std::string& command : {still, render}) {
@@ -291,7 +297,7 @@ TEST_CASE("a chapter that --fps leaves without a frame is refused with its posit
     const auto run = run_cli("render " + q(board) + " --fps 1 -o " + q(dir.path / "x.mp4"));
     CHECK(run.exit_code == 2);
     CHECK_THAT(run.err, Catch::Contains(board.string() + ":9:5: error: chapter 'intro' lasts 0.4s, "
-                                        "less than one frame at 1 fps (1s)"));
+                                                         "less than one frame at 1 fps (1s)"));
     CHECK_FALSE(fs::exists(dir.path / "x.mp4"));
     CHECK_FALSE(fs::exists(dir.path / "cache"));
     // At 2 fps the same chapter rounds to one frame and renders.

@@ -1,5 +1,6 @@
 // `shardreel render` and `still` end to end: the MP4 read back with libavformat, captions beside
 // it, identical bytes from identical input, stills equal to the video's frames, exit codes.
+#include <cairo.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -11,16 +12,14 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include <cairo.h>
-
-#include "render/video_probe.hpp"
+#include "render/av/video_probe.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;
+using render_test::q;
 using render_test::run_cli;
 using render_test::slurp;
 using render_test::TempDir;
-using render_test::q;
 
 namespace {
 
@@ -47,7 +46,8 @@ double mean_abs_diff(const fs::path& png, const std::vector<std::uint8_t>& rgb, 
 
 TEST_CASE("render writes an H.264 MP4 whose metadata reads back as the storyboard says", "[film]") {
     TempDir dir;
-    const auto run = run_cli("render " + q(kShort) + " -o " + q(dir.path / "short.mp4") + " --json");
+    const auto run =
+        run_cli("render " + q(kShort) + " -o " + q(dir.path / "short.mp4") + " --json");
     INFO(run.err);
     REQUIRE(run.exit_code == 0);
     const auto report = nlohmann::json::parse(run.out);
@@ -71,7 +71,8 @@ TEST_CASE("render writes an H.264 MP4 whose metadata reads back as the storyboar
 
 TEST_CASE("render writes WebVTT and SRT captions timed to the frame", "[film]") {
     TempDir dir;
-    REQUIRE(run_cli("render " + q(kShort) + " -o " + q(dir.path / "short.mp4") + " -q").exit_code == 0);
+    REQUIRE(run_cli("render " + q(kShort) + " -o " + q(dir.path / "short.mp4") + " -q").exit_code ==
+            0);
     CHECK(slurp(dir.path / "short.vtt") ==
           "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nA title card.\n"
           "\n00:00:01.000 --> 00:00:01.600\nSixteen bytes each.\n"
@@ -94,7 +95,8 @@ TEST_CASE("a still at time t equals the video's frame at t", "[film]") {
     const fs::path mp4 = dir.path / "short.mp4";
     REQUIRE(run_cli("render " + q(kShort) + " -o " + q(mp4) + " -q").exit_code == 0);
     // Frame 15 + 9 is bytes@9f: mid-morph, so a wrong time would show different numbers.
-    for (const auto& [at, frame] : {std::pair<std::string, int>{"intro@7f", 7}, {"bytes@9f", 24}, {"bytes@end", 37}}) {
+    for (const auto& [at, frame] :
+         {std::pair<std::string, int>{"intro@7f", 7}, {"bytes@9f", 24}, {"bytes@end", 37}}) {
         INFO(at);
         const fs::path png = dir.path / "still.png";
         REQUIRE(run_cli("still " + q(kShort) + " --at " + at + " -o " + q(png)).exit_code == 0);
@@ -105,9 +107,11 @@ TEST_CASE("a still at time t equals the video's frame at t", "[film]") {
     }
 }
 
-TEST_CASE("render --only renders the named chapters, and an unknown id is a usage error", "[film]") {
+TEST_CASE("render --only renders the named chapters, and an unknown id is a usage error",
+          "[film]") {
     TempDir dir;
-    const auto only = run_cli("render " + q(kShort) + " --only bytes -o " + q(dir.path / "b.mp4") + " --json");
+    const auto only =
+        run_cli("render " + q(kShort) + " --only bytes -o " + q(dir.path / "b.mp4") + " --json");
     REQUIRE(only.exit_code == 0);
     CHECK(render::probe_video((dir.path / "b.mp4").string()).frame_count == 23);
     const auto bad = run_cli("render " + q(kShort) + " --only byts -o " + q(dir.path / "x.mp4"));
@@ -124,9 +128,12 @@ TEST_CASE("bad input exits 2 and writes nothing", "[film]") {
     CHECK(run_cli("render " + q(kShort) + " --quality ultra" + out).exit_code == 2);
     CHECK(run_cli("render " + q(kShort) + " --size 481x270" + out).exit_code == 2);
     CHECK(run_cli("render " + q(kShort) + " --fps 500" + out).exit_code == 2);
-    CHECK(run_cli("still " + q(kShort) + " --at bytes@9s -o " + q(dir.path / "x.png")).exit_code == 2);
-    CHECK(run_cli("still " + q(kShort) + " --at nope@1f -o " + q(dir.path / "x.png")).exit_code == 2);
-    CHECK(run_cli("still " + q(kShort) + " --at bytes@1f -o " + q(dir.path / "x.gif")).exit_code == 2);
+    CHECK(run_cli("still " + q(kShort) + " --at bytes@9s -o " + q(dir.path / "x.png")).exit_code ==
+          2);
+    CHECK(run_cli("still " + q(kShort) + " --at nope@1f -o " + q(dir.path / "x.png")).exit_code ==
+          2);
+    CHECK(run_cli("still " + q(kShort) + " --at bytes@1f -o " + q(dir.path / "x.gif")).exit_code ==
+          2);
     CHECK(run_cli("render --no-such-flag").exit_code == 2);
     CHECK(fs::is_empty(dir.path));
 }
@@ -137,8 +144,8 @@ TEST_CASE("SIGINT during a render exits 130 and leaves no output", "[film]") {
     const pid_t pid = fork();
     REQUIRE(pid >= 0);
     if (pid == 0) {
-        execl(SHARDREEL_BINARY, "shardreel", "render", kShort.c_str(), "--size", "1920x1080", "--fps", "60", "-q",
-              "-o", out.c_str(), static_cast<char*>(nullptr));
+        execl(SHARDREEL_BINARY, "shardreel", "render", kShort.c_str(), "--size", "1920x1080",
+              "--fps", "60", "-q", "-o", out.c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }
     // Wait until the encoder's temporary file appears, then interrupt.
@@ -157,16 +164,20 @@ TEST_CASE("shardreel --version and --help work", "[film]") {
     CHECK(version.out == "shardreel " SHARDREEL_VERSION "\n");
     const auto help = run_cli("--help");
     CHECK(help.exit_code == 0);
-    for (const char* cmd : {"render", "still", "check", "numbers"}) CHECK(help.out.find(cmd) != std::string::npos);
+    for (const char* cmd : {"render", "still", "check", "numbers"})
+        CHECK(help.out.find(cmd) != std::string::npos);
 }
 
-TEST_CASE("an image sequence gets one PNG per frame and its captions beside the directory", "[film]") {
+TEST_CASE("an image sequence gets one PNG per frame and its captions beside the directory",
+          "[film]") {
     TempDir dir;
-    const auto run = run_cli("render " + q(kShort) + " -o " + q(dir.path / "frames/%04d.png") + " -q");
+    const auto run =
+        run_cli("render " + q(kShort) + " -o " + q(dir.path / "frames/%04d.png") + " -q");
     INFO(run.err);
     REQUIRE(run.exit_code == 0);
     int pngs = 0;
-    for (const auto& e : fs::directory_iterator(dir.path / "frames")) pngs += e.path().extension() == ".png";
+    for (const auto& e : fs::directory_iterator(dir.path / "frames"))
+        pngs += e.path().extension() == ".png";
     CHECK(pngs == 38);
     CHECK(fs::exists(dir.path / "frames" / "0037.png"));
     CHECK(slurp(dir.path / "frames.vtt").starts_with("WEBVTT\n"));

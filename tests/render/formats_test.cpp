@@ -1,17 +1,16 @@
 // WebM, GIF and PNG-sequence outputs, read back: VP9 through libavformat, GIF frame count and
 // timing, the sequence's files; deterministic bytes and nothing left behind on abort.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
-#include "render/error.hpp"
-#include "render/sink.hpp"
-#include "render/sinks/gif_sink.hpp"
-#include "render/sinks/palette.hpp"
+#include "render/av/gif_sink.hpp"
+#include "render/av/palette.hpp"
+#include "render/av/video_probe.hpp"
 #include "render/sinks/png_sequence_sink.hpp"
-#include "render/video_probe.hpp"
+#include "render/sinks/sink.hpp"
+#include "render/sys/error.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/test_scene.hpp"
 
@@ -148,15 +147,15 @@ TEST_CASE("frame patterns", "[formats]") {
     CHECK_FALSE(p->matches("shot-.png"));
     CHECK_FALSE(p->matches("other-00042.png"));
     CHECK(render::parse_frame_pattern("out/%d.png")->name(7) == "7.png");
-    CHECK_FALSE(render::parse_frame_pattern("%05d.png"));          // the working directory
+    CHECK_FALSE(render::parse_frame_pattern("%05d.png"));           // the working directory
     CHECK_FALSE(render::parse_frame_pattern("out/%05d-%05d.png"));  // two numbers
     CHECK_FALSE(render::parse_frame_pattern("out/%s.png"));
 }
 
 TEST_CASE("make_sink names every format it knows", "[formats]") {
-    CHECK_THROWS_WITH(render::make_sink("out.avi", render_test::shipped_fonts()),
-                      Catch::Contains(".webm") && Catch::Contains(".gif") &&
-                          Catch::Contains("%05d.png"));
+    CHECK_THROWS_WITH(
+        render::make_sink("out.avi", render_test::shipped_fonts()),
+        Catch::Contains(".webm") && Catch::Contains(".gif") && Catch::Contains("%05d.png"));
 }
 
 TEST_CASE("render writes WebM and GIF films by extension", "[formats][cli]") {

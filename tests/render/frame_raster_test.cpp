@@ -1,12 +1,11 @@
 // FrameRaster (redrawing only what changed between frames) must give exactly the pixels of a full
 // rasterize() of every frame, whatever stays still, moves or changes canvas.
 #include <catch2/catch.hpp>
-
 #include <sstream>
 #include <vector>
 
-#include "render/director.hpp"
-#include "render/raster.hpp"
+#include "render/draw/raster.hpp"
+#include "render/film/director.hpp"
 #include "story/chapter.hpp"
 #include "story/time.hpp"
 #include "test_scene.hpp"
@@ -17,13 +16,16 @@ namespace {
 // the same frame twice (the unchanged fast path) and a hand-built scene (a changed canvas).
 std::vector<story::Scene> sample_scenes() {
     std::ostringstream err;
-    const auto board = render::load_storyboard(SHARDREEL_SOURCE_DIR "/storyboards/light-tour.yaml", err);
+    const auto board =
+        render::load_storyboard(SHARDREEL_SOURCE_DIR "/storyboards/light-tour.yaml", err);
     REQUIRE(board);
     std::vector<story::Scene> scenes;
     for (std::size_t c = 0; c < 2; ++c) {
-        const auto chapter = story::make_chapter(board->chapters[c], board->video, render_test::shipped_fonts());
+        const auto chapter =
+            story::make_chapter(board->chapters[c], board->video, render_test::shipped_fonts());
         const int frames = story::frame_count(board->chapters[c].duration, board->video.fps);
-        for (int f = 0; f < frames; f += 4) scenes.push_back(chapter->scene_at(story::time_of_frame(f, board->video.fps)));
+        for (int f = 0; f < frames; f += 4)
+            scenes.push_back(chapter->scene_at(story::time_of_frame(f, board->video.fps)));
         scenes.push_back(scenes.back());
     }
     scenes.push_back(render_test::test_scene(story::ThemeName::dark));

@@ -1,12 +1,12 @@
 // Golden PNGs are read and compared with Cairo, the library that wrote them.
 #include "tests/render/golden.hpp"
 
+#include <cairo.h>
+
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
-
-#include <cairo.h>
-#include <catch2/catch.hpp>
 
 namespace render_test {
 namespace {
@@ -29,8 +29,10 @@ struct Image {
     int width, height, stride;
     const unsigned char* data;
     explicit Image(cairo_surface_t* s)
-        : width(cairo_image_surface_get_width(s)), height(cairo_image_surface_get_height(s)),
-          stride(cairo_image_surface_get_stride(s)), data(cairo_image_surface_get_data(s)) {}
+        : width(cairo_image_surface_get_width(s)),
+          height(cairo_image_surface_get_height(s)),
+          stride(cairo_image_surface_get_stride(s)),
+          data(cairo_image_surface_get_data(s)) {}
     const unsigned char* pixel(int x, int y) const { return data + y * stride + x * 4; }
 };
 

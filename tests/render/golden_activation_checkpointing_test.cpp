@@ -5,6 +5,8 @@
 #include "tests/render/golden.hpp"
 
 TEST_CASE("golden activation_checkpointing at 13s", "[golden][chapters]") {
-    render_test::check_golden("chapter_activation_checkpointing",
-                              render_test::chapter_png("tests/storyboards/good/kind_activation_checkpointing.yaml", "checkpointing", 13));
+    render_test::check_golden(
+        "chapter_activation_checkpointing",
+        render_test::chapter_png("tests/storyboards/good/kind_activation_checkpointing.yaml",
+                                 "checkpointing", 13));
 }

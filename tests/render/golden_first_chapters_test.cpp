@@ -13,7 +13,10 @@ TEST_CASE("title chapter golden", "[golden][chapters]") {
     render_test::check_golden("chapter_title", render_test::chapter_png(kTitle, "title", 3.0));
 }
 
-TEST_CASE("bytes_per_parameter golden: one card overflowing, then fourteen cards", "[golden][chapters]") {
-    render_test::check_golden("chapter_bytes_single", render_test::chapter_png(kBytes, "bytes", 9.0));
-    render_test::check_golden("chapter_bytes_grid", render_test::chapter_png(kBytes, "bytes", 19.0));
+TEST_CASE("bytes_per_parameter golden: one card overflowing, then fourteen cards",
+          "[golden][chapters]") {
+    render_test::check_golden("chapter_bytes_single",
+                              render_test::chapter_png(kBytes, "bytes", 9.0));
+    render_test::check_golden("chapter_bytes_grid",
+                              render_test::chapter_png(kBytes, "bytes", 19.0));
 }

@@ -5,6 +5,7 @@
 #include "tests/render/golden.hpp"
 
 TEST_CASE("golden fsdp_gather: shards flying in for the first slice", "[golden][chapters]") {
-    render_test::check_golden("chapter_fsdp_gather",
-                              render_test::chapter_png("tests/storyboards/good/kind_fsdp_gather.yaml", "fsdp", 5.7));
+    render_test::check_golden(
+        "chapter_fsdp_gather",
+        render_test::chapter_png("tests/storyboards/good/kind_fsdp_gather.yaml", "fsdp", 5.7));
 }

@@ -8,6 +8,9 @@ namespace {
 const std::string kGood = "tests/storyboards/good/";
 }
 
-TEST_CASE("golden interconnect: traffic on both links, the link each group uses framed", "[golden][chapters]") {
-    render_test::check_golden("chapter_interconnect", render_test::chapter_png(kGood + "kind_interconnect.yaml", "links", 17.5));
+TEST_CASE("golden interconnect: traffic on both links, the link each group uses framed",
+          "[golden][chapters]") {
+    render_test::check_golden(
+        "chapter_interconnect",
+        render_test::chapter_png(kGood + "kind_interconnect.yaml", "links", 17.5));
 }

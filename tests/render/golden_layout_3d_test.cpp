@@ -9,5 +9,6 @@ const std::string kGood = "tests/storyboards/good/";
 }
 
 TEST_CASE("golden layout_3d: pipeline stages of one replica in focus", "[golden][chapters]") {
-    render_test::check_golden("chapter_layout_3d", render_test::chapter_png(kGood + "kind_layout_3d.yaml", "rack", 11.0));
+    render_test::check_golden(
+        "chapter_layout_3d", render_test::chapter_png(kGood + "kind_layout_3d.yaml", "rack", 11.0));
 }

@@ -5,6 +5,7 @@
 #include "tests/render/golden.hpp"
 
 TEST_CASE("golden pipeline_bubble at 15s", "[golden][chapters]") {
-    render_test::check_golden("chapter_pipeline_bubble",
-                              render_test::chapter_png("tests/storyboards/good/kind_pipeline_bubble.yaml", "bubble", 15));
+    render_test::check_golden(
+        "chapter_pipeline_bubble",
+        render_test::chapter_png("tests/storyboards/good/kind_pipeline_bubble.yaml", "bubble", 15));
 }

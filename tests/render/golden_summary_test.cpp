@@ -9,5 +9,6 @@ const std::string kGood = "tests/storyboards/good/";
 }
 
 TEST_CASE("golden summary: seven strategies for 70B on 32 GPUs", "[golden][chapters]") {
-    render_test::check_golden("chapter_summary", render_test::chapter_png(kGood + "kind_summary.yaml", "summary", 19.9));
+    render_test::check_golden(
+        "chapter_summary", render_test::chapter_png(kGood + "kind_summary.yaml", "summary", 19.9));
 }

@@ -5,6 +5,8 @@
 #include "tests/render/golden.hpp"
 
 TEST_CASE("golden tensor_parallel at 19.5s", "[golden][chapters]") {
-    render_test::check_golden("chapter_tensor_parallel",
-                              render_test::chapter_png("tests/storyboards/good/kind_tensor_parallel.yaml", "tensor", 19.5));
+    render_test::check_golden(
+        "chapter_tensor_parallel",
+        render_test::chapter_png("tests/storyboards/good/kind_tensor_parallel.yaml", "tensor",
+                                 19.5));
 }

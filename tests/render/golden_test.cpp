@@ -1,11 +1,11 @@
 // Painter golden images: the test scene in both themes at 480x270, compared with tests/golden.
-#include <catch2/catch.hpp>
-
-#include <filesystem>
+#include "tests/render/golden.hpp"
 
 #include <cairo.h>
 
-#include "tests/render/golden.hpp"
+#include <catch2/catch.hpp>
+#include <filesystem>
+
 #include "tests/render/test_scene.hpp"
 
 using render_test::compare_golden;

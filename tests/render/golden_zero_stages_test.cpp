@@ -5,6 +5,7 @@
 #include "tests/render/golden.hpp"
 
 TEST_CASE("golden zero_stages: ZeRO-3 reached, the table complete", "[golden][chapters]") {
-    render_test::check_golden("chapter_zero_stages",
-                              render_test::chapter_png("tests/storyboards/good/kind_zero_stages.yaml", "zero", 16.5));
+    render_test::check_golden(
+        "chapter_zero_stages",
+        render_test::chapter_png("tests/storyboards/good/kind_zero_stages.yaml", "zero", 16.5));
 }

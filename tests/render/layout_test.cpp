@@ -1,15 +1,15 @@
 // Every storyboard, every chapter, sampled through time with the shipped fonts' real metrics:
 // no text overlaps other text, all of it stays inside the safe area (captions inside their band),
 // and none is smaller than 22 px at 1080p.
-#include <catch2/catch.hpp>
+#include "story/layout.hpp"
 
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <sstream>
 
-#include "render/director.hpp"
+#include "render/film/director.hpp"
 #include "story/chapter.hpp"
-#include "story/layout.hpp"
 #include "story/time.hpp"
 
 namespace fs = std::filesystem;
@@ -43,13 +43,15 @@ std::vector<std::string> problems(const story::Scene& scene, const render::Fonts
     for (const story::PlacedText& p : story::texts_of(scene)) {
         if (p.opacity < 0.5 || p.text.text.empty()) continue;  // fading in or out
         const Box b = box_of(p, fonts);
-        if (p.text.style.size < f::kMinTextSize - 1e-9) out.push_back("under 22 px: '" + b.text + "'");
+        if (p.text.style.size < f::kMinTextSize - 1e-9)
+            out.push_back("under 22 px: '" + b.text + "'");
         const bool caption = b.top >= f::kCaptionTop;
-        if (b.left < f::kLeft - 1 || b.right > f::kRight + 1 || b.top < f::kTop - 1 || b.bottom > f::kHeight - 8 ||
-            (!caption && b.bottom > f::kCaptionTop))
+        if (b.left < f::kLeft - 1 || b.right > f::kRight + 1 || b.top < f::kTop - 1 ||
+            b.bottom > f::kHeight - 8 || (!caption && b.bottom > f::kCaptionTop))
             out.push_back("outside the safe area: '" + b.text + "'");
         for (const Box& other : boxes)
-            if (intersects(b, other)) out.push_back("'" + b.text + "' overlaps '" + other.text + "'");
+            if (intersects(b, other))
+                out.push_back("'" + b.text + "' overlaps '" + other.text + "'");
         boxes.push_back(b);
     }
     return out;
@@ -75,7 +77,8 @@ std::vector<fs::path> storyboards() {
 
 }  // namespace
 
-TEST_CASE("no text overlaps, leaves the safe area or shrinks under 22 px, at sampled times", "[layout]") {
+TEST_CASE("no text overlaps, leaves the safe area or shrinks under 22 px, at sampled times",
+          "[layout]") {
     const render::Fonts fonts(render::default_font_dir());
     int frames_checked = 0;
     for (const fs::path& file : storyboards()) {
@@ -91,7 +94,8 @@ TEST_CASE("no text overlaps, leaves the safe area or shrinks under 22 px, at sam
                 if (found.empty()) continue;
                 std::string all;
                 for (const auto& p : found) all += "\n  " + p;
-                FAIL_CHECK(file.filename().string() << " chapter '" << spec.id << "' at " << t << " s:" << all);
+                FAIL_CHECK(file.filename().string()
+                           << " chapter '" << spec.id << "' at " << t << " s:" << all);
             }
         }
     }

@@ -10,11 +10,11 @@
 #include <iterator>
 #include <vector>
 
-#include "render/concat.hpp"
-#include "render/error.hpp"
-#include "render/fonts.hpp"
-#include "render/sinks/mp4_sink.hpp"
-#include "render/video_probe.hpp"
+#include "render/av/concat.hpp"
+#include "render/av/mp4_sink.hpp"
+#include "render/av/video_probe.hpp"
+#include "render/draw/fonts.hpp"
+#include "render/sys/error.hpp"
 
 namespace fs = std::filesystem;
 using render::Frame;
@@ -241,10 +241,12 @@ TEST_CASE("Mp4Sink rejects sizes yuv420p cannot hold") {
 
 TEST_CASE("to_string(EncoderSettings) names every field") {
     render::EncoderSettings s;
-    CHECK(render::to_string(s) == "preset=medium crf=20 tune= threads=2 gop_seconds=2 rc_lookahead=10");
+    CHECK(render::to_string(s) ==
+          "preset=medium crf=20 tune= threads=2 gop_seconds=2 rc_lookahead=10");
     s.tune = "animation";
     s.crf = 18;
-    CHECK(render::to_string(s) == "preset=medium crf=18 tune=animation threads=2 gop_seconds=2 rc_lookahead=10");
+    CHECK(render::to_string(s) ==
+          "preset=medium crf=18 tune=animation threads=2 gop_seconds=2 rc_lookahead=10");
 }
 
 TEST_CASE("concat_mp4 joins segments by stream copy") {

@@ -14,12 +14,14 @@
 #include <sstream>
 
 #include "engine/report.hpp"
-#include "tests/render/cli.hpp"
 #include "story/settings.hpp"
+#include "tests/render/cli.hpp"
 
 namespace {
 
-render_test::CliRun numbers(const std::string& args) { return render_test::run_cli("numbers " + args); }
+render_test::CliRun numbers(const std::string& args) {
+    return render_test::run_cli("numbers " + args);
+}
 
 void flatten(const nlohmann::ordered_json& j, const std::string& prefix,
              std::vector<std::string>& keys) {
@@ -153,11 +155,14 @@ TEST_CASE("numbers: micro-batches in flight are whole for 1F1B and fractional in
     CHECK(plain["activations"]["in_flight_micro_batches"] == 4);
     const auto interleaved = nlohmann::ordered_json::parse(
         numbers("--model llama-2-7b --gpus 8 --pp 4 --micro-batches 8 --schedule interleaved "
-                "--chunks 2 --format json").out);
+                "--chunks 2 --format json")
+            .out);
     CHECK(interleaved["activations"]["in_flight_micro_batches"] == 5.5);
-    CHECK_THAT(numbers("--model llama-2-7b --gpus 8 --pp 4 --micro-batches 8 --schedule interleaved "
-                       "--chunks 2").out,
-               Catch::Contains("| micro-batches in flight | 5.5 |"));
+    CHECK_THAT(
+        numbers("--model llama-2-7b --gpus 8 --pp 4 --micro-batches 8 --schedule interleaved "
+                "--chunks 2")
+            .out,
+        Catch::Contains("| micro-batches in flight | 5.5 |"));
 }
 
 TEST_CASE("numbers --format csv: key,value rows with the JSON's keys") {

@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
-#include "render/director.hpp"
-#include "render/segment_cache.hpp"
+#include "render/film/director.hpp"
+#include "render/film/segment_cache.hpp"
 
 namespace {
 
@@ -16,7 +16,8 @@ const render::Fonts& fonts() {
 
 story::Storyboard board(const std::string& name) {
     std::ostringstream err;
-    auto b = render::load_storyboard(std::string(SHARDREEL_SOURCE_DIR) + "/tests/storyboards/good/" + name, err);
+    auto b = render::load_storyboard(
+        std::string(SHARDREEL_SOURCE_DIR) + "/tests/storyboards/good/" + name, err);
     INFO(err.str());
     REQUIRE(b);
     return *b;
@@ -66,12 +67,13 @@ TEST_CASE("segment keys change with what shapes the segment, and only with that"
     CHECK(key_of(spec, b.video, crf).key != base.key);
 }
 
-TEST_CASE("chapter fingerprints include the engine schedules and plans the kind draws", "[batch][key]") {
+TEST_CASE("chapter fingerprints include the engine schedules and plans the kind draws",
+          "[batch][key]") {
     const std::pair<const char*, const char*> kinds[] = {
-        {"kind_ring_allreduce.yaml", "transfers["},  {"kind_pipeline_bubble.yaml", "slots["},
-        {"kind_fsdp_gather.yaml", "events["},        {"kind_layout_3d.yaml", "ranks["},
-        {"kind_interconnect.yaml", "timings["},      {"kind_summary.yaml", "rows["},
-        {"kind_tensor_parallel.yaml", "links{"},     {"kind_zero_stages.yaml", "stages["},
+        {"kind_ring_allreduce.yaml", "transfers["},     {"kind_pipeline_bubble.yaml", "slots["},
+        {"kind_fsdp_gather.yaml", "events["},           {"kind_layout_3d.yaml", "ranks["},
+        {"kind_interconnect.yaml", "timings["},         {"kind_summary.yaml", "rows["},
+        {"kind_tensor_parallel.yaml", "links{"},        {"kind_zero_stages.yaml", "stages["},
         {"kind_activation_checkpointing.yaml", "coef{"}};
     for (const auto& [file, marker] : kinds) {
         INFO(file);

@@ -1,13 +1,12 @@
 // `shardreel sheet`: the PNG grid's size, the HTML page with every chapter and its stills, the
 // shots chosen at beats and chapter ends, and the exit codes.
-#include <catch2/catch.hpp>
-
 #include <cairo.h>
 
+#include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "render/contact_sheet.hpp"
-#include "render/director.hpp"
+#include "render/film/contact_sheet.hpp"
+#include "render/film/director.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;
@@ -28,7 +27,8 @@ story::Storyboard short_board() {
 
 std::pair<int, int> png_size(const std::string& path) {
     cairo_surface_t* s = cairo_image_surface_create_from_png(path.c_str());
-    const std::pair<int, int> size{cairo_image_surface_get_width(s), cairo_image_surface_get_height(s)};
+    const std::pair<int, int> size{cairo_image_surface_get_width(s),
+                                   cairo_image_surface_get_height(s)};
     cairo_surface_destroy(s);
     return size;
 }
@@ -61,7 +61,8 @@ TEST_CASE("sheet writes a PNG grid of four columns", "[sheet][cli]") {
     CHECK(png_size(out) == std::pair<int, int>{layout.width(), layout.height(4)});
     CHECK(layout.width() == 2 * 24 + 4 * 480 + 3 * 16);
     std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir.path)) names.push_back(e.path().filename().string());
+    for (const auto& e : fs::directory_iterator(dir.path))
+        names.push_back(e.path().filename().string());
     CHECK(names == std::vector<std::string>{"short-sheet.png"});
 }
 
@@ -70,7 +71,8 @@ TEST_CASE("sheet defaults to out/<stem>-sheet.png", "[sheet][cli]") {
     const auto r = run_cli("sheet '" + kShort + "' --every 1s", dir.path);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    CHECK(png_size((dir.path / "out/short-sheet.png").string()).first == render::SheetLayout{}.width());
+    CHECK(png_size((dir.path / "out/short-sheet.png").string()).first ==
+          render::SheetLayout{}.width());
 }
 
 TEST_CASE("sheet writes an HTML page with every chapter, its stills and captions", "[sheet][cli]") {
@@ -80,7 +82,8 @@ TEST_CASE("sheet writes an HTML page with every chapter, its stills and captions
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     const std::string html = slurp(out);
-    for (const auto& c : short_board().chapters) CHECK(html.find("<section id=\"" + c.id + "\">") != std::string::npos);
+    for (const auto& c : short_board().chapters)
+        CHECK(html.find("<section id=\"" + c.id + "\">") != std::string::npos);
     CHECK(html.find("<q>Then fifteen.</q>") != std::string::npos);
     CHECK(html.find("<b>0:02.5</b>") != std::string::npos);
     std::vector<std::string> stills;
@@ -89,7 +92,8 @@ TEST_CASE("sheet writes an HTML page with every chapter, its stills and captions
         CHECK(html.find("review_files/" + stills.back()) != std::string::npos);
     }
     CHECK(stills.size() == 4);
-    CHECK(png_size((dir.path / "review_files/02-bytes-00022.png").string()) == std::pair<int, int>{480, 270});
+    CHECK(png_size((dir.path / "review_files/02-bytes-00022.png").string()) ==
+          std::pair<int, int>{480, 270});
     const auto again = run_cli("sheet '" + kShort + "' -o '" + out + "' --size 480x270");
     CHECK(again.exit_code == 0);
     std::size_t entries = 0;
@@ -102,7 +106,8 @@ TEST_CASE("sheet usage errors exit 2 and write nothing", "[sheet][cli]") {
     CHECK(run_cli("sheet '" + kShort + "' -o x.gif", dir.path).exit_code == 2);
     CHECK(run_cli("sheet '" + kShort + "' --every 0s", dir.path).exit_code == 2);
     CHECK(run_cli("sheet '" + kShort + "' --every soon", dir.path).exit_code == 2);
-    CHECK(run_cli("sheet " SHARDREEL_SOURCE_DIR "/tests/storyboards/bad/unknown_key.yaml", dir.path).exit_code == 2);
+    CHECK(run_cli("sheet " SHARDREEL_SOURCE_DIR "/tests/storyboards/bad/unknown_key.yaml", dir.path)
+              .exit_code == 2);
     CHECK(fs::is_empty(dir.path));
     const auto r = run_cli("sheet '" + kShort + "' -o /proc/nope/sheet.png", dir.path);
     CHECK(r.exit_code == 1);

@@ -1,18 +1,17 @@
 // PNG, SVG and PDF stills: deterministic bytes, valid files (xmllint, pdfinfo), the PDF's text,
 // atomic writes, and the same picture at every output size.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
 #include <array>
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
 
-#include "render/error.hpp"
-#include "render/raster.hpp"
-#include "render/sink.hpp"
+#include "render/draw/raster.hpp"
+#include "render/sinks/sink.hpp"
+#include "render/sys/error.hpp"
 #include "tests/render/test_scene.hpp"
 
 using render_test::render_still;
@@ -199,15 +198,15 @@ TEST_CASE("sinks write through a temporary file and clean up on abort", "[stills
 
 TEST_CASE("sink errors name the path", "[stills]") {
     const auto& fonts = render_test::shipped_fonts();
-    CHECK_THROWS_MATCHES(render::make_sink("out.avi", fonts), render::SystemError,
-                         Catch::Matchers::Message(
-                             "unsupported output out.avi: use .mp4, .webm, .gif, .png, a PNG "
-                             "sequence such as frames/%05d.png, .svg or .pdf"));
+    CHECK_THROWS_MATCHES(
+        render::make_sink("out.avi", fonts), render::SystemError,
+        Catch::Matchers::Message("unsupported output out.avi: use .mp4, .webm, .gif, .png, a PNG "
+                                 "sequence such as frames/%05d.png, .svg or .pdf"));
     const std::string path = scratch_path("missing-dir/still.png");
     const auto sink = render::make_sink(path, fonts);
-    CHECK_THROWS_MATCHES(sink->begin({path, 480, 270, 30}), render::SystemError,
-                         Catch::Matchers::Message("cannot write " + path +
-                                                  ": No such file or directory"));
+    CHECK_THROWS_MATCHES(
+        sink->begin({path, 480, 270, 30}), render::SystemError,
+        Catch::Matchers::Message("cannot write " + path + ": No such file or directory"));
 }
 
 TEST_CASE("a PDF takes one page per scene written", "[stills]") {

@@ -1,8 +1,7 @@
 // SVG stills keep their words: Cairo draws glyph outlines, so the sink adds transparent <text>
 // elements at the same places; checked with xmllint (valid XML, the elements and their text).
-#include <catch2/catch.hpp>
-
 #include <array>
+#include <catch2/catch.hpp>
 #include <cstdio>
 #include <regex>
 
@@ -15,7 +14,8 @@ std::string run(const std::string& command, int& status) {
     std::string out;
     std::FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
     std::array<char, 4096> buf{};
-    for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0;) out.append(buf.data(), n);
+    for (std::size_t n; (n = std::fread(buf.data(), 1, buf.size(), pipe)) > 0;)
+        out.append(buf.data(), n);
     status = ::pclose(pipe);
     return out;
 }
@@ -50,13 +50,20 @@ TEST_CASE("SVG stills carry a transparent, selectable text layer", "[stills][svg
 
 TEST_CASE("the text layer sits where the glyphs are, at the output scale", "[stills][svg]") {
     story::Scene scene;
-    scene.add(story::Text{960, 540, "Centred & <escaped>", {40, story::Weight::semibold, false},
-                          story::hex(0xFFFFFF), story::Align::center});
+    scene.add(story::Text{960,
+                          540,
+                          "Centred & <escaped>",
+                          {40, story::Weight::semibold, false},
+                          story::hex(0xFFFFFF),
+                          story::Align::center});
     const std::string svg = render_test::scratch_path("text-position.svg");
     render_test::render_still(scene, svg, 480, 270);
     const std::string text = render_test::slurp(svg);
     std::smatch m;
-    REQUIRE(std::regex_search(text, m, std::regex(R"re(<text fill-opacity="0" x="([0-9.]+)" y="([0-9.]+)" font-size="([0-9.]+)" font-weight="600" textLength="([0-9.]+)")re")));
+    REQUIRE(std::regex_search(
+        text, m,
+        std::regex(
+            R"re(<text fill-opacity="0" x="([0-9.]+)" y="([0-9.]+)" font-size="([0-9.]+)" font-weight="600" textLength="([0-9.]+)")re")));
     const double x = std::stod(m.str(1)), y = std::stod(m.str(2)), size = std::stod(m.str(3)),
                  length = std::stod(m.str(4));
     CHECK(y == Approx(135));

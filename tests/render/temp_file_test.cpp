@@ -1,13 +1,13 @@
 // Write-then-rename: the temporary name, commit, and removal when not committed.
-#include <catch2/catch.hpp>
-
-#include <filesystem>
-#include <fstream>
+#include "render/sys/temp_file.hpp"
 
 #include <unistd.h>
 
-#include "render/error.hpp"
-#include "render/temp_file.hpp"
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "render/sys/error.hpp"
 #include "tests/render/test_scene.hpp"
 
 namespace fs = std::filesystem;

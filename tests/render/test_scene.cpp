@@ -2,11 +2,11 @@
 // hatched pipeline timeline, links, a chart, aligned labels and translucent groups.
 #include "tests/render/test_scene.hpp"
 
-#include <filesystem>
-
 #include <unistd.h>
 
-#include "render/sink.hpp"
+#include <filesystem>
+
+#include "render/sinks/sink.hpp"
 
 namespace render_test {
 namespace {
@@ -32,7 +32,11 @@ Rect outline(Rect r, Color stroke, double width, bool dashed) {
 
 void add_card(story::Scene& s, const Palette& p) {
     s.add(outline(box(96, 180, 420, 640, 12, p.panel), p.grid, 3, false));
-    s.add(story::Text{306, 250, "GPU 3", {label_size, story::Weight::semibold, false}, p.text,
+    s.add(story::Text{306,
+                      250,
+                      "GPU 3",
+                      {label_size, story::Weight::semibold, false},
+                      p.text,
                       story::Align::center});
     const Color stack[] = {p.weights, p.gradients, p.optimizer, p.activations};
     double y = 780;
@@ -49,8 +53,8 @@ void add_timeline(story::Scene& s, const Palette& p) {
     for (int stage = 0; stage < 3; ++stage) {
         const double y = 200 + stage * 110;
         s.add(box(640, y, 200 + stage * 120, 80, 8, p.weights));
-        Rect idle = outline(box(880 + stage * 120, y, 360 - stage * 120, 80, 8, p.panel), p.idle,
-                            2, false);
+        Rect idle =
+            outline(box(880 + stage * 120, y, 360 - stage * 120, 80, 8, p.panel), p.idle, 2, false);
         idle.hatch = p.idle;
         s.add(idle);
     }
@@ -61,8 +65,8 @@ void add_timeline(story::Scene& s, const Palette& p) {
 void add_links_and_chart(story::Scene& s, const Palette& p) {
     s.add(story::Arrow{{640, 720}, {1100, 720}, p.comm, 8, 36});
     s.add(story::Arrow{{1400, 880}, {1400, 660}, p.comm, 4, 24});
-    s.add(story::Path{{{1500, 900}, {1600, 780}, {1700, 840}, {1800, 720}}, false,
-                      std::nullopt, p.highlight, 6});
+    s.add(story::Path{
+        {{1500, 900}, {1600, 780}, {1700, 840}, {1800, 720}}, false, std::nullopt, p.highlight, 6});
     s.add(story::Path{{{1500, 400}, {1800, 400}, {1650, 220}}, true, p.activations, p.text, 3});
 }
 
@@ -71,8 +75,13 @@ void add_translucent(story::Scene& s, const Palette& p) {
     story::Group g{1500, 440, 0.5, {}};
     g.items.push_back({box(0, 0, 300, 200, 0, p.gradients), 1});
     g.items.push_back({box(150, 100, 300, 200, 0, p.optimizer), 1});
-    g.items.push_back({story::Text{0, 360, "Group", {label_size * 2, story::Weight::regular,
-                                                     false}, p.text, story::Align::left}, 1});
+    g.items.push_back({story::Text{0,
+                                   360,
+                                   "Group",
+                                   {label_size * 2, story::Weight::regular, false},
+                                   p.text,
+                                   story::Align::left},
+                       1});
     s.add(std::move(g), 0.5);
     s.add(box(640, 800, 240, 120, 16, p.activations), 0.4);
 }
@@ -83,7 +92,11 @@ story::Scene test_scene(story::ThemeName theme) {
     const Palette& p = story::palette(theme);
     story::Scene s;
     s.background = p.background;
-    s.add(story::Text{96, 130, "Shardreel painter", {60, story::Weight::semibold, false}, p.text,
+    s.add(story::Text{96,
+                      130,
+                      "Shardreel painter",
+                      {60, story::Weight::semibold, false},
+                      p.text,
                       story::Align::left});
     add_card(s, p);
     add_timeline(s, p);

@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "render/fonts.hpp"
+#include "render/draw/fonts.hpp"
 #include "story/scene.hpp"
 #include "story/theme.hpp"
 

@@ -1,15 +1,14 @@
 // Shaping and metrics of the shipped Inter faces: tabular figures, kerning, linear scaling,
 // alignment of drawn text, the font digest and missing-font errors.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
 
-#include "render/error.hpp"
-#include "render/raster.hpp"
+#include "render/draw/raster.hpp"
+#include "render/sys/error.hpp"
 #include "tests/render/test_scene.hpp"
 
 using render_test::shipped_fonts;
@@ -109,8 +108,8 @@ TEST_CASE("drawn text sits where its alignment and measured advance say", "[text
     const double width = advance("HIH", style);
     render::Frame frame{1920, 1080, 0, {}};
     for (const auto& [align, left] : {std::pair{story::Align::left, 800.0},
-                                     {story::Align::center, 800.0 - width / 2},
-                                     {story::Align::right, 800.0 - width}}) {
+                                      {story::Align::center, 800.0 - width / 2},
+                                      {story::Align::right, 800.0 - width}}) {
         story::Scene scene;
         scene.add(story::Text{800, 500, "HIH", style, story::hex(0xFFFFFF), align});
         render::rasterize(scene, shipped_fonts(), frame);
@@ -143,12 +142,12 @@ TEST_CASE("font digest is a stable hash of the face files", "[text]") {
 TEST_CASE("a missing face is a SystemError naming its path", "[text]") {
     const std::string dir = render_test::scratch_path("no-fonts");
     std::filesystem::create_directories(dir);
-    CHECK_THROWS_MATCHES(render::Fonts(dir), render::SystemError,
-                         Catch::Matchers::Message(
-                             "cannot read font " + dir +
-                             "/Inter-Regular.otf: No such file or directory (the fonts ship in "
-                             "shardreel's fonts/ directory; SHARDREEL_HOME names the directory "
-                             "that holds it)"));
+    CHECK_THROWS_MATCHES(
+        render::Fonts(dir), render::SystemError,
+        Catch::Matchers::Message("cannot read font " + dir +
+                                 "/Inter-Regular.otf: No such file or directory (the fonts ship in "
+                                 "shardreel's fonts/ directory; SHARDREEL_HOME names the directory "
+                                 "that holds it)"));
 }
 
 TEST_CASE("default font dir follows SHARDREEL_HOME", "[text]") {

@@ -1,20 +1,23 @@
 // activation_checkpointing shows Korthikanti's per-layer bytes and the compute recompute costs.
 #include <catch2/catch.hpp>
 
+#include "chapter_fixture.hpp"
 #include "engine/recompute.hpp"
 #include "engine/report.hpp"
 #include "story/format.hpp"
-#include "chapter_fixture.hpp"
 
 using namespace story;
 using chapter_test::shows;
 
 namespace {
-ChapterSpec load() { return chapter_test::load_spec("kind_activation_checkpointing.yaml", "checkpointing"); }
+ChapterSpec load() {
+    return chapter_test::load_spec("kind_activation_checkpointing.yaml", "checkpointing");
+}
 const std::string ts = kThinSpace;
 }  // namespace
 
-TEST_CASE("activation_checkpointing: no recompute keeps 34 + 5as/h bytes per element", "[chapters][activation_checkpointing]") {
+TEST_CASE("activation_checkpointing: no recompute keeps 34 + 5as/h bytes per element",
+          "[chapters][activation_checkpointing]") {
     const ChapterSpec kSpec = load();
     const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
     const engine::Config c = Timeline(kSpec).states()[0];
@@ -23,22 +26,26 @@ TEST_CASE("activation_checkpointing: no recompute keeps 34 + 5as/h bytes per ele
     CHECK(shows(s, "s·b·h·(34 + 5as/h) bytes"));
     // 4096 x 1 x 4096 x (34 + 5 x 32 x 4096 / 4096) = 3.25 GB per layer.
     CHECK(r.activations.per_layer.value == Approx(4096.0 * 4096 * 194));
-    CHECK(shows(s, "4,096 × 1 × 4,096 × (34 + 160)" + ts + "B = " + format_bytes(r.activations.per_layer.value)));
-    CHECK(shows(s, "× 32 layers × 1 micro-batch in flight = " + format_bytes(r.per_gpu.activations.value) + " on this GPU"));
+    CHECK(shows(s, "4,096 × 1 × 4,096 × (34 + 160)" + ts +
+                       "B = " + format_bytes(r.activations.per_layer.value)));
+    CHECK(shows(s, "× 32 layers × 1 micro-batch in flight = " +
+                       format_bytes(r.per_gpu.activations.value) + " on this GPU"));
     CHECK(shows(s, format_bytes(r.per_gpu.activations.value)));  // beside the card
     CHECK(shows(s, format_bytes(r.per_gpu.total.value)));        // the Per card stat
     CHECK(shows(s, "1 + 2 = 3 forward passes of work"));
     CHECK(shows(s, "no extra compute"));
 }
 
-TEST_CASE("activation_checkpointing: selective, then full recompute at +1/3 compute", "[chapters][activation_checkpointing]") {
+TEST_CASE("activation_checkpointing: selective, then full recompute at +1/3 compute",
+          "[chapters][activation_checkpointing]") {
     const ChapterSpec kSpec = load();
     const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
     const Timeline timeline(kSpec);
     const engine::Config sel = timeline.states()[1];
     const Scene at13 = chapter->scene_at(13);
     CHECK(shows(at13, "34·s·b·h bytes"));
-    CHECK(shows(at13, "4,096 × 1 × 4,096 × 34" + ts + "B = " + format_bytes(engine::analyze(sel).activations.per_layer.value)));
+    CHECK(shows(at13, "4,096 × 1 × 4,096 × 34" + ts +
+                          "B = " + format_bytes(engine::analyze(sel).activations.per_layer.value)));
     const engine::ComputeUnits su = engine::recompute_compute_units(sel.model, sel.training);
     CHECK(shows(at13, "+" + format_percent(su.ratio() - 1) + " compute to save the memory"));
 

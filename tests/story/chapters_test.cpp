@@ -1,7 +1,6 @@
 // Chapters as display lists: pure in time, and every number on screen is the engine's.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 
 #include "engine/report.hpp"
 #include "story/chapter.hpp"
@@ -31,8 +30,9 @@ ChapterSpec bytes_spec() {
 
 bool shows(const Scene& s, const std::string& text) {
     const auto texts = texts_of(s);
-    return std::any_of(texts.begin(), texts.end(),
-                       [&](const PlacedText& p) { return p.opacity > 0.99 && p.text.text == text; });
+    return std::any_of(texts.begin(), texts.end(), [&](const PlacedText& p) {
+        return p.opacity > 0.99 && p.text.text == text;
+    });
 }
 
 }  // namespace
@@ -53,7 +53,8 @@ TEST_CASE("scene_at is a pure function of time", "[chapters]") {
     }
 }
 
-TEST_CASE("bytes_per_parameter shows the engine's figures before and after set beats", "[chapters]") {
+TEST_CASE("bytes_per_parameter shows the engine's figures before and after set beats",
+          "[chapters]") {
     const ChapterSpec spec = bytes_spec();
     const auto chapter = make_chapter(spec, Video{}, kMetrics);
     engine::Config seven = spec.config;
@@ -63,8 +64,10 @@ TEST_CASE("bytes_per_parameter shows the engine's figures before and after set b
     const Scene at13 = chapter->scene_at(13);
     CHECK(shows(at13, "Total per parameter"));
     CHECK(shows(at13, format_bytes_per_param(r7.bytes_per_param.total())));
-    CHECK(format_bytes_per_param(r7.bytes_per_param.total()) == "16" + std::string(kThinSpace) + "B");
-    CHECK(shows(at13, "7B parameters × 16" + std::string(kThinSpace) + "B = " + format_bytes(r7.model_states.value)));
+    CHECK(format_bytes_per_param(r7.bytes_per_param.total()) ==
+          "16" + std::string(kThinSpace) + "B");
+    CHECK(shows(at13, "7B parameters × 16" + std::string(kThinSpace) +
+                          "B = " + format_bytes(r7.model_states.value)));
     CHECK(shows(at13, format_bytes(r7.model_states.value)));  // the Per card stat
     CHECK(shows(at13, "2 × 80" + std::string(kThinSpace) + "GB H100 just to hold it"));
 
@@ -73,7 +76,8 @@ TEST_CASE("bytes_per_parameter shows the engine's figures before and after set b
     const engine::Report r70 = engine::analyze(seventy);
     const Scene at19 = chapter->scene_at(19);
     CHECK(format_bytes(r70.model_states.value) == "1,120" + std::string(kThinSpace) + "GB");
-    CHECK(shows(at19, "70B parameters × 16" + std::string(kThinSpace) + "B = 1,120" + std::string(kThinSpace) + "GB"));
+    CHECK(shows(at19, "70B parameters × 16" + std::string(kThinSpace) + "B = 1,120" +
+                          std::string(kThinSpace) + "GB"));
     CHECK(shows(at19, "14 × 80" + std::string(kThinSpace) + "GB H100 just to hold it"));
 
     engine::Config fp8 = seventy;

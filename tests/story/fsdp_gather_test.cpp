@@ -21,7 +21,8 @@ int count_texts(const Scene& s, const std::string& text) {
 }
 }  // namespace
 
-TEST_CASE("fsdp_gather shows the plan's memory and 1.5x data parallel traffic", "[chapters][fsdp]") {
+TEST_CASE("fsdp_gather shows the plan's memory and 1.5x data parallel traffic",
+          "[chapters][fsdp]") {
     const ChapterSpec spec = shard_test::load_spec("kind_fsdp_gather.yaml", "fsdp");
     const auto chapter = make_chapter(spec, Video{}, kMetrics);
     engine::Config c = spec.config;
@@ -45,7 +46,8 @@ TEST_CASE("fsdp_gather shows the plan's memory and 1.5x data parallel traffic", 
 
     // Mid-forward-compute, every card holds the shards plus the gathered layer.
     const Scene compute = chapter->scene_at(5.5 + 0.45 + 0.15);
-    CHECK(count_texts(compute, format_bytes(plan.sharded_states.value + plan.layer_full_bytes.value)) == 8);
+    CHECK(count_texts(compute,
+                      format_bytes(plan.sharded_states.value + plan.layer_full_bytes.value)) == 8);
 
     // Traffic: 3 x 7/8 x 14 GB = 36.75 GB against the ring's 2 x 7/8 x 14 GB = 24.5 GB.
     const engine::Report fsdp = engine::analyze(c);
@@ -53,8 +55,10 @@ TEST_CASE("fsdp_gather shows the plan's memory and 1.5x data parallel traffic", 
     const engine::Report dp = engine::analyze(c);
     CHECK(format_bytes(fsdp.comm.dp_per_gpu.value) == "36.8" + ts + "GB");
     const Scene end = chapter->scene_at(29);
-    CHECK(shows(end, "Per card per step: 3 × 7/8 × 14" + ts + "GB = " + format_bytes(fsdp.comm.dp_per_gpu.value)));
-    CHECK(shows(end, "data parallel's all-reduce moves " + format_bytes(dp.comm.dp_per_gpu.value) + ": FSDP 1.5× as much"));
+    CHECK(shows(end, "Per card per step: 3 × 7/8 × 14" + ts +
+                         "GB = " + format_bytes(fsdp.comm.dp_per_gpu.value)));
+    CHECK(shows(end, "data parallel's all-reduce moves " + format_bytes(dp.comm.dp_per_gpu.value) +
+                         ": FSDP 1.5× as much"));
     CHECK(shows(end, format_bytes(fsdp.per_gpu.total.value)));
     CHECK(shows(end, format_bytes(fsdp.comm.dp_per_gpu.value)));
     CHECK(shows(end, format_time(fsdp.comm.dp_time.value)));
@@ -66,11 +70,12 @@ TEST_CASE("fsdp_gather plays the slices forward, then backward in reverse", "[ch
     // Forward slices take 0.45 + 0.3 + 0.2 s from 5.5 s; backward ones 0.4 + 0.55 + 0.4 + 0.15 s.
     for (int g = 0; g < 8; ++g) {
         const double t = 5.5 + 0.95 * g + 0.2;
-        CHECK(shows(chapter->scene_at(t), "Forward · slice " + std::to_string(g + 1) + " of 8: all-gather the full weights"));
+        CHECK(shows(chapter->scene_at(t), "Forward · slice " + std::to_string(g + 1) +
+                                              " of 8: all-gather the full weights"));
     }
     for (int k = 0; k < 8; ++k) {
         const double t = 5.5 + 0.95 * 8 + 1.5 * k + 0.4 + 0.55 + 0.2;
-        CHECK(shows(chapter->scene_at(t),
-                    "Backward · slice " + std::to_string(8 - k) + " of 8: reduce-scatter the gradients"));
+        CHECK(shows(chapter->scene_at(t), "Backward · slice " + std::to_string(8 - k) +
+                                              " of 8: reduce-scatter the gradients"));
     }
 }

@@ -1,9 +1,10 @@
 // The interconnect chapter: bandwidths labelled honestly, every strategy's traffic timed on both
 // links with the engine's figures, and the link each group uses marked from the engine's layout.
+#include "engine/interconnect.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "chapter_fixture.hpp"
-#include "engine/interconnect.hpp"
 #include "engine/report.hpp"
 #include "story/format.hpp"
 #include "story/theme.hpp"
@@ -42,13 +43,15 @@ TEST_CASE("interconnect shows the engine's traffic on each link", "[chapters][in
     // of m micro-batches: 2 x 8 x 4096 x 4096 x 2 B = 537 MB; on the network 537 MB / 50 GB/s.
     CHECK(shows(s, "537" + ts + "MB"));
     CHECK(shows(s, "10.7" + ts + "ms"));
-    // Data parallel over 2 replicas: 2(n-1)/n x B = B, the bf16 gradients of one TP shard of stage 0.
+    // Data parallel over 2 replicas: 2(n-1)/n x B = B, the bf16 gradients of one TP shard of stage
+    // 0.
     CHECK(l.dp.bytes.value == Approx(2.0 * engine::params_per_gpu(before.model, before.layout)));
     // One frame per group on its own link: DP crosses nodes, TP and PP stay inside one.
     CHECK(chapter_test::stroked(s, palette(ThemeName::dark).highlight) == 3);
 }
 
-TEST_CASE("interconnect: a set: of tp/pp moves the pipeline onto the network", "[chapters][interconnect]") {
+TEST_CASE("interconnect: a set: of tp/pp moves the pipeline onto the network",
+          "[chapters][interconnect]") {
     const ChapterSpec spec = chapter_test::load_spec("kind_interconnect.yaml");
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
     const Timeline timeline(spec);

@@ -88,7 +88,9 @@ class Validator {
                        std::vector<std::string>& errors) const {
         static const std::set<std::string> annotations{
             "$schema", "$id", "title", "description", "default", "examples", "definitions", "then"};
-        const auto fail = [&](const std::string& message) { errors.push_back(path + ": " + message); };
+        const auto fail = [&](const std::string& message) {
+            errors.push_back(path + ": " + message);
+        };
         if (annotations.count(keyword)) return;
         if (keyword == "type") {
             const json types = arg.is_array() ? arg : json::array({arg});
@@ -101,28 +103,34 @@ class Validator {
         } else if (keyword == "const") {
             if (value != arg) fail("expected " + arg.dump() + ", got " + value.dump());
         } else if (keyword == "pattern") {
-            if (value.is_string() && !std::regex_search(value.get<std::string>(), std::regex(arg.get<std::string>())))
+            if (value.is_string() &&
+                !std::regex_search(value.get<std::string>(), std::regex(arg.get<std::string>())))
                 fail(value.dump() + " does not match " + arg.get<std::string>());
         } else if (keyword == "minimum") {
-            if (value.is_number() && value.get<double>() < arg.get<double>()) fail(value.dump() + " < " + arg.dump());
+            if (value.is_number() && value.get<double>() < arg.get<double>())
+                fail(value.dump() + " < " + arg.dump());
         } else if (keyword == "maximum") {
-            if (value.is_number() && value.get<double>() > arg.get<double>()) fail(value.dump() + " > " + arg.dump());
+            if (value.is_number() && value.get<double>() > arg.get<double>())
+                fail(value.dump() + " > " + arg.dump());
         } else if (keyword == "minItems") {
             if (value.is_array() && value.size() < arg.get<std::size_t>()) fail("too few items");
         } else if (keyword == "items") {
             if (value.is_array())
-                for (std::size_t i = 0; i < value.size(); ++i) check(arg, value[i], path + "/" + std::to_string(i), errors);
+                for (std::size_t i = 0; i < value.size(); ++i)
+                    check(arg, value[i], path + "/" + std::to_string(i), errors);
         } else if (keyword == "required") {
             if (value.is_object())
                 for (const auto& key : arg)
-                    if (!value.contains(key.get<std::string>())) fail("missing required key " + key.dump());
+                    if (!value.contains(key.get<std::string>()))
+                        fail("missing required key " + key.dump());
         } else if (keyword == "properties") {
             if (value.is_object())
                 for (const auto& [key, item] : value.items())
                     if (arg.contains(key)) check(arg[key], item, path + "/" + key, errors);
         } else if (keyword == "additionalProperties") {
             if (!value.is_object()) return;
-            const json& known = schema.contains("properties") ? schema["properties"] : json::object();
+            const json& known =
+                schema.contains("properties") ? schema["properties"] : json::object();
             for (const auto& [key, item] : value.items()) {
                 if (known.contains(key)) continue;
                 if (arg == false)
@@ -132,16 +140,19 @@ class Validator {
             }
         } else if (keyword == "propertyNames") {
             if (value.is_object())
-                for (const auto& [key, item] : value.items()) check(arg, key, path + "/" + key + " (name)", errors);
+                for (const auto& [key, item] : value.items())
+                    check(arg, key, path + "/" + key + " (name)", errors);
         } else if (keyword == "allOf") {
             for (const auto& sub : arg) check(sub, value, path, errors);
         } else if (keyword == "anyOf" || keyword == "oneOf") {
             int matched = 0;
             for (const auto& sub : arg) matched += valid(sub, value) ? 1 : 0;
             if (matched == 0 || (keyword == "oneOf" && matched > 1))
-                fail(value.dump() + " matches " + std::to_string(matched) + " of the " + keyword + " choices");
+                fail(value.dump() + " matches " + std::to_string(matched) + " of the " + keyword +
+                     " choices");
         } else if (keyword == "if") {
-            if (valid(arg, value) && schema.contains("then")) check(schema["then"], value, path, errors);
+            if (valid(arg, value) && schema.contains("then"))
+                check(schema["then"], value, path, errors);
         } else {
             fail("schema uses '" + keyword + "', which this validator does not implement");
         }

@@ -2,10 +2,9 @@
 // language server does, and a validator for the subset of JSON Schema draft-07 that
 // storyboards/schema.json uses (anything else is reported, so the subset cannot drift).
 #pragma once
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 namespace schema_test {
 

@@ -16,7 +16,8 @@ namespace {
 
 // How many ranks have each coordinate value.
 long ranks_with(const engine::Layout3D& l, int engine::RankPlace::*field, int value) {
-    return std::count_if(l.ranks.begin(), l.ranks.end(), [&](const engine::RankPlace& r) { return r.*field == value; });
+    return std::count_if(l.ranks.begin(), l.ranks.end(),
+                         [&](const engine::RankPlace& r) { return r.*field == value; });
 }
 
 }  // namespace
@@ -32,7 +33,9 @@ TEST_CASE("layout_3d draws the engine's placement", "[chapters][layout_3d]") {
     const Scene tp = chapter->scene_at(6);
     for (int g = 0; g < l.dp * l.pp; ++g) CHECK(shows(tp, "TP group " + std::to_string(g)));
     CHECK_FALSE(shows(tp, "TP group " + std::to_string(l.dp * l.pp)));
-    for (int r = 0; r < l.tp; ++r) CHECK(count(tp, "TP rank " + std::to_string(r)) == ranks_with(l, &engine::RankPlace::tp, r));
+    for (int r = 0; r < l.tp; ++r)
+        CHECK(count(tp, "TP rank " + std::to_string(r)) ==
+              ranks_with(l, &engine::RankPlace::tp, r));
     CHECK(shows(tp, "GPU 15"));
     CHECK_FALSE(shows(tp, "GPU 16"));
     CHECK(shows(tp, format_bytes(engine::analyze(before).per_gpu.total.value)));
@@ -40,11 +43,13 @@ TEST_CASE("layout_3d draws the engine's placement", "[chapters][layout_3d]") {
     // Stage labels: one per stage of every replica, plus each card's own tag.
     const Scene pp = chapter->scene_at(11);
     for (int s = 0; s < l.pp; ++s)
-        CHECK(count(pp, "stage " + std::to_string(s)) == ranks_with(l, &engine::RankPlace::pp, s) + l.dp);
+        CHECK(count(pp, "stage " + std::to_string(s)) ==
+              ranks_with(l, &engine::RankPlace::pp, s) + l.dp);
 
     const Scene dp = chapter->scene_at(15);
     for (int d = 0; d < l.dp; ++d)
-        CHECK(count(dp, "replica " + std::to_string(d)) == ranks_with(l, &engine::RankPlace::dp, d) + 1);
+        CHECK(count(dp, "replica " + std::to_string(d)) ==
+              ranks_with(l, &engine::RankPlace::dp, d) + 1);
 }
 
 TEST_CASE("layout_3d re-slices on set: tp 4, pp 2", "[chapters][layout_3d]") {
@@ -57,7 +62,8 @@ TEST_CASE("layout_3d re-slices on set: tp 4, pp 2", "[chapters][layout_3d]") {
 
     const Scene end = chapter->scene_at(23);
     for (int d = 0; d < l.dp; ++d)
-        CHECK(count(end, "replica " + std::to_string(d)) == ranks_with(l, &engine::RankPlace::dp, d) + 1);
+        CHECK(count(end, "replica " + std::to_string(d)) ==
+              ranks_with(l, &engine::RankPlace::dp, d) + 1);
     CHECK_FALSE(shows(end, "replica 2"));
     CHECK(shows(end, format_bytes(engine::analyze(after).per_gpu.total.value)));
 

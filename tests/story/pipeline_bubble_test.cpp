@@ -1,13 +1,12 @@
 // pipeline_bubble draws the engine's schedule slot for slot and reads out its bubble.
 #include <catch2/catch.hpp>
-
 #include <cmath>
 
+#include "chapter_fixture.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/report.hpp"
 #include "story/format.hpp"
 #include "story/strategy_kit.hpp"
-#include "chapter_fixture.hpp"
 
 using namespace story;
 using chapter_test::shows;
@@ -35,7 +34,8 @@ void check_slots(const Scene& s, const engine::PipelineSchedule& sched) {
         const auto hit = std::find_if(pool.begin(), pool.end(), [&](const Rect& r) {
             return std::abs(r.x - x) < 2 && std::abs(r.w - (slot.duration * unit - 3)) < 0.01;
         });
-        INFO("stage " << slot.stage << " micro-batch " << slot.micro_batch << " start " << slot.start);
+        INFO("stage " << slot.stage << " micro-batch " << slot.micro_batch << " start "
+                      << slot.start);
         REQUIRE(hit != pool.end());
         pool.erase(hit);
     }
@@ -45,13 +45,15 @@ void check_slots(const Scene& s, const engine::PipelineSchedule& sched) {
 std::vector<std::string> held(const Scene& s) {
     std::vector<std::string> out;
     for (const PlacedText& p : texts_of(s))
-        if (p.opacity > 0.99 && p.text.x == 1530 && p.text.y > kTop && p.text.y < kBottom) out.push_back(p.text.text);
+        if (p.opacity > 0.99 && p.text.x == 1530 && p.text.y > kTop && p.text.y < kBottom)
+            out.push_back(p.text.text);
     return out;
 }
 
 }  // namespace
 
-TEST_CASE("pipeline_bubble: GPipe timeline, formula and activations held", "[chapters][pipeline_bubble]") {
+TEST_CASE("pipeline_bubble: GPipe timeline, formula and activations held",
+          "[chapters][pipeline_bubble]") {
     const ChapterSpec kSpec = load();
     const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
     const Timeline timeline(kSpec);
@@ -63,7 +65,8 @@ TEST_CASE("pipeline_bubble: GPipe timeline, formula and activations held", "[cha
     // (p-1)/(m+p-1) with p = 4, m = 8: 3/11.
     CHECK(engine::bubble_fraction(4, 8) == Approx(3.0 / 11));
     CHECK(shows(s, "Bubble = (p − 1) / (m + p − 1) = (4 − 1) / (8 + 4 − 1) = 27.3%"));
-    CHECK(shows(s, "Measured on this timeline: " + format_percent(sched.idle_fraction()) + " of GPU time idle"));
+    CHECK(shows(s, "Measured on this timeline: " + format_percent(sched.idle_fraction()) +
+                       " of GPU time idle"));
     CHECK(shows(s, format_percent(engine::analyze(gpipe).bubble_fraction)));  // the Bubble stat
     check_slots(s, sched);
     // GPipe runs every forward first: the first stage holds all m micro-batches.
@@ -91,7 +94,8 @@ TEST_CASE("pipeline_bubble: 1F1B holds p - s micro-batches, more micro-batches s
     CHECK_FALSE(shows(mid, "15.8%"));
 }
 
-TEST_CASE("pipeline_bubble: the interleaved schedule and its smaller bubble", "[chapters][pipeline_bubble]") {
+TEST_CASE("pipeline_bubble: the interleaved schedule and its smaller bubble",
+          "[chapters][pipeline_bubble]") {
     const ChapterSpec kSpec = load();
     const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
     const Timeline timeline(kSpec);
@@ -102,6 +106,8 @@ TEST_CASE("pipeline_bubble: the interleaved schedule and its smaller bubble", "[
     check_slots(end, sched);
     const double bubble = engine::bubble_fraction(engine::Schedule::interleaved, 4, 16, 2);
     CHECK(bubble == Approx(3.0 / 35));
-    CHECK(shows(end, "Bubble = (p − 1) / (v·m + p − 1) = (4 − 1) / (2·16 + 4 − 1) = " + format_percent(bubble)));
-    CHECK(shows(end, "Measured on this timeline: " + format_percent(sched.idle_fraction()) + " of GPU time idle"));
+    CHECK(shows(end, "Bubble = (p − 1) / (v·m + p − 1) = (4 − 1) / (2·16 + 4 − 1) = " +
+                         format_percent(bubble)));
+    CHECK(shows(end, "Measured on this timeline: " + format_percent(sched.idle_fraction()) +
+                         " of GPU time idle"));
 }

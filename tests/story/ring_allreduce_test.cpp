@@ -30,8 +30,10 @@ TEST_CASE("ring_allreduce reads out 2(n-1)/n x B and its time on the link", "[ch
     const Scene at15 = chapter->scene_at(15.5);
     CHECK(shows(at15, "= " + format_bytes(r8.comm.dp_per_gpu.value) + " per step"));
     CHECK(shows(at15, "Each card sends 2 × 7/8 × 14" + ts + "GB"));
-    CHECK(shows(at15, "NVLink " + format_bandwidth(engine::group_bandwidth(eight, engine::Group::dp).value) +
-                          " each way: " + format_time(r8.comm.dp_time.value)));
+    CHECK(
+        shows(at15, "NVLink " +
+                        format_bandwidth(engine::group_bandwidth(eight, engine::Group::dp).value) +
+                        " each way: " + format_time(r8.comm.dp_time.value)));
     CHECK(shows(at15, format_bytes(r8.per_gpu.total.value)));  // Per card
     CHECK(shows(at15, format_bytes(r8.comm.dp_per_gpu.value)));
     CHECK(shows(at15, format_time(r8.comm.dp_time.value)));
@@ -71,7 +73,9 @@ TEST_CASE("ring_allreduce draws the engine's schedule chunk by chunk", "[chapter
     // Full cells (all 8 contributions summed): none before, one per card once reduce-scatter
     // is done (the chunk it owns), all of them after the all-gather.
     const double strip = 24;
-    const auto full_cells = [&](double t) { return count_rects(chapter->scene_at(t), 16.25, strip, p.gradients); };
+    const auto full_cells = [&](double t) {
+        return count_rects(chapter->scene_at(t), 16.25, strip, p.gradients);
+    };
     CHECK(full_cells(4.5) == 0);
     CHECK(full_cells(5.2 + 0.6 * 7 - 0.05) == 8);
     CHECK(full_cells(13.8) == 64);

@@ -1,9 +1,8 @@
 // storyboards/schema.json against the loader: every shipped storyboard and good fixture
 // validates, broken ones do not, and the schema names exactly the keys, chapter kinds, `set:`
 // names and presets the loader knows, so editors complete and flag what shardreel will.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -116,15 +115,33 @@ TEST_CASE("shipped storyboards point editors at the schema", "[schema]") {
 TEST_CASE("broken storyboards fail the schema where the schema can tell", "[schema]") {
     // Errors a schema cannot see (duplicates, beats past the end, configurations the cost model
     // rejects, YAML syntax) are the loader's alone.
-    for (const char* name :
-         {"unknown_key", "unknown_kind", "unknown_precision", "unknown_theme", "unknown_model",
-          "bad_chapter_id", "bad_bandwidth", "bad_time_unit", "fps_out_of_range",
-          "fps_not_a_number", "missing_version", "wrong_version", "missing_chapters",
-          "missing_id_and_kind", "model_map_incomplete", "not_a_bool", "set_kind_has_none",
-          "set_kind_lacks_param", "setting_in_wrong_place", "zero_stage_out_of_range",
-          "unsupported_optimizer", "chapters_not_a_list", "tp_not_whole", "unparsable_video_size"}) {
+    for (const char* name : {"unknown_key",
+                             "unknown_kind",
+                             "unknown_precision",
+                             "unknown_theme",
+                             "unknown_model",
+                             "bad_chapter_id",
+                             "bad_bandwidth",
+                             "bad_time_unit",
+                             "fps_out_of_range",
+                             "fps_not_a_number",
+                             "missing_version",
+                             "wrong_version",
+                             "missing_chapters",
+                             "missing_id_and_kind",
+                             "model_map_incomplete",
+                             "not_a_bool",
+                             "set_kind_has_none",
+                             "set_kind_lacks_param",
+                             "setting_in_wrong_place",
+                             "zero_stage_out_of_range",
+                             "unsupported_optimizer",
+                             "chapters_not_a_list",
+                             "tp_not_whole",
+                             "unparsable_video_size"}) {
         INFO(name);
-        CHECK_FALSE(schema_errors(kSource / "tests/storyboards/bad" / (std::string(name) + ".yaml")).empty());
+        CHECK_FALSE(schema_errors(kSource / "tests/storyboards/bad" / (std::string(name) + ".yaml"))
+                        .empty());
     }
     const auto errors = schema_errors(kSource / "tests/storyboards/bad/unknown_key.yaml");
     REQUIRE(errors.size() == 1);
@@ -145,8 +162,14 @@ TEST_CASE("the schema lists every chapter kind and what each may set", "[schema]
     for (const json& rule : definition("chapter").at("allOf")) {
         const std::string kind = rule.at("if").at("properties").at("kind").at("const");
         conditioned.insert(kind);
-        const json& names = rule.at("then").at("properties").at("beats").at("items").at(
-            "properties").at("set").at("propertyNames").at("enum");
+        const json& names = rule.at("then")
+                                .at("properties")
+                                .at("beats")
+                                .at("items")
+                                .at("properties")
+                                .at("set")
+                                .at("propertyNames")
+                                .at("enum");
         INFO(kind);
         REQUIRE(story::find_kind(kind) != nullptr);
         CHECK(strings_of(names) == set_of(story::find_kind(kind)->settable));
@@ -167,15 +190,23 @@ TEST_CASE("the schema lists every flat setting name and preset", "[schema]") {
 
 TEST_CASE("the schema's unit patterns accept what the loader parses", "[schema]") {
     const auto accepts = [](const std::string& def, const json& value) {
-        return schema_test::validate(schema(), json{{"shardreel", 1}, {"chapters", json::array({
-            {{"id", "a"}, {"kind", "title"}, {"duration", def == "time" ? value : json("1s")},
-             {"cluster", def == "bandwidth" ? json{{"nvlink", value}} : json::object()},
-             {"model", def == "count" ? value : json("7B")}}})}}).empty();
+        return schema_test::validate(
+                   schema(),
+                   json{{"shardreel", 1},
+                        {"chapters",
+                         json::array({{{"id", "a"},
+                                       {"kind", "title"},
+                                       {"duration", def == "time" ? value : json("1s")},
+                                       {"cluster", def == "bandwidth" ? json{{"nvlink", value}}
+                                                                      : json::object()},
+                                       {"model", def == "count" ? value : json("7B")}}})}})
+            .empty();
     };
     for (const char* t : {"1.5s", "500ms", "45f", "2", "0.25 s"}) CHECK(accepts("time", t));
     for (const char* t : {"1.5 min", "s", "-1s", "1h"}) CHECK_FALSE(accepts("time", t));
     CHECK(accepts("time", 3));
-    for (const char* b : {"900GB/s", "400Gb/s", "1.5TB/s", "100GiB/s"}) CHECK(accepts("bandwidth", b));
+    for (const char* b : {"900GB/s", "400Gb/s", "1.5TB/s", "100GiB/s"})
+        CHECK(accepts("bandwidth", b));
     for (const char* b : {"900GB", "90GBs", "fast"}) CHECK_FALSE(accepts("bandwidth", b));
     for (const char* c : {"7B", "1.5M", "70e9", "llama-2-70b"}) CHECK(accepts("count", c));
     CHECK(accepts("count", 70e9));

@@ -1,9 +1,8 @@
 // Helpers for the ring_allreduce, zero_stages and fsdp_gather tests: load a kind storyboard's
 // chapter, and read texts and rectangles off a scene.
 #pragma once
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -48,7 +47,8 @@ inline int count_rects(const story::Scene& s, double w, double h, story::Color f
     int n = 0;
     for (const story::Item& item : s.items)
         if (const auto* r = std::get_if<story::Rect>(&item.shape))
-            n += std::abs(r->w - w) < 1e-6 && std::abs(r->h - h) < 1e-6 && r->fill == fill && item.opacity > 0;
+            n += std::abs(r->w - w) < 1e-6 && std::abs(r->h - h) < 1e-6 && r->fill == fill &&
+                 item.opacity > 0;
     return n;
 }
 

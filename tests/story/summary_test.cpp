@@ -21,11 +21,13 @@ void check_rows(const Scene& s, const engine::Config& c) {
         INFO(engine::to_string(row.kind));
         CHECK(shows(s, std::string(engine::to_string(row.kind))));
         CHECK(shows(s, format_bytes(r.per_gpu.total.value)));
-        CHECK(shows(s, format_bytes(r.comm.dp_per_gpu.value + r.comm.tp_per_gpu.value + r.comm.pp_per_gpu.value)));
+        CHECK(shows(s, format_bytes(r.comm.dp_per_gpu.value + r.comm.tp_per_gpu.value +
+                                    r.comm.pp_per_gpu.value)));
         CHECK(shows(s, format_time(r.comm.total().value)));
         CHECK(shows(s, format_percent(r.bubble_fraction)));
         if (!r.per_gpu.fits)
-            CHECK(shows(s, "✗ " + format_bytes(r.per_gpu.total.value - r.per_gpu.capacity.value) + " over"));
+            CHECK(shows(s, "✗ " + format_bytes(r.per_gpu.total.value - r.per_gpu.capacity.value) +
+                               " over"));
     }
 }
 
@@ -49,7 +51,11 @@ TEST_CASE("summary rows are the engine's figures for each strategy", "[chapters]
     const Scene end = chapter->scene_at(19.9);
     check_rows(end, timeline.states()[1]);
     // 70B under plain DP holds 16 B x 70e9 = 1,120 GB of state on every card, plus activations.
-    CHECK(shows(end, "✗ " + format_bytes(engine::analyze(engine::strategy_configs(timeline.states()[1])[0].config)
-                                             .per_gpu.total.value - 80e9) + " over"));
+    CHECK(shows(end, "✗ " +
+                         format_bytes(engine::analyze(
+                                          engine::strategy_configs(timeline.states()[1])[0].config)
+                                          .per_gpu.total.value -
+                                      80e9) +
+                         " over"));
     CHECK(shows(end, "✓ fits"));  // the 3D row
 }

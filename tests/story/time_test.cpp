@@ -1,9 +1,10 @@
 // Time, easing, tracks and beat timelines: the clock every chapter runs on.
+#include "story/time.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "engine/presets.hpp"
 #include "story/easing.hpp"
-#include "story/time.hpp"
 #include "story/timeline.hpp"
 #include "story/track.hpp"
 
@@ -21,8 +22,8 @@ TEST_CASE("a one-second chapter has exactly fps frames", "[time]") {
 }
 
 TEST_CASE("easings start at 0, end at 1 and are monotonic", "[easing]") {
-    for (Ease e : {Ease::linear, Ease::in_cubic, Ease::out_cubic, Ease::in_out_cubic, Ease::smoothstep,
-                   Ease::smootherstep, Ease::smooth}) {
+    for (Ease e : {Ease::linear, Ease::in_cubic, Ease::out_cubic, Ease::in_out_cubic,
+                   Ease::smoothstep, Ease::smootherstep, Ease::smooth}) {
         CHECK(ease(e, 0) == Approx(0).margin(1e-12));
         CHECK(ease(e, 1) == Approx(1).margin(1e-12));
         CHECK(ease(e, -3) == ease(e, 0));

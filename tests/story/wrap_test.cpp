@@ -1,8 +1,7 @@
 // Word wrapping for the caption band and subtitles: greedy by measured advance, and balanced so
 // that centred text never ends in one stray word.
-#include <catch2/catch.hpp>
-
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <numeric>
 
 #include "story/layout.hpp"
@@ -38,12 +37,14 @@ TEST_CASE("greedy wrap fills each line up to the width") {
     CHECK(joined(lines) == "one two three four five six");
     for (const std::string& l : lines) CHECK(kMetrics.measure(l, kCaption).advance <= 200);
     CHECK(wrap_text(kMetrics, "", kCaption, 200).empty());
-    CHECK(wrap_text(kMetrics, "unbreakable", kCaption, 10) == std::vector<std::string>{"unbreakable"});
+    CHECK(wrap_text(kMetrics, "unbreakable", kCaption, 10) ==
+          std::vector<std::string>{"unbreakable"});
 }
 
 TEST_CASE("balanced wrap keeps the line count and evens the lines out") {
     const std::string text =
-        "Stage 3 splits the weights too, so nothing is stored twice and memory falls as one over the "
+        "Stage 3 splits the weights too, so nothing is stored twice and memory falls as one over "
+        "the "
         "card count.";
     const double width = 1608;
     const auto greedy = wrap_text(kMetrics, text, kCaption, width);

@@ -40,7 +40,8 @@ TEST_CASE("zero_stages steps through the stages with the engine's figures", "[ch
         CHECK(shows(s, format_time(r.comm.dp_time.value)));
         for (int k = 0; k < 8; ++k) CHECK(shows(s, "GPU " + std::to_string(k)));
     }
-    // Hand-computed at N = 8 for 7B: 112 GB, then 14 + 14 + 84/8, then 14 + 14/8 + 84/8, then 112/8.
+    // Hand-computed at N = 8 for 7B: 112 GB, then 14 + 14 + 84/8, then 14 + 14/8 + 84/8, then
+    // 112/8.
     const Scene end3 = chapter->scene_at(19.5);
     CHECK(shows(end3, "112" + ts + "GB"));
     CHECK(shows(end3, "38.5" + ts + "GB"));

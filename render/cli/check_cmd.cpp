@@ -1,0 +1,73 @@
+// `shardreel check FILE...`: validates storyboards, printing every error compiler style and a
+// one-line summary per valid file. Writes nothing.
+#include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "render/cli/commands.hpp"
+#include "render/sys/files.hpp"
+#include "story/load.hpp"
+
+namespace render {
+namespace {
+
+std::string minutes_seconds(double seconds) {
+    const long total = std::lround(seconds);
+    char text[32];
+    std::snprintf(text, sizeof text, "%ld:%02ld", total / 60, total % 60);
+    return text;
+}
+
+double total_duration(const story::Storyboard& sb) {
+    double total = 0;
+    for (const story::ChapterSpec& c : sb.chapters) total += c.duration;
+    return total;
+}
+
+// The file's text, or std::nullopt with the reason. A directory opens as an empty stream, so it
+// is refused here rather than reported as an empty storyboard.
+std::optional<std::string> read_storyboard(const std::string& path, std::string& error) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        error = std::strerror(EISDIR);
+        return std::nullopt;
+    }
+    return read_file(path, error);
+}
+
+// Whether the file is a valid storyboard; reports on stdout (ok) or stderr (errors).
+bool check_file(const std::string& path) {
+    story::Diagnostics diags;
+    std::string read_error;
+    auto text = read_storyboard(path, read_error);
+    if (!text) {
+        diags.error(path, {}, "cannot read: " + read_error);
+    } else if (auto sb = story::parse_storyboard(*text, path, diags)) {
+        const std::size_t n = sb->chapters.size();
+        std::cout << path << ": ok (" << n << (n == 1 ? " chapter, " : " chapters, ")
+                  << minutes_seconds(total_duration(*sb)) << ")\n";
+        return true;
+    }
+    std::cerr << diags.format();
+    return false;
+}
+
+}  // namespace
+
+void add_check_command(CLI::App& app, int& exit_code) {
+    auto files = std::make_shared<std::vector<std::string>>();
+    CLI::App* cmd = app.add_subcommand("check", "Validate storyboards; report every error");
+    cmd->add_option("storyboards", *files, "Storyboard YAML files")->required();
+    cmd->callback([files, &exit_code] {
+        bool all_valid = true;
+        for (const std::string& path : *files) all_valid = check_file(path) && all_valid;
+        exit_code = all_valid ? 0 : 2;
+    });
+}
+
+}  // namespace render

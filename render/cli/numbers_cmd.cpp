@@ -1,0 +1,270 @@
+// `shardreel numbers`: the cost model's figures for one model and cluster as a Markdown table,
+// CSV or JSON, so an article can quote exactly what the film shows.
+#include <CLI/CLI.hpp>
+#include <cmath>
+#include <cstdint>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "engine/report.hpp"
+#include "render/cli/commands.hpp"
+#include "render/film/director.hpp"
+#include "story/format.hpp"
+#include "story/settings.hpp"
+#include "story/units.hpp"
+
+namespace render {
+namespace {
+
+using Json = nlohmann::ordered_json;
+using Errors = std::vector<std::string>;
+
+struct FlagSpec {
+    const char* flag;
+    const char* key;  // story::apply_setting name, or ModelSpec field for shape flags
+    const char* help;
+};
+
+// Applied in this order, so --gpu brings its links before --nvlink / --network override them.
+constexpr FlagSpec kSettingFlags[] = {
+    {"--gpu", "gpu", "GPU preset: h100-sxm-80gb, h200-sxm-141gb, a100-sxm-80gb"},
+    {"--nvlink", "nvlink", "NVLink bandwidth, both directions together (900GB/s)"},
+    {"--network", "network", "network bandwidth per GPU, one direction (400Gb/s, 50GB/s)"},
+    {"--gpus", "gpus", "GPUs in total; data parallel = gpus / (tp x pp)"},
+    {"--tp", "tp", "tensor-parallel degree"},
+    {"--pp", "pp", "pipeline-parallel degree"},
+    {"--zero", "zero", "ZeRO stage 0..3"},
+    {"--precision", "precision", "fp32 | bf16-mixed | fp8-mixed"},
+    {"--grad-dtype", "grad_dtype", "bf16 | fp32 (fp32 gradient accumulation)"},
+    {"--seq", "seq_len", "sequence length in tokens"},
+    {"--micro-batch", "micro_batch", "sequences per micro-batch"},
+    {"--micro-batches", "micro_batches", "micro-batches per step"},
+    {"--schedule", "schedule", "gpipe | 1f1b | interleaved"},
+    {"--chunks", "chunks", "virtual stages per GPU (interleaved)"},
+    {"--recompute", "recompute", "none | selective | full"},
+    {"--flash-attention", "flash_attention", "on | off"},
+    {"--sequence-parallel", "sequence_parallel", "on | off"},
+};
+
+// A custom shape for --params; fields not given come from the nearest preset.
+constexpr FlagSpec kShapeFlags[] = {
+    {"--layers", "layers", "transformer layers"},
+    {"--hidden", "hidden", "hidden size"},
+    {"--heads", "heads", "attention heads"},
+    {"--kv-heads", "kv_heads", "key/value heads (default: --heads)"},
+    {"--ffn", "ffn", "MLP inner size"},
+    {"--vocab", "vocab", "vocabulary size"},
+};
+
+struct Flags {
+    std::string storyboard, model, params, format = "md";
+    std::map<std::string, std::string> values;  // by flag; meaningful only when given
+    std::map<std::string, CLI::Option*> options;
+    bool given(const std::string& flag) const { return options.at(flag)->count() > 0; }
+};
+
+int& shape_field(engine::ModelSpec& m, std::string_view key) {
+    if (key == "layers") return m.layers;
+    if (key == "hidden") return m.hidden;
+    if (key == "heads") return m.heads;
+    if (key == "kv_heads") return m.kv_heads;
+    return key == "ffn" ? m.ffn : m.vocab;
+}
+
+void apply(engine::Config& c, const std::string& flag, const char* key, const std::string& value,
+           Errors& errors) {
+    if (auto e = story::apply_setting(c, key, value)) errors.push_back(flag + ": " + *e);
+}
+
+void apply_shape(const Flags& f, engine::ModelSpec& m, Errors& errors) {
+    for (const FlagSpec& s : kShapeFlags) {
+        if (!f.given(s.flag)) continue;
+        if (!f.given("--params")) {
+            errors.push_back(std::string(s.flag) + " describes a custom model: give --params too");
+            continue;
+        }
+        long long v = 0;
+        if (auto e = story::integer_in_range(s.key, f.values.at(s.flag), 1, 1 << 24, v)) {
+            errors.push_back(std::string(s.flag) + ": " + *e);
+        } else {
+            shape_field(m, s.key) = int(v);
+        }
+    }
+    if (f.given("--heads") && !f.given("--kv-heads")) m.kv_heads = m.heads;
+}
+
+void apply_model(const Flags& f, engine::Config& c, Errors& errors) {
+    if (f.given("--model") && f.given("--params")) {
+        errors.push_back("--model and --params both given: use one");
+    } else if (f.given("--model")) {
+        apply(c, "--model", "model", f.model, errors);
+    } else if (f.given("--params")) {
+        if (!story::parse_count(f.params)) {
+            errors.push_back("--params: " + story::unit_error(f.params, story::Quantity::count));
+        } else {
+            apply(c, "--params", "model", f.params, errors);
+        }
+    }
+    apply_shape(f, c.model, errors);
+}
+
+// Every problem with the flags, then (when they all parse) every problem with the setup.
+Errors build_config(const Flags& f, engine::Config& c) {
+    Errors errors;
+    if (f.format != "md" && f.format != "csv" && f.format != "json") {
+        errors.push_back("--format: expected md, csv or json, got '" + f.format + "'");
+    }
+    apply_model(f, c, errors);
+    for (const FlagSpec& s : kSettingFlags) {
+        if (f.given(s.flag)) apply(c, s.flag, s.key, f.values.at(s.flag), errors);
+    }
+    if (errors.empty()) errors = engine::validate(c);
+    return errors;
+}
+
+// Bytes print as whole numbers (rounded down, as ZeRO's table does).
+std::int64_t whole(engine::Bytes b) { return std::int64_t(std::floor(b.value)); }
+
+// Integral values print without a fraction ("16", not "16.0").
+Json number(double v) {
+    if (v == std::floor(v) && std::fabs(v) < 9e15) return std::int64_t(v);
+    return v;
+}
+
+Json to_json(const engine::Report& r) {
+    const engine::PerGpu& g = r.per_gpu;
+    const engine::CommPerStep& comm = r.comm;
+    return {
+        {"params", number(r.params)},
+        {"bytes_per_param",
+         {{"weights", number(r.bytes_per_param.weights)},
+          {"gradients", number(r.bytes_per_param.gradients)},
+          {"optimizer", number(r.bytes_per_param.optimizer)},
+          {"total", number(r.bytes_per_param.total())}}},
+        {"model_states_bytes", whole(r.model_states)},
+        {"gpus_to_hold_model_states", r.gpus_to_hold_model_states},
+        {"layout",
+         {{"gpus", r.layout.gpus},
+          {"dp", r.layout.dp()},
+          {"tp", r.layout.tp},
+          {"pp", r.layout.pp},
+          {"zero", r.layout.zero}}},
+        {"per_gpu",
+         {{"weights_bytes", whole(g.weights)},
+          {"gradients_bytes", whole(g.gradients)},
+          {"optimizer_bytes", whole(g.optimizer)},
+          {"activations_bytes", whole(g.activations)},
+          {"total_bytes", whole(g.total)},
+          {"capacity_bytes", whole(g.capacity)},
+          {"fits", g.fits}}},
+        {"activations",
+         {{"per_layer_bytes", whole(r.activations.per_layer)},
+          {"layers_per_gpu", r.activations.layers_per_gpu},
+          {"in_flight_micro_batches", number(r.activations.in_flight_micro_batches)}}},
+        {"comm_per_step",
+         {{"dp_bytes_per_gpu", whole(comm.dp_per_gpu)},
+          {"tp_bytes_per_gpu", whole(comm.tp_per_gpu)},
+          {"pp_bytes_per_gpu", whole(comm.pp_per_gpu)},
+          {"seconds", comm.total().value}}},
+        {"pipeline", {{"bubble_fraction", r.bubble_fraction}}},
+    };
+}
+
+// key,value rows with the JSON's dotted keys.
+void write_csv(std::ostream& out, const Json& j, const std::string& prefix = "") {
+    for (const auto& [key, value] : j.items()) {
+        if (value.is_object()) {
+            write_csv(out, value, prefix + key + ".");
+        } else {
+            out << prefix << key << "," << value.dump() << "\n";
+        }
+    }
+}
+
+std::string comm_cell(engine::Bytes bytes, engine::Seconds time) {
+    return story::format_bytes(bytes.value) + " in " + story::format_time(time.value);
+}
+
+void write_markdown(std::ostream& out, const engine::Config& c, const engine::Report& r) {
+    const engine::BytesPerParam& b = r.bytes_per_param;
+    const engine::PerGpu& g = r.per_gpu;
+    const std::string capacity = story::format_bytes(g.capacity.value);
+    const std::vector<std::pair<std::string, std::string>> rows = {
+        {"model", c.model.name + " (" + story::format_params(r.params) + " parameters)"},
+        {"bytes per parameter",
+         story::format_sig3(b.weights) + " + " + story::format_sig3(b.gradients) + " + " +
+             story::format_sig3(b.optimizer) + " = " + story::format_bytes_per_param(b.total()) +
+             " (weights + gradients + optimizer)"},
+        {"model states", story::format_bytes(r.model_states.value)},
+        {"GPUs to hold the model states",
+         story::format_int(r.gpus_to_hold_model_states) + " x " + capacity},
+        {"layout", story::format_int(r.layout.gpus) + " GPUs = dp " +
+                       std::to_string(r.layout.dp()) + " x tp " + std::to_string(r.layout.tp) +
+                       " x pp " + std::to_string(r.layout.pp) + ", ZeRO-" +
+                       std::to_string(r.layout.zero)},
+        {"per GPU: weights", story::format_bytes(g.weights.value)},
+        {"per GPU: gradients", story::format_bytes(g.gradients.value)},
+        {"per GPU: optimizer", story::format_bytes(g.optimizer.value)},
+        {"per GPU: activations", story::format_bytes(g.activations.value)},
+        {"per GPU: total", story::format_bytes(g.total.value) + " of " + capacity +
+                               (g.fits ? " (fits)" : " (does not fit)")},
+        {"activations per layer (one micro-batch)",
+         story::format_bytes(r.activations.per_layer.value)},
+        {"layers per GPU", std::to_string(r.activations.layers_per_gpu)},
+        {"micro-batches in flight", story::format_sig3(r.activations.in_flight_micro_batches)},
+        {"comm per step: data parallel", comm_cell(r.comm.dp_per_gpu, r.comm.dp_time)},
+        {"comm per step: tensor parallel", comm_cell(r.comm.tp_per_gpu, r.comm.tp_time)},
+        {"comm per step: pipeline", comm_cell(r.comm.pp_per_gpu, r.comm.pp_time)},
+        {"comm time per step", story::format_time(r.comm.total().value)},
+        {"pipeline bubble", story::format_percent(r.bubble_fraction)},
+    };
+    out << "| quantity | value |\n|---|---|\n";
+    for (const auto& [name, value] : rows) out << "| " << name << " | " << value << " |\n";
+}
+
+void register_flag(CLI::App* cmd, Flags& f, const char* flag, std::string& into, const char* help) {
+    f.options[flag] = cmd->add_option(flag, into, help);
+}
+
+int run(const Flags& f) {
+    engine::Config c = story::default_config();
+    if (!f.storyboard.empty()) {
+        const auto board = load_storyboard(f.storyboard, std::cerr);
+        if (!board) return 2;
+        c = board->defaults;  // flags given on the command line override it below
+    }
+    const Errors errors = build_config(f, c);
+    for (const std::string& e : errors) std::cerr << "shardreel: error: " << e << "\n";
+    if (!errors.empty()) return 2;
+    const engine::Report r = engine::analyze(c);
+    if (f.format == "json") {
+        std::cout << to_json(r).dump(2) << "\n";
+    } else if (f.format == "csv") {
+        std::cout << "key,value\n";
+        write_csv(std::cout, to_json(r));
+    } else {
+        write_markdown(std::cout, c, r);
+    }
+    return 0;
+}
+
+}  // namespace
+
+void add_numbers_command(CLI::App& app, int& exit_code) {
+    auto f = std::make_shared<Flags>();
+    CLI::App* cmd = app.add_subcommand(
+        "numbers", "Print the cost model's figures for a model and cluster (md, csv or json)");
+    cmd->add_option("storyboard", f->storyboard, "Take defaults from this storyboard");
+    register_flag(cmd, *f, "--model", f->model, "model preset, e.g. llama-2-7b (default)");
+    register_flag(cmd, *f, "--params", f->params, "parameter count, e.g. 7B or 70e9");
+    for (const FlagSpec& s : kShapeFlags) register_flag(cmd, *f, s.flag, f->values[s.flag], s.help);
+    for (const FlagSpec& s : kSettingFlags) {
+        register_flag(cmd, *f, s.flag, f->values[s.flag], s.help);
+    }
+    register_flag(cmd, *f, "--format", f->format, "md (default) | csv | json");
+    cmd->callback([f, &exit_code] { exit_code = run(*f); });
+}
+
+}  // namespace render

@@ -1,0 +1,173 @@
+// `shardreel render`: storyboards (or directories of them) to MP4 films with captions through
+// the segment cache, -j workers, progress on a TTY, JSON report.
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "render/cli/commands.hpp"
+#include "render/film/director.hpp"
+#include "render/sys/error.hpp"
+#include "render/sys/interrupt.hpp"
+#include "story/diagnostics.hpp"
+#include "story/units.hpp"
+
+namespace render {
+
+namespace {
+
+struct RenderArgs {
+    std::vector<std::string> storyboards;
+    std::string output, only, cache_limit;
+    VideoOverrides video;
+    BatchOptions batch;
+    bool no_cache = false, json = false, quiet = false;
+};
+
+std::string default_output(const std::string& storyboard) {
+    return "out/" + std::filesystem::path(storyboard).stem().string() + ".mp4";
+}
+
+void print_progress(const Progress& p, std::chrono::steady_clock::time_point start) {
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const double fps = elapsed > 0 ? static_cast<double>(p.done) / elapsed : 0;
+    const double eta = fps > 0 ? static_cast<double>(p.total - p.done) / fps : 0;
+    const int width = 30, filled = static_cast<int>(width * p.done / std::max(1LL, p.total));
+    std::fprintf(stderr, "\r\033[K%-22.22s [%s%s] %lld/%lld frames  %.1f fps  ETA %.0fs",
+                 p.chapter.c_str(), std::string(filled, '#').c_str(),
+                 std::string(width - filled, '.').c_str(), p.done, p.total, fps, eta);
+    if (p.done == p.total) std::fputc('\n', stderr);
+}
+
+nlohmann::json to_json(const RenderReport& r) {
+    nlohmann::json chapters = nlohmann::json::array();
+    for (const auto& c : r.chapters)
+        chapters.push_back(
+            {{"id", c.id}, {"cached", c.cached}, {"frames", c.frames}, {"seconds", c.seconds}});
+    const nlohmann::json output = r.output.empty() ? nlohmann::json() : nlohmann::json(r.output);
+    return {{"output", output},
+            {"frames_drawn", r.frames_drawn},
+            {"wall_seconds", r.wall_seconds},
+            {"chapters", chapters}};
+}
+
+// Loads, selects and resolves every storyboard and names its output; false (diagnostics
+// printed) if any is bad.
+bool prepare_films(const RenderArgs& args, std::vector<FilmJob>& films) {
+    auto loaded = load_films(args.storyboards, args.only, args.video, std::cerr);
+    if (!loaded) return false;
+    if (!args.output.empty() && loaded->size() > 1) {
+        std::cerr << "shardreel: error: -o names one output but " << loaded->size()
+                  << " storyboards were given (drop -o to write out/<name>.mp4 for each)\n";
+        return false;
+    }
+    for (FilmJob& film : *loaded)
+        film.output = args.output.empty() ? default_output(film.board.file) : args.output;
+    films = std::move(*loaded);
+    return true;
+}
+
+bool resolve_batch(RenderArgs& args) {
+    args.batch.use_cache = !args.no_cache;
+    if (args.no_cache && args.batch.segment_only) {
+        std::cerr << "shardreel: error: --segment-only writes into the cache; it cannot go with "
+                     "--no-cache\n";
+        return false;
+    }
+    if (args.cache_limit.empty()) return true;
+    const auto limit = story::parse_size(args.cache_limit);
+    if (!limit) {
+        std::cerr << "shardreel: error: cannot parse cache limit '" << args.cache_limit
+                  << "' (expected a size such as 2GB or 500MB)\n";
+        return false;
+    }
+    args.batch.cache_limit = static_cast<std::uintmax_t>(*limit);
+    return true;
+}
+
+void print_summary(const RenderReport& r) {
+    std::size_t cached = 0;
+    for (const auto& c : r.chapters) cached += c.cached;
+    std::cerr << "shardreel: " << (r.output.empty() ? "segments ready" : "wrote " + r.output)
+              << " (" << r.frames_drawn << " frames drawn, " << cached << " of "
+              << r.chapters.size() << " chapters cached, "
+              << static_cast<int>(r.wall_seconds * 10) / 10.0 << " s)\n";
+}
+
+int run_render(RenderArgs& args) {
+    if (args.storyboards.empty())
+        args.storyboards.push_back("storyboards/distributed-training.yaml");
+    // Validate everything before writing anything.
+    std::vector<FilmJob> films;
+    if (!prepare_films(args, films) || !resolve_batch(args)) return 2;
+
+    install_interrupt_handlers();
+    const Fonts fonts(default_font_dir());
+    const bool show_progress = !args.quiet && !args.json && isatty(STDERR_FILENO);
+    const auto start = std::chrono::steady_clock::now();
+    auto on_progress = [&](const Progress& p) {
+        if (show_progress) print_progress(p, start);
+    };
+    std::vector<RenderReport> reports;
+    try {
+        reports = render_films(films, fonts, args.batch, on_progress);
+    } catch (...) {
+        if (show_progress) std::fputs("\r\033[K", stderr);  // the error gets a line of its own
+        throw;
+    }
+    nlohmann::json out = nlohmann::json::array();
+    for (const RenderReport& r : reports) {
+        out.push_back(to_json(r));
+        if (!args.quiet && !args.json) print_summary(r);
+    }
+    if (args.json) std::cout << (out.size() == 1 ? out[0] : out).dump() << "\n";
+    return 0;
+}
+
+}  // namespace
+
+void add_render_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<RenderArgs>();
+    // Each chapter's encoder already keeps batch.encoder.threads cores busy (plus the drawing
+    // thread beside it), so more chapters than cores / threads only add memory (README,
+    // Performance).
+    args->batch.jobs =
+        static_cast<int>(std::max(1u, std::thread::hardware_concurrency() /
+                                          static_cast<unsigned>(args->batch.encoder.threads)));
+    CLI::App* cmd = app.add_subcommand(
+        "render", "Render storyboards to MP4 (default: storyboards/distributed-training.yaml)");
+    cmd->add_option("storyboards", args->storyboards,
+                    "Storyboard YAML files, or directories of them");
+    cmd->add_option("-o,--output", args->output, "Output file (default out/<storyboard-stem>.mp4)");
+    cmd->add_option("--quality", args->video.quality,
+                    "low 854x480@15, medium 1280x720@30, high 1920x1080@30, 4k 3840x2160@30");
+    cmd->add_option("--size", args->video.size, "Frame size WxH, overrides the preset");
+    cmd->add_option("--fps", args->video.fps, "Frames per second, overrides the preset");
+    cmd->add_option("--only", args->only, "Render only these chapter ids (comma separated)");
+    cmd->add_option("-j,--jobs", args->batch.jobs,
+                    "Chapters drawn in parallel (default: CPU count / 2, the encoder's threads); "
+                    "output is identical for any N")
+        ->check(CLI::Range(1, 256));
+    auto* cache =
+        cmd->add_option("--cache", args->batch.cache_dir,
+                        "Segment cache directory (default: cache/ beside the output, out/cache)");
+    cmd->add_flag("--no-cache", args->no_cache,
+                  "Draw every chapter; neither read nor write the cache")
+        ->excludes(cache);
+    cmd->add_flag(
+        "--segment-only", args->batch.segment_only,
+        "Draw the selected chapters' missing segments into the cache; do not assemble the film");
+    cmd->add_option("--cache-limit", args->cache_limit,
+                    "Prune the cache to this size, least recently used first (default 2GB)");
+    cmd->add_flag("--json", args->json, "Print a JSON report on stdout");
+    cmd->add_flag("-q,--quiet", args->quiet, "No progress output");
+    cmd->callback(
+        [args, &exit_code] { exit_code = run_guarded([&] { return run_render(*args); }); });
+}
+
+}  // namespace render

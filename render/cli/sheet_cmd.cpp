@@ -1,0 +1,80 @@
+// `shardreel sheet`: a contact sheet of a storyboard, every chapter at its beats, as one PNG grid
+// or an HTML page with PNG stills and captions, so a reviewer sees the whole film at a glance.
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <iostream>
+
+#include "render/cli/commands.hpp"
+#include "render/film/contact_sheet.hpp"
+#include "render/film/director.hpp"
+#include "render/sys/error.hpp"
+#include "render/sys/files.hpp"
+#include "render/sys/interrupt.hpp"
+#include "story/units.hpp"
+
+namespace render {
+namespace {
+
+constexpr const char* html_still_size = "960x540";  // crisp at 480 px on high-density screens
+
+struct SheetArgs {
+    std::string storyboard, output, every, size;
+};
+
+std::string default_output(const std::string& storyboard) {
+    return "out/" + std::filesystem::path(storyboard).stem().string() + "-sheet.png";
+}
+
+int usage_error(const std::string& message) {
+    std::cerr << "shardreel: error: " << message << "\n";
+    return 2;
+}
+
+int run_sheet(const SheetArgs& args) {
+    const auto board = load_storyboard(args.storyboard, std::cerr);
+    if (!board) return 2;
+    const std::string output = args.output.empty() ? default_output(board->file) : args.output;
+    const std::string ext = std::filesystem::path(output).extension().string();
+    if (ext != ".png" && ext != ".html")
+        return usage_error("sheet output must end in .png or .html, got '" + output + "'");
+    VideoOverrides overrides;
+    overrides.size = args.size.empty() && ext == ".html" ? html_still_size : args.size;
+    story::Video video;
+    if (auto err = resolve_video(board->video, overrides, video)) return usage_error(*err);
+    double every = 0;
+    if (!args.every.empty()) {
+        const auto seconds = story::parse_time(args.every, video.fps);
+        if (!seconds || *seconds <= 0)
+            return usage_error("--every expects a positive time such as 2s or 500ms, got '" +
+                               args.every + "'");
+        every = *seconds;
+    }
+    const auto shots = pick_shots(*board, video.fps, every);
+    install_interrupt_handlers();
+    ensure_parent_dir(output);
+    const Fonts fonts(default_font_dir());
+    if (ext == ".html")
+        write_sheet_html(*board, video, shots, output, fonts);
+    else
+        write_sheet_png(*board, video, shots, output, fonts);
+    std::cerr << "shardreel: wrote " << output << " (" << shots.size() << " stills)\n";
+    return 0;
+}
+
+}  // namespace
+
+void add_sheet_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<SheetArgs>();
+    CLI::App* cmd =
+        app.add_subcommand("sheet", "Contact sheet of every chapter at its beats, as PNG or HTML");
+    cmd->add_option("storyboard", args->storyboard, "Storyboard YAML file")->required();
+    cmd->add_option("-o,--output", args->output,
+                    "Output .png grid or .html page (default out/<stem>-sheet.png)");
+    cmd->add_option("--every", args->every,
+                    "A still every TIME (2s, 500ms, 45f) instead of at the beats");
+    cmd->add_option("--size", args->size, "Size WxH of the HTML page's stills (default 960x540)");
+    cmd->callback(
+        [args, &exit_code] { exit_code = run_guarded([&] { return run_sheet(*args); }); });
+}
+
+}  // namespace render

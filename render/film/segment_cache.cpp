@@ -1,0 +1,200 @@
+// Segment cache keys, lookups that verify what they return, atomic records and LRU pruning.
+#include "render/film/segment_cache.hpp"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "render/av/video_probe.hpp"
+#include "render/drawing_digest.hpp"  // generated at build time
+#include "render/sys/error.hpp"
+#include "render/sys/files.hpp"
+#include "story/fingerprint.hpp"
+#include "story/theme.hpp"
+#include "story/time.hpp"
+
+namespace render {
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* captions_name(story::Captions c) {
+    switch (c) {
+        case story::Captions::burn:
+            return "burn";
+        case story::Captions::track:
+            return "track";
+        case story::Captions::off:
+            return "off";
+    }
+    return "?";
+}
+
+std::string json_path(const std::string& dir, const std::string& key) {
+    return (fs::path(dir) / (key + ".json")).string();
+}
+
+bool is_key(const std::string& stem) {
+    return stem.size() == 32 && stem.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+std::optional<nlohmann::json> read_record(const std::string& path) {
+    std::string error;
+    const auto text = read_file(path, error);
+    if (!text) return std::nullopt;
+    auto record = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    if (record.is_discarded() || !record.is_object()) return std::nullopt;
+    return record;
+}
+
+bool opens_with_frames(const std::string& path, int frames) {
+    try {
+        return probe_video(path).frame_count == frames;
+    } catch (const SystemError&) {
+        return false;
+    }
+}
+
+}  // namespace
+
+std::string xxh3_128_hex(const std::string& bytes) {
+    const XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
+    char hex[33];
+    std::snprintf(hex, sizeof hex, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
+                  static_cast<unsigned long long>(h.low64));
+    return hex;
+}
+
+SegmentKey segment_key(const story::ChapterSpec& spec, const story::Chapter& chapter,
+                       const story::Video& video, const EncoderSettings& encoder,
+                       const Fonts& fonts) {
+    const nlohmann::json inputs = {
+        {"shardreel", SHARDREEL_VERSION},
+        {"drawing", SHARDREEL_DRAWING_DIGEST},
+        {"video",
+         {{"width", video.width},
+          {"height", video.height},
+          {"fps", video.fps},
+          {"theme", std::string(story::to_string(video.theme))},
+          {"captions", captions_name(video.captions)}}},
+        {"encoder", to_string(encoder)},
+        {"fonts", fonts.digest()},
+        {"chapter", story::spec_fingerprint(spec)},
+        {"engine", xxh3_128_hex(chapter.fingerprint())},
+    };
+    std::string text = inputs.dump();  // object keys sorted: canonical
+    return {xxh3_128_hex(text), std::move(text), story::frame_count(spec.duration, video.fps)};
+}
+
+SegmentCache::SegmentCache(std::string dir) : dir_(std::move(dir)) {}
+
+SegmentCache::~SegmentCache() {
+    std::error_code ec;
+    if (created_) fs::remove(dir_, ec);  // succeeds only while empty
+}
+
+std::string SegmentCache::segment_path(const SegmentKey& k) const {
+    return (fs::path(dir_) / (k.key + ".mp4")).string();
+}
+
+void SegmentCache::prepare() {
+    std::error_code ec;
+    if (fs::is_directory(dir_, ec)) return;
+    fs::create_directories(dir_, ec);
+    if (ec) throw SystemError("cannot create cache directory " + dir_ + ": " + ec.message());
+    created_ = true;
+}
+
+bool SegmentCache::valid(const SegmentKey& k) const {
+    const auto record = read_record(json_path(dir_, k.key));
+    if (!record || record->value("inputs", nlohmann::json()).dump() != k.inputs ||
+        record->value("frames", -1) != k.frames)
+        return false;
+    std::string error;
+    const auto bytes = read_file(segment_path(k), error);
+    return bytes && xxh3_128_hex(*bytes) == record->value("xxh3", "") &&
+           opens_with_frames(segment_path(k), k.frames);
+}
+
+bool SegmentCache::lookup(const SegmentKey& k) const {
+    if (!valid(k)) return false;
+    std::error_code ec;  // a failed touch only makes the entry look older
+    const auto now = fs::file_time_type::clock::now();
+    fs::last_write_time(segment_path(k), now, ec);
+    fs::last_write_time(json_path(dir_, k.key), now, ec);
+    return true;
+}
+
+void SegmentCache::commit(const SegmentKey& k) const {
+    std::string error;
+    const auto bytes = read_file(segment_path(k), error);
+    if (!bytes) throw SystemError("cannot read segment " + segment_path(k) + ": " + error);
+    const nlohmann::json record = {{"key", k.key},
+                                   {"frames", k.frames},
+                                   {"bytes", bytes->size()},
+                                   {"xxh3", xxh3_128_hex(*bytes)},
+                                   {"inputs", nlohmann::json::parse(k.inputs)}};
+    try {
+        write_file_atomic(json_path(dir_, k.key), record.dump(2) + "\n");
+    } catch (const SystemError&) {
+        std::error_code ec;  // a segment without its record is a miss: take the space back
+        fs::remove(segment_path(k), ec);
+        throw;
+    }
+}
+
+namespace {
+
+struct Entry {
+    std::string key;
+    fs::file_time_type used;
+    std::uintmax_t bytes = 0;
+};
+
+std::uintmax_t size_or_zero(const fs::path& p) {
+    std::error_code ec;
+    const auto n = fs::file_size(p, ec);
+    return ec ? 0 : n;
+}
+
+bool is_stale_temp(const fs::directory_entry& e, fs::file_time_type now) {
+    std::error_code ec;
+    const auto t = e.last_write_time(ec);
+    return !ec && e.path().filename().string().find(".tmp-") != std::string::npos &&
+           now - t > std::chrono::hours(1);
+}
+
+}  // namespace
+
+void SegmentCache::prune(std::uintmax_t limit, const std::set<std::string>& keep) const {
+    std::error_code ec;
+    std::vector<Entry> entries;
+    std::uintmax_t total = 0;
+    const auto now = fs::file_time_type::clock::now();
+    for (const fs::directory_entry& e : fs::directory_iterator(dir_, ec)) {
+        if (is_stale_temp(e, now)) fs::remove(e.path(), ec);
+        const std::string stem = e.path().stem().string();
+        if (e.path().extension() != ".mp4" || !is_key(stem)) continue;
+        Entry entry{stem, e.last_write_time(ec),
+                    size_or_zero(e.path()) + size_or_zero(json_path(dir_, stem))};
+        total += entry.bytes;
+        entries.push_back(std::move(entry));
+    }
+    std::sort(entries.begin(), entries.end(),
+              [](const Entry& a, const Entry& b) { return a.used < b.used; });
+    for (const Entry& e : entries) {
+        if (total <= limit) break;
+        if (keep.count(e.key)) continue;
+        fs::remove(json_path(dir_, e.key),
+                   ec);  // the record first: a segment without one is a miss
+        fs::remove(fs::path(dir_) / (e.key + ".mp4"), ec);
+        total -= e.bytes;
+    }
+}
+
+}  // namespace render

@@ -1,0 +1,65 @@
+// The segment cache: each chapter's encoded MP4 segment stored as <key>.mp4 under a directory,
+// keyed by a hash of everything that shapes its pixels and bytes, with the key's inputs and the
+// segment's digest in <key>.json beside it; least recently used segments are pruned first.
+#pragma once
+#include <cstdint>
+#include <set>
+#include <string>
+
+#include "render/av/mp4_sink.hpp"
+#include "render/draw/fonts.hpp"
+#include "story/chapter.hpp"
+#include "story/storyboard.hpp"
+
+namespace render {
+
+inline constexpr std::uintmax_t kDefaultCacheLimit = 2'000'000'000;  // 2 GB
+
+// What one chapter's segment depends on: the shardreel version, the drawing code's digest, the
+// video (size, fps, theme, captions), the encoder settings, the font files' digest, the resolved
+// spec and the chapter's engine fingerprint (stored as its digest: schedules can be long).
+struct SegmentKey {
+    std::string key;     // 32 hex digits: XXH3-128 of `inputs`
+    std::string inputs;  // canonical JSON text (sorted keys), stored in <key>.json
+    int frames = 0;      // the segment's frame count
+};
+SegmentKey segment_key(const story::ChapterSpec& spec, const story::Chapter& chapter,
+                       const story::Video& video, const EncoderSettings& encoder,
+                       const Fonts& fonts);
+
+// XXH3-128 of bytes as 32 lowercase hex digits.
+std::string xxh3_128_hex(const std::string& bytes);
+
+class SegmentCache {
+  public:
+    explicit SegmentCache(std::string dir);
+    // Removes the directory if this object created it and nothing was stored in it.
+    ~SegmentCache();
+    SegmentCache(const SegmentCache&) = delete;
+    SegmentCache& operator=(const SegmentCache&) = delete;
+
+    const std::string& dir() const { return dir_; }
+    std::string segment_path(const SegmentKey& k) const;  // <dir>/<key>.mp4
+    // Creates the directory if missing. Throws SystemError.
+    void prepare();
+
+    // A usable segment: <key>.json holds exactly these inputs, the segment's XXH3-128 matches
+    // the one recorded, and libavformat reads it with the expected frame count. Never modifies
+    // the cache (a bad entry is simply overwritten when re-rendered).
+    bool valid(const SegmentKey& k) const;
+    // valid(), and on a hit marks the entry as just used (modification time: LRU pruning).
+    bool lookup(const SegmentKey& k) const;
+    // Records a segment just renamed into segment_path(k): writes <key>.json atomically. Two
+    // processes storing the same key write identical files, so either rename may win.
+    void commit(const SegmentKey& k) const;
+
+    // Deletes least recently used entries until the cache holds at most limit bytes, never one
+    // whose key is in keep, and temporary files an interrupted writer left over an hour ago.
+    void prune(std::uintmax_t limit, const std::set<std::string>& keep) const;
+
+  private:
+    std::string dir_;
+    bool created_ = false;
+};
+
+}  // namespace render

@@ -1,0 +1,68 @@
+// File helpers; see files.hpp.
+#include "render/sys/files.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "render/sys/error.hpp"
+#include "render/sys/temp_file.hpp"
+
+namespace render {
+
+std::optional<std::string> read_file(const std::string& path, std::string& error) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {  // an ifstream opens a directory as empty
+        error = std::strerror(EISDIR);
+        return std::nullopt;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        error = std::strerror(errno);
+        return std::nullopt;
+    }
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    return buf.str();
+}
+
+void ensure_parent_dir(const std::string& path) {
+    const auto dir = std::filesystem::path(path).parent_path();
+    if (dir.empty()) return;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) throw SystemError("cannot create directory " + dir.string() + ": " + ec.message());
+}
+
+void write_temp(const TempFile& file, const std::string& content) {
+    std::FILE* out = std::fopen(file.path().c_str(), "wb");
+    if (!out) throw SystemError("cannot write " + file.final_path() + ": " + std::strerror(errno));
+    const bool written = std::fwrite(content.data(), 1, content.size(), out) == content.size();
+    int error = written ? 0 : errno;
+    if (std::fclose(out) != 0 && !error) error = errno;  // buffered bytes reach the disk here
+    if (!written && !error) error = EIO;
+    if (error) throw SystemError("cannot write " + file.final_path() + ": " + std::strerror(error));
+}
+
+void check_writable(const std::string& path) {
+    ensure_parent_dir(path);
+    const TempFile probe(path);
+    write_temp(probe, "");
+}
+
+void write_file_atomic(const std::string& path, const std::string& content) {
+    TempFile file(path);
+    write_temp(file, content);
+    file.commit();
+}
+
+std::string home_dir() {
+    if (const char* home = std::getenv("SHARDREEL_HOME"); home && *home) return home;
+    return SHARDREEL_SOURCE_DIR;
+}
+
+}  // namespace render
