@@ -24,6 +24,8 @@ ChapterBase::ChapterBase(const ChapterSpec& spec, const Video& video, const Text
       palette_(palette(video.theme)),
       metrics_(metrics),
       timeline_(spec),
+      default_duration_(find_kind(spec.kind) ? find_kind(spec.kind)->default_duration
+                                             : spec.duration),
       burn_captions_(video.captions == Captions::burn),
       reports_(analyze_all(timeline_)) {}
 
@@ -32,6 +34,10 @@ std::string ChapterBase::fingerprint() const {
     f.add("reports", reports_);
     describe_engine(f);
     return f.text();
+}
+
+double ChapterBase::at(double authored) const {
+    return scaled_time(authored, spec_.duration, default_duration_);
 }
 
 Scene ChapterBase::blank() const {
@@ -61,6 +67,17 @@ double ChapterBase::figure_at(double t,
 
 const engine::Report& ChapterBase::report_at(double t) const {
     return reports_[timeline_.morph_at(t).to];
+}
+
+std::vector<MemorySegment> ChapterBase::memory_at(double t) const {
+    return {{figure_at(t, [](const engine::Report& r) { return r.per_gpu.weights.value; }),
+             palette_.weights},
+            {figure_at(t, [](const engine::Report& r) { return r.per_gpu.gradients.value; }),
+             palette_.gradients},
+            {figure_at(t, [](const engine::Report& r) { return r.per_gpu.optimizer.value; }),
+             palette_.optimizer},
+            {figure_at(t, [](const engine::Report& r) { return r.per_gpu.activations.value; }),
+             palette_.activations}};
 }
 
 std::vector<Stat> ChapterBase::stat_panel(double card_bytes, double comm_bytes, double comm_seconds,

@@ -7,9 +7,11 @@
 
 #include "engine/report.hpp"
 #include "story/chapter.hpp"
+#include "story/draw/motion.hpp"
 #include "story/fingerprint.hpp"
 #include "story/layout.hpp"
 #include "story/timeline.hpp"
+#include "story/vocab.hpp"
 
 namespace story {
 
@@ -23,6 +25,15 @@ class ChapterBase : public Chapter {
     // Kinds that draw more than reports_ (schedules, plans, layouts, figures computed from
     // modified configs) add it here, so those changes reach the cache key.
     virtual void describe_engine(Fingerprint&) const {}
+    // Seconds from the chapter start of a choreography time authored for the kind's default
+    // duration (scaled_time): chapters write their timings once, for the default length.
+    double at(double authored) const;
+    // A per-state value (one per timeline state, built in the constructor) at t: counting or
+    // sliding from the previous state's value while a `set:` morphs.
+    template <class T>
+    T value_at(double t, const std::vector<T>& per_state) const {
+        return morphed(timeline_.morph_at(t), per_state);
+    }
     // Background only, in the authoring space.
     Scene blank() const;
     // Title, caption of the beat showing at t, and the given stats.
@@ -31,6 +42,9 @@ class ChapterBase : public Chapter {
     // state's value while a `set:` morphs (endpoints are the engine's, never guessed).
     double figure_at(double t, const std::function<double(const engine::Report&)>& f) const;
     const engine::Report& report_at(double t) const;
+    // The most loaded card's memory at t, bottom to top as STYLE.md stacks it (weights,
+    // gradients, optimizer, activations), counting while a `set:` morphs.
+    std::vector<MemorySegment> memory_at(double t) const;
     // The stat panel every chapter past the first shows: "Per card" (the most loaded GPU),
     // "Comm / step" (bytes each GPU sends, their time on the links beneath), "Bubble".
     static std::vector<Stat> stat_panel(double card_bytes, double comm_bytes, double comm_seconds,
@@ -44,7 +58,8 @@ class ChapterBase : public Chapter {
     const Palette& palette_;
     const TextMetrics& metrics_;
     const Timeline timeline_;
-    const bool burn_captions_;  // video.captions == burn: captions are drawn into the frame
+    const double default_duration_;  // the kind's (KindInfo::default_duration)
+    const bool burn_captions_;       // video.captions == burn: captions are drawn into the frame
     const std::vector<engine::Report> reports_;
 };
 

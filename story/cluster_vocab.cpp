@@ -10,23 +10,6 @@
 
 namespace story {
 
-Area lerp_area(const Area& a, const Area& b, double u) {
-    return {lerp(a.x, b.x, u), lerp(a.y, b.y, u), lerp(a.w, b.w, u), lerp(a.h, b.h, u)};
-}
-
-Area inflate(const Area& b, double by) { return {b.x - by, b.y - by, b.w + 2 * by, b.h + 2 * by}; }
-
-Area bounding(const std::vector<Area>& boxes) {
-    double x0 = boxes[0].x, y0 = boxes[0].y, x1 = boxes[0].right(), y1 = boxes[0].bottom();
-    for (const Area& b : boxes) {
-        x0 = std::min(x0, b.x);
-        y0 = std::min(y0, b.y);
-        x1 = std::max(x1, b.right());
-        y1 = std::max(y1, b.bottom());
-    }
-    return {x0, y0, x1 - x0, y1 - y0};
-}
-
 std::vector<Item> gpu_tile(const Palette& p, const TextMetrics& m, const TileSpec& t) {
     std::vector<Item> out;
     const Area& b = t.box;
@@ -113,11 +96,6 @@ std::vector<MemorySegment> memory_stack(const Palette& p, const PerGpuBytes& b) 
             {b.gradients, p.gradients},
             {b.optimizer, p.optimizer},
             {b.activations, p.activations}};
-}
-
-void add_items(Scene& s, std::vector<Item> items, double opacity) {
-    if (opacity <= 0) return;
-    for (Item& item : items) s.items.push_back({std::move(item.shape), item.opacity * opacity});
 }
 
 }  // namespace story

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "story/draw/box.hpp"
+#include "story/draw/motion.hpp"
 #include "story/scene.hpp"
 #include "story/text_metrics.hpp"
 #include "story/theme.hpp"
@@ -13,16 +15,10 @@
 
 namespace story {
 
-struct Area {
-    double x = 0, y = 0, w = 0, h = 0;
-    double right() const { return x + w; }
-    double bottom() const { return y + h; }
-    double cx() const { return x + w / 2; }
-    double cy() const { return y + h / 2; }
-};
-Area lerp_area(const Area& a, const Area& b, double u);
-Area inflate(const Area& b, double by);
-Area bounding(const std::vector<Area>& boxes);  // precondition: not empty
+// Old names kept for the chapters not yet on story/draw/: Area -> Box, lerp_area -> lerp
+// (inflate, bounding and add_items now live in story/draw/).
+using Area = Box;
+inline Area lerp_area(const Area& a, const Area& b, double u) { return lerp(a, b, u); }
 
 // A GPU without its memory stack, for pictures of many cards: rounded panel, name at the top,
 // or in the middle of a tile shorter than kShortTile (no room below the name for more).
@@ -72,8 +68,5 @@ struct PerGpuBytes {
     double weights = 0, gradients = 0, optimizer = 0, activations = 0;
 };
 std::vector<MemorySegment> memory_stack(const Palette& p, const PerGpuBytes& b);
-
-// Appends items with an opacity multiplier.
-void add_items(Scene& s, std::vector<Item> items, double opacity);
 
 }  // namespace story

@@ -40,17 +40,6 @@ double ease(Ease e, double u) {
     return u;
 }
 
-std::optional<Ease> parse_ease(std::string_view name) {
-    static constexpr std::pair<std::string_view, Ease> names[] = {
-        {"linear", Ease::linear},         {"in_cubic", Ease::in_cubic},
-        {"out_cubic", Ease::out_cubic},   {"in_out_cubic", Ease::in_out_cubic},
-        {"smoothstep", Ease::smoothstep}, {"smootherstep", Ease::smootherstep},
-        {"smooth", Ease::smooth}};
-    for (const auto& [n, e] : names)
-        if (n == name) return e;
-    return std::nullopt;
-}
-
 double progress(double t, double start, double duration, Ease e) {
     if (duration <= 0) return t >= start ? 1.0 : 0.0;
     return ease(e, (t - start) / duration);

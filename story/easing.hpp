@@ -1,14 +1,11 @@
 // Easing curves on [0, 1] -> [0, 1] (clamped): linear, cubic, and the smooth family.
 #pragma once
-#include <optional>
-#include <string_view>
 
 namespace story {
 
 enum class Ease { linear, in_cubic, out_cubic, in_out_cubic, smoothstep, smootherstep, smooth };
 
 double ease(Ease e, double u);
-std::optional<Ease> parse_ease(std::string_view name);
 
 // Progress of an animation that starts at `start` and lasts `duration`, eased; 0 before, 1 after.
 double progress(double t, double start, double duration, Ease e = Ease::in_out_cubic);

@@ -4,6 +4,9 @@
 #include <string>
 #include <vector>
 
+#include "story/draw/arrange.hpp"
+#include "story/draw/box.hpp"
+#include "story/draw/motion.hpp"
 #include "story/scene.hpp"
 #include "story/text_metrics.hpp"
 #include "story/theme.hpp"
@@ -12,28 +15,30 @@
 
 namespace story {
 
-struct Box {
-    double x = 0, y = 0, w = 0, h = 0;
-    double cx() const { return x + w / 2; }
-    double cy() const { return y + h / 2; }
-};
-Box lerp_box(const Box& a, const Box& b, double u);
+// Old names kept for the chapters not yet on story/draw/ (see story/draw/draw.hpp); retire them
+// as each chapter converts: lerp_box -> lerp, row_box -> row_cell, add_all -> add_items,
+// box_exit -> exit_point, morph_value -> ChapterBase::value_at, states_stack ->
+// ChapterBase::memory_at.
+inline Box lerp_box(const Box& a, const Box& b, double u) { return lerp(a, b, u); }
 
 // The ranks a row of at most max_shown cards draws for n ranks: all of them, or the first
 // max_shown - 2, a gap (-1) and the last, so GPU 63 still closes the row.
 std::vector<int> shown_ranks(int n, int max_shown);
 
 // Box i of `count` equal boxes spread across [left, right], each at most max_w wide.
-Box row_box(int count, int i, double left, double right, double top, double h, double max_w,
-            double gap);
+inline Box row_box(int count, int i, double left, double right, double top, double h, double max_w,
+                   double gap) {
+    return row_cell({left, top, right - left, h}, count, i, gap, max_w);
+}
 
 // One card's memory, bottom to top as STYLE.md stacks it: weights, gradients, optimizer,
 // activations.
 std::vector<MemorySegment> states_stack(const Palette& p, double weights, double gradients,
                                         double optimizer, double activations);
 
-// Adds items to the scene with their opacity multiplied by alpha (nothing when alpha is 0).
-void add_all(Scene& s, std::vector<Item> items, double alpha);
+inline void add_all(Scene& s, std::vector<Item> items, double alpha) {
+    add_items(s, std::move(items), alpha);
+}
 
 // A chunk of data in flight: a small rounded tile, labelled when the label fits.
 void add_token(Scene& s, const Palette& p, const TextMetrics& m, Point centre, double size,
@@ -44,11 +49,12 @@ Point along(Point a, Point b, double u);
 // gpu_card items without the overflow label: a row of identical cards labels one of them.
 std::vector<Item> without_spill_label(std::vector<Item> items, Color spill);
 
-// Where the segment from a box's centre towards `to` leaves the box grown by margin.
-Point box_exit(const Box& b, Point to, double margin);
+inline Point box_exit(const Box& b, Point to, double margin) { return exit_point(b, to, margin); }
 
-// A per-state figure at t, counting between states while a `set:` morphs.
-double morph_value(const Timeline& timeline, double t, const std::vector<double>& per_state);
+inline double morph_value(const Timeline& timeline, double t,
+                          const std::vector<double>& per_state) {
+    return morphed(timeline.morph_at(t), per_state);
+}
 
 // "1/8", "7/8": a fraction as the captions write it.
 std::string fraction_text(long long num, long long den);

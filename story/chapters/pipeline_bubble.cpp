@@ -9,6 +9,7 @@
 
 #include "engine/pipeline.hpp"
 #include "story/chapter_base.hpp"
+#include "story/draw/box.hpp"
 #include "story/format.hpp"
 #include "story/strategy_kit.hpp"
 
@@ -69,18 +70,10 @@ std::vector<Drawn> draw_all(const std::vector<engine::Config>& states) {
 }
 
 // Where a slot sits in one state, in px.
-struct Box {
-    double x = 0, y = 0, w = 0, h = 0;
-};
-
 Box place(const Drawn& d, const engine::PipelineSlot& s) {
     const double unit = (kX1 - kX0) / std::max(1, d.makespan);
     const Row r = row(d.schedule.stages, s.stage);
     return {kX0 + s.start * unit, r.y, s.duration * unit, r.h};
-}
-
-Box lerp_box(const Box& a, const Box& b, double u) {
-    return {lerp(a.x, b.x, u), lerp(a.y, b.y, u), lerp(a.w, b.w, u), lerp(a.h, b.h, u)};
 }
 
 class PipelineChapter final : public ChapterBase {
@@ -174,8 +167,7 @@ class PipelineChapter final : public ChapterBase {
             if (it == a.by_key.end())
                 add_slot(s, t, slot, place(b, slot), m.u, labels);
             else
-                add_slot(s, t, slot, lerp_box(place(a, it->second), place(b, slot), m.u), 1,
-                         labels);
+                add_slot(s, t, slot, lerp(place(a, it->second), place(b, slot), m.u), 1, labels);
         }
         if (m.from == m.to) return;
         for (const auto& [key, slot] : a.by_key)

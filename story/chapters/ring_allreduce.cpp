@@ -10,6 +10,7 @@
 #include "engine/layout3d.hpp"
 #include "engine/memory.hpp"
 #include "story/chapter_base.hpp"
+#include "story/draw/draw.hpp"
 #include "story/format.hpp"
 #include "story/shard_kit.hpp"
 #include "story/vocab.hpp"
@@ -21,17 +22,34 @@ namespace {
 constexpr double kDefaultDuration = 24;
 constexpr int kMaxRingGpus = 128;
 // Choreography, in seconds of the default duration.
-constexpr double kCardsAt = 0.3, kBatchAt = 2.0, kGradsAt = 3.6, kRingAt = 5.2, kStep = 0.6;
-constexpr double kReadoutAt = 14.0;
+constexpr double kCardsAt = 0.3, kBatchAt = 2.0, kGradsAt = 3.6, kRingAt = 5.2;
+constexpr double kStep = 0.6, kReadoutAt = 14.0;
+constexpr double kCardStagger =
+    0.07;  // s between cards entering; the 16th and later enter together
+constexpr int kLastStaggered = 15;
+constexpr double kLinksAfterCards = 0.6;  // s, not scaled
+// The batch: its slices fly to the cards kFlyAfter s after it appears, and fade kFadeAfter s after.
+constexpr double kFlyAfter = 0.8, kFlyFor = 0.9, kFadeAfter = 1.5, kFadeFor = 0.3;
 constexpr double kMoveShare = 0.7;  // of each step the chunks travel; then they settle
 
 // The ring: a stadium (two straights, two half circles) around the middle of the picture.
-constexpr double kCx = 960, kCy = 570, kRadius = 225, kHalf = 500;
+constexpr double kCx = frame::kWidth / 2, kCy = 570, kRadius = 225, kHalf = 500;
 constexpr double kArc = std::numbers::pi * kRadius;
 constexpr double kPerimeter = 4 * kHalf + 2 * kArc;
-constexpr double kStripGap = 6, kStripH = 24;
-constexpr double kMaxSpill = 0.2;  // overflow drawn above a card, as a fraction of its height  //
-                                   // each card's gradient buffer, under the card
+// A card is sized by its slot on the ring, between these bounds; narrow cards use small labels.
+constexpr double kCardPerSlotW = 0.45, kCardPerSlotH = 0.526, kNarrowCard = 130;
+constexpr Box kSmallestCard{0, 0, 96, 112}, kLargestCard{0, 0, 152, 172};
+constexpr double kMaxSpill = 0.2;  // overflow drawn above a card, as a fraction of its height
+// Each card's gradient buffer, a strip of N cells under the card.
+constexpr double kStripGap = 6, kStripH = 24, kStripInset = 4;
+// Links: NVLink thick, the network thin; arrow heads; how far a link keeps from the cards.
+constexpr double kNvlinkWidth = 6, kNetworkWidth = 2, kHead = 14, kLinkMargin = 8;
+// The batch, the legend (left of the ring's middle) and the read-out (right of it).
+constexpr Box kBatch{kCx - 240, 530, 480, 32};
+constexpr double kBatchLabelLift = 20;
+constexpr double kLegendX = 440, kLegendY = 520, kLegendH = 36, kHeadingLift = 22, kNoteDrop = 78;
+constexpr double kLegendW = 460, kWideLegendW = 540;  // up to 8 chunks, more
+constexpr double kReadoutX = 1010, kReadoutTop = 475;
 
 // Clockwise from the top centre, s along the stadium's outline.
 Point on_ring(double s) {
@@ -83,10 +101,8 @@ double ring_s(int n, int i) { return kPerimeter * (i + 0.5) / n; }
 
 Box card_box(int n, double s) {
     const double slot = kPerimeter / n;
-    const double w = std::clamp(0.45 * slot, 96.0, 152.0),
-                 h = std::clamp(0.526 * slot, 112.0, 172.0);
-    const Point c = on_ring(s);
-    return {c.x - w / 2, c.y - h / 2, w, h};
+    return box_around(on_ring(s), std::clamp(kCardPerSlotW * slot, kSmallestCard.w, kLargestCard.w),
+                      std::clamp(kCardPerSlotH * slot, kSmallestCard.h, kLargestCard.h));
 }
 
 // The card with its overflow above and its strip below, for links to keep clear of.
@@ -95,17 +111,12 @@ Box with_strip(const Box& b) {
     return {b.x, b.y - spill, b.w, b.h + spill + kStripGap + kStripH};
 }
 
-bool inside(const Box& b, Point p, double margin) {
-    return p.x > b.x - margin && p.x < b.x + b.w + margin && p.y > b.y - margin &&
-           p.y < b.y + b.h + margin;
-}
-
 // Walking the outline from a card's centre s towards `limit`, where it leaves the card's box grown
 // by margin (at most halfway to limit, so two neighbours never claim the same stretch).
 double leave(const Box& b, double s, double limit, double margin) {
     const double dir = limit > s ? 1 : -1, last = (s + limit) / 2;
     constexpr double kProbe = 2;  // px per probe: exact enough for where a line starts
-    while ((last - s) * dir > 0 && inside(b, on_ring(s), margin)) s += dir * kProbe;
+    while ((last - s) * dir > 0 && b.contains(on_ring(s), margin)) s += dir * kProbe;
     return s;
 }
 
@@ -114,6 +125,20 @@ struct Span {
     double from = 0, to = 0;  // s along the ring, clockwise
     Point at(double u) const { return on_ring(lerp(from, to, u)); }
 };
+
+// One state's ring, laid out once: each rank's place on the outline and its card.
+struct RingLayout {
+    std::vector<double> s;
+    std::vector<Box> cards;
+};
+RingLayout ring_layout(int n) {
+    RingLayout out;
+    for (int i = 0; i < n; ++i) {
+        out.s.push_back(ring_s(n, i));
+        out.cards.push_back(card_box(n, out.s.back()));
+    }
+    return out;
+}
 
 // Contributions summed into each chunk of each rank's buffer: counts[step][rank][chunk],
 // replaying the engine's schedule (reduce-scatter adds, all-gather copies).
@@ -152,13 +177,23 @@ struct RunPhase {
 class RingChapter final : public ChapterBase {
   public:
     RingChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
-        : ChapterBase(spec, video, metrics) {
+        : ChapterBase(spec, video, metrics),
+          cards_in_{at(kCardsAt), kCardStagger, kEntrance, kLastStaggered},
+          links_in_(Fade::in(at(kCardsAt) + kLinksAfterCards)),
+          batch_in_(Fade::in(at(kBatchAt)).out(at(kBatchAt) + kFadeAfter, kFadeFor)),
+          batch_label_in_(Fade::in(at(kBatchAt)).out(at(kBatchAt) + kFlyAfter, kFlyFor)),
+          grads_in_(Fade::in(at(kGradsAt))),
+          readout_in_(Fade::in(at(kReadoutAt))) {
         for (std::size_t k = 0; k < timeline_.states().size(); ++k) {
             const engine::Config& c = timeline_.states()[k];
             buffer_.push_back(
                 engine::params_per_gpu(c.model, c.layout) *
                 engine::bytes_per_param(c.training.precision, c.training.grad_dtype).gradients);
             bandwidth_.push_back(engine::group_bandwidth(c, engine::Group::dp).value);
+            gpus_.push_back(c.layout.gpus);
+            dp_on_nvlink_.push_back(
+                engine::layout_3d(c.layout, c.cluster.gpus_per_node).dp_within_node());
+            rings_.push_back(ring_layout(c.layout.gpus));
             runs_.push_back(make_run(static_cast<int>(k)));
         }
     }
@@ -168,7 +203,7 @@ class RingChapter final : public ChapterBase {
         const Morph m = timeline_.morph_at(t);
         add_links(s, t, m);
         add_cards(s, t, m);
-        add_batch(s, t);
+        add_batch(s, t, m);
         add_run_tokens(s, t, m);
         add_legend(s, t, m);
         add_readout(s, t, m);
@@ -177,18 +212,6 @@ class RingChapter final : public ChapterBase {
     }
 
   private:
-    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
-    void describe_engine(Fingerprint& f) const override {
-        f.add("buffer", buffer_), f.add("bandwidth", bandwidth_);
-        for (const Run& r : runs_) f.add("ring", r.ring);
-        for (const engine::Config& c : timeline_.states())
-            f.add("layout", engine::layout_3d(c.layout, c.cluster.gpus_per_node));
-    }
-    double at(double authored) const {
-        return scaled_time(authored, spec_.duration, kDefaultDuration);
-    }
-    int gpus(int state) const { return timeline_.states()[state].layout.gpus; }
-
     // End of the k-th `set:` morph (k >= 1).
     double morph_end(int k) const {
         int seen = 0;
@@ -197,6 +220,8 @@ class RingChapter final : public ChapterBase {
         return 0;
     }
 
+    // The first run starts on the choreography; later ones half a second after their morph,
+    // each ending before the next state starts, its steps at most kStep long.
     Run make_run(int k) const {
         const engine::Config& c = timeline_.states()[k];
         Run run{engine::ring_allreduce_schedule(c.layout.gpus), {}, {}, 0, 0, false};
@@ -232,62 +257,40 @@ class RingChapter final : public ChapterBase {
         return run.counts[p.moving ? p.step : p.step + 1];
     }
 
-    // How far card i has slid at t while N morphs. A growing ring slides first and then fades
+    // How far the cards have slid while N morphs. A growing ring slides first and then fades
     // the new cards in; a shrinking one fades the leavers out first, so none cross.
     double slide(const Morph& m) const {
-        return gpus(m.to) >= gpus(m.from) ? std::clamp(m.u / 0.5, 0.0, 1.0)
-                                          : std::clamp((m.u - 0.5) / 0.5, 0.0, 1.0);
+        return gpus_[m.to] >= gpus_[m.from] ? within(m.u, 0, 0.5) : within(m.u, 0.5, 0.5);
     }
 
-    // Card i's place along the ring at t.
+    // Card i's place along the ring and its box at a morph: between its places (and sizes) in
+    // the two rings; a card only the new ring has stays where it will be.
     double card_s(const Morph& m, int i) const {
-        const int from = gpus(m.from), to = gpus(m.to);
-        if (i >= from) return ring_s(to, i);
-        return lerp(ring_s(from, i), ring_s(to, std::min(i, to - 1)), slide(m));
+        if (i >= gpus_[m.from]) return rings_[m.to].s[i];
+        return lerp(rings_[m.from].s[i], rings_[m.to].s[std::min(i, gpus_[m.to] - 1)], slide(m));
     }
-
-    // Card i's box at t: centred on its place, sized between the two rings' card sizes.
     Box box(const Morph& m, int i) const {
-        const int from = gpus(m.from), to = gpus(m.to);
-        if (i >= from) return card_box(to, ring_s(to, i));
-        const Box a = card_box(from, ring_s(from, i)),
-                  b = card_box(to, ring_s(to, std::min(i, to - 1)));
-        const Box sized = lerp_box(a, b, slide(m));
-        const Point c = on_ring(card_s(m, i));
-        return {c.x - sized.w / 2, c.y - sized.h / 2, sized.w, sized.h};
+        if (i >= gpus_[m.from]) return rings_[m.to].cards[i];
+        const Box sized = lerp(rings_[m.from].cards[i],
+                               rings_[m.to].cards[std::min(i, gpus_[m.to] - 1)], slide(m));
+        return box_around(on_ring(card_s(m, i)), sized.w, sized.h);
     }
 
-    // How visible card i is: staggered entrance, new ranks fading in, dropped ranks out.
+    // How visible card i is: staggered entrance, new ranks fading in one after another once the
+    // ring has slid, dropped ranks fading out before it slides.
     double card_alpha(double t, const Morph& m, int i) const {
-        const int from = gpus(m.from), to = gpus(m.to);
-        double a = progress(t, at(kCardsAt) + 0.07 * std::min(i, 15), 0.5);
-        if (i >= from) {
-            const double start = 0.5 + 0.3 * (i - from) / std::max(1, to - from);
-            a *= std::clamp((m.u - start) / 0.2, 0.0, 1.0);
-        }
-        if (i >= to) a *= 1 - std::min(1.0, 2 * m.u);
+        const int from = gpus_[m.from], to = gpus_[m.to];
+        double a = cards_in_.at(t, i);
+        if (i >= from) a *= within(m.u, 0.5 + 0.3 * (i - from) / std::max(1, to - from), 0.2);
+        if (i >= to) a *= leaving(m);
         return std::clamp(a, 0.0, 1.0);
     }
 
-    // Which state's strips and links show: the old ring until halfway through a morph.
-    int shown_state(const Morph& m) const { return m.u < 0.5 ? m.from : m.to; }
-    double swap_alpha(const Morph& m) const { return m.from == m.to ? 1 : std::abs(2 * m.u - 1); }
-
     void add_cards(Scene& s, double t, const Morph& m) const {
-        const int n = std::max(gpus(m.from), gpus(m.to));
-        const auto& r = report_at(t);
-        const double w =
-            figure_at(t, [](const engine::Report& x) { return x.per_gpu.weights.value; });
-        const double g =
-            figure_at(t, [](const engine::Report& x) { return x.per_gpu.gradients.value; });
-        const double o =
-            figure_at(t, [](const engine::Report& x) { return x.per_gpu.optimizer.value; });
-        const double a =
-            figure_at(t, [](const engine::Report& x) { return x.per_gpu.activations.value; });
-        const int k = shown_state(m);
-        const Run& run = runs_[k];
+        const int n = std::max(gpus_[m.from], gpus_[m.to]);
+        const Run& run = runs_[shown_state(m)];
         const Counts& counts = counts_at(run, t);
-        const double strips = progress(t, at(kGradsAt), 0.5) * swap_alpha(m);
+        const double strips = grads_in_.at(t) * swap_alpha(m);
         for (int i = 0; i < n; ++i) {
             const double alpha = card_alpha(t, m, i);
             if (alpha <= 0) continue;
@@ -297,13 +300,15 @@ class RingChapter final : public ChapterBase {
                           b.w,
                           b.h,
                           "GPU " + std::to_string(i),
-                          r.per_gpu.capacity.value,
-                          states_stack(palette_, w, g, o, a)};
-            card.label_size = b.w < 130 ? 22 : 26;
+                          report_at(t).per_gpu.capacity.value,
+                          memory_at(t)};
+            card.label_size =
+                (b.w < kNarrowCard ? style_of(Role::small) : style_of(Role::label)).size;
             card.capacity_label = false;
             card.max_spill = kMaxSpill;
             auto items = gpu_card(palette_, metrics_, card);
-            add_all(
+            // A row of identical cards labels its overflow once.
+            add_items(
                 s, i == 0 ? std::move(items) : without_spill_label(std::move(items), palette_.comm),
                 alpha);
             if (i < run.ring.n) add_strip(s, b, counts[i], i, run, t, alpha * strips);
@@ -316,18 +321,15 @@ class RingChapter final : public ChapterBase {
                    const Run& run, double t, double alpha) const {
         if (alpha <= 0) return;
         const int n = static_cast<int>(count.size());
-        const double left = card.x + 4, width = card.w - 8, top = card.y + card.h + kStripGap;
-        const double gap = width / n >= 8 ? 2 : 1, cell = (width - gap * (n - 1)) / n;
-        const RunPhase p = phase(run, t);
-        const bool reduced = p.step >= n - 1;  // reduce-scatter finished
+        const Box strip = inset(below(card, kStripGap, kStripH), kStripInset, 0);
+        const double gap = strip.w / n >= 8 ? 2 : 1;
+        const bool reduced = phase(run, t).step >= n - 1;  // reduce-scatter finished
         for (int c = 0; c < n; ++c) {
-            const double x = left + c * (cell + gap), fill = kStripH * count[c] / n;
-            s.add(Rect{x, top, cell, kStripH, 2, palette_.panel, palette_.grid, 1}, alpha);
-            s.add(Rect{x, top + kStripH - fill, cell, fill, 1, palette_.gradients}, alpha);
+            const Box cell = row_cell(strip, n, c, gap);
+            s.add(filled(cell, 2, palette_.panel, palette_.grid, 1), alpha);
+            s.add(filled(bottom_of(cell, kStripH * count[c] / n), 1, palette_.gradients), alpha);
             if (reduced && c == (rank + 1) % n && n > 1)
-                s.add(Rect{x - 1, top - 1, cell + 2, kStripH + 2, 2, std::nullopt,
-                           palette_.highlight, 2},
-                      alpha);
+                s.add(outline(inflate(cell, 1), 2, palette_.highlight, 2), alpha);
         }
     }
 
@@ -338,14 +340,12 @@ class RingChapter final : public ChapterBase {
         const double sa = card_s(m, a);
         double sb = card_s(m, b);
         while (sb <= sa) sb += kPerimeter;  // clockwise from a, around the top centre if need be
-        constexpr double kMargin = 8;
-        return {leave(with_strip(box(m, a)), sa, sb, kMargin),
-                leave(with_strip(box(m, b)), sb, sa, kMargin)};
+        return {leave(with_strip(box(m, a)), sa, sb, kLinkMargin),
+                leave(with_strip(box(m, b)), sb, sa, kLinkMargin)};
     }
 
     // A link drawn along its stretch of the outline, its head on the last few px.
     void add_link(Scene& s, const Span& span, Color color, double width, double alpha) const {
-        constexpr double kHead = 14;
         if (span.to - span.from < kHead) return;  // cards touching: no room for a link
         s.add(Path{ring_points(span.from, span.to - kHead), false, std::nullopt, color, width},
               alpha);
@@ -353,19 +353,17 @@ class RingChapter final : public ChapterBase {
     }
 
     void add_links(Scene& s, double t, const Morph& m) const {
-        const int k = shown_state(m);
-        const Run& run = runs_[k];
+        const Run& run = runs_[shown_state(m)];
         const int n = run.ring.n;
         if (n < 2) return;
-        const double alpha = progress(t, at(kCardsAt) + 0.6, 0.5) * swap_alpha(m);
-        const RunPhase p = phase(run, t);
+        const double alpha = links_in_.at(t) * swap_alpha(m);
+        const bool moving = phase(run, t).moving;
         for (int r = 0; r < n; ++r) {
             const int next = (r + 1) % n;
             const Span span = link_span(m, r, next);
-            const double width =
-                run.node[r] == run.node[next] ? 6.0 : 2.0;  // NVLink thick, the network thin
+            const double width = run.node[r] == run.node[next] ? kNvlinkWidth : kNetworkWidth;
             add_link(s, span, palette_.muted, width, alpha);
-            if (p.moving) add_link(s, span, palette_.comm, width, alpha * 0.9);
+            if (moving) add_link(s, span, palette_.comm, width, alpha * 0.9);
         }
     }
 
@@ -374,8 +372,7 @@ class RingChapter final : public ChapterBase {
         const Run& run = runs_[m.to];
         const RunPhase p = phase(run, t);
         if (!p.moving) return;
-        const int n = run.ring.n;
-        const double size = n <= 8 ? 30 : 20;
+        const double size = run.ring.n <= 8 ? 30 : 20;
         for (const engine::ChunkTransfer& x : run.ring.transfers) {
             if (x.step != p.step) continue;
             add_token(s, palette_, metrics_, link_span(m, x.src, x.dst).at(p.move), size,
@@ -383,53 +380,48 @@ class RingChapter final : public ChapterBase {
         }
     }
 
-    // The global batch splitting into one slice per card.
-    void add_batch(Scene& s, double t) const {
-        const double in = progress(t, at(kBatchAt), 0.5),
-                     fly = progress(t, at(kBatchAt) + 0.8, 0.9);
-        const double out = 1 - progress(t, at(kBatchAt) + 1.5, 0.3);
-        if (in <= 0 || out <= 0) return;
-        const Morph m = timeline_.morph_at(t);
-        const int n = gpus(m.to);
-        const double w = 480, x0 = kCx - w / 2, y = 530, piece = w / n;
-        const TextStyle label{frame::kLabelSize, Weight::medium, false};
-        s.add(Text{kCx, y - 20, "Global batch: one slice per card", label, palette_.text,
-                   Align::center},
-              in * (1 - fly));
+    // The global batch splitting into one slice per card: the slices fly from the batch to the
+    // cards' middles, then fade.
+    void add_batch(Scene& s, double t, const Morph& m) const {
+        const double slices = batch_in_.at(t);
+        if (slices <= 0) return;
+        const double fly = progress(t, at(kBatchAt) + kFlyAfter, kFlyFor);
+        s.add(Text{kBatch.cx(), kBatch.y - kBatchLabelLift, "Global batch: one slice per card",
+                   style_of(Role::label), palette_.text, Align::center},
+              batch_label_in_.at(t));
+        const int n = gpus_[m.to];
         for (int i = 0; i < n; ++i) {
-            const Box b = box(m, i);
-            const double x = lerp(x0 + i * piece, b.cx() - piece / 2, fly);
-            const double yy = lerp(y, b.cy(), fly);
-            s.add(Rect{x + 1, yy, piece - 2, 32, 4, palette_.activations}, in * out);
+            const Box from = row_cell(kBatch, n, i, 0), card = box(m, i);
+            const Box to{card.cx() - from.w / 2, card.cy(), from.w, from.h};
+            s.add(filled(inset(lerp(from, to, fly), 1, 0), 4, palette_.activations), slices);
         }
     }
 
     // Left of the ring's middle: what the ring is doing, and the buffer cut into N chunks.
     void add_legend(Scene& s, double t, const Morph& m) const {
-        const double alpha = progress(t, at(kGradsAt), 0.5) * swap_alpha(m);
+        const double alpha = grads_in_.at(t) * swap_alpha(m);
         if (alpha <= 0) return;
-        const int k = shown_state(m);
-        const Run& run = runs_[k];
+        const Run& run = runs_[shown_state(m)];
         const int n = run.ring.n;
-        const double left = 440, width = n <= 8 ? 460 : 540, top = 520;
-        const TextStyle heading{frame::kBodySize, Weight::semibold, false};
-        s.add(Text{left, top - 22, phase_text(run, t), heading, palette_.text}, alpha);
-        const double cell = width / n;
-        const TextStyle num{22, Weight::semibold, true};
-        const bool labelled = metrics_.measure(std::to_string(n - 1), num).advance + 6 <= cell;
+        const Box legend{kLegendX, kLegendY, n <= 8 ? kLegendW : kWideLegendW, kLegendH};
+        s.add(Text{legend.x, legend.y - kHeadingLift, phase_text(run, t),
+                   weighted(style_of(Role::body), Weight::semibold), palette_.text},
+              alpha);
+        const TextStyle num = tabular(weighted(style_of(Role::small), Weight::semibold));
+        const bool labelled =
+            metrics_.measure(std::to_string(n - 1), num).advance + 6 <= legend.w / n;
         for (int c = 0; c < n; ++c) {
-            s.add(Rect{left + c * cell + 1, top, cell - 2, 36, 4, palette_.gradients}, alpha);
+            const Box cell = row_cell(legend, n, c, 0);
+            s.add(filled(inset(cell, 1, 0), 4, palette_.gradients), alpha);
             if (labelled)
-                s.add(Text{left + (c + 0.5) * cell, top + 26, std::to_string(c), num,
-                           palette_.background, Align::center},
+                s.add(Text{cell.cx(), centred_baseline(metrics_, "0", num, cell.cy()),
+                           std::to_string(c), num, palette_.background, Align::center},
                       alpha);
         }
-        const double buffer = morph_value(timeline_, t, buffer_);
-        const TextStyle note{frame::kLabelSize, Weight::regular, false};
-        s.add(Text{left, top + 78,
-                   "Gradient buffer B = " + format_bytes(buffer) + ", in " + std::to_string(n) +
-                       " chunks",
-                   note, palette_.muted},
+        s.add(Text{legend.x, legend.y + kNoteDrop,
+                   "Gradient buffer B = " + format_bytes(value_at(t, buffer_)) + ", in " +
+                       std::to_string(n) + " chunks",
+                   style_of(Role::note), palette_.muted},
               alpha);
     }
 
@@ -447,34 +439,29 @@ class RingChapter final : public ChapterBase {
 
     // Right of the ring's middle: the bytes each card sends and their time on the link.
     void add_readout(Scene& s, double t, const Morph& m) const {
-        const double alpha = progress(t, at(kReadoutAt), 0.5);
-        if (alpha <= 0) return;
-        const int n = static_cast<int>(std::lround(lerp(gpus(m.from), gpus(m.to), m.u)));
-        const double buffer = morph_value(timeline_, t, buffer_);
+        const int n = count_between(gpus_[m.from], gpus_[m.to], m.u);
         const double sent =
             figure_at(t, [](const engine::Report& r) { return r.comm.dp_per_gpu.value; });
         const double secs =
             figure_at(t, [](const engine::Report& r) { return r.comm.dp_time.value; });
-        const double bw = morph_value(timeline_, t, bandwidth_);
-        const engine::Config& c = timeline_.states()[m.to];
-        const bool nvlink = engine::layout_3d(c.layout, c.cluster.gpus_per_node).dp_within_node();
-        const double left = 1010;
-        const TextStyle note{frame::kLabelSize, Weight::regular, false};
-        const TextStyle big{frame::kHeadingSize, Weight::semibold, true};
-        const TextStyle body{30, Weight::regular, true};
-        s.add(Text{left, 500,
-                   "Each card sends 2 × " + fraction_text(n - 1, n) + " × " + format_bytes(buffer),
-                   note, palette_.muted},
-              alpha);
-        s.add(Text{left, 550, "= " + format_bytes(sent) + " per step", big, palette_.comm}, alpha);
-        s.add(Text{left, 598,
-                   std::string(nvlink ? "NVLink " : "Network ") + format_bandwidth(bw) +
-                       " each way: " + format_time(secs),
-                   body, palette_.text},
-              alpha);
+        TextColumn readout(metrics_, kReadoutX, kReadoutTop);
+        readout
+            .line("Each card sends 2 × " + fraction_text(n - 1, n) + " × " +
+                      format_bytes(value_at(t, buffer_)),
+                  Role::note, palette_.muted)
+            .line("= " + format_bytes(sent) + " per step", Role::value, palette_.comm)
+            .line(std::string(dp_on_nvlink_[m.to] ? "NVLink " : "Network ") +
+                      format_bandwidth(value_at(t, bandwidth_)) + " each way: " + format_time(secs),
+                  tabular(style_of(Role::body)), palette_.text);
+        readout.add_to(s, readout_in_.at(t));
     }
 
+    const Stagger cards_in_;
+    const Fade links_in_, batch_in_, batch_label_in_, grads_in_, readout_in_;
     std::vector<double> buffer_, bandwidth_;
+    std::vector<int> gpus_;
+    std::vector<bool> dp_on_nvlink_;
+    std::vector<RingLayout> rings_;
     std::vector<Run> runs_;
 };
 

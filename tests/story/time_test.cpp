@@ -1,4 +1,4 @@
-// Time, easing, tracks and beat timelines: the clock every chapter runs on.
+// Time, easing and beat timelines: the clock every chapter runs on.
 #include "story/time.hpp"
 
 #include <catch2/catch.hpp>
@@ -6,7 +6,6 @@
 #include "engine/presets.hpp"
 #include "story/easing.hpp"
 #include "story/timeline.hpp"
-#include "story/track.hpp"
 
 using namespace story;
 
@@ -38,21 +37,6 @@ TEST_CASE("easings start at 0, end at 1 and are monotonic", "[easing]") {
     CHECK(ease(Ease::in_out_cubic, 0.5) == Approx(0.5));
     CHECK(ease(Ease::in_out_cubic, 0.25) == Approx(0.0625));
     CHECK(ease(Ease::smoothstep, 0.25) == Approx(0.15625));
-    CHECK(parse_ease("smooth") == Ease::smooth);
-    CHECK(!parse_ease("bouncy"));
-}
-
-TEST_CASE("tracks hit their keyframes and ease between them", "[track]") {
-    Track tr(10);
-    tr.to(1, 20).to(3, 0, Ease::linear).to(3.5, 5);
-    CHECK(tr.value_at(-1) == 10);
-    CHECK(tr.value_at(0) == 10);
-    CHECK(tr.value_at(1) == 20);
-    CHECK(tr.value_at(3) == 0);
-    CHECK(tr.value_at(3.5) == 5);
-    CHECK(tr.value_at(99) == 5);
-    CHECK(tr.value_at(0.5) == Approx(15));  // in-out cubic is symmetric about the middle
-    CHECK(tr.value_at(2) == Approx(10));    // linear segment
 }
 
 namespace {

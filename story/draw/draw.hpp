@@ -1,0 +1,7 @@
+// The chapters' shared drawing vocabulary in one include: boxes (box.hpp), rows/columns/grids
+// (arrange.hpp), text roles and text columns (text.hpp), animations as values (motion.hpp).
+#pragma once
+#include "story/draw/arrange.hpp"
+#include "story/draw/box.hpp"
+#include "story/draw/motion.hpp"
+#include "story/draw/text.hpp"

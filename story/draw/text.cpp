@@ -1,0 +1,79 @@
+// Text roles and the text column; see text.hpp.
+#include "story/draw/text.hpp"
+
+#include <algorithm>
+
+#include "story/layout.hpp"
+
+namespace story {
+
+TextStyle style_of(Role r) {
+    switch (r) {
+        case Role::title:
+            return {frame::kTitleSize, Weight::semibold, false};
+        case Role::heading:
+            return {frame::kHeadingSize, Weight::semibold, false};
+        case Role::body:
+            return {frame::kBodySize, Weight::regular, false};
+        case Role::label:
+            return {frame::kLabelSize, Weight::medium, false};
+        case Role::note:
+            return {frame::kLabelSize, Weight::regular, false};
+        case Role::small:
+            return {frame::kMinTextSize, Weight::regular, false};
+        case Role::value:
+            return {frame::kHeadingSize, Weight::semibold, true};
+        case Role::figure:
+            return {frame::kLabelSize, Weight::semibold, true};
+    }
+    return {};
+}
+
+TextStyle weighted(TextStyle s, Weight w) {
+    s.weight = w;
+    return s;
+}
+
+TextStyle tabular(TextStyle s) {
+    s.tabular = true;
+    return s;
+}
+
+TextStyle sized(TextStyle s, double px) {
+    s.size = px;
+    return s;
+}
+
+double centred_baseline(const TextMetrics& m, std::string_view text, const TextStyle& style,
+                        double y) {
+    const TextExtent e = m.measure(text, style);
+    return y + (e.ascent - e.descent) / 2;
+}
+
+TextColumn::TextColumn(const TextMetrics& m, double x, double top, Align align)
+    : metrics_(m), x_(x), bottom_(top), align_(align) {}
+
+TextColumn& TextColumn::line(std::string text, const TextStyle& style, Color color) {
+    const TextExtent e = metrics_.measure(text, style);
+    const double baseline = bottom_ + (first_ ? 0 : kLeading * style.size) + e.ascent;
+    first_ = false;
+    bottom_ = baseline + e.descent;
+    lines_.push_back({x_, baseline, std::move(text), style, color, align_});
+    return *this;
+}
+
+TextColumn& TextColumn::line(std::string text, Role role, Color color) {
+    return line(std::move(text), style_of(role), color);
+}
+
+TextColumn& TextColumn::gap(double px) {
+    bottom_ += px;
+    return *this;
+}
+
+void TextColumn::add_to(Scene& s, double alpha) const {
+    if (alpha <= 0) return;
+    for (const Text& t : lines_) s.add(t, std::min(alpha, 1.0));
+}
+
+}  // namespace story

@@ -1,0 +1,53 @@
+// Named text roles (STYLE.md "Type") and a column of text that advances line by line from
+// measured extents, so read-outs and notes never sit at hand-picked y positions.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "story/scene.hpp"
+#include "story/text_metrics.hpp"
+
+namespace story {
+
+// title 60 semibold; heading 40 semibold; body 34 regular; label 26 medium (names: "GPU 3");
+// note 26 regular (explanations, usually muted); small 22 regular (the floor: STYLE.md allows
+// nothing under 22 px); value 40 semibold tabular (a number that changes on screen, a read-out's
+// result); figure 26 semibold tabular (changing numbers inside labels).
+enum class Role { title, heading, body, label, note, small, value, figure };
+TextStyle style_of(Role r);
+// The same style with another weight, with tabular figures, or at another size.
+TextStyle weighted(TextStyle s, Weight w);
+TextStyle tabular(TextStyle s);
+TextStyle sized(TextStyle s, double px);
+
+// The baseline that centres one line of text vertically on y.
+double centred_baseline(const TextMetrics& m, std::string_view text, const TextStyle& style,
+                        double y);
+
+// Lines of text under one another from `top`, anchored at x by align: each baseline sits below
+// the previous line's descent by the new line's leading (kLeading of its size) and ascent.
+//   TextColumn col(metrics_, x, top);
+//   col.line("Each card sends …", Role::label, p.muted).line("= 1.2 GB", Role::value, p.comm);
+//   col.add_to(scene, alpha);
+class TextColumn {
+  public:
+    static constexpr double kLeading = 0.2;  // em: baselines ~1.4 em apart in one role
+    TextColumn(const TextMetrics& m, double x, double top, Align align = Align::left);
+    TextColumn& line(std::string text, const TextStyle& style, Color color);
+    TextColumn& line(std::string text, Role role, Color color);
+    TextColumn& gap(double px);  // extra space before the next line
+    // Below the last line's descent: where the next thing under the column may start.
+    double bottom() const { return bottom_; }
+    const std::vector<Text>& lines() const { return lines_; }
+    void add_to(Scene& s, double alpha = 1) const;
+
+  private:
+    const TextMetrics& metrics_;
+    double x_, bottom_;
+    Align align_;
+    bool first_ = true;
+    std::vector<Text> lines_;
+};
+
+}  // namespace story
