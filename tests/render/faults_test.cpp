@@ -1,18 +1,22 @@
-// Faults during a render: a full disk (a small tmpfs in a private mount namespace, and a file
-// size limit that needs no privileges), an unwritable output directory, missing or broken fonts
-// and chapters too short for one frame. Each must give a clear error naming the path and the
-// reason, leave no partial file, keep what was there before and keep the cache usable.
+// Faults during a render: a full disk (a small tmpfs in a private mount namespace, skipped where
+// the machine allows none, and a file size limit that needs no privileges: both while a segment
+// is drawn and while the film is assembled), an unwritable output directory, missing or broken
+// fonts and chapters too short for one frame. Each must give a clear error naming the path and
+// the reason, leave no partial file, keep what was there before and keep the cache usable.
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 #include "render/av/video_probe.hpp"
 #include "tests/render/cli.hpp"
+#include "tests/skip.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -78,25 +82,39 @@ void check_resumes(const fs::path& output, const fs::path& cache,
     CHECK(slurp(output) == fresh_short_film(fresh.path));
 }
 
-// Runs script in a private mount namespace (where it may mount a tmpfs), or returns nullopt with
-// a warning when this machine allows none.
+// Runs script in a private mount namespace (where it may mount a tmpfs). Where this machine
+// allows none, skips the test (ctest reports it Skipped) and returns nullopt: return at once.
 std::optional<CliRun> in_mount_namespace(const std::string& script) {
+    // The probe does what the tests do: mount a tmpfs in the namespace.
     static const std::optional<std::string> prefix = []() -> std::optional<std::string> {
+        const std::string probe =
+            "d=$(mktemp -d) && mount -t tmpfs -o size=4k tmpfs \"$d\"; r=$?; "
+            "umount \"$d\" 2>/dev/null; rmdir \"$d\"; exit $r";
         for (const char* p : {"unshare --mount", "unshare --user --map-root-user --mount"})
-            if (run_shell(std::string(p) + " true").exit_code == 0) return std::string(p);
+            if (run_shell(std::string(p) + " bash -c " + q(probe)).exit_code == 0)
+                return std::string(p);
         return std::nullopt;
     }();
     if (!prefix) {
-        WARN("no mount namespace available (unshare failed): the tmpfs fault is not exercised");
+        test_support::skip(
+            "no mount namespace with tmpfs (unshare --mount and mount -t tmpfs "
+            "failed): the tmpfs fault is not exercised here");
         return std::nullopt;
     }
     return run_shell(*prefix + " bash -c " + q(script));
 }
 
+std::vector<std::string> names_in(const fs::path& dir) {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
 }  // namespace
 
 TEST_CASE("a disk that fills while a segment is drawn: exit 1, old files kept, cache resumable",
-          "[faults]") {
+          "[faults][may-skip]") {
     TempDir dir;
     const fs::path disk = dir.path / "disk", film = disk / "out/film.mp4", cache = disk / "cache";
     fs::create_directories(disk);
@@ -135,7 +153,7 @@ TEST_CASE("a disk that fills while a segment is drawn: exit 1, old files kept, c
 }
 
 TEST_CASE("a disk that fills while the film is assembled: exit 1, the old film and captions kept",
-          "[faults]") {
+          "[faults][may-skip]") {
     TempDir dir;
     const fs::path disk = dir.path / "disk", film = disk / "film.mp4", cache = dir.path / "cache";
     fs::create_directories(disk);
@@ -162,9 +180,15 @@ TEST_CASE("a disk that fills while the film is assembled: exit 1, the old film a
     check_resumes(dir.path / "film.mp4", cache, {{"intro", true}, {"bytes", true}});
 }
 
-TEST_CASE("a file size limit (EFBIG) fails like a full disk, without privileges", "[faults]") {
+TEST_CASE(
+    "a file size limit (EFBIG) while a segment is drawn fails like a full disk, without "
+    "privileges",
+    "[faults]") {
     TempDir dir;
-    const fs::path film = dir.path / "out/film.mp4", cache = dir.path / "cache";
+    const fs::path out = dir.path / "out", film = out / "film.mp4", cache = dir.path / "cache";
+    fs::create_directories(out);
+    write_text(film, "OLD");
+    write_text(out / "film.vtt", "OLDVTT");
     // 16 KiB per file: the intro segment fits, the bytes segment does not. SIGXFSZ is ignored so
     // the write fails with EFBIG instead of killing the process.
     const auto run =
@@ -174,12 +198,38 @@ TEST_CASE("a file size limit (EFBIG) fails like a full disk, without privileges"
     CHECK_THAT(run.err, Catch::Contains("cannot write " + cache.string() + "/") &&
                             Catch::Contains(": File too large") &&
                             Catch::Contains("chapter 'bytes'"));
-    CHECK_FALSE(fs::exists(film));
+    CHECK(slurp(film) == "OLD");
+    CHECK(slurp(out / "film.vtt") == "OLDVTT");
+    CHECK(names_in(out) == std::vector<std::string>{"film.mp4", "film.vtt"});  // no .srt
     CHECK_FALSE(has_temp_files(dir.path));
-    CHECK(segment_keys(cache).size() == 1);
+    CHECK(segment_keys(cache).size() == 1);  // intro, finished before
     CHECK(records_match_segments(cache));
 
     check_resumes(film, cache, {{"intro", true}, {"bytes", false}});
+}
+
+TEST_CASE("a file size limit (EFBIG) while the film is assembled: the old film and captions kept",
+          "[faults]") {
+    TempDir dir;
+    const fs::path out = dir.path / "out", film = out / "film.mp4", cache = dir.path / "cache";
+    fs::create_directories(out);
+    write_text(film, "OLD");
+    write_text(out / "film.vtt", "OLDVTT");
+    // 28 KiB per file: both segments (5 and 26 KB) and the captions fit, the 31 KB film does not.
+    const auto run =
+        run_shell("trap '' XFSZ; ulimit -f 28; " + shardreel(render_args(film, cache)) + " -q");
+    INFO(run.err);
+    REQUIRE(run.exit_code == 1);
+    CHECK_THAT(run.err, Catch::Contains("cannot write " + film.string() + ": File too large"));
+    REQUIRE(segment_keys(cache).size() == 2);  // the limit struck the film, not a segment
+    CHECK(records_match_segments(cache));
+    CHECK(slurp(film) == "OLD");
+    CHECK(slurp(out / "film.vtt") == "OLDVTT");
+    CHECK(names_in(out) == std::vector<std::string>{"film.mp4", "film.vtt"});
+    CHECK_FALSE(has_temp_files(dir.path));
+
+    // Both segments were finished before the failure: the next render draws nothing.
+    check_resumes(film, cache, {{"intro", true}, {"bytes", true}});
 }
 
 TEST_CASE(
@@ -214,7 +264,7 @@ TEST_CASE(
     CHECK_FALSE(has_temp_files(dir.path));
 }
 
-TEST_CASE("an unwritable output directory fails before any frame is drawn", "[faults]") {
+TEST_CASE("an unwritable output directory fails before any frame is drawn", "[faults][may-skip]") {
     TempDir dir;
     const fs::path locked = dir.path / "locked", cache = dir.path / "cache";
     fs::create_directories(locked);

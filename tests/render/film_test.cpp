@@ -1,21 +1,20 @@
 // `shardreel render` and `still` end to end: the MP4 read back with libavformat, captions beside
 // it, identical bytes from identical input, stills equal to the video's frames, exit codes.
-#include <cairo.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
-#include <cmath>
-#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "render/av/video_probe.hpp"
 #include "tests/render/cli.hpp"
+#include "tests/render/pixels.hpp"
 
 namespace fs = std::filesystem;
+using render_test::mean_abs_diff;
 using render_test::q;
 using render_test::run_cli;
 using render_test::slurp;
@@ -24,23 +23,6 @@ using render_test::TempDir;
 namespace {
 
 const std::string kShort = render_test::short_film().string();
-
-// Mean absolute difference per channel between a PNG still and RGB24 pixels.
-double mean_abs_diff(const fs::path& png, const std::vector<std::uint8_t>& rgb, int w, int h) {
-    cairo_surface_t* s = cairo_image_surface_create_from_png(png.c_str());
-    REQUIRE(cairo_image_surface_get_width(s) == w);
-    const unsigned char* data = cairo_image_surface_get_data(s);
-    const int stride = cairo_image_surface_get_stride(s);
-    double sum = 0;
-    for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) {
-            const unsigned char* px = data + y * stride + 4 * x;  // B, G, R, A
-            const std::uint8_t* v = &rgb[3 * (y * w + x)];
-            sum += std::abs(px[2] - v[0]) + std::abs(px[1] - v[1]) + std::abs(px[0] - v[2]);
-        }
-    cairo_surface_destroy(s);
-    return sum / (3.0 * w * h);
-}
 
 }  // namespace
 

@@ -5,9 +5,14 @@
 #include "engine/recompute.hpp"
 #include "engine/report.hpp"
 #include "story/format.hpp"
+#include "tests/story/on_screen.hpp"
 
 using namespace story;
-using chapter_test::shows;
+using on_screen::appears_anywhere;
+using on_screen::beside;
+using on_screen::column_under;
+using on_screen::Lines;
+using on_screen::stat;
 
 namespace {
 ChapterSpec load() {
@@ -23,17 +28,18 @@ TEST_CASE("activation_checkpointing: no recompute keeps 34 + 5as/h bytes per ele
     const engine::Config c = Timeline(kSpec).states()[0];
     const engine::Report r = engine::analyze(c);
     const Scene s = chapter->scene_at(8);
-    CHECK(shows(s, "s·b·h·(34 + 5as/h) bytes"));
+    CHECK(beside(s, "Activations kept per layer") == "Recompute: none");
     // 4096 x 1 x 4096 x (34 + 5 x 32 x 4096 / 4096) = 3.25 GB per layer.
     CHECK(r.activations.per_layer.value == Approx(4096.0 * 4096 * 194));
-    CHECK(shows(s, "4,096 × 1 × 4,096 × (34 + 160)" + ts +
-                       "B = " + format_bytes(r.activations.per_layer.value)));
-    CHECK(shows(s, "× 32 layers × 1 micro-batch in flight = " +
-                       format_bytes(r.per_gpu.activations.value) + " on this GPU"));
-    CHECK(shows(s, format_bytes(r.per_gpu.activations.value)));  // beside the card
-    CHECK(shows(s, format_bytes(r.per_gpu.total.value)));        // the Per card stat
-    CHECK(shows(s, "1 + 2 = 3 forward passes of work"));
-    CHECK(shows(s, "no extra compute"));
+    CHECK(column_under(s, "Activations kept per layer") ==
+          Lines{"s·b·h·(34 + 5as/h) bytes", "4,096 × 1 × 4,096 × (34 + 160)" + ts + "B = " +
+                                                format_bytes(r.activations.per_layer.value)});
+    CHECK(appears_anywhere(s, "× 32 layers × 1 micro-batch in flight = " +
+                                  format_bytes(r.per_gpu.activations.value) + " on this GPU"));
+    CHECK(beside(s, "Activations") == format_bytes(r.per_gpu.activations.value));  // the legend
+    CHECK(stat(s, "Per card") == Lines{format_bytes(r.per_gpu.total.value)});
+    CHECK(appears_anywhere(s, "1 + 2 = 3 forward passes of work"));
+    CHECK(appears_anywhere(s, "no extra compute"));
 }
 
 TEST_CASE("activation_checkpointing: selective, then full recompute at +1/3 compute",
@@ -42,21 +48,27 @@ TEST_CASE("activation_checkpointing: selective, then full recompute at +1/3 comp
     const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
     const Timeline timeline(kSpec);
     const engine::Config sel = timeline.states()[1];
+    const engine::Report rs = engine::analyze(sel);
     const Scene at13 = chapter->scene_at(13);
-    CHECK(shows(at13, "34·s·b·h bytes"));
-    CHECK(shows(at13, "4,096 × 1 × 4,096 × 34" + ts +
-                          "B = " + format_bytes(engine::analyze(sel).activations.per_layer.value)));
+    CHECK(beside(at13, "Activations kept per layer") == "Recompute: selective");
+    CHECK(column_under(at13, "Activations kept per layer") ==
+          Lines{"34·s·b·h bytes", "4,096 × 1 × 4,096 × 34" + ts +
+                                      "B = " + format_bytes(rs.activations.per_layer.value)});
+    CHECK(beside(at13, "Activations") == format_bytes(rs.per_gpu.activations.value));
     const engine::ComputeUnits su = engine::recompute_compute_units(sel.model, sel.training);
-    CHECK(shows(at13, "+" + format_percent(su.ratio() - 1) + " compute to save the memory"));
+    CHECK(appears_anywhere(at13,
+                           "+" + format_percent(su.ratio() - 1) + " compute to save the memory"));
 
     const engine::Config full = timeline.states()[2];
     const engine::Report r = engine::analyze(full);
     const Scene end = chapter->scene_at(21.9);
-    CHECK(shows(end, "2·s·b·h bytes"));
+    CHECK(beside(end, "Activations kept per layer") == "Recompute: full");
     CHECK(r.activations.per_layer.value == 2.0 * 4096 * 4096);
-    CHECK(shows(end, "4,096 × 1 × 4,096 × 2" + ts + "B = 33.6" + ts + "MB"));
-    CHECK(shows(end, format_bytes(r.per_gpu.activations.value)));
-    CHECK(shows(end, "1 + 2 + 1 = 4 forward passes of work"));
-    CHECK(shows(end, "+33.3% compute to save the memory"));
+    CHECK(column_under(end, "Activations kept per layer") ==
+          Lines{"2·s·b·h bytes", "4,096 × 1 × 4,096 × 2" + ts + "B = 33.6" + ts + "MB"});
+    CHECK(beside(end, "Activations") == format_bytes(r.per_gpu.activations.value));
+    CHECK(stat(end, "Per card") == Lines{format_bytes(r.per_gpu.total.value)});
+    CHECK(appears_anywhere(end, "1 + 2 + 1 = 4 forward passes of work"));
+    CHECK(appears_anywhere(end, "+33.3% compute to save the memory"));
     CHECK(engine::recompute_compute_units(full.model, full.training).ratio() == Approx(4.0 / 3));
 }

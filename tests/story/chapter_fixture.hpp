@@ -1,8 +1,9 @@
 // Shared by the chapter tests: load a kind's test storyboard, build a chapter with approximate
-// metrics, and read what a scene shows.
+// metrics, and find the rectangles a scene draws (texts are read with tests/story/on_screen.hpp).
 #pragma once
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -14,10 +15,8 @@ namespace chapter_test {
 
 inline const story::ApproxTextMetrics kMetrics;
 
-// tests/storyboards/good/<storyboard>, which must load without diagnostics.
-inline story::Storyboard load_board(const std::string& storyboard) {
-    const std::string path =
-        std::string(SHARDREEL_SOURCE_DIR) + "/tests/storyboards/good/" + storyboard;
+// A storyboard file that must load without diagnostics.
+inline story::Storyboard load_file(const std::string& path) {
     std::ifstream in(path);
     std::stringstream text;
     text << in.rdbuf();
@@ -26,6 +25,11 @@ inline story::Storyboard load_board(const std::string& storyboard) {
     INFO(diags.format());
     REQUIRE(sb);
     return *sb;
+}
+
+// tests/storyboards/good/<storyboard>.
+inline story::Storyboard load_board(const std::string& storyboard) {
+    return load_file(std::string(SHARDREEL_SOURCE_DIR) + "/tests/storyboards/good/" + storyboard);
 }
 
 // The storyboard's only chapter.
@@ -43,15 +47,6 @@ inline story::ChapterSpec load_spec(const std::string& storyboard, const std::st
     REQUIRE(it != sb.chapters.end());
     return *it;
 }
-
-// How many fully visible texts read exactly `text`.
-inline long count(const story::Scene& s, const std::string& text) {
-    const auto texts = story::texts_of(s);
-    return std::count_if(texts.begin(), texts.end(), [&](const story::PlacedText& p) {
-        return p.opacity > 0.99 && p.text.text == text;
-    });
-}
-inline bool shows(const story::Scene& s, const std::string& text) { return count(s, text) > 0; }
 
 // Top-level rects stroked with `stroke` and fully visible.
 inline long stroked(const story::Scene& s, story::Color stroke) {
@@ -72,6 +67,16 @@ inline std::vector<story::Rect> rects(const story::Scene& s, story::Color fill, 
             out.push_back(*r);
     }
     return out;
+}
+
+// Top-level rectangles of one size and fill, e.g. the chunk tokens on the ring's links.
+inline int count_rects(const story::Scene& s, double w, double h, story::Color fill) {
+    int n = 0;
+    for (const story::Item& item : s.items)
+        if (const auto* r = std::get_if<story::Rect>(&item.shape))
+            n += std::abs(r->w - w) < 1e-6 && std::abs(r->h - h) < 1e-6 && r->fill == fill &&
+                 item.opacity > 0;
+    return n;
 }
 
 }  // namespace chapter_test

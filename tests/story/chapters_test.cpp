@@ -1,12 +1,17 @@
-// Chapters as display lists: pure in time, and every number on screen is the engine's.
-#include <algorithm>
+// bytes_per_parameter reads out the engine's figures beside their labels; the number formats;
+// captions burned in only when asked.
 #include <catch2/catch.hpp>
 
 #include "engine/report.hpp"
 #include "story/chapter.hpp"
 #include "story/format.hpp"
+#include "tests/story/on_screen.hpp"
 
 using namespace story;
+using on_screen::appears_anywhere;
+using on_screen::beside;
+using on_screen::Lines;
+using on_screen::stat;
 
 namespace {
 
@@ -28,30 +33,7 @@ ChapterSpec bytes_spec() {
     return spec;
 }
 
-bool shows(const Scene& s, const std::string& text) {
-    const auto texts = texts_of(s);
-    return std::any_of(texts.begin(), texts.end(), [&](const PlacedText& p) {
-        return p.opacity > 0.99 && p.text.text == text;
-    });
-}
-
 }  // namespace
-
-TEST_CASE("scene_at is a pure function of time", "[chapters]") {
-    const Video video;
-    for (const KindInfo& kind : chapter_kinds()) {
-        ChapterSpec spec = bytes_spec();
-        spec.kind = kind.name;
-        if (kind.settable.empty()) spec.beats.resize(1);
-        const auto a = make_chapter(spec, video, kMetrics);
-        const auto b = make_chapter(spec, video, kMetrics);
-        for (double t : {0.0, 0.5, 3.3, 12.0, 15.5, 25.9}) {
-            INFO(kind.name << " at " << t);
-            CHECK(a->scene_at(t) == b->scene_at(t));
-            CHECK(a->scene_at(t) == a->scene_at(t));
-        }
-    }
-}
 
 TEST_CASE("bytes_per_parameter shows the engine's figures before and after set beats",
           "[chapters]") {
@@ -62,37 +44,41 @@ TEST_CASE("bytes_per_parameter shows the engine's figures before and after set b
     REQUIRE(r7.model_states.value == 112e9);
 
     const Scene at13 = chapter->scene_at(13);
-    CHECK(shows(at13, "Total per parameter"));
-    CHECK(shows(at13, format_bytes_per_param(r7.bytes_per_param.total())));
     CHECK(format_bytes_per_param(r7.bytes_per_param.total()) ==
           "16" + std::string(kThinSpace) + "B");
-    CHECK(shows(at13, "7B parameters × 16" + std::string(kThinSpace) +
-                          "B = " + format_bytes(r7.model_states.value)));
-    CHECK(shows(at13, format_bytes(r7.model_states.value)));  // the Per card stat
-    CHECK(shows(at13, "2 × 80" + std::string(kThinSpace) + "GB H100 just to hold it"));
+    CHECK(beside(at13, "Total per parameter") ==
+          format_bytes_per_param(r7.bytes_per_param.total()));
+    CHECK(beside(at13, "Weights") == format_bytes_per_param(2));  // bf16
+    CHECK(stat(at13, "Per card") == Lines{format_bytes(r7.model_states.value)});
+    CHECK(appears_anywhere(at13, "7B parameters × 16" + std::string(kThinSpace) +
+                                     "B = " + format_bytes(r7.model_states.value)));
+    CHECK(appears_anywhere(at13, "2 × 80" + std::string(kThinSpace) + "GB H100 just to hold it"));
 
     engine::Config seventy = seven;
     seventy.model = engine::nominal_model(70e9);
     const engine::Report r70 = engine::analyze(seventy);
     const Scene at19 = chapter->scene_at(19);
     CHECK(format_bytes(r70.model_states.value) == "1,120" + std::string(kThinSpace) + "GB");
-    CHECK(shows(at19, "70B parameters × 16" + std::string(kThinSpace) + "B = 1,120" +
-                          std::string(kThinSpace) + "GB"));
-    CHECK(shows(at19, "14 × 80" + std::string(kThinSpace) + "GB H100 just to hold it"));
+    CHECK(appears_anywhere(at19, "70B parameters × 16" + std::string(kThinSpace) + "B = 1,120" +
+                                     std::string(kThinSpace) + "GB"));
+    CHECK(appears_anywhere(at19, "14 × 80" + std::string(kThinSpace) + "GB H100 just to hold it"));
+    CHECK(stat(at19, "Per card") == Lines{format_bytes(r70.model_states.value)});
 
     engine::Config fp8 = seventy;
     fp8.training.precision = engine::Precision::fp8_mixed;
     const engine::Report r8 = engine::analyze(fp8);
     const Scene end = chapter->scene_at(25.9);
-    CHECK(shows(end, format_bytes_per_param(r8.bytes_per_param.total())));
-    CHECK(!shows(end, format_bytes_per_param(16)));  // the total counted down to 15 B
-    CHECK(shows(end, format_bytes(r8.model_states.value)));
-    CHECK(shows(end, "1" + std::string(kThinSpace) + "B"));  // fp8 weights
+    CHECK(r8.bytes_per_param.total() == 15);  // the total counted down from 16 B
+    CHECK(beside(end, "Total per parameter") == format_bytes_per_param(r8.bytes_per_param.total()));
+    CHECK(beside(end, "Weights") == format_bytes_per_param(1));  // fp8 weights
+    CHECK(stat(end, "Per card") == Lines{format_bytes(r8.model_states.value)});
 
     // While a set: morphs, the numbers count between the two engine values.
-    const Scene mid = chapter->scene_at(15.5);
-    CHECK(!shows(mid, format_bytes(r7.model_states.value)));
-    CHECK(!shows(mid, format_bytes(r70.model_states.value)));
+    const Lines mid = stat(chapter->scene_at(15.5), "Per card");
+    REQUIRE(mid.size() == 1);
+    CHECK(mid.front().ends_with(std::string(kThinSpace) + "GB"));
+    CHECK(mid != Lines{format_bytes(r7.model_states.value)});
+    CHECK(mid != Lines{format_bytes(r70.model_states.value)});
 }
 
 TEST_CASE("format: 3 significant figures, thousands separators, thin-spaced units", "[format]") {
@@ -124,6 +110,6 @@ TEST_CASE("captions are burned into the frame only when the video asks for it", 
         Video video;
         video.captions = mode;
         const Scene s = make_chapter(spec, video, kMetrics)->scene_at(5);
-        CHECK(shows(s, "Every parameter costs memory.") == (mode == Captions::burn));
+        CHECK(appears_anywhere(s, "Every parameter costs memory.") == (mode == Captions::burn));
     }
 }

@@ -5,25 +5,30 @@
 #include "engine/fsdp.hpp"
 #include "engine/report.hpp"
 #include "story/format.hpp"
-#include "tests/story/shard_test_kit.hpp"
+#include "tests/story/chapter_fixture.hpp"
+#include "tests/story/on_screen.hpp"
 
 using namespace story;
-using shard_test::shows;
+using chapter_test::kMetrics;
+using chapter_test::load_spec;
+using on_screen::appears_anywhere;
+using on_screen::Lines;
+using on_screen::stat;
 
 namespace {
-const ApproxTextMetrics kMetrics;
 const std::string ts = kThinSpace;
 
-int count_texts(const Scene& s, const std::string& text) {
-    int n = 0;
-    for (const PlacedText& p : texts_of(s)) n += p.opacity > 0.99 && p.text.text == text;
-    return n;
+// The figure under each card's name, GPU 0 first.
+Lines gauges(const Scene& s, int cards) {
+    Lines out;
+    for (int k = 0; k < cards; ++k) out.push_back(on_screen::under(s, "GPU " + std::to_string(k)));
+    return out;
 }
 }  // namespace
 
 TEST_CASE("fsdp_gather shows the plan's memory and 1.5x data parallel traffic",
           "[chapters][fsdp]") {
-    const ChapterSpec spec = shard_test::load_spec("kind_fsdp_gather.yaml", "fsdp");
+    const ChapterSpec spec = load_spec("kind_fsdp_gather.yaml", "fsdp");
     const auto chapter = make_chapter(spec, Video{}, kMetrics);
     engine::Config c = spec.config;
     c.layout.zero = 3;
@@ -33,21 +38,22 @@ TEST_CASE("fsdp_gather shows the plan's memory and 1.5x data parallel traffic",
 
     // The 7B that needs 112 GB holds 14 GB of shards per card.
     const Scene intro = chapter->scene_at(1.8);
-    CHECK(shows(intro, "Model states: 112" + ts + "GB, one card holds 80" + ts + "GB"));
+    CHECK(appears_anywhere(intro, "Model states: 112" + ts + "GB, one card holds 80" + ts + "GB"));
     const Scene before = chapter->scene_at(4.5);
     CHECK(format_bytes(plan.sharded_states.value) == "14" + ts + "GB");
-    CHECK(count_texts(before, format_bytes(plan.sharded_states.value)) == 8);  // one gauge per card
-    CHECK(shows(before, "Each card keeps 1/8 of every layer"));
+    CHECK(gauges(before, 8) == Lines(8, format_bytes(plan.sharded_states.value)));
+    CHECK(appears_anywhere(before, "Each card keeps 1/8 of every layer"));
 
     // The gauge's peak: shards + one full layer + its gradients, from the plan.
     const std::string peak = format_bytes(plan.peak_bytes.value);
-    CHECK(shows(before, "Live model states per card: 14" + ts + "GB, peak " + peak + " = 14" + ts +
-                            "GB of shards + one layer and its gradients"));
+    CHECK(appears_anywhere(before, "Live model states per card: 14" + ts + "GB, peak " + peak +
+                                       " = 14" + ts +
+                                       "GB of shards + one layer and its gradients"));
 
     // Mid-forward-compute, every card holds the shards plus the gathered layer.
     const Scene compute = chapter->scene_at(5.5 + 0.45 + 0.15);
-    CHECK(count_texts(compute,
-                      format_bytes(plan.sharded_states.value + plan.layer_full_bytes.value)) == 8);
+    CHECK(gauges(compute, 8) ==
+          Lines(8, format_bytes(plan.sharded_states.value + plan.layer_full_bytes.value)));
 
     // Traffic: 3 x 7/8 x 14 GB = 36.75 GB against the ring's 2 x 7/8 x 14 GB = 24.5 GB.
     const engine::Report fsdp = engine::analyze(c);
@@ -55,27 +61,28 @@ TEST_CASE("fsdp_gather shows the plan's memory and 1.5x data parallel traffic",
     const engine::Report dp = engine::analyze(c);
     CHECK(format_bytes(fsdp.comm.dp_per_gpu.value) == "36.8" + ts + "GB");
     const Scene end = chapter->scene_at(29);
-    CHECK(shows(end, "Per card per step: 3 × 7/8 × 14" + ts +
-                         "GB = " + format_bytes(fsdp.comm.dp_per_gpu.value)));
-    CHECK(shows(end, "data parallel's all-reduce moves " + format_bytes(dp.comm.dp_per_gpu.value) +
-                         ": FSDP 1.5× as much"));
-    CHECK(shows(end, format_bytes(fsdp.per_gpu.total.value)));
-    CHECK(shows(end, format_bytes(fsdp.comm.dp_per_gpu.value)));
-    CHECK(shows(end, format_time(fsdp.comm.dp_time.value)));
+    CHECK(appears_anywhere(end, "Per card per step: 3 × 7/8 × 14" + ts +
+                                    "GB = " + format_bytes(fsdp.comm.dp_per_gpu.value)));
+    CHECK(appears_anywhere(end, "data parallel's all-reduce moves " +
+                                    format_bytes(dp.comm.dp_per_gpu.value) +
+                                    ": FSDP 1.5× as much"));
+    CHECK(stat(end, "Per card") == Lines{format_bytes(fsdp.per_gpu.total.value)});
+    CHECK(stat(end, "Comm / step") ==
+          Lines{format_bytes(fsdp.comm.dp_per_gpu.value), format_time(fsdp.comm.dp_time.value)});
 }
 
 TEST_CASE("fsdp_gather plays the slices forward, then backward in reverse", "[chapters][fsdp]") {
-    const ChapterSpec spec = shard_test::load_spec("kind_fsdp_gather.yaml", "fsdp");
+    const ChapterSpec spec = load_spec("kind_fsdp_gather.yaml", "fsdp");
     const auto chapter = make_chapter(spec, Video{}, kMetrics);
     // Forward slices take 0.45 + 0.3 + 0.2 s from 5.5 s; backward ones 0.4 + 0.55 + 0.4 + 0.15 s.
     for (int g = 0; g < 8; ++g) {
         const double t = 5.5 + 0.95 * g + 0.2;
-        CHECK(shows(chapter->scene_at(t), "Forward · slice " + std::to_string(g + 1) +
-                                              " of 8: all-gather the full weights"));
+        CHECK(appears_anywhere(chapter->scene_at(t), "Forward · slice " + std::to_string(g + 1) +
+                                                         " of 8: all-gather the full weights"));
     }
     for (int k = 0; k < 8; ++k) {
         const double t = 5.5 + 0.95 * 8 + 1.5 * k + 0.4 + 0.55 + 0.2;
-        CHECK(shows(chapter->scene_at(t), "Backward · slice " + std::to_string(8 - k) +
-                                              " of 8: reduce-scatter the gradients"));
+        CHECK(appears_anywhere(chapter->scene_at(t), "Backward · slice " + std::to_string(8 - k) +
+                                                         " of 8: reduce-scatter the gradients"));
     }
 }

@@ -9,14 +9,25 @@
 #include "story/format.hpp"
 #include "story/theme.hpp"
 #include "story/timeline.hpp"
+#include "tests/story/on_screen.hpp"
 
 using namespace story;
-using chapter_test::count;
-using chapter_test::shows;
+using on_screen::appears_anywhere;
+using on_screen::beside;
+using on_screen::cell;
+using on_screen::Lines;
+using on_screen::row_beside;
+using on_screen::stat;
 
 namespace {
 const std::string ts = kThinSpace;
+
+// A traffic row: bytes, time on NVLink, time on the network.
+Lines timed(const engine::LinkTiming& row) {
+    return {format_bytes(row.bytes.value), format_time(row.on_nvlink.value),
+            format_time(row.on_network.value)};
 }
+}  // namespace
 
 TEST_CASE("interconnect shows the engine's traffic on each link", "[chapters][interconnect]") {
     const ChapterSpec spec = chapter_test::load_spec("kind_interconnect.yaml");
@@ -26,23 +37,25 @@ TEST_CASE("interconnect shows the engine's traffic on each link", "[chapters][in
     REQUIRE(before.layout == engine::Parallel{16, 4, 2, 0});
 
     const Scene s = chapter->scene_at(17.5);
-    CHECK(shows(s, "900" + ts + "GB/s (450" + ts + "GB/s each way)"));
-    CHECK(shows(s, "50" + ts + "GB/s each way"));
+    CHECK(beside(s, "NVLink") == "900" + ts + "GB/s (450" + ts + "GB/s each way)");
+    CHECK(beside(s, "Network") == "50" + ts + "GB/s each way");
     const engine::LinkTimings l = engine::link_timings(before);
-    for (const engine::LinkTiming* row : {&l.dp, &l.tp, &l.pp}) {
-        CHECK(shows(s, format_bytes(row->bytes.value)));
-        CHECK(shows(s, format_time(row->on_nvlink.value)));
-        CHECK(shows(s, format_time(row->on_network.value)));
-    }
+    CHECK(row_beside(s, "Data parallel") == timed(l.dp));
+    CHECK(row_beside(s, "Tensor parallel") == timed(l.tp));
+    CHECK(row_beside(s, "Pipeline parallel") == timed(l.pp));
+    CHECK(cell(s, "Tensor parallel", "bytes") == format_bytes(l.tp.bytes.value));
+    CHECK(cell(s, "Tensor parallel", "time on NVLink") == format_time(l.tp.on_nvlink.value));
+    CHECK(cell(s, "Tensor parallel", "time on the network") == format_time(l.tp.on_network.value));
     const engine::Report r = engine::analyze(before);
-    CHECK(shows(s, format_time(r.comm.total().value)));  // Comm / step
-    CHECK(shows(s, format_bytes(r.per_gpu.total.value)));
-    CHECK(shows(s, "11.1%"));  // bubble (2-1)/(8+2-1)
+    CHECK(stat(s, "Per card") == Lines{format_bytes(r.per_gpu.total.value)});
+    CHECK(stat(s, "Comm / step") ==
+          Lines{format_bytes(r.comm.sent_per_gpu().value), format_time(r.comm.total().value)});
+    CHECK(stat(s, "Bubble") == Lines{"11.1%"});  // (2-1)/(8+2-1)
 
     // Published by hand: a pipeline boundary carries s x b x h x 2 B forward and back for each
     // of m micro-batches: 2 x 8 x 4096 x 4096 x 2 B = 537 MB; on the network 537 MB / 50 GB/s.
-    CHECK(shows(s, "537" + ts + "MB"));
-    CHECK(shows(s, "10.7" + ts + "ms"));
+    CHECK(cell(s, "Pipeline parallel", "bytes") == "537" + ts + "MB");
+    CHECK(cell(s, "Pipeline parallel", "time on the network") == "10.7" + ts + "ms");
     // Data parallel over 2 replicas: 2(n-1)/n x B = B, the bf16 gradients of one TP shard of stage
     // 0.
     CHECK(l.dp.bytes.value == Approx(2.0 * engine::params_per_gpu(before.model, before.layout)));
@@ -62,15 +75,16 @@ TEST_CASE("interconnect: a set: of tp/pp moves the pipeline onto the network",
     CHECK_FALSE(l.tp.crosses_nodes);
 
     const Scene end = chapter->scene_at(23.9);
-    CHECK(shows(end, format_bytes(l.tp.bytes.value)));
-    CHECK(shows(end, format_time(l.tp.on_network.value)));
-    CHECK(shows(end, "one replica: no gradients to average"));
-    CHECK(count(end, "—") == 3);  // no data-parallel traffic: bytes and both times
+    CHECK(row_beside(end, "Tensor parallel") == timed(l.tp));
+    CHECK(appears_anywhere(end, "one replica: no gradients to average"));
+    // No data-parallel traffic: bytes and both times.
+    CHECK(row_beside(end, "Data parallel") == Lines{"—", "—", "—"});
     CHECK(chapter_test::stroked(end, palette(ThemeName::dark).highlight) == 2);
 
     // Mid-morph the numbers count between the two engine values.
     const engine::LinkTimings b = engine::link_timings(timeline.states()[0]);
-    const Scene mid = chapter->scene_at(20);
-    CHECK_FALSE(shows(mid, format_bytes(b.tp.bytes.value)));
-    CHECK_FALSE(shows(mid, format_bytes(l.tp.bytes.value)));
+    const std::string mid = cell(chapter->scene_at(20), "Tensor parallel", "bytes");
+    CHECK(mid.ends_with(ts + "GB"));
+    CHECK(mid != format_bytes(b.tp.bytes.value));
+    CHECK(mid != format_bytes(l.tp.bytes.value));
 }

@@ -7,12 +7,34 @@
 #include "engine/report.hpp"
 #include "story/format.hpp"
 #include "story/timeline.hpp"
+#include "tests/story/on_screen.hpp"
 
 using namespace story;
-using chapter_test::count;
-using chapter_test::shows;
+using on_screen::appears_anywhere;
+using on_screen::count;
+using on_screen::Lines;
+using on_screen::stat;
 
 namespace {
+
+// Every card's tags, read top down under its name, are its rank's coordinates.
+void check_cards(const Scene& s, const engine::Layout3D& l) {
+    for (const engine::RankPlace& r : l.ranks) {
+        INFO("rank " << r.rank);
+        CHECK(on_screen::column_under(s, "GPU " + std::to_string(r.rank)) ==
+              Lines{"TP rank " + std::to_string(r.tp), "stage " + std::to_string(r.pp),
+                    "replica " + std::to_string(r.dp)});
+    }
+    CHECK_FALSE(appears_anywhere(s, "GPU " + std::to_string(l.gpus)));
+}
+
+// Each tensor-parallel group's name stands over its first card (tp varies fastest: rank g·tp).
+void check_tp_groups(const Scene& s, const engine::Layout3D& l) {
+    for (int g = 0; g < l.dp * l.pp; ++g)
+        CHECK(on_screen::under(s, "TP group " + std::to_string(g)) ==
+              "GPU " + std::to_string(g * l.tp));
+    CHECK_FALSE(appears_anywhere(s, "TP group " + std::to_string(l.dp * l.pp)));
+}
 
 // How many ranks have each coordinate value.
 long ranks_with(const engine::Layout3D& l, int engine::RankPlace::*field, int value) {
@@ -31,14 +53,12 @@ TEST_CASE("layout_3d draws the engine's placement", "[chapters][layout_3d]") {
     REQUIRE(l.dp == 4);  // by hand: 16 / (tp 2 x pp 2)
 
     const Scene tp = chapter->scene_at(6);
-    for (int g = 0; g < l.dp * l.pp; ++g) CHECK(shows(tp, "TP group " + std::to_string(g)));
-    CHECK_FALSE(shows(tp, "TP group " + std::to_string(l.dp * l.pp)));
+    check_tp_groups(tp, l);
+    check_cards(tp, l);
     for (int r = 0; r < l.tp; ++r)
         CHECK(count(tp, "TP rank " + std::to_string(r)) ==
               ranks_with(l, &engine::RankPlace::tp, r));
-    CHECK(shows(tp, "GPU 15"));
-    CHECK_FALSE(shows(tp, "GPU 16"));
-    CHECK(shows(tp, format_bytes(engine::analyze(before).per_gpu.total.value)));
+    CHECK(stat(tp, "Per card") == Lines{format_bytes(engine::analyze(before).per_gpu.total.value)});
 
     // Stage labels: one per stage of every replica, plus each card's own tag.
     const Scene pp = chapter->scene_at(11);
@@ -61,14 +81,14 @@ TEST_CASE("layout_3d re-slices on set: tp 4, pp 2", "[chapters][layout_3d]") {
     REQUIRE(l.dp == 2);
 
     const Scene end = chapter->scene_at(23);
+    check_cards(end, l);
     for (int d = 0; d < l.dp; ++d)
         CHECK(count(end, "replica " + std::to_string(d)) ==
               ranks_with(l, &engine::RankPlace::dp, d) + 1);
-    CHECK_FALSE(shows(end, "replica 2"));
-    CHECK(shows(end, format_bytes(engine::analyze(after).per_gpu.total.value)));
+    CHECK_FALSE(appears_anywhere(end, "replica 2"));
+    CHECK(stat(end, "Per card") == Lines{format_bytes(engine::analyze(after).per_gpu.total.value)});
 
     const Scene tp = chapter->scene_at(21);
-    for (int g = 0; g < l.dp * l.pp; ++g) CHECK(shows(tp, "TP group " + std::to_string(g)));
-    CHECK_FALSE(shows(tp, "TP group 4"));
+    check_tp_groups(tp, l);
     CHECK(count(tp, "TP rank 3") == ranks_with(l, &engine::RankPlace::tp, 3));
 }

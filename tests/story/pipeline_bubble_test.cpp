@@ -7,9 +7,12 @@
 #include "engine/report.hpp"
 #include "story/format.hpp"
 #include "story/strategy_kit.hpp"
+#include "tests/story/on_screen.hpp"
 
 using namespace story;
-using chapter_test::shows;
+using on_screen::appears_anywhere;
+using on_screen::Lines;
+using on_screen::stat;
 
 namespace {
 
@@ -41,14 +44,8 @@ void check_slots(const Scene& s, const engine::PipelineSchedule& sched) {
     }
 }
 
-// The micro-batches-held column, top to bottom.
-std::vector<std::string> held(const Scene& s) {
-    std::vector<std::string> out;
-    for (const PlacedText& p : texts_of(s))
-        if (p.opacity > 0.99 && p.text.x == 1530 && p.text.y > kTop && p.text.y < kBottom)
-            out.push_back(p.text.text);
-    return out;
-}
+// The micro-batches-held column, top to bottom: one figure per stage's lane, a lane apart.
+Lines held(const Scene& s) { return on_screen::column_under(s, "Micro-batches held", 3); }
 
 }  // namespace
 
@@ -64,14 +61,14 @@ TEST_CASE("pipeline_bubble: GPipe timeline, formula and activations held",
 
     // (p-1)/(m+p-1) with p = 4, m = 8: 3/11.
     CHECK(engine::bubble_fraction(4, 8) == Approx(3.0 / 11));
-    CHECK(shows(s, "Bubble = (p − 1) / (m + p − 1) = (4 − 1) / (8 + 4 − 1) = 27.3%"));
-    CHECK(shows(s, "Measured on this timeline: " + format_percent(sched.idle_fraction()) +
-                       " of GPU time idle"));
-    CHECK(shows(s, format_percent(engine::analyze(gpipe).bubble_fraction)));  // the Bubble stat
+    CHECK(appears_anywhere(s, "Bubble = (p − 1) / (m + p − 1) = (4 − 1) / (8 + 4 − 1) = 27.3%"));
+    CHECK(appears_anywhere(s, "Measured on this timeline: " +
+                                  format_percent(sched.idle_fraction()) + " of GPU time idle"));
+    CHECK(stat(s, "Bubble") == Lines{format_percent(engine::analyze(gpipe).bubble_fraction)});
     check_slots(s, sched);
     // GPipe runs every forward first: the first stage holds all m micro-batches.
     CHECK(sched.max_in_flight(0) == engine::in_flight_micro_batches(gpipe.training, 4));
-    CHECK(held(s) == std::vector<std::string>{"8", "8", "8", "8"});
+    CHECK(held(s) == Lines{"8", "8", "8", "8"});
 }
 
 TEST_CASE("pipeline_bubble: 1F1B holds p - s micro-batches, more micro-batches shrink the bubble",
@@ -82,16 +79,20 @@ TEST_CASE("pipeline_bubble: 1F1B holds p - s micro-batches, more micro-batches s
     const Scene at15 = chapter->scene_at(15);
     check_slots(at15, schedule_of(timeline.states()[1]));
     CHECK(engine::in_flight_micro_batches(timeline.states()[1].training, 4) == 4);
-    CHECK(held(at15) == std::vector<std::string>{"4", "3", "2", "1"});
+    CHECK(held(at15) == Lines{"4", "3", "2", "1"});
 
     const Scene at21 = chapter->scene_at(21);
     check_slots(at21, schedule_of(timeline.states()[2]));
-    CHECK(shows(at21, "Bubble = (p − 1) / (m + p − 1) = (4 − 1) / (16 + 4 − 1) = 15.8%"));  // 3/19
+    CHECK(appears_anywhere(
+        at21, "Bubble = (p − 1) / (m + p − 1) = (4 − 1) / (16 + 4 − 1) = 15.8%"));  // 3/19
+    CHECK(stat(at21, "Bubble") == Lines{"15.8%"});
 
     // While micro_batches morphs, the percentage counts between the engine's two values.
-    const Scene mid = chapter->scene_at(17);
-    CHECK_FALSE(shows(mid, "27.3%"));
-    CHECK_FALSE(shows(mid, "15.8%"));
+    const Lines mid = stat(chapter->scene_at(17), "Bubble");
+    REQUIRE(mid.size() == 1);
+    CHECK(mid.front().ends_with("%"));
+    CHECK(mid != Lines{"27.3%"});
+    CHECK(mid != Lines{"15.8%"});
 }
 
 TEST_CASE("pipeline_bubble: the interleaved schedule and its smaller bubble",
@@ -106,8 +107,9 @@ TEST_CASE("pipeline_bubble: the interleaved schedule and its smaller bubble",
     check_slots(end, sched);
     const double bubble = engine::bubble_fraction(engine::Schedule::interleaved, 4, 16, 2);
     CHECK(bubble == Approx(3.0 / 35));
-    CHECK(shows(end, "Bubble = (p − 1) / (v·m + p − 1) = (4 − 1) / (2·16 + 4 − 1) = " +
-                         format_percent(bubble)));
-    CHECK(shows(end, "Measured on this timeline: " + format_percent(sched.idle_fraction()) +
-                         " of GPU time idle"));
+    CHECK(appears_anywhere(end, "Bubble = (p − 1) / (v·m + p − 1) = (4 − 1) / (2·16 + 4 − 1) = " +
+                                    format_percent(bubble)));
+    CHECK(appears_anywhere(end, "Measured on this timeline: " +
+                                    format_percent(sched.idle_fraction()) + " of GPU time idle"));
+    CHECK(stat(end, "Bubble") == Lines{format_percent(bubble)});
 }

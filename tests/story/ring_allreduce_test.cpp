@@ -6,19 +6,29 @@
 #include "engine/report.hpp"
 #include "story/format.hpp"
 #include "story/theme.hpp"
-#include "tests/story/shard_test_kit.hpp"
+#include "tests/story/chapter_fixture.hpp"
+#include "tests/story/on_screen.hpp"
 
 using namespace story;
-using shard_test::count_rects;
-using shard_test::shows;
+using chapter_test::count_rects;
+using chapter_test::kMetrics;
+using chapter_test::load_spec;
+using on_screen::appears_anywhere;
+using on_screen::Lines;
+using on_screen::stat;
 
 namespace {
-const ApproxTextMetrics kMetrics;
 const std::string ts = kThinSpace;
+
+// Every card of an n-card ring is labelled, and no other.
+void check_ring_cards(const Scene& s, int n) {
+    for (int k = 0; k < n; ++k) CHECK(appears_anywhere(s, "GPU " + std::to_string(k)));
+    CHECK_FALSE(appears_anywhere(s, "GPU " + std::to_string(n)));
+}
 }  // namespace
 
 TEST_CASE("ring_allreduce reads out 2(n-1)/n x B and its time on the link", "[chapters][ring]") {
-    const ChapterSpec spec = shard_test::load_spec("kind_ring_allreduce.yaml", "ring");
+    const ChapterSpec spec = load_spec("kind_ring_allreduce.yaml", "ring");
     const auto chapter = make_chapter(spec, Video{}, kMetrics);
 
     engine::Config eight = spec.config;
@@ -28,16 +38,17 @@ TEST_CASE("ring_allreduce reads out 2(n-1)/n x B and its time on the link", "[ch
     CHECK(format_bytes(r8.comm.dp_per_gpu.value) == "24.5" + ts + "GB");
     CHECK(format_time(r8.comm.dp_time.value) == "54.4" + ts + "ms");
     const Scene at15 = chapter->scene_at(15.5);
-    CHECK(shows(at15, "= " + format_bytes(r8.comm.dp_per_gpu.value) + " per step"));
-    CHECK(shows(at15, "Each card sends 2 × 7/8 × 14" + ts + "GB"));
-    CHECK(
-        shows(at15, "NVLink " +
-                        format_bandwidth(engine::group_bandwidth(eight, engine::Group::dp).value) +
-                        " each way: " + format_time(r8.comm.dp_time.value)));
-    CHECK(shows(at15, format_bytes(r8.per_gpu.total.value)));  // Per card
-    CHECK(shows(at15, format_bytes(r8.comm.dp_per_gpu.value)));
-    CHECK(shows(at15, format_time(r8.comm.dp_time.value)));
-    CHECK(shows(at15, "0%"));
+    // The working, line under line: the formula, its bytes, their time on the ring's link.
+    CHECK(on_screen::column_under(at15, "Each card sends 2 × 7/8 × 14" + ts + "GB") ==
+          Lines{"= " + format_bytes(r8.comm.dp_per_gpu.value) + " per step",
+                "NVLink " +
+                    format_bandwidth(engine::group_bandwidth(eight, engine::Group::dp).value) +
+                    " each way: " + format_time(r8.comm.dp_time.value)});
+    CHECK(stat(at15, "Per card") == Lines{format_bytes(r8.per_gpu.total.value)});
+    CHECK(stat(at15, "Comm / step") ==
+          Lines{format_bytes(r8.comm.dp_per_gpu.value), format_time(r8.comm.dp_time.value)});
+    CHECK(stat(at15, "Bubble") == Lines{"0%"});
+    check_ring_cards(at15, 8);
 
     // After `set: {gpus: 16}` the ring spans two nodes: the network carries it.
     engine::Config sixteen = eight;
@@ -46,16 +57,19 @@ TEST_CASE("ring_allreduce reads out 2(n-1)/n x B and its time on the link", "[ch
     CHECK(format_bytes(r16.comm.dp_per_gpu.value) == "26.3" + ts + "GB");  // 2 x 15/16 x 14 GB
     CHECK(format_time(r16.comm.dp_time.value) == "525" + ts + "ms");       // at 50 GB/s
     const Scene end = chapter->scene_at(23.9);
-    CHECK(shows(end, "= " + format_bytes(r16.comm.dp_per_gpu.value) + " per step"));
-    CHECK(shows(end, "Network 50" + ts + "GB/s each way: " + format_time(r16.comm.dp_time.value)));
-    CHECK(shows(end, "GPU 15"));
+    CHECK(on_screen::column_under(end, "Each card sends 2 × 15/16 × 14" + ts + "GB") ==
+          Lines{"= " + format_bytes(r16.comm.dp_per_gpu.value) + " per step",
+                "Network 50" + ts + "GB/s each way: " + format_time(r16.comm.dp_time.value)});
+    CHECK(stat(end, "Comm / step") ==
+          Lines{format_bytes(r16.comm.dp_per_gpu.value), format_time(r16.comm.dp_time.value)});
+    check_ring_cards(end, 16);
     // The memory bars do not move with N: data parallelism keeps a full copy per card.
     CHECK(r16.per_gpu.total == r8.per_gpu.total);
-    CHECK(shows(end, format_bytes(r16.per_gpu.total.value)));
+    CHECK(stat(end, "Per card") == Lines{format_bytes(r16.per_gpu.total.value)});
 }
 
 TEST_CASE("ring_allreduce draws the engine's schedule chunk by chunk", "[chapters][ring]") {
-    const ChapterSpec spec = shard_test::load_spec("kind_ring_allreduce.yaml", "ring");
+    const ChapterSpec spec = load_spec("kind_ring_allreduce.yaml", "ring");
     const auto chapter = make_chapter(spec, Video{}, kMetrics);
     const engine::RingSchedule ring = engine::ring_allreduce_schedule(8);
     const Palette& p = palette(ThemeName::dark);
@@ -67,8 +81,9 @@ TEST_CASE("ring_allreduce draws the engine's schedule chunk by chunk", "[chapter
         INFO("step " << step);
         CHECK(count_rects(s, 30, 30, p.gradients) == moving);
         const bool gather = step >= 7;
-        CHECK(shows(s, std::string(gather ? "All-gather" : "Reduce-scatter") + " · step " +
-                           std::to_string((gather ? step - 7 : step) + 1) + " of 7"));
+        CHECK(appears_anywhere(s, std::string(gather ? "All-gather" : "Reduce-scatter") +
+                                      " · step " + std::to_string((gather ? step - 7 : step) + 1) +
+                                      " of 7"));
     }
     // Full cells (all 8 contributions summed): none before, one per card once reduce-scatter
     // is done (the chunk it owns), all of them after the all-gather.
@@ -79,5 +94,5 @@ TEST_CASE("ring_allreduce draws the engine's schedule chunk by chunk", "[chapter
     CHECK(full_cells(4.5) == 0);
     CHECK(full_cells(5.2 + 0.6 * 7 - 0.05) == 8);
     CHECK(full_cells(13.8) == 64);
-    CHECK(shows(chapter->scene_at(13.8), "Every card holds the sum"));
+    CHECK(appears_anywhere(chapter->scene_at(13.8), "Every card holds the sum"));
 }

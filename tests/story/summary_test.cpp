@@ -1,5 +1,6 @@
 // The summary chapter: each row is analyze() on engine::strategy_configs of the chapter's
 // config, before and after the model grows.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "chapter_fixture.hpp"
@@ -7,27 +8,51 @@
 #include "engine/strategies.hpp"
 #include "story/format.hpp"
 #include "story/timeline.hpp"
+#include "tests/story/on_screen.hpp"
 
 using namespace story;
-using chapter_test::shows;
+using on_screen::cell;
+using on_screen::Lines;
 
 namespace {
 
 const std::string ts = kThinSpace;
 
+// Whether `part` appears in `row` in the same order (other texts may stand between).
+bool in_order(const Lines& part, const Lines& row) {
+    auto at = row.begin();
+    for (const std::string& text : part) {
+        at = std::find(at, row.end(), text);
+        if (at == row.end()) return false;
+        ++at;
+    }
+    return true;
+}
+
+std::string fits_text(const engine::Report& r) {
+    return r.per_gpu.fits
+               ? "✓ fits"
+               : "✗ " + format_bytes(r.per_gpu.total.value - r.per_gpu.capacity.value) + " over";
+}
+
+// Each strategy's row: its figures under their headings, and left to right along its line (the
+// bytes sent stand unheaded beside their time, under "Comm / step").
 void check_rows(const Scene& s, const engine::Config& c) {
     for (const engine::StrategyConfig& row : engine::strategy_configs(c)) {
         const engine::Report r = engine::analyze(row.config);
-        INFO(engine::to_string(row.kind));
-        CHECK(shows(s, std::string(engine::to_string(row.kind))));
-        CHECK(shows(s, format_bytes(r.per_gpu.total.value)));
-        CHECK(shows(s, format_bytes(r.comm.dp_per_gpu.value + r.comm.tp_per_gpu.value +
-                                    r.comm.pp_per_gpu.value)));
-        CHECK(shows(s, format_time(r.comm.total().value)));
-        CHECK(shows(s, format_percent(r.bubble_fraction)));
-        if (!r.per_gpu.fits)
-            CHECK(shows(s, "✗ " + format_bytes(r.per_gpu.total.value - r.per_gpu.capacity.value) +
-                               " over"));
+        const std::string name(engine::to_string(row.kind));
+        INFO(name);
+        const std::string card = format_bytes(r.per_gpu.total.value);
+        const std::string sent = format_bytes(r.comm.sent_per_gpu().value);
+        const std::string time = format_time(r.comm.total().value);
+        const std::string bubble = format_percent(r.bubble_fraction);
+        CHECK(cell(s, name, "Per card") == card);
+        CHECK(cell(s, name, "Comm / step") == time);
+        CHECK(cell(s, name, "Bubble") == bubble);
+        CHECK(cell(s, name, "Fits?") == fits_text(r));
+        const Lines line = on_screen::row_beside(s, name);
+        INFO("row: " << Catch::Detail::stringify(line));
+        CHECK(in_order({card, sent, time, bubble, fits_text(r)}, line));
     }
 }
 
@@ -41,21 +66,18 @@ TEST_CASE("summary rows are the engine's figures for each strategy", "[chapters]
 
     const Scene s = chapter->scene_at(13);
     check_rows(s, timeline.states()[0]);
-    CHECK(shows(s, "tp 8 × dp 4"));
-    CHECK(shows(s, "pp 32"));
+    CHECK(on_screen::under(s, "TP") == "tp 8 × dp 4");
+    CHECK(on_screen::under(s, "PP") == "pp 32");
     // By hand: ring all-reduce of 7B bf16 gradients over 32 ranks, 2(n-1)/n x 14 GB = 27.1 GB;
     // a 32-stage pipeline with 8 micro-batches idles (p-1)/(m+p-1) = 31/39 = 79.5%.
-    CHECK(shows(s, "27.1" + ts + "GB"));
-    CHECK(shows(s, "79.5%"));
+    CHECK(in_order({"27.1" + ts + "GB"}, on_screen::row_beside(s, "DP")));
+    CHECK(cell(s, "PP", "Bubble") == "79.5%");
 
     const Scene end = chapter->scene_at(19.9);
     check_rows(end, timeline.states()[1]);
     // 70B under plain DP holds 16 B x 70e9 = 1,120 GB of state on every card, plus activations.
-    CHECK(shows(end, "✗ " +
-                         format_bytes(engine::analyze(
-                                          engine::strategy_configs(timeline.states()[1])[0].config)
-                                          .per_gpu.total.value -
-                                      80e9) +
-                         " over"));
-    CHECK(shows(end, "✓ fits"));  // the 3D row
+    const engine::Report dp =
+        engine::analyze(engine::strategy_configs(timeline.states()[1])[0].config);
+    CHECK(cell(end, "DP", "Fits?") == "✗ " + format_bytes(dp.per_gpu.total.value - 80e9) + " over");
+    CHECK(cell(end, "3D", "Fits?") == "✓ fits");
 }

@@ -5,24 +5,38 @@
 #include "engine/memory.hpp"
 #include "engine/report.hpp"
 #include "story/format.hpp"
-#include "tests/story/shard_test_kit.hpp"
+#include "tests/story/chapter_fixture.hpp"
+#include "tests/story/on_screen.hpp"
 
 using namespace story;
-using shard_test::shows;
+using chapter_test::kMetrics;
+using chapter_test::load_spec;
+using on_screen::appears_anywhere;
+using on_screen::cell;
+using on_screen::Lines;
+using on_screen::row_beside;
+using on_screen::stat;
 
 namespace {
-const ApproxTextMetrics kMetrics;
 const std::string ts = kThinSpace;
+const char* const kStage[4] = {"Plain DP", "ZeRO-1", "ZeRO-2", "ZeRO-3"};  // the table's rows
 
 double states(engine::Config c, int zero) {
     c.layout.zero = zero;
     const engine::PerGpu g = engine::per_gpu_memory(c);
     return (g.weights + g.gradients + g.optimizer).value;
 }
+
+// The row of cards, read left to right from GPU 0.
+Lines cards(const Scene& s) {
+    Lines row = row_beside(s, "GPU 0");
+    row.insert(row.begin(), "GPU 0");
+    return row;
+}
 }  // namespace
 
 TEST_CASE("zero_stages steps through the stages with the engine's figures", "[chapters][zero]") {
-    const ChapterSpec spec = shard_test::load_spec("kind_zero_stages.yaml", "zero");
+    const ChapterSpec spec = load_spec("kind_zero_stages.yaml", "zero");
     const auto chapter = make_chapter(spec, Video{}, kMetrics);
     engine::Config c = spec.config;
     REQUIRE(c.layout.gpus == 8);
@@ -33,41 +47,41 @@ TEST_CASE("zero_stages steps through the stages with the engine's figures", "[ch
         c.layout.zero = z;
         const engine::Report r = engine::analyze(c);
         const Scene s = chapter->scene_at(settled[z]);
-        CHECK(shows(s, format_bytes(states(c, z))));
-        CHECK(shows(s, format_sig3(states(c, 0) / states(c, z)) + "×"));
-        CHECK(shows(s, format_bytes(r.per_gpu.total.value)));  // Per card
-        CHECK(shows(s, format_bytes(r.comm.dp_per_gpu.value)));
-        CHECK(shows(s, format_time(r.comm.dp_time.value)));
-        for (int k = 0; k < 8; ++k) CHECK(shows(s, "GPU " + std::to_string(k)));
+        const std::string ratio = format_sig3(states(c, 0) / states(c, z)) + "×";
+        CHECK(row_beside(s, kStage[z]) == Lines{format_bytes(states(c, z)), ratio});
+        CHECK(cell(s, kStage[z], "vs plain DP") == ratio);
+        CHECK(stat(s, "Per card") == Lines{format_bytes(r.per_gpu.total.value)});
+        CHECK(stat(s, "Comm / step") ==
+              Lines{format_bytes(r.comm.dp_per_gpu.value), format_time(r.comm.dp_time.value)});
+        CHECK(cards(s) ==
+              Lines{"GPU 0", "GPU 1", "GPU 2", "GPU 3", "GPU 4", "GPU 5", "GPU 6", "GPU 7"});
     }
     // Hand-computed at N = 8 for 7B: 112 GB, then 14 + 14 + 84/8, then 14 + 14/8 + 84/8, then
     // 112/8.
     const Scene end3 = chapter->scene_at(19.5);
-    CHECK(shows(end3, "112" + ts + "GB"));
-    CHECK(shows(end3, "38.5" + ts + "GB"));
-    CHECK(shows(end3, "26.3" + ts + "GB"));
-    CHECK(shows(end3, "14" + ts + "GB"));
-    CHECK(shows(end3, "8×"));
+    CHECK(on_screen::beside(end3, "Plain DP") == "112" + ts + "GB");
+    CHECK(on_screen::beside(end3, "ZeRO-1") == "38.5" + ts + "GB");
+    CHECK(on_screen::beside(end3, "ZeRO-2") == "26.3" + ts + "GB");
+    CHECK(on_screen::beside(end3, "ZeRO-3") == "14" + ts + "GB");
+    CHECK(cell(end3, "ZeRO-3", "vs plain DP") == "8×");
     // Before stage 1 is reached its row is not shown.
-    CHECK(!shows(chapter->scene_at(3.5), "38.5" + ts + "GB"));
+    const Scene before = chapter->scene_at(3.5);
+    CHECK_FALSE(appears_anywhere(before, "ZeRO-1"));
+    CHECK_FALSE(appears_anywhere(before, "38.5" + ts + "GB"));
 
     // `set: {gpus: 64}`: six cards, a gap, and GPU 63.
     const Scene end = chapter->scene_at(25.9);
-    CHECK(shows(end, "GPU 63"));
-    CHECK(shows(end, "…"));
-    CHECK(!shows(end, "GPU 7"));
+    CHECK(cards(end) == Lines{"GPU 0", "GPU 1", "GPU 2", "GPU 3", "GPU 4", "GPU 5", "GPU 63"});
+    CHECK(appears_anywhere(end, "…"));
 }
 
 TEST_CASE("zero_stages at 64 cards with 7.5B parameters is ZeRO Table 1", "[chapters][zero]") {
-    ChapterSpec spec = shard_test::load_spec("kind_zero_stages.yaml", "zero");
+    ChapterSpec spec = load_spec("kind_zero_stages.yaml", "zero");
     spec.config.model = engine::nominal_model(7.5e9);
     const auto chapter = make_chapter(spec, Video{}, kMetrics);
     const Scene end = chapter->scene_at(25.9);  // after zero 1, 2, 3 and gpus 64
-    CHECK(shows(end, "120" + ts + "GB"));
-    CHECK(shows(end, "31.4" + ts + "GB"));
-    CHECK(shows(end, "16.6" + ts + "GB"));
-    CHECK(shows(end, "1.88" + ts + "GB"));
-    CHECK(shows(end, "3.82×"));  // "4x" in the paper's words
-    CHECK(shows(end, "7.21×"));  // "8x"
-    CHECK(shows(end, "64×"));    // N x
+    CHECK(row_beside(end, "Plain DP") == Lines{"120" + ts + "GB", "1×"});
+    CHECK(row_beside(end, "ZeRO-1") == Lines{"31.4" + ts + "GB", "3.82×"});  // "4x" in the paper
+    CHECK(row_beside(end, "ZeRO-2") == Lines{"16.6" + ts + "GB", "7.21×"});  // "8x"
+    CHECK(row_beside(end, "ZeRO-3") == Lines{"1.88" + ts + "GB", "64×"});    // N x
 }
