@@ -303,3 +303,19 @@ TEST_CASE("flags take every YAML 1.1 boolean, captions its false ones as off") {
     CHECK(errors_of("shardreel: 1\nvideo: {captions: true}\nchapters: [{id: a, kind: title}]\n") ==
           "test.yaml:2:19: error: unknown captions 'true' (expected burn, track or off)\n");
 }
+
+TEST_CASE("the YAML 1.1 fixture reads its booleans as flags and its text as text") {
+    const std::string path = kSource + "/tests/storyboards/good/yaml11_booleans.yaml";
+    const story::Storyboard sb = load_ok(slurp(path));
+    CHECK(sb.title == "Yes");
+    CHECK(sb.video.captions == story::Captions::off);
+    CHECK(sb.defaults.training.flash_attention);
+    CHECK_FALSE(sb.defaults.training.sequence_parallel);
+    REQUIRE(sb.chapters.size() == 1);
+    CHECK(sb.chapters[0].title == "On");
+    REQUIRE(sb.chapters[0].beats.size() == 2);
+    CHECK(sb.chapters[0].beats[0].say == "No");
+    CHECK(sb.chapters[0].beats[1].set ==
+          std::vector<story::Setting>{{"flash_attention", "false", {19, 15}},
+                                      {"sequence_parallel", "ON", {19, 39}}});
+}
