@@ -108,7 +108,9 @@ class NestingScanner {
 std::optional<std::string> frame_size_error(FrameSize size, std::string_view text) {
     if (size.width < kMinSide || size.height < kMinSide || size.width > kMaxWidth ||
         size.height > kMaxHeight)
-        return "video size must be between 16x16 and 7680x4320, got " + std::string(text);
+        return "video size must be between " + std::to_string(kMinSide) + "x" +
+               std::to_string(kMinSide) + " and " + std::to_string(kMaxWidth) + "x" +
+               std::to_string(kMaxHeight) + ", got " + std::string(text);
     if (size.width % 2 != 0 || size.height % 2 != 0)
         return "video size must have an even width and height (H.264 4:2:0), got " +
                std::string(text);
@@ -127,7 +129,8 @@ std::optional<TextError> storyboard_text_error(std::string_view text) {
     if (text.size() > kMaxStoryboardBytes)
         return TextError{{},
                          "the storyboard is " + std::to_string(text.size()) +
-                             " bytes, more than the 1 MiB (1048576 bytes) allowed"};
+                             " bytes, more than the " + std::to_string(kMaxStoryboardBytes >> 20) +
+                             " MiB (" + std::to_string(kMaxStoryboardBytes) + " bytes) allowed"};
     if (const Nesting n = yaml_nesting(text); n.depth > kMaxNesting)
         return TextError{{n.line, 1},
                          "YAML nesting deeper than " + std::to_string(kMaxNesting) + " levels"};

@@ -3,8 +3,10 @@
 #pragma once
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "story/diagnostics.hpp"
 #include "story/units.hpp"
@@ -16,8 +18,96 @@ inline constexpr int kMaxWidth = 7680, kMaxHeight = 4320;  // 8K UHD
 inline constexpr int kMaxFps = 120;
 inline constexpr double kMaxFilmSeconds = 3600;  // a chapter, and the whole film
 inline constexpr std::size_t kMaxStoryboardBytes = 1 << 20;
-inline constexpr int kMaxNesting = 32;               // YAML collections inside collections
-inline constexpr long long kMaxYamlNodes = 100'000;  // after expanding aliases
+inline constexpr int kMaxNesting = 32;                        // YAML collections inside collections
+inline constexpr long long kMaxYamlNodes = 100'000;           // after expanding aliases
+inline constexpr long long kMaxGpus = 65536;                  // also gpus_per_node x nodes
+inline constexpr double kMinParams = 1e6, kMaxParams = 1e15;  // a model's parameter count
+
+// A whole number's inclusive range, and what it counts (the schema's description).
+struct Bound {
+    std::string_view key;
+    long long lo, hi;
+    std::string_view what;
+};
+
+// Every whole number a storyboard gives, by key: video.fps, the flat settings (settings.hpp)
+// and the fields of a model map. The loader, the settings, the JSON Schema (schema.hpp) and
+// README's limits all read this one table.
+inline constexpr Bound kWholeNumbers[] = {
+    {"fps", 1, kMaxFps, "Frames per second"},
+    {"seq_len", 1, 1 << 20, "Sequence length in tokens"},
+    {"micro_batch", 1, 65536, "Sequences per micro-batch"},
+    {"micro_batches", 1, 4096, "Micro-batches per step (pipeline)"},
+    {"chunks", 1, 64, "Virtual pipeline stages per GPU (interleaved)"},
+    {"gpus", 1, kMaxGpus, "GPUs in the job (default gpus_per_node x nodes)"},
+    {"tp", 1, kMaxGpus, "Tensor parallel degree"},
+    {"pp", 1, kMaxGpus, "Pipeline parallel degree"},
+    {"zero", 0, 3, "ZeRO stage"},
+    {"gpus_per_node", 1, kMaxGpus, "GPUs per node"},
+    {"nodes", 1, kMaxGpus, "Nodes"},
+    {"layers", 1, 1000, "Transformer layers"},
+    {"hidden", 1, 1 << 20, "Hidden size"},
+    {"heads", 1, 1 << 14, "Attention heads"},
+    {"kv_heads", 1, 1 << 14, "Key/value heads (GQA)"},
+    {"ffn", 1, 1 << 22, "MLP inner size"},
+    {"vocab", 1, 1 << 24, "Vocabulary size"},
+};
+
+// The table's entry for `key`, or nullptr.
+constexpr const Bound* find_whole_number(std::string_view key) {
+    for (const Bound& b : kWholeNumbers)
+        if (b.key == key) return &b;
+    return nullptr;
+}
+// The same where the key is written in the code: a key missing from the table does not compile.
+consteval Bound whole_number(std::string_view key) { return *find_whole_number(key); }
+
+// A keyword's names: the canonical ones, which messages and editors offer, then short forms.
+struct Choice {
+    std::string_view key;
+    std::span<const std::string_view> names, aliases;
+    std::string_view what;
+    std::vector<std::string> listed() const { return {names.begin(), names.end()}; }
+};
+
+inline constexpr std::string_view kThemes[] = {"dark", "light"};
+inline constexpr std::string_view kCaptionModes[] = {"burn", "track", "off"};
+inline constexpr std::string_view kPrecisions[] = {"fp32", "bf16-mixed", "fp8-mixed"};
+inline constexpr std::string_view kPrecisionAliases[] = {"bf16", "fp8"};
+inline constexpr std::string_view kGradDtypes[] = {"bf16", "fp32"};
+inline constexpr std::string_view kRecomputes[] = {"none", "selective", "full"};
+inline constexpr std::string_view kSchedules[] = {"gpipe", "1f1b", "interleaved"};
+inline constexpr std::string_view kOptimizers[] = {"adam"};
+
+// Every keyword a storyboard gives, by key (video's theme and captions, and the settings).
+inline constexpr Choice kChoices[] = {
+    {"theme", kThemes, {}, "Colour theme."},
+    {"captions",
+     kCaptionModes,
+     {},
+     "burn: drawn and embedded; track: embedded only; off: neither."},
+    {"precision", kPrecisions, kPrecisionAliases,
+     "Mixed precision recipe (bf16 and fp8 are short for the -mixed ones)."},
+    {"grad_dtype", kGradDtypes, {}, "Gradient accumulation dtype."},
+    {"recompute", kRecomputes, {}, "Activation recomputation."},
+    {"schedule", kSchedules, {}, "Pipeline schedule."},
+    {"optimizer", kOptimizers, {}, "Only Adam is modelled."},
+};
+
+constexpr const Choice* find_choice(std::string_view key) {
+    for (const Choice& c : kChoices)
+        if (c.key == key) return &c;
+    return nullptr;
+}
+consteval Choice choice(std::string_view key) { return *find_choice(key); }
+
+// YAML 1.1's booleans (its spec's bool type): PyYAML, Ruby and older Go read these plain words as
+// true or false, so a storyboard takes each of them as text wherever it means yes or no (and
+// `captions: false` is off), and reads the same to YAML 1.1 and 1.2 tools.
+inline constexpr std::string_view kTrueWords[] = {"y",    "Y",    "yes", "Yes", "YES", "true",
+                                                  "True", "TRUE", "on",  "On",  "ON"};
+inline constexpr std::string_view kFalseWords[] = {"n",     "N",     "no",  "No",  "NO", "false",
+                                                   "False", "FALSE", "off", "Off", "OFF"};
 
 // "video size must be between 16x16 and 7680x4320, got 8000x4000", or the even-size rule.
 std::optional<std::string> frame_size_error(FrameSize size, std::string_view text);

@@ -26,6 +26,7 @@ const Keys kChapterKeys{"id",    "kind",     "title",   "subtitle", "duration",
                         "model", "training", "cluster", "parallel", "beats"};
 const Keys kBeatKeys{"at", "say", "set", "over"};
 const Keys kModelKeys{"name", "params", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab"};
+const Keys kModelRequired{"layers", "hidden", "heads"};
 // Section keys are flat setting names (settings.hpp), applied in this order: a gpu first so that
 // an nvlink or network beside it overrides the preset's links; gpus after the cluster size.
 const Keys kTrainingKeys{"precision",         "grad_dtype",    "optimizer", "seq_len",
@@ -163,11 +164,11 @@ class Loader {
         return scalar(e);
     }
 
-    std::optional<long long> integer(const Entry& e, long long lo, long long hi) {
+    std::optional<long long> integer(const Entry& e, limits::Bound bound) {
         auto s = scalar(e);
         long long v = 0;
         if (!s) return std::nullopt;
-        if (auto message = integer_in_range(e.key.Scalar(), *s, lo, hi, v)) {
+        if (auto message = integer_in_range(e.key.Scalar(), *s, bound.lo, bound.hi, v)) {
             error(e.value, *message);
             return std::nullopt;
         }
@@ -198,23 +199,34 @@ class Loader {
         if (!fields) return v;
         if (const Entry* f = find(*fields, "size")) frame_size(*f, v);
         if (const Entry* f = find(*fields, "fps"))
-            v.fps = static_cast<int>(integer(*f, 1, limits::kMaxFps).value_or(v.fps));
+            v.fps = static_cast<int>(integer(*f, limits::whole_number("fps")).value_or(v.fps));
         if (const Entry* f = find(*fields, "theme"); f && scalar(*f)) {
             auto theme = parse_theme(f->value.Scalar());
             if (theme)
                 v.theme = *theme;
             else
-                error(f->value, unknown_name("theme", f->value.Scalar(), {"dark", "light"}));
+                error(f->value, unknown_choice(limits::choice("theme"), f->value.Scalar()));
         }
         if (const Entry* f = find(*fields, "captions"); f && scalar(*f)) {
-            static const Keys names{"burn", "track", "off"};
-            auto it = std::ranges::find(names, f->value.Scalar());
-            if (it != names.end())
-                v.captions = static_cast<Captions>(it - names.begin());
+            if (auto mode = parse_captions(f->value.Scalar()))
+                v.captions = *mode;
             else
-                error(f->value, unknown_name("captions", f->value.Scalar(), names));
+                error(f->value, unknown_choice(limits::choice("captions"), f->value.Scalar()));
         }
         return v;
+    }
+
+    static std::string unknown_choice(const limits::Choice& choice, const std::string& value) {
+        return unknown_name(std::string(choice.key), value, choice.listed());
+    }
+
+    // burn, track or off; any YAML 1.1 false (`captions: off` is false to PyYAML) is off too.
+    static std::optional<Captions> parse_captions(const std::string& value) {
+        const auto& names = limits::kCaptionModes;
+        if (auto it = std::ranges::find(names, value); it != std::end(names))
+            return static_cast<Captions>(it - std::begin(names));
+        if (parse_flag(value) == false) return Captions::off;
+        return std::nullopt;
     }
 
     void frame_size(const Entry& e, Video& v) {
@@ -252,7 +264,7 @@ class Loader {
             auto value = f ? scalar(*f) : std::nullopt;
             if (!value) continue;
             if (key == "optimizer") {
-                if (*value != "adam")
+                if (std::ranges::count(limits::kOptimizers, *value) == 0)
                     error(f->value,
                           "unsupported optimizer '" + *value + "' (only adam is modelled)");
             } else if (auto message = apply_setting(c, key, *value)) {
@@ -273,38 +285,41 @@ class Loader {
     void model_map(const Entry& e, engine::Config& c, const std::string& where) {
         const Entries fields = entries(e.value, kModelKeys, where);
         bool complete = true;
-        for (const char* required : {"layers", "hidden", "heads"}) {
+        for (const std::string& required : kModelRequired) {
             if (find(fields, required)) continue;
-            error(e.value,
-                  std::string("missing required key '") + required + "' for 'model' " + where);
+            error(e.value, "missing required key '" + required + "' for 'model' " + where);
             complete = false;
         }
         engine::ModelSpec m;
         m.name = "custom";
         if (const Entry* f = find(fields, "name")) m.name = text(*f).value_or(m.name);
-        auto read = [&](const char* key, long long hi, int fallback) {
-            const Entry* f = find(fields, key);
-            auto v = f ? integer(*f, 1, hi) : std::optional<long long>(fallback);
+        auto read = [&](limits::Bound bound, int fallback) {
+            const Entry* f = find(fields, std::string(bound.key));
+            auto v = f ? integer(*f, bound) : std::optional<long long>(fallback);
             complete = complete && v.has_value();
             return static_cast<int>(v.value_or(fallback));
         };
-        m.layers = read("layers", 1000, 0);
-        m.hidden = read("hidden", 1 << 20, 0);
-        m.heads = read("heads", 1 << 14, 0);
-        m.kv_heads = read("kv_heads", 1 << 14, m.heads);
-        m.ffn = read("ffn", 1 << 22, 4 * m.hidden);
-        m.vocab = read("vocab", 1 << 24, 32000);
+        using limits::whole_number;
+        m.layers = read(whole_number("layers"), 0);
+        m.hidden = read(whole_number("hidden"), 0);
+        m.heads = read(whole_number("heads"), 0);
+        m.kv_heads = read(whole_number("kv_heads"), m.heads);
+        m.ffn = read(whole_number("ffn"), 4 * m.hidden);
+        m.vocab = read(whole_number("vocab"), 32000);
         m.context = c.model.context;
         m.params = engine::parameter_count(m);
         if (const Entry* f = find(fields, "params"))
             complete = params(*f, m) && complete;
-        else if (complete && !params_in_range(m.params))
-            error(e.value, "model size must be between 1M and 1000T parameters, got " +
-                               format_count(m.params) + " from its shape");
+        else if (complete)
+            shape_params(e, m);
         if (complete) c.model = m;
     }
 
-    static bool params_in_range(double count) { return count >= 1e6 && count <= 1e15; }
+    // The count a shape implies must be in range too (reported, like every error, at once).
+    void shape_params(const Entry& e, const engine::ModelSpec& m) {
+        if (auto message = params_error(m.params, format_count(m.params) + " from its shape"))
+            error(e.value, *message);
+    }
 
     static std::string format_count(double count) {
         char text[32];
@@ -320,8 +335,8 @@ class Loader {
             error(e.value, unit_error(*s, Quantity::count));
             return false;
         }
-        if (!params_in_range(*count)) {
-            error(e.value, "model size must be between 1M and 1000T parameters, got '" + *s + "'");
+        if (auto message = params_error(*count, "'" + *s + "'")) {
+            error(e.value, *message);
             return false;
         }
         m.params = *count;
@@ -613,10 +628,16 @@ std::optional<Storyboard> parse_storyboard(const std::string& text, const std::s
 }
 
 const std::vector<KeySet>& loader_keys() {
-    static const std::vector<KeySet> sets{
-        {"top", kTopKeys},           {"video", kVideoKeys},     {"defaults", kDefaultsKeys},
-        {"chapter", kChapterKeys},   {"beat", kBeatKeys},       {"model", kModelKeys},
-        {"training", kTrainingKeys}, {"cluster", kClusterKeys}, {"parallel", kParallelKeys}};
+    // The required keys each have their own check above, with its own message.
+    static const std::vector<KeySet> sets{{"top", kTopKeys, {"shardreel", "chapters"}},
+                                          {"video", kVideoKeys},
+                                          {"defaults", kDefaultsKeys},
+                                          {"chapter", kChapterKeys, {"id", "kind"}},
+                                          {"beat", kBeatKeys, {"at"}},
+                                          {"model", kModelKeys, kModelRequired},
+                                          {"training", kTrainingKeys},
+                                          {"cluster", kClusterKeys},
+                                          {"parallel", kParallelKeys}};
     return sets;
 }
 

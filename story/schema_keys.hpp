@@ -1,5 +1,5 @@
-// Every key the storyboard loader accepts, by where it may appear, so the JSON Schema in
-// storyboards/schema.json can be checked against the loader instead of drifting from it.
+// Every key the storyboard loader accepts, by where it may appear, and which of them are
+// required: the JSON Schema (story/schema.hpp) is built from these lists, never beside them.
 #pragma once
 #include <string>
 #include <vector>
@@ -9,6 +9,7 @@ namespace story {
 struct KeySet {
     std::string where;  // top, video, defaults, chapter, beat, model, training, cluster, parallel
     std::vector<std::string> keys;
+    std::vector<std::string> required = {};
 };
 
 const std::vector<KeySet>& loader_keys();

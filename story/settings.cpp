@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "story/diagnostics.hpp"
+#include "story/limits.hpp"
 #include "story/units.hpp"
 
 namespace story {
@@ -13,30 +14,33 @@ namespace {
 
 using Error = std::optional<std::string>;
 using Apply = Error (*)(engine::Config&, const std::string& key, const std::string& value);
+using limits::kMaxGpus;
 
-constexpr long long kMaxGpus = 65536;
+struct Handler {
+    std::string name;
+    SettingType type;
+    Apply apply;
+};
 
-Error set_int(int& field, const std::string& key, const std::string& value, long long lo,
-              long long hi) {
+Error set_int(int& field, const std::string& key, const std::string& value, limits::Bound b) {
     long long v = 0;
-    if (auto e = integer_in_range(key, value, lo, hi, v)) return e;
+    if (auto e = integer_in_range(key, value, b.lo, b.hi, v)) return e;
     field = static_cast<int>(v);
     return std::nullopt;
 }
 
 template <class T>
-Error set_choice(T& field, std::optional<T> parsed, const std::string& what,
-                 const std::string& value, const std::vector<std::string>& options) {
-    if (!parsed) return unknown_name(what, value, options);
+Error set_choice(T& field, std::optional<T> parsed, const std::string& value,
+                 const limits::Choice& choice) {
+    if (!parsed) return unknown_name(std::string(choice.key), value, choice.listed());
     field = *parsed;
     return std::nullopt;
 }
 
 Error set_bool(bool& field, const std::string& key, const std::string& value) {
-    static const std::vector<std::string> yes{"true", "yes", "on"}, no{"false", "no", "off"};
-    bool is_yes = std::ranges::count(yes, value) > 0, is_no = std::ranges::count(no, value) > 0;
-    if (!is_yes && !is_no) return "expected true or false for '" + key + "', got '" + value + "'";
-    field = is_yes;
+    auto flag = parse_flag(value);
+    if (!flag) return "expected true or false for '" + key + "', got '" + value + "'";
+    field = *flag;
     return std::nullopt;
 }
 
@@ -66,8 +70,7 @@ Error set_model(engine::Config& c, const std::string& value) {
         names.push_back("a parameter count such as 7B");
         return unknown_name("model", value, names);
     }
-    if (*count < 1e6 || *count > 1e15)
-        return "model size must be between 1M and 1000T parameters, got '" + value + "'";
+    if (auto e = params_error(*count, "'" + value + "'")) return e;
     c.model = engine::nominal_model(*count);
     return std::nullopt;
 }
@@ -85,9 +88,9 @@ Error set_gpu(engine::Config& c, const std::string& value) {
 // `gpus` follows the cluster size for as long as it equals gpus_per_node x nodes, so a chapter
 // that adds nodes uses them unless it also says otherwise.
 Error set_cluster_size(engine::Config& c, int engine::Cluster::*field, const std::string& key,
-                       const std::string& value) {
+                       const std::string& value, limits::Bound bound) {
     const int before = c.cluster.gpus_per_node * c.cluster.nodes;
-    if (auto e = set_int(c.cluster.*field, key, value, 1, kMaxGpus)) return e;
+    if (auto e = set_int(c.cluster.*field, key, value, bound)) return e;
     const long long after = 1LL * c.cluster.gpus_per_node * c.cluster.nodes;
     if (after > kMaxGpus)
         return "gpus_per_node x nodes = " + std::to_string(after) + " exceeds " +
@@ -96,54 +99,77 @@ Error set_cluster_size(engine::Config& c, int engine::Cluster::*field, const std
     return std::nullopt;
 }
 
-const std::vector<std::pair<std::string, Apply>>& handlers() {
+// Each flat name, the shape of its value, and how it applies; bounds and keywords from limits.
+const std::vector<Handler>& handlers() {
     using C = engine::Config;
     using S = const std::string&;
-    static const std::vector<std::pair<std::string, Apply>> table{
-        {"model", [](C& c, S, S v) { return set_model(c, v); }},
-        {"gpu", [](C& c, S, S v) { return set_gpu(c, v); }},
-        {"precision",
+    using T = SettingType;
+    using limits::choice, limits::whole_number;
+    static const std::vector<Handler> table{
+        {"model", T::model, [](C& c, S, S v) { return set_model(c, v); }},
+        {"gpu", T::gpu, [](C& c, S, S v) { return set_gpu(c, v); }},
+        {"precision", T::choice,
          [](C& c, S, S v) {
-             return set_choice(c.training.precision, engine::parse_precision(v), "precision", v,
-                               {"fp32", "bf16-mixed", "fp8-mixed"});
+             return set_choice(c.training.precision, engine::parse_precision(v), v,
+                               choice("precision"));
          }},
-        {"grad_dtype",
+        {"grad_dtype", T::choice,
          [](C& c, S, S v) {
-             return set_choice(c.training.grad_dtype, engine::parse_grad_dtype(v), "grad_dtype", v,
-                               {"bf16", "fp32"});
+             return set_choice(c.training.grad_dtype, engine::parse_grad_dtype(v), v,
+                               choice("grad_dtype"));
          }},
-        {"seq_len", [](C& c, S k, S v) { return set_int(c.training.seq_len, k, v, 1, 1 << 20); }},
-        {"micro_batch",
-         [](C& c, S k, S v) { return set_int(c.training.micro_batch, k, v, 1, 65536); }},
-        {"micro_batches",
-         [](C& c, S k, S v) { return set_int(c.training.micro_batches, k, v, 1, 4096); }},
-        {"recompute",
+        {"seq_len", T::whole,
+         [](C& c, S k, S v) { return set_int(c.training.seq_len, k, v, whole_number("seq_len")); }},
+        {"micro_batch", T::whole,
+         [](C& c, S k, S v) {
+             return set_int(c.training.micro_batch, k, v, whole_number("micro_batch"));
+         }},
+        {"micro_batches", T::whole,
+         [](C& c, S k, S v) {
+             return set_int(c.training.micro_batches, k, v, whole_number("micro_batches"));
+         }},
+        {"recompute", T::choice,
          [](C& c, S, S v) {
-             return set_choice(c.training.recompute, engine::parse_recompute(v), "recompute", v,
-                               {"none", "selective", "full"});
+             return set_choice(c.training.recompute, engine::parse_recompute(v), v,
+                               choice("recompute"));
          }},
-        {"flash_attention",
+        {"flash_attention", T::flag,
          [](C& c, S k, S v) { return set_bool(c.training.flash_attention, k, v); }},
-        {"sequence_parallel",
+        {"sequence_parallel", T::flag,
          [](C& c, S k, S v) { return set_bool(c.training.sequence_parallel, k, v); }},
-        {"schedule",
+        {"schedule", T::choice,
          [](C& c, S, S v) {
-             return set_choice(c.training.schedule, engine::parse_schedule(v), "schedule", v,
-                               {"gpipe", "1f1b", "interleaved"});
+             return set_choice(c.training.schedule, engine::parse_schedule(v), v,
+                               choice("schedule"));
          }},
-        {"chunks", [](C& c, S k, S v) { return set_int(c.training.chunks, k, v, 1, 64); }},
-        {"gpus", [](C& c, S k, S v) { return set_int(c.layout.gpus, k, v, 1, kMaxGpus); }},
-        {"tp", [](C& c, S k, S v) { return set_int(c.layout.tp, k, v, 1, kMaxGpus); }},
-        {"pp", [](C& c, S k, S v) { return set_int(c.layout.pp, k, v, 1, kMaxGpus); }},
-        {"zero", [](C& c, S k, S v) { return set_int(c.layout.zero, k, v, 0, 3); }},
-        {"gpus_per_node",
-         [](C& c, S k, S v) { return set_cluster_size(c, &engine::Cluster::gpus_per_node, k, v); }},
-        {"nodes",
-         [](C& c, S k, S v) { return set_cluster_size(c, &engine::Cluster::nodes, k, v); }},
-        {"nvlink", [](C& c, S, S v) { return set_bandwidth(c.cluster.nvlink, v); }},
-        {"network", [](C& c, S, S v) { return set_bandwidth(c.cluster.network, v); }},
+        {"chunks", T::whole,
+         [](C& c, S k, S v) { return set_int(c.training.chunks, k, v, whole_number("chunks")); }},
+        {"gpus", T::whole,
+         [](C& c, S k, S v) { return set_int(c.layout.gpus, k, v, whole_number("gpus")); }},
+        {"tp", T::whole,
+         [](C& c, S k, S v) { return set_int(c.layout.tp, k, v, whole_number("tp")); }},
+        {"pp", T::whole,
+         [](C& c, S k, S v) { return set_int(c.layout.pp, k, v, whole_number("pp")); }},
+        {"zero", T::whole,
+         [](C& c, S k, S v) { return set_int(c.layout.zero, k, v, whole_number("zero")); }},
+        {"gpus_per_node", T::whole,
+         [](C& c, S k, S v) {
+             return set_cluster_size(c, &engine::Cluster::gpus_per_node, k, v,
+                                     whole_number("gpus_per_node"));
+         }},
+        {"nodes", T::whole,
+         [](C& c, S k, S v) {
+             return set_cluster_size(c, &engine::Cluster::nodes, k, v, whole_number("nodes"));
+         }},
+        {"nvlink", T::bandwidth, [](C& c, S, S v) { return set_bandwidth(c.cluster.nvlink, v); }},
+        {"network", T::bandwidth, [](C& c, S, S v) { return set_bandwidth(c.cluster.network, v); }},
     };
     return table;
+}
+
+const Handler* find_handler(const std::string& name) {
+    auto it = std::ranges::find(handlers(), name, &Handler::name);
+    return it == handlers().end() ? nullptr : &*it;
 }
 
 }  // namespace
@@ -151,7 +177,7 @@ const std::vector<std::pair<std::string, Apply>>& handlers() {
 const std::vector<std::string>& setting_names() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> out;
-        for (const auto& [name, apply] : handlers()) out.push_back(name);
+        for (const Handler& h : handlers()) out.push_back(h.name);
         return out;
     }();
     return names;
@@ -159,12 +185,29 @@ const std::vector<std::string>& setting_names() {
 
 std::optional<std::string> apply_setting(engine::Config& c, const std::string& key,
                                          const std::string& value) {
-    auto it = std::ranges::find(handlers(), key, &std::pair<std::string, Apply>::first);
-    if (it == handlers().end()) return unknown_name("parameter", key, setting_names());
+    const Handler* handler = find_handler(key);
+    if (!handler) return unknown_name("parameter", key, setting_names());
     engine::Config changed = c;  // c stays untouched when the value is rejected
-    if (auto e = it->second(changed, key, value)) return e;
+    if (auto e = handler->apply(changed, key, value)) return e;
     c = std::move(changed);
     return std::nullopt;
+}
+
+std::optional<SettingType> setting_type(const std::string& name) {
+    const Handler* handler = find_handler(name);
+    return handler ? std::optional(handler->type) : std::nullopt;
+}
+
+std::optional<bool> parse_flag(std::string_view text) {
+    if (std::ranges::count(limits::kTrueWords, text) > 0) return true;
+    if (std::ranges::count(limits::kFalseWords, text) > 0) return false;
+    return std::nullopt;
+}
+
+std::optional<std::string> params_error(double count, const std::string& shown) {
+    static_assert(limits::kMinParams == 1e6 && limits::kMaxParams == 1e15, "say so below");
+    if (count >= limits::kMinParams && count <= limits::kMaxParams) return std::nullopt;
+    return "model size must be between 1M and 1000T parameters, got " + shown;
 }
 
 engine::Config default_config() {

@@ -1,10 +1,12 @@
 // Parsing of storyboard quantities: a number, optional spaces, then a unit from a fixed table.
 #include "story/units.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <utility>
+#include <vector>
 
 namespace story {
 namespace {
@@ -28,6 +30,8 @@ constexpr Unit kSizeUnits[] = {{"B", 1},
 constexpr Unit kBitUnits[] = {
     {"b", 1 / 8.0}, {"Kb", 1e3 / 8}, {"Mb", 1e6 / 8}, {"Gb", 1e9 / 8}, {"Tb", 1e12 / 8}};
 constexpr Unit kCountUnits[] = {{"", 1}, {"K", 1e3}, {"M", 1e6}, {"B", 1e9}, {"T", 1e12}};
+// The units parse_time reads (seconds, milliseconds, frames), for quantity_pattern.
+constexpr std::string_view kTimeUnits[] = {"", "s", "ms", "f"};
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -58,6 +62,19 @@ std::optional<double> parse_with(std::string_view s, const Unit (&table)[N]) {
     auto factor = factor_of(parts->second, table);
     if (!factor) return std::nullopt;
     return parts->first * *factor;
+}
+
+template <std::size_t N>
+void add_names(std::vector<std::string_view>& names, const Unit (&table)[N]) {
+    for (const Unit& u : table) names.push_back(u.name);
+}
+
+// "(B|KB|MB)", or "(s|ms|f)?" when a bare number (the empty unit) is among them.
+std::string alternatives(const std::vector<std::string_view>& names) {
+    std::string out;
+    for (std::string_view name : names)
+        if (!name.empty()) out.append(out.empty() ? "(" : "|").append(name);
+    return out + (std::ranges::count(names, "") > 0 ? ")?" : ")");
 }
 
 }  // namespace
@@ -120,6 +137,30 @@ std::optional<FrameSize> parse_frame_size(std::string_view s) {
     auto w = parse_integer(s.substr(0, x)), h = parse_integer(s.substr(x + 1));
     if (!w || !h || *w <= 0 || *h <= 0 || *w > 1'000'000 || *h > 1'000'000) return std::nullopt;
     return FrameSize{static_cast<int>(*w), static_cast<int>(*h)};
+}
+
+std::string quantity_pattern(Quantity q) {
+    std::vector<std::string_view> units;
+    std::string suffix;
+    switch (q) {
+        case Quantity::size:
+            add_names(units, kSizeUnits);
+            break;
+        case Quantity::bandwidth:
+            add_names(units, kSizeUnits);
+            add_names(units, kBitUnits);
+            suffix = "/s";
+            break;
+        case Quantity::time:
+            units.assign(std::begin(kTimeUnits), std::end(kTimeUnits));
+            break;
+        case Quantity::count:
+            add_names(units, kCountUnits);
+            break;
+    }
+    // A number as std::from_chars reads it, unsigned (negatives are refused), then the unit.
+    const std::string number = "([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?";
+    return "^[ \\t]*" + number + "[ \\t]*" + alternatives(units) + suffix + "[ \\t]*$";
 }
 
 std::string unit_error(std::string_view text, Quantity q) {

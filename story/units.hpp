@@ -26,6 +26,11 @@ struct FrameSize {
 };
 std::optional<FrameSize> parse_frame_size(std::string_view s);  // 1920x1080
 
+// What parse_size, parse_bandwidth, parse_time or parse_count accepts, as an ECMAScript regular
+// expression (the JSON Schema's `pattern`), built from the same unit tables. The schema cannot
+// see magnitudes: it also matches numbers too large for a double (1e400).
+std::string quantity_pattern(Quantity q);
+
 // "cannot parse '90GBs' as a bandwidth (expected e.g. 900GB/s or 400Gb/s)"
 std::string unit_error(std::string_view text, Quantity q);
 

@@ -16,6 +16,7 @@ void add_check_command(CLI::App& app, int& exit_code);
 void add_numbers_command(CLI::App& app, int& exit_code);
 void add_jobs_command(CLI::App& app, int& exit_code);
 void add_sheet_command(CLI::App& app, int& exit_code);
+void add_schema_command(CLI::App& app, int& exit_code);
 
 // Runs a command body: SystemError becomes exit 1 with its message, Interrupted exit 130.
 int run_guarded(const std::function<int()>& run);

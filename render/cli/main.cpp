@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
     render::add_numbers_command(app, exit_code);
     render::add_jobs_command(app, exit_code);
     render::add_sheet_command(app, exit_code);
+    render::add_schema_command(app, exit_code);
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {

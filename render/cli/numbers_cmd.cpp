@@ -12,6 +12,7 @@
 #include "render/cli/commands.hpp"
 #include "render/film/director.hpp"
 #include "story/format.hpp"
+#include "story/limits.hpp"
 #include "story/settings.hpp"
 #include "story/units.hpp"
 
@@ -86,7 +87,8 @@ void apply_shape(const Flags& f, engine::ModelSpec& m, Errors& errors) {
             continue;
         }
         long long v = 0;
-        if (auto e = story::integer_in_range(s.key, f.values.at(s.flag), 1, 1 << 24, v)) {
+        const story::limits::Bound& bound = *story::limits::find_whole_number(s.key);
+        if (auto e = story::integer_in_range(s.key, f.values.at(s.flag), bound.lo, bound.hi, v)) {
             errors.push_back(std::string(s.flag) + ": " + *e);
         } else {
             shape_field(m, s.key) = int(v);

@@ -196,7 +196,7 @@ TEST_CASE("numbers: bad input exits 2 with one error line per problem and no out
         {"--gpus 8 --tp 2 --pp 3",
          "shardreel: error: tp x pp = 6 does not divide 8 GPUs (try tp=2, pp=4)\n"},
         {"--params 7B --heads 0",
-         "shardreel: error: --heads: 'heads' must be between 1 and 16777216, got 0\n"},
+         "shardreel: error: --heads: 'heads' must be between 1 and 16384, got 0\n"},
         {"--nvlink 900GBs",
          "shardreel: error: --nvlink: cannot parse '900GBs' as a bandwidth (expected e.g. "
          "900GB/s or 400Gb/s)\n"},

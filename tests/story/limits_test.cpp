@@ -1,13 +1,18 @@
 // Storyboard limits: the nesting scan that guards the YAML parser, the document size, frame sizes,
-// and that the shipped storyboards stay far inside every bound.
+// that the shipped storyboards stay far inside every bound, and that the table of ranges and
+// keywords agrees with the parsers and with README.
 #include "story/limits.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "engine/config.hpp"
+#include "story/format.hpp"
 #include "story/load.hpp"
+#include "story/theme.hpp"
 
 namespace {
 
@@ -86,4 +91,89 @@ TEST_CASE("frame sizes are bounded and even") {
     CHECK(frame_size_error({321, 180}, "321x180") ==
           std::optional<std::string>(
               "video size must have an even width and height (H.264 4:2:0), got 321x180"));
+}
+
+namespace {
+
+// README.md's text from `heading` to the next section, its whitespace collapsed to single spaces
+// (the file wraps at 100 columns).
+std::string readme_section(const std::string& heading) {
+    std::ifstream in(std::filesystem::path(SHARDREEL_SOURCE_DIR) / "README.md");
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    const std::string text = buf.str();
+    const std::size_t start = text.find("\n## " + heading + "\n");
+    REQUIRE(start != std::string::npos);
+    std::string out;
+    for (std::size_t i = start + 1; i < text.size(); ++i) {
+        if (text.compare(i, 4, "\n## ") == 0) break;
+        const bool space = text[i] == ' ' || text[i] == '\n';
+        if (!space || (!out.empty() && out.back() != ' ')) out += space ? ' ' : text[i];
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("README states every limit and keyword as limits.hpp has it") {
+    using namespace story::limits;
+    const std::string reliability = readme_section("Reliability");
+    for (const Bound& b : kWholeNumbers) {
+        const std::string stated = "`" + std::string(b.key) + "` " + story::format_int(b.lo) +
+                                   ".." + story::format_int(b.hi);
+        INFO(stated);
+        CHECK(reliability.find(stated) != std::string::npos);
+    }
+    for (const std::string& stated :
+         {std::to_string(kMaxStoryboardBytes >> 20) + " MiB, checked before parsing",
+          std::to_string(kMaxNesting) + " levels of collections",
+          "at most " + story::format_int(kMaxYamlNodes) + " nodes",
+          std::to_string(kMinSide) + "x" + std::to_string(kMinSide) + " to " +
+              std::to_string(kMaxWidth) + "x" + std::to_string(kMaxHeight),
+          "gpus_per_node x nodes at most " + story::format_int(kMaxGpus)}) {
+        INFO(stated);
+        CHECK(reliability.find(stated) != std::string::npos);
+    }
+    const std::string storyboards = readme_section("Storyboards (schema version 1)");
+    for (const Choice& c : kChoices) {
+        std::string stated = "`" + std::string(c.key) + "`";
+        for (std::size_t i = 0; i < c.names.size(); ++i)
+            stated += (i == 0 ? " " : "|") + std::string(c.names[i]);
+        INFO(stated);
+        CHECK(storyboards.find(stated) != std::string::npos);
+    }
+}
+
+namespace {
+
+// Every name and alias of the table's `key` parses, and every value's name (found by ADL
+// to_string) is one of the table's names.
+template <class Parse, class Value, std::size_t N>
+void check_keyword(std::string_view key, Parse parse, const Value (&values)[N]) {
+    const story::limits::Choice* c = story::limits::find_choice(key);
+    REQUIRE(c != nullptr);
+    for (const auto* list : {&c->names, &c->aliases})
+        for (std::string_view name : *list) {
+            INFO(key << ": " << name);
+            CHECK(parse(name));
+        }
+    for (const Value& v : values) {
+        INFO(key << ": " << to_string(v));
+        CHECK(std::ranges::count(c->names, to_string(v)) == 1);
+    }
+    CHECK(c->names.size() == N);
+}
+
+}  // namespace
+
+TEST_CASE("each keyword in the table parses, and names each value once") {
+    using namespace engine;
+    check_keyword("precision", parse_precision,
+                  {Precision::fp32, Precision::bf16_mixed, Precision::fp8_mixed});
+    check_keyword("grad_dtype", parse_grad_dtype, {GradDtype::bf16, GradDtype::fp32});
+    check_keyword("recompute", parse_recompute,
+                  {Recompute::none, Recompute::selective, Recompute::full});
+    check_keyword("schedule", parse_schedule,
+                  {Schedule::gpipe, Schedule::one_f_one_b, Schedule::interleaved});
+    check_keyword("theme", story::parse_theme, {story::ThemeName::dark, story::ThemeName::light});
 }

@@ -2,6 +2,8 @@
 #include "story/units.hpp"
 
 #include <catch2/catch.hpp>
+#include <functional>
+#include <regex>
 
 #include "story/diagnostics.hpp"
 
@@ -122,4 +124,38 @@ TEST_CASE("diagnostics print compiler style, sorted by file, line and column") {
           "a.yaml:2:7: error: earlier\n"
           "a.yaml:10:3: error: later\n"
           "b.yaml:2:1: error: second file\n");
+}
+
+TEST_CASE("each quantity's schema pattern matches exactly the text its parser reads") {
+    // Numbers in every form from_chars sees (and some it refuses), with every unit of every
+    // quantity, wrong cases and junk after them. Not here: magnitudes the pattern cannot see
+    // (1e400) and "-0", which from_chars reads as zero.
+    const std::vector<std::string> numbers{"1",  "1.5", ".5",   "1.",  "1e3",  "2E-2", "0",
+                                           "-1", "+1",  "inf",  "nan", ".",    "1..2", "e3",
+                                           "",   " 3 ", "1 .5", "\t7", "0x10", "1,5"};
+    const std::vector<std::string> units{
+        "",   "s",    "ms",    "f",   "min", "h",    "B",     "KB",    "MB",  "GB",
+        "TB", "PB",   "KiB",   "MiB", "GiB", "TiB",  "b",     "Kb",    "Mb",  "Gb",
+        "Tb", "K",    "M",     "T",   "gb",  "GB/s", "Gb/s",  "TiB/s", "b/s", "B/s",
+        "k",  "Gbps", " GB/s", "s ",  " ms", "/s",   "GB /s", "S",     "f/s"};
+    const std::pair<story::Quantity, std::function<bool(const std::string&)>> parsers[] = {
+        {story::Quantity::size, [](const std::string& s) { return !!story::parse_size(s); }},
+        {story::Quantity::bandwidth,
+         [](const std::string& s) { return !!story::parse_bandwidth(s); }},
+        {story::Quantity::time, [](const std::string& s) { return !!story::parse_time(s, 30); }},
+        {story::Quantity::count, [](const std::string& s) { return !!story::parse_count(s); }},
+    };
+    for (const auto& [quantity, parses] : parsers) {
+        const std::regex pattern(story::quantity_pattern(quantity), std::regex::ECMAScript);
+        int accepted = 0;
+        for (const std::string& n : numbers) {
+            for (const std::string& u : units) {
+                const std::string text = n + u;
+                INFO(story::quantity_pattern(quantity) << " on '" << text << "'");
+                CHECK(std::regex_search(text, pattern) == parses(text));
+                accepted += parses(text);
+            }
+        }
+        CHECK(accepted > 20);
+    }
 }

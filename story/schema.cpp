@@ -1,0 +1,257 @@
+// Builds storyboards/schema.json from the loader's own tables, so the schema cannot drift from
+// what `shardreel check` accepts: every key with additionalProperties false, each whole number's
+// range and each keyword's names from limits.hpp, units as patterns from units.cpp's tables.
+#include "story/schema.hpp"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+
+#include "engine/presets.hpp"
+#include "story/chapter.hpp"
+#include "story/limits.hpp"
+#include "story/schema_keys.hpp"
+#include "story/settings.hpp"
+#include "story/units.hpp"
+
+namespace story {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json ref_to(std::string_view definition) {
+    return {{"$ref", "#/definitions/" + std::string(definition)}};
+}
+
+// The schema with a description in front, where editors show it on hover.
+Json described(std::string_view what, const Json& schema) {
+    Json out{{"description", what}};
+    for (const auto& [key, value] : schema.items()) out[key] = value;
+    return out;
+}
+
+Json whole(const limits::Bound& b) {
+    return {{"description", b.what}, {"type", "integer"}, {"minimum", b.lo}, {"maximum", b.hi}};
+}
+
+Json keyword(const limits::Choice& c) {
+    Json names = Json::array();
+    for (std::string_view n : c.names) names.push_back(n);
+    for (std::string_view n : c.aliases) names.push_back(n);
+    return {{"description", c.what}, {"enum", names}};
+}
+
+// A number or a quantity's text, e.g. 1.5s (times and counts).
+Json number_or(Quantity q) {
+    return {{"anyOf",
+             {{{"type", "number"}, {"minimum", 0}},
+              {{"type", "string"}, {"pattern", quantity_pattern(q)}}}}};
+}
+
+Json flag() {
+    Json words = Json::array();
+    for (std::string_view w : limits::kTrueWords) words.push_back(w);
+    for (std::string_view w : limits::kFalseWords) words.push_back(w);
+    return {{"description",
+             "true or false; yes/no and on/off too, in any of YAML 1.1's spellings (which YAML "
+             "1.1 tools read as booleans)."},
+            {"anyOf", {{{"type", "boolean"}}, {{"type", "string"}, {"enum", words}}}}};
+}
+
+Json captions() {
+    Json c = keyword(limits::choice("captions"));
+    c["description"] = std::string(c["description"]) + " false (YAML 1.1's off) is off.";
+    c["enum"].push_back(false);
+    return c;
+}
+
+std::string frame_size_description() {
+    using namespace limits;
+    return "WxH, even, " + std::to_string(kMinSide) + "x" + std::to_string(kMinSide) + " to " +
+           std::to_string(kMaxWidth) + "x" + std::to_string(kMaxHeight) + ".";
+}
+
+// A key whose meaning is the same wherever the loader reads it (titles, models, sections, ...).
+Json structural(const std::string& key) {
+    static const std::map<std::string, Json> table{
+        {"shardreel", {{"description", "Schema version."}, {"const", 1}}},
+        {"title", ref_to("text")},
+        {"subtitle", ref_to("text")},
+        {"video", ref_to("video")},
+        {"defaults", described("Inherited by every chapter; any chapter may override key by key.",
+                               ref_to("defaults"))},
+        {"chapters", {{"type", "array"}, {"minItems", 1}, {"items", ref_to("chapter")}}},
+        {"size",
+         {{"description", frame_size_description()},
+          {"type", "string"},
+          {"pattern", "^[0-9]+x[0-9]+$"}}},
+        {"captions", captions()},
+        {"model", ref_to("model")},
+        {"training", ref_to("training")},
+        {"cluster", ref_to("cluster")},
+        {"parallel", ref_to("parallel")},
+        {"id",
+         {{"description", "Unique id: a-z, 0-9 and '-'."},
+          {"type", "string"},
+          {"pattern", "^[a-z0-9-]+$"}}},
+        {"kind", {{"description", "What the chapter shows."}, {"enum", kind_names()}}},
+        {"duration", described("Default: the kind's.", ref_to("time"))},
+        {"beats", {{"type", "array"}, {"items", ref_to("beat")}}},
+        {"at", ref_to("time")},
+        {"say",
+         described("Caption from `at` to the next beat or the chapter's end.", ref_to("text"))},
+        {"set", ref_to("set")},
+        {"over", described("How long the `set:` morph takes.", ref_to("time"))},
+        {"name", {{"type", "string"}}},
+        {"params", ref_to("count")},
+    };
+    auto it = table.find(key);
+    return it == table.end() ? Json() : it->second;
+}
+
+// What `key` may hold in the place `where`; in a training, cluster or parallel section a flat
+// setting refers to its one definition under `setting`.
+Json property(const std::string& where, const std::string& key) {
+    const bool section = where == "training" || where == "cluster" || where == "parallel";
+    if (section && setting_type(key)) return ref_to("setting/properties/" + key);
+    if (Json s = structural(key); !s.is_null()) return s;
+    if (const limits::Bound* b = limits::find_whole_number(key)) return whole(*b);
+    if (const limits::Choice* c = limits::find_choice(key)) return keyword(*c);
+    throw std::logic_error("storyboard schema: nothing says what '" + key + "' " + where + " is");
+}
+
+Json setting(const std::string& name) {
+    switch (*setting_type(name)) {
+        case SettingType::model:
+            return ref_to("model_name");
+        case SettingType::gpu: {
+            Json names = Json::array();
+            for (const engine::GpuSpec& g : engine::gpu_presets()) names.push_back(g.name);
+            return {{"description", "GPU preset; brings its own NVLink and network bandwidths."},
+                    {"enum", names}};
+        }
+        case SettingType::choice:
+            return keyword(*limits::find_choice(name));
+        case SettingType::whole:
+            return whole(*limits::find_whole_number(name));
+        case SettingType::flag:
+            return ref_to("flag");
+        case SettingType::bandwidth:
+            return ref_to("bandwidth");
+    }
+    throw std::logic_error("storyboard schema: no shape for setting '" + name + "'");
+}
+
+// {type: object, additionalProperties: false, required, properties} for one of the loader's
+// key sets.
+Json object(const KeySet& set) {
+    Json out{{"type", "object"}, {"additionalProperties", false}};
+    if (!set.required.empty()) out["required"] = set.required;
+    Json& properties = out["properties"] = Json::object();
+    for (const std::string& key : set.keys) properties[key] = property(set.where, key);
+    return out;
+}
+
+const KeySet& keys_of(const std::string& where) {
+    const auto& sets = loader_keys();
+    auto it = std::ranges::find(sets, where, &KeySet::where);
+    if (it == sets.end()) throw std::logic_error("storyboard schema: no key set '" + where + "'");
+    return *it;
+}
+
+// The flat names: what each takes (`setting`), and the `set:` map of them.
+void add_settings(Json& definitions) {
+    Json properties = Json::object(), refs = Json::object();
+    for (const std::string& name : setting_names()) {
+        properties[name] = setting(name);
+        refs[name] = ref_to("setting/properties/" + name);
+    }
+    definitions["setting"] = {
+        {"description", "The flat parameter names, as `set:` and the sections use them."},
+        {"type", "object"},
+        {"properties", properties}};
+    for (const char* section : {"training", "cluster", "parallel"})
+        definitions[section] = object(keys_of(section));
+    definitions["set"] = {
+        {"description",
+         "Parameters to morph to, by flat name; each chapter kind accepts a subset."},
+        {"type", "object"},
+        {"additionalProperties", false},
+        {"properties", refs}};
+}
+
+// For each kind, the names its `set:` beats may change (none: an empty map at most). The types
+// are spelled out because Ajv's strict mode wants every keyword's type declared beside it.
+Json kind_rules() {
+    Json rules = Json::array();
+    for (const KindInfo& kind : chapter_kinds()) {
+        Json set{{"type", "object"}};
+        if (kind.settable.empty())
+            set["maxProperties"] = 0;
+        else
+            set["propertyNames"] = {{"enum", kind.settable}};
+        rules.push_back(
+            {{"if", {{"properties", {{"kind", {{"const", kind.name}}}}}, {"required", {"kind"}}}},
+             {"then",
+              {{"properties",
+                {{"beats",
+                  {{"type", "array"},
+                   {"items", {{"type", "object"}, {"properties", {{"set", set}}}}}}}}}}}});
+    }
+    return rules;
+}
+
+Json model_definitions(Json& definitions) {
+    Json presets = Json::array();
+    for (const engine::ModelSpec& m : engine::model_presets()) presets.push_back(m.name);
+    definitions["model_name"] = {
+        {"description",
+         "A preset name, or a parameter count (7B, 70e9): the shape of the nearest preset with "
+         "exactly that many parameters."},
+        {"anyOf", {{{"enum", presets}}, ref_to("count")}}};
+    definitions["model_map"] = described(
+        "A custom model; kv_heads defaults to heads, ffn to 4 x hidden, vocab to 32000, "
+        "params to the count the architecture implies.",
+        object(keys_of("model")));
+    return {{"anyOf", {ref_to("model_name"), ref_to("model_map")}}};
+}
+
+Json definitions() {
+    Json d = Json::object();
+    d["time"] = described("A time: 1.5s, 500ms, 45f (frames) or a bare number of seconds.",
+                          number_or(Quantity::time));
+    d["bandwidth"] = {
+        {"description", "Bytes or bits per second: 900GB/s, 400Gb/s, 1.5TB/s, 100GiB/s."},
+        {"type", "string"},
+        {"pattern", quantity_pattern(Quantity::bandwidth)}};
+    d["count"] = described("A count: 7B, 70e9, 1.5M, 8.", number_or(Quantity::count));
+    d["flag"] = flag();
+    d["text"] = {{"description", "Text; a plain number or yes/no is read as its text."},
+                 {"type", {"string", "number", "boolean", "null"}}};
+    const Json model = model_definitions(d);  // after model_name and model_map
+    d["model"] = model;
+    add_settings(d);
+    for (const char* where : {"video", "defaults", "beat", "chapter"})
+        d[where] = object(keys_of(where));
+    d["chapter"]["allOf"] = kind_rules();
+    return d;
+}
+
+}  // namespace
+
+std::string storyboard_schema() {
+    Json schema{
+        {"$schema", "http://json-schema.org/draft-07/schema#"},
+        {"$id", "https://shardreel.invalid/storyboards/schema.json"},
+        {"title", "shardreel storyboard (schema version 1)"},
+        {"description",
+         "An animated explainer of distributed training. Generated by `shardreel schema` from "
+         "the loader's tables (story/schema.cpp); `shardreel check` remains the authority."}};
+    const Json top = object(keys_of("top"));
+    for (const auto& [key, value] : top.items()) schema[key] = value;
+    schema["definitions"] = definitions();
+    return schema.dump(2) + "\n";
+}
+
+}  // namespace story
