@@ -21,6 +21,7 @@
 #include "render/sys/interrupt.hpp"
 #include "render/sys/temp_dir.hpp"
 #include "story/chapter.hpp"
+#include "story/film_time.hpp"
 #include "story/limits.hpp"
 #include "story/load.hpp"
 #include "story/time.hpp"
@@ -132,13 +133,12 @@ class FrameCounter {
 };
 
 // Draws a chapter's frames into an open sink; stops at a signal or when another worker failed.
-void draw_frames(FrameSink& sink, const story::Chapter& chapter, const story::ChapterSpec& spec,
+void draw_frames(FrameSink& sink, const story::Chapter& chapter, const std::string& id, int frames,
                  int fps, FrameCounter& counter, const std::atomic<bool>& cancel) {
-    const int frames = story::frame_count(spec.duration, fps);
     for (int f = 0; f < frames; ++f) {
         if (interrupted() || cancel) throw Interrupted{};
         sink.write(chapter.scene_at(story::time_of_frame(f, fps)));
-        counter.tick(spec.id);
+        counter.tick(id);
     }
 }
 
@@ -146,11 +146,10 @@ void draw_frames(FrameSink& sink, const story::Chapter& chapter, const story::Ch
 // failure anywhere (a full disk) leaves whatever was there before untouched.
 struct CaptionFiles {
     TempFile vtt, srt;
-    explicit CaptionFiles(const FilmJob& film)
+    CaptionFiles(const FilmJob& film, const story::FilmTime& time)
         : vtt(sibling(film.output, ".vtt")), srt(sibling(film.output, ".srt")) {
-        const auto cues = film_cues(film.board.chapters, film.video.fps);
-        write_temp(vtt, to_webvtt(cues));
-        write_temp(srt, to_srt(cues));
+        write_temp(vtt, to_webvtt(time));
+        write_temp(srt, to_srt(time));
     }
     void commit() {
         vtt.commit();
@@ -192,6 +191,7 @@ struct Planned {
     const story::ChapterSpec* spec = nullptr;
     std::unique_ptr<story::Chapter> chapter;
     SegmentKey key;
+    int frames = 0;       // the chapter's length on the film's clock
     bool cached = false;  // hit, or drawn for an earlier film in this run
     double seconds = 0;
 };
@@ -201,8 +201,14 @@ std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Font
     std::vector<Planned> out;
     for (std::size_t i = 0; i < films.size(); ++i) {
         if (!segments_only && !is_mp4(films[i].output)) continue;
-        for (const story::ChapterSpec& spec : films[i].board.chapters) {
-            Planned p{i, &spec, story::make_chapter(spec, films[i].video, fonts), {}};
+        const story::FilmTime time(films[i].board.chapters, films[i].video.fps);
+        for (std::size_t c = 0; c < time.chapters().size(); ++c) {
+            const story::ChapterSpec& spec = films[i].board.chapters[c];
+            Planned p{i,
+                      &spec,
+                      story::make_chapter(spec, films[i].video, fonts),
+                      {},
+                      time.chapter(c).frames};
             p.key = segment_key(spec, *p.chapter, films[i].video, encoder, fonts);
             out.push_back(std::move(p));
         }
@@ -230,7 +236,7 @@ void draw_segments(const std::vector<Planned*>& misses, const std::vector<FilmJo
                    const SegmentCache& cache, const Fonts& fonts, const BatchOptions& options,
                    const std::function<void(const Progress&)>& on_progress) {
     long long total = 0;
-    for (const Planned* p : misses) total += p->key.frames;
+    for (const Planned* p : misses) total += p->frames;
     FrameCounter counter(total, on_progress);
     run_parallel(options.jobs, misses.size(), [&](std::size_t i, const std::atomic<bool>& cancel) {
         Planned& p = *misses[i];
@@ -239,7 +245,7 @@ void draw_segments(const std::vector<Planned*>& misses, const std::vector<FilmJo
         try {
             Mp4Sink sink(fonts, options.encoder);  // aborts (removes its temporary file) on throw
             sink.begin({cache.segment_path(p.key), video.width, video.height, video.fps});
-            draw_frames(sink, *p.chapter, *p.spec, video.fps, counter, cancel);
+            draw_frames(sink, *p.chapter, p.spec->id, p.frames, video.fps, counter, cancel);
             sink.finish();
             cache.commit(p.key);
         } catch (const SystemError& e) {
@@ -253,22 +259,22 @@ void draw_segments(const std::vector<Planned*>& misses, const std::vector<FilmJo
 // Stream-copies the film's segments into its output with chapter markers and captions.
 void assemble(const FilmJob& film, const std::vector<const Planned*>& chapters,
               const SegmentCache& cache) {
+    const story::FilmTime time(film.board.chapters, film.video.fps);
     std::vector<std::string> inputs;
     ConcatExtras extras;
-    int frame = 0;
-    for (const Planned* p : chapters) {
-        inputs.push_back(cache.segment_path(p->key));
-        const std::string& title = p->spec->title.empty() ? p->spec->id : p->spec->title;
-        extras.chapters.push_back({title, story::time_of_frame(frame, film.video.fps),
-                                   story::time_of_frame(frame + p->key.frames, film.video.fps)});
-        frame += p->key.frames;
+    for (std::size_t i = 0; i < chapters.size(); ++i) {
+        const Planned& p = *chapters[i];
+        inputs.push_back(cache.segment_path(p.key));
+        const std::string& title = p.spec->title.empty() ? p.spec->id : p.spec->title;
+        extras.chapters.push_back(
+            {title, time.seconds(time.chapter(i).start), time.seconds(time.chapter(i).end())});
     }
     // burn and track embed the caption track (burn also draws them); off embeds none.
     if (film.video.captions != story::Captions::off)
-        for (const story::Cue& c : film_cues(film.board.chapters, film.video.fps))
-            extras.subtitles.push_back({c.start, c.end, c.text});
+        for (const story::CueTime& c : time.cues())
+            extras.subtitles.push_back({time.seconds(c.start), time.seconds(c.end), c.text});
     ensure_parent_dir(film.output);
-    CaptionFiles captions(film);
+    CaptionFiles captions(film, time);
     TempFile video(film.output);
     concat_mp4(inputs, video, extras);
     video.commit();
@@ -280,21 +286,20 @@ RenderReport render_direct(const FilmJob& film, const Fonts& fonts,
                            const std::function<void(const Progress&)>& on_progress) {
     const auto start = std::chrono::steady_clock::now();
     ensure_parent_dir(film.output);
-    long long total = 0;
-    for (const auto& c : film.board.chapters)
-        total += story::frame_count(c.duration, film.video.fps);
-    FrameCounter counter(total, on_progress);
+    const story::FilmTime time(film.board.chapters, film.video.fps);
+    FrameCounter counter(time.frames(), on_progress);
     const std::atomic<bool> cancel{false};
     RenderReport report{film.output, 0, 0, {}};
-    CaptionFiles captions(film);
+    CaptionFiles captions(film, time);
     auto sink = make_sink(film.output, fonts);
     sink->begin({film.output, film.video.width, film.video.height, film.video.fps});
     try {
-        for (const story::ChapterSpec& spec : film.board.chapters) {
+        for (std::size_t i = 0; i < film.board.chapters.size(); ++i) {
+            const story::ChapterSpec& spec = film.board.chapters[i];
+            const int frames = time.chapter(i).frames;
             const auto chapter_start = std::chrono::steady_clock::now();
             const auto chapter = story::make_chapter(spec, film.video, fonts);
-            draw_frames(*sink, *chapter, spec, film.video.fps, counter, cancel);
-            const int frames = story::frame_count(spec.duration, film.video.fps);
+            draw_frames(*sink, *chapter, spec.id, frames, film.video.fps, counter, cancel);
             report.chapters.push_back({spec.id, false, frames, seconds_since(chapter_start)});
             report.frames_drawn += frames;
         }
@@ -430,8 +435,8 @@ std::vector<RenderReport> render_films(const std::vector<FilmJob>& films, const 
         for (const Planned& p : planned) {
             if (p.film != i) continue;
             chapters.push_back(&p);
-            report.chapters.push_back({p.spec->id, p.cached, p.key.frames, p.seconds});
-            if (!p.cached) report.frames_drawn += p.key.frames;
+            report.chapters.push_back({p.spec->id, p.cached, p.frames, p.seconds});
+            if (!p.cached) report.frames_drawn += p.frames;
         }
         if (!options.segment_only) assemble(films[i], chapters, cache);
         report.wall_seconds = seconds_since(start);
