@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "render/cli/commands.hpp"
+#include "render/cli/storyboard_inputs.hpp"
 #include "render/film/director.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/interrupt.hpp"

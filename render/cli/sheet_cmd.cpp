@@ -5,8 +5,8 @@
 #include <iostream>
 
 #include "render/cli/commands.hpp"
+#include "render/cli/storyboard_inputs.hpp"
 #include "render/film/contact_sheet.hpp"
-#include "render/film/director.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
 #include "render/sys/interrupt.hpp"

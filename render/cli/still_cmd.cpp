@@ -5,7 +5,8 @@
 #include <iostream>
 
 #include "render/cli/commands.hpp"
-#include "render/film/director.hpp"
+#include "render/cli/storyboard_inputs.hpp"
+#include "render/film/still.hpp"
 #include "render/sys/error.hpp"
 #include "story/diagnostics.hpp"
 #include "story/film_time.hpp"

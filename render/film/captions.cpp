@@ -1,8 +1,11 @@
-// WebVTT and SRT writers.
+// WebVTT and SRT writers, and the caption files beside a video.
 #include "render/film/captions.hpp"
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+
+#include "render/sys/files.hpp"
 
 namespace render {
 
@@ -21,6 +24,12 @@ std::string span(const story::FilmTime& time, const story::CueTime& c, char deci
            timestamp(time.seconds(c.end), decimal_sep);
 }
 
+std::string sibling(const std::string& path, const char* ext) {
+    std::filesystem::path p(path);
+    if (p.filename().string().find('%') != std::string::npos) p = p.parent_path();
+    return p.replace_extension(ext).string();
+}
+
 }  // namespace
 
 std::string to_webvtt(const story::FilmTime& time) {
@@ -36,6 +45,17 @@ std::string to_srt(const story::FilmTime& time) {
         out += (i ? "\n" : "") + std::to_string(i + 1) + "\n" + span(time, time.cues()[i], ',') +
                "\n" + time.cues()[i].text + "\n";
     return out;
+}
+
+CaptionFiles::CaptionFiles(const std::string& output, const story::FilmTime& time)
+    : vtt_(sibling(output, ".vtt")), srt_(sibling(output, ".srt")) {
+    write_temp(vtt_, to_webvtt(time));
+    write_temp(srt_, to_srt(time));
+}
+
+void CaptionFiles::commit() {
+    vtt_.commit();
+    srt_.commit();
 }
 
 }  // namespace render

@@ -3,11 +3,24 @@
 #pragma once
 #include <string>
 
+#include "render/sys/temp_file.hpp"
 #include "story/film_time.hpp"
 
 namespace render {
 
 std::string to_webvtt(const story::FilmTime& time);
 std::string to_srt(const story::FilmTime& time);
+
+// The film's .vtt and .srt beside `output` (out/film.mp4 -> out/film.vtt; for an image sequence
+// out/frames/%05d.png, out/frames.vtt), written to temporary files and renamed right after the
+// video: a failure anywhere (a full disk) leaves whatever was there before untouched.
+class CaptionFiles {
+  public:
+    CaptionFiles(const std::string& output, const story::FilmTime& time);
+    void commit();
+
+  private:
+    TempFile vtt_, srt_;
+};
 
 }  // namespace render
