@@ -14,9 +14,9 @@
 #include "render/draw/markup.hpp"
 #include "render/draw/raster.hpp"
 #include "render/sinks/still_sinks.hpp"
+#include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
-#include "render/sys/interrupt.hpp"
 #include "render/sys/temp_dir.hpp"
 #include "render/sys/temp_file.hpp"
 #include "story/chapter.hpp"
@@ -52,11 +52,16 @@ std::set<int> chapter_frames(const story::ChapterSpec& spec, const story::Chapte
 // Scenes of the storyboard's chapters, each chapter built once (the engine runs up front).
 class Scenes {
   public:
-    Scenes(const story::Storyboard& board, const story::Video& video, const Fonts& fonts)
-        : board_(board), video_(video), fonts_(fonts), chapters_(board.chapters.size()) {}
+    Scenes(const story::Storyboard& board, const story::Video& video, const Fonts& fonts,
+           const CancelToken& cancel)
+        : board_(board),
+          video_(video),
+          fonts_(fonts),
+          cancel_(cancel),
+          chapters_(board.chapters.size()) {}
 
     story::Scene at(const Shot& shot) {
-        if (interrupted()) throw Interrupted{};
+        cancel_.check();
         auto& chapter = chapters_[shot.chapter];
         if (!chapter) chapter = story::make_chapter(board_.chapters[shot.chapter], video_, fonts_);
         return chapter->scene_at(story::time_of_frame(shot.frame, video_.fps));
@@ -66,6 +71,7 @@ class Scenes {
     const story::Storyboard& board_;
     const story::Video& video_;
     const Fonts& fonts_;
+    const CancelToken& cancel_;
     std::vector<std::unique_ptr<story::Chapter>> chapters_;
 };
 
@@ -233,7 +239,7 @@ int SheetLayout::height(std::size_t shots) const {
 
 void write_sheet_png(const story::Storyboard& board, const story::Video& video,
                      const std::vector<Shot>& shots, const std::string& output, const Fonts& fonts,
-                     const SheetLayout& layout) {
+                     const CancelToken& cancel, const SheetLayout& layout) {
     CairoSurface sheet{cairo_image_surface_create(CAIRO_FORMAT_ARGB32, layout.width(),
                                                   layout.height(shots.size()))};
     CairoContext cr{cairo_create(sheet.s)};
@@ -247,7 +253,7 @@ void write_sheet_png(const story::Storyboard& board, const story::Video& video,
                 " chapters  \u00b7  " + film_length(story::FilmTime(board.chapters, video.fps)),
             {17, story::Weight::regular, true}, muted_color, layout.margin, layout.margin + 60);
 
-    Scenes scenes(board, video, fonts);
+    Scenes scenes(board, video, fonts, cancel);
     Frame thumb{layout.thumb_width, layout.thumb_height, 0, {}};
     for (std::size_t i = 0; i < shots.size(); ++i) {
         const int column = static_cast<int>(i % layout.columns),
@@ -268,12 +274,12 @@ void write_sheet_png(const story::Storyboard& board, const story::Video& video,
 }
 
 void write_sheet_html(const story::Storyboard& board, const story::Video& video,
-                      const std::vector<Shot>& shots, const std::string& output,
-                      const Fonts& fonts) {
+                      const std::vector<Shot>& shots, const std::string& output, const Fonts& fonts,
+                      const CancelToken& cancel) {
     const std::filesystem::path page(output);
     const std::string files_name = page.stem().string() + "_files";
     TempDir files((page.parent_path() / files_name).string());
-    Scenes scenes(board, video, fonts);
+    Scenes scenes(board, video, fonts, cancel);
     PngSink png(fonts);
     for (const Shot& shot : shots) {
         const std::string path = files.path() + "/" + still_name(board, shot);

@@ -1,8 +1,6 @@
 // The direct path; see direct.hpp.
 #include "render/film/direct.hpp"
 
-#include <atomic>
-
 #include "render/film/captions.hpp"
 #include "render/film/frame_loop.hpp"
 #include "render/sinks/sink.hpp"
@@ -13,17 +11,17 @@
 
 namespace render {
 
-RenderReport render_direct(const FilmJob& film, const Fonts& fonts,
+RenderReport render_direct(const FilmJob& film, const Fonts& fonts, const CancelToken& cancel,
                            const std::function<void(const Progress&)>& on_progress) {
     const Stopwatch watch;
     ensure_parent_dir(film.output);
     const story::FilmTime time(film.board.chapters, film.video.fps);
     FrameCounter counter(time.frames(), on_progress);
-    const std::atomic<bool> cancel{false};
+
     RenderReport report{film.output, 0, 0, {}};
     CaptionFiles captions(film.output, time);
     auto sink = make_sink(film.output, fonts);
-    sink->begin({film.output, film.video.width, film.video.height, film.video.fps});
+    sink->begin({film.output, film.video.width, film.video.height, film.video.fps, &cancel});
     try {
         for (std::size_t i = 0; i < film.board.chapters.size(); ++i) {
             const story::ChapterSpec& spec = film.board.chapters[i];

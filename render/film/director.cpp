@@ -10,7 +10,6 @@
 #include "render/film/draw_segments.hpp"
 #include "render/film/plan.hpp"
 #include "render/sys/files.hpp"
-#include "render/sys/interrupt.hpp"
 #include "render/sys/stopwatch.hpp"
 #include "render/sys/temp_dir.hpp"
 
@@ -38,7 +37,7 @@ std::string default_cache_dir(const std::string& output) {
 }
 
 std::vector<RenderReport> render_films(const std::vector<FilmJob>& films, const Fonts& fonts,
-                                       const BatchOptions& options,
+                                       const BatchOptions& options, const CancelToken& cancel,
                                        const std::function<void(const Progress&)>& on_progress) {
     const Stopwatch watch;
     if (films.empty()) return {};
@@ -56,13 +55,13 @@ std::vector<RenderReport> render_films(const std::vector<FilmJob>& films, const 
         for (const FilmJob& film : films) check_writable(film.output);
     if (!planned.empty()) cache.prepare();  // not for films that are all .webm, .gif, ...
     const std::vector<Planned*> misses = find_misses(planned, cache, options.use_cache);
-    draw_segments(misses, films, cache, fonts, options.jobs, options.encoder, on_progress);
+    draw_segments(misses, films, cache, fonts, options.jobs, options.encoder, cancel, on_progress);
 
     std::vector<RenderReport> reports;
     for (std::size_t i = 0; i < films.size(); ++i) {
-        if (interrupted()) throw Interrupted{};
+        cancel.check();
         if (!options.segment_only && !assembled_from_segments(films[i].output)) {
-            reports.push_back(render_direct(films[i], fonts, on_progress));
+            reports.push_back(render_direct(films[i], fonts, cancel, on_progress));
             continue;
         }
         std::vector<const Planned*> chapters;

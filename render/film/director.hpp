@@ -11,6 +11,7 @@
 #include "render/draw/fonts.hpp"
 #include "render/film/film_job.hpp"
 #include "render/film/segment_cache.hpp"
+#include "render/sys/cancel.hpp"
 
 namespace render {
 
@@ -31,9 +32,10 @@ std::string default_cache_dir(const std::string& output);
 // misses drawn by `jobs` workers, a key shared by several films drawn once), with one chapter
 // marker per chapter and the captions as a mov_text track; other outputs (.webm, .gif, ...) go
 // straight through make_sink frame by frame, uncached. Captions go to .vtt and .srt beside each
-// output. Throws SystemError (runtime) or Interrupted; finished segments stay in the cache.
+// output. Throws SystemError (runtime), or Interrupted once `cancel` is tripped (the process's
+// token: a signal); finished segments stay in the cache, partial outputs are removed.
 std::vector<RenderReport> render_films(const std::vector<FilmJob>& films, const Fonts& fonts,
-                                       const BatchOptions& options,
+                                       const BatchOptions& options, const CancelToken& cancel,
                                        const std::function<void(const Progress&)>& on_progress);
 
 }  // namespace render

@@ -1,7 +1,6 @@
 // The frame loop and its progress counter; see frame_loop.hpp.
 #include "render/film/frame_loop.hpp"
 
-#include "render/sys/interrupt.hpp"
 #include "story/time.hpp"
 
 namespace render {
@@ -19,9 +18,9 @@ void FrameCounter::tick(const std::string& chapter) {
 }
 
 void draw_frames(FrameSink& sink, const story::Chapter& chapter, const std::string& id, int frames,
-                 int fps, FrameCounter& counter, const std::atomic<bool>& cancel) {
+                 int fps, FrameCounter& counter, const CancelToken& cancel) {
     for (int f = 0; f < frames; ++f) {
-        if (interrupted() || cancel) throw Interrupted{};
+        cancel.check();
         sink.write(chapter.scene_at(story::time_of_frame(f, fps)));
         counter.tick(id);
     }

@@ -1,12 +1,12 @@
 // The one frame loop: a chapter's frames, t = f / fps, into an open sink, counted for progress.
 #pragma once
-#include <atomic>
 #include <functional>
 #include <mutex>
 #include <string>
 
 #include "render/film/film_job.hpp"
 #include "render/sinks/sink.hpp"
+#include "render/sys/cancel.hpp"
 #include "story/chapter.hpp"
 
 namespace render {
@@ -23,9 +23,9 @@ class FrameCounter {
     const std::function<void(const Progress&)>& on_progress_;
 };
 
-// Draws a chapter's `frames` frames into an open sink; stops at a signal or when another worker
-// failed.
+// Draws a chapter's `frames` frames into an open sink; before each, cancel.check() throws
+// Interrupted once a signal or a failing worker tripped the token.
 void draw_frames(FrameSink& sink, const story::Chapter& chapter, const std::string& id, int frames,
-                 int fps, FrameCounter& counter, const std::atomic<bool>& cancel);
+                 int fps, FrameCounter& counter, const CancelToken& cancel);
 
 }  // namespace render

@@ -2,6 +2,7 @@
 #include "render/sys/parallel.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -9,20 +10,21 @@
 
 namespace render {
 
-void run_parallel(int workers, std::size_t count,
-                  const std::function<void(std::size_t, const std::atomic<bool>&)>& task) {
+void run_parallel(int workers, std::size_t count, const CancelToken& cancel,
+                  const std::function<void(std::size_t, const CancelToken&)>& task) {
     std::atomic<std::size_t> next{0};
-    std::atomic<bool> cancel{false};
+    CancelToken batch(&cancel);
     std::mutex mutex;
     std::exception_ptr error;
     const auto work = [&] {
-        for (std::size_t i; !cancel && (i = next++) < count;) {
+        for (std::size_t i; !batch.cancelled() && (i = next++) < count;) {
             try {
-                task(i, cancel);
+                task(i, batch);
             } catch (...) {
+                // Recorded before the token trips, so the others' Interrupted never wins.
                 const std::lock_guard lock(mutex);
                 if (!error) error = std::current_exception();
-                cancel = true;
+                batch.cancel(StopReason::failure);
             }
         }
     };
