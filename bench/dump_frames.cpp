@@ -5,11 +5,11 @@
 #include <iostream>
 #include <string>
 
+#include "render/cli/storyboard_inputs.hpp"
 #include "render/draw/raster.hpp"
-#include "render/film/director.hpp"
 #include "render/sys/error.hpp"
 #include "story/chapter.hpp"
-#include "story/time.hpp"
+#include "story/film_time.hpp"
 
 namespace {
 
@@ -18,11 +18,11 @@ void dump(const story::Storyboard& board, const story::Video& video, const rende
     render::Frame frame;
     frame.width = video.width;
     frame.height = video.height;
-    for (const story::ChapterSpec& spec : board.chapters) {
-        const auto chapter = story::make_chapter(spec, video, fonts);
-        const int frames = story::frame_count(spec.duration, video.fps);
-        for (int f = 0; f < frames; ++f) {
-            render::rasterize(chapter->scene_at(story::time_of_frame(f, video.fps)), fonts, frame);
+    const story::FilmTime time(board.chapters, video.fps);
+    for (std::size_t c = 0; c < board.chapters.size(); ++c) {
+        const auto chapter = story::make_chapter(board.chapters[c], video, fonts);
+        for (int f = 0; f < time.chapter(c).frames; ++f) {
+            render::rasterize(chapter->scene_at(time.seconds(f)), fonts, frame);
             if (std::fwrite(frame.data.data(), 1, frame.data.size(), out) != frame.data.size())
                 throw render::SystemError("cannot write raw frames");
         }

@@ -7,8 +7,8 @@
 #include "render/av/encoded_stream.hpp"
 #include "render/av/palette.hpp"
 #include "render/draw/raster.hpp"
+#include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"
-#include "render/sys/interrupt.hpp"
 
 namespace render {
 namespace {
@@ -82,7 +82,7 @@ void GifSink::finish() {
     EncodedStream stream(spec_.path, gif_setup(spec_));
     AvFramePtr picture = stream.make_picture();
     for (const GifFrame& kept : gif_timing(static_cast<int>(scenes.size()), spec_.fps)) {
-        if (interrupted()) throw Interrupted{};
+        if (spec_.cancel) spec_.cancel->check();
         rasterize(scenes[kept.index], fonts_, frame);
         av_check(av_frame_make_writable(picture.get()), "cannot reuse the GIF frame");
         mapper.map(frame, picture->data[0], picture->linesize[0]);

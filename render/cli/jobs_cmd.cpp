@@ -7,7 +7,9 @@
 #include <iostream>
 
 #include "render/cli/commands.hpp"
+#include "render/cli/storyboard_inputs.hpp"
 #include "render/film/director.hpp"
+#include "render/film/plan.hpp"
 #include "render/sys/error.hpp"
 
 namespace render {

@@ -10,7 +10,7 @@
 
 #include "engine/report.hpp"
 #include "render/cli/commands.hpp"
-#include "render/film/director.hpp"
+#include "render/cli/storyboard_inputs.hpp"
 #include "story/format.hpp"
 #include "story/limits.hpp"
 #include "story/settings.hpp"

@@ -10,9 +10,10 @@
 #include <thread>
 
 #include "render/cli/commands.hpp"
+#include "render/cli/storyboard_inputs.hpp"
 #include "render/film/director.hpp"
+#include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"
-#include "render/sys/interrupt.hpp"
 #include "story/diagnostics.hpp"
 #include "story/units.hpp"
 
@@ -115,7 +116,7 @@ int run_render(RenderArgs& args) {
     };
     std::vector<RenderReport> reports;
     try {
-        reports = render_films(films, fonts, args.batch, on_progress);
+        reports = render_films(films, fonts, args.batch, process_token(), on_progress);
     } catch (...) {
         if (show_progress) std::fputs("\r\033[K", stderr);  // the error gets a line of its own
         throw;

@@ -5,11 +5,11 @@
 #include <iostream>
 
 #include "render/cli/commands.hpp"
+#include "render/cli/storyboard_inputs.hpp"
 #include "render/film/contact_sheet.hpp"
-#include "render/film/director.hpp"
+#include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
-#include "render/sys/interrupt.hpp"
 #include "story/units.hpp"
 
 namespace render {
@@ -54,9 +54,9 @@ int run_sheet(const SheetArgs& args) {
     ensure_parent_dir(output);
     const Fonts fonts(default_font_dir());
     if (ext == ".html")
-        write_sheet_html(*board, video, shots, output, fonts);
+        write_sheet_html(*board, video, shots, output, fonts, process_token());
     else
-        write_sheet_png(*board, video, shots, output, fonts);
+        write_sheet_png(*board, video, shots, output, fonts, process_token());
     std::cerr << "shardreel: wrote " << output << " (" << shots.size() << " stills)\n";
     return 0;
 }

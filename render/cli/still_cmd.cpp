@@ -1,12 +1,15 @@
 // `shardreel still`: one frame of one chapter as PNG, SVG or PDF, for articles.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
 #include "render/cli/commands.hpp"
-#include "render/film/director.hpp"
+#include "render/cli/storyboard_inputs.hpp"
+#include "render/film/still.hpp"
 #include "render/sys/error.hpp"
 #include "story/diagnostics.hpp"
+#include "story/film_time.hpp"
 #include "story/time.hpp"
 #include "story/units.hpp"
 
@@ -27,17 +30,16 @@ std::optional<std::string> resolve_at(const story::Storyboard& board, const std:
     if (sep == std::string::npos) return "--at expects ID@TIME (e.g. bytes@8s), got '" + at + "'";
     const std::string id = at.substr(0, sep), when = at.substr(sep + 1);
     std::vector<std::string> ids;
-    chapter = nullptr;
-    for (const auto& c : board.chapters) {
-        ids.push_back(c.id);
-        if (c.id == id) chapter = &c;
-    }
-    if (!chapter) {
+    for (const auto& c : board.chapters) ids.push_back(c.id);
+    const auto found = std::find(ids.begin(), ids.end(), id);
+    if (found == ids.end()) {
         const std::string near = story::closest_match(id, ids);
         return "no chapter '" + id + "' in " + board.file +
                (near.empty() ? "" : " (did you mean '" + near + "'?)");
     }
-    const int frames = story::frame_count(chapter->duration, fps);
+    const auto index = static_cast<std::size_t>(found - ids.begin());
+    chapter = &board.chapters[index];
+    const int frames = story::FilmTime(board.chapters, fps).chapter(index).frames;
     if (when == "end") {
         t = story::time_of_frame(frames - 1, fps);
         return std::nullopt;

@@ -1,29 +1,13 @@
-// WebVTT and SRT writers.
+// WebVTT and SRT writers, and the caption files beside a video.
 #include "render/film/captions.hpp"
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
-#include "story/time.hpp"
+#include "render/sys/files.hpp"
 
 namespace render {
-
-std::vector<story::Cue> film_cues(const std::vector<story::ChapterSpec>& chapters, int fps) {
-    std::vector<story::Cue> out;
-    int chapter_start = 0;  // frames
-    for (const story::ChapterSpec& spec : chapters) {
-        const int frames = story::frame_count(spec.duration, fps);
-        const story::Timeline timeline(spec);
-        for (const story::Cue& c : timeline.cues()) {
-            const int a = chapter_start + std::min(frames, story::frame_count(c.start, fps));
-            const int b = chapter_start + std::min(frames, story::frame_count(c.end, fps));
-            if (b > a)
-                out.push_back({story::time_of_frame(a, fps), story::time_of_frame(b, fps), c.text});
-        }
-        chapter_start += frames;
-    }
-    return out;
-}
 
 namespace {
 
@@ -35,22 +19,43 @@ std::string timestamp(double seconds, char decimal_sep) {
     return buf;
 }
 
+std::string span(const story::FilmTime& time, const story::CueTime& c, char decimal_sep) {
+    return timestamp(time.seconds(c.start), decimal_sep) + " --> " +
+           timestamp(time.seconds(c.end), decimal_sep);
+}
+
+std::string sibling(const std::string& path, const char* ext) {
+    std::filesystem::path p(path);
+    if (p.filename().string().find('%') != std::string::npos) p = p.parent_path();
+    return p.replace_extension(ext).string();
+}
+
 }  // namespace
 
-std::string to_webvtt(const std::vector<story::Cue>& cues) {
+std::string to_webvtt(const story::FilmTime& time) {
     std::string out = "WEBVTT\n";
-    for (const story::Cue& c : cues)
-        out +=
-            "\n" + timestamp(c.start, '.') + " --> " + timestamp(c.end, '.') + "\n" + c.text + "\n";
+    for (const story::CueTime& c : time.cues())
+        out += "\n" + span(time, c, '.') + "\n" + c.text + "\n";
     return out;
 }
 
-std::string to_srt(const std::vector<story::Cue>& cues) {
+std::string to_srt(const story::FilmTime& time) {
     std::string out;
-    for (std::size_t i = 0; i < cues.size(); ++i)
-        out += (i ? "\n" : "") + std::to_string(i + 1) + "\n" + timestamp(cues[i].start, ',') +
-               " --> " + timestamp(cues[i].end, ',') + "\n" + cues[i].text + "\n";
+    for (std::size_t i = 0; i < time.cues().size(); ++i)
+        out += (i ? "\n" : "") + std::to_string(i + 1) + "\n" + span(time, time.cues()[i], ',') +
+               "\n" + time.cues()[i].text + "\n";
     return out;
+}
+
+CaptionFiles::CaptionFiles(const std::string& output, const story::FilmTime& time)
+    : vtt_(sibling(output, ".vtt")), srt_(sibling(output, ".srt")) {
+    write_temp(vtt_, to_webvtt(time));
+    write_temp(srt_, to_srt(time));
+}
+
+void CaptionFiles::commit() {
+    vtt_.commit();
+    srt_.commit();
 }
 
 }  // namespace render

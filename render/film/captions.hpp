@@ -1,18 +1,26 @@
-// Caption files beside the video: every `say:` is a cue from its beat to the next beat (or the
-// chapter's end), with times snapped to frames so they agree with the burned-in captions.
+// Caption files beside the video: every cue of the film time map (a `say:` from its beat to the
+// next beat or the chapter's end, snapped to frames) as WebVTT and SRT.
 #pragma once
 #include <string>
-#include <vector>
 
-#include "story/storyboard.hpp"
-#include "story/timeline.hpp"
+#include "render/sys/temp_file.hpp"
+#include "story/film_time.hpp"
 
 namespace render {
 
-// Cues of the chapters in order, in seconds from the film's start, exact to the frame.
-std::vector<story::Cue> film_cues(const std::vector<story::ChapterSpec>& chapters, int fps);
+std::string to_webvtt(const story::FilmTime& time);
+std::string to_srt(const story::FilmTime& time);
 
-std::string to_webvtt(const std::vector<story::Cue>& cues);
-std::string to_srt(const std::vector<story::Cue>& cues);
+// The film's .vtt and .srt beside `output` (out/film.mp4 -> out/film.vtt; for an image sequence
+// out/frames/%05d.png, out/frames.vtt), written to temporary files and renamed right after the
+// video: a failure anywhere (a full disk) leaves whatever was there before untouched.
+class CaptionFiles {
+  public:
+    CaptionFiles(const std::string& output, const story::FilmTime& time);
+    void commit();
+
+  private:
+    TempFile vtt_, srt_;
+};
 
 }  // namespace render

@@ -14,12 +14,13 @@
 #include "render/draw/markup.hpp"
 #include "render/draw/raster.hpp"
 #include "render/sinks/still_sinks.hpp"
+#include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
-#include "render/sys/interrupt.hpp"
 #include "render/sys/temp_dir.hpp"
 #include "render/sys/temp_file.hpp"
 #include "story/chapter.hpp"
+#include "story/film_time.hpp"
 #include "story/time.hpp"
 #include "story/timeline.hpp"
 #include "story/units.hpp"
@@ -30,8 +31,9 @@ namespace {
 constexpr double settle_seconds = 0.5;  // after a beat (and its morph), when the picture rests
 
 // Chapter frames to show: see pick_shots.
-std::set<int> chapter_frames(const story::ChapterSpec& spec, int fps, double every) {
-    const int last = std::max(0, story::frame_count(spec.duration, fps) - 1);
+std::set<int> chapter_frames(const story::ChapterSpec& spec, const story::ChapterTime& time,
+                             int fps, double every) {
+    const int last = std::max(0, time.frames - 1);
     std::set<int> frames{last};
     const auto clamp = [&](double t) { return std::clamp(story::frame_count(t, fps), 0, last); };
     if (every > 0) {
@@ -42,7 +44,7 @@ std::set<int> chapter_frames(const story::ChapterSpec& spec, int fps, double eve
         const story::Beat& b = spec.beats[i];
         double t = b.at + b.over + settle_seconds;
         if (i + 1 < spec.beats.size()) t = std::min(t, spec.beats[i + 1].at - 1.0 / fps);
-        frames.insert(std::max(clamp(b.at), clamp(t)));
+        frames.insert(std::max(std::min(time.beats[i].frame, last), clamp(t)));
     }
     return frames;
 }
@@ -50,11 +52,16 @@ std::set<int> chapter_frames(const story::ChapterSpec& spec, int fps, double eve
 // Scenes of the storyboard's chapters, each chapter built once (the engine runs up front).
 class Scenes {
   public:
-    Scenes(const story::Storyboard& board, const story::Video& video, const Fonts& fonts)
-        : board_(board), video_(video), fonts_(fonts), chapters_(board.chapters.size()) {}
+    Scenes(const story::Storyboard& board, const story::Video& video, const Fonts& fonts,
+           const CancelToken& cancel)
+        : board_(board),
+          video_(video),
+          fonts_(fonts),
+          cancel_(cancel),
+          chapters_(board.chapters.size()) {}
 
     story::Scene at(const Shot& shot) {
-        if (interrupted()) throw Interrupted{};
+        cancel_.check();
         auto& chapter = chapters_[shot.chapter];
         if (!chapter) chapter = story::make_chapter(board_.chapters[shot.chapter], video_, fonts_);
         return chapter->scene_at(story::time_of_frame(shot.frame, video_.fps));
@@ -64,6 +71,7 @@ class Scenes {
     const story::Storyboard& board_;
     const story::Video& video_;
     const Fonts& fonts_;
+    const CancelToken& cancel_;
     std::vector<std::unique_ptr<story::Chapter>> chapters_;
 };
 
@@ -71,11 +79,9 @@ std::string chapter_time(int frame, int fps) {
     return story::format_seconds(std::round(story::time_of_frame(frame, fps) * 100) / 100);
 }
 
-// The storyboard's length as M:SS.
-std::string film_length(const story::Storyboard& board, int fps) {
-    int frames = 0;
-    for (const auto& c : board.chapters) frames += story::frame_count(c.duration, fps);
-    const long total = std::lround(story::time_of_frame(frames, fps));
+// The film's length as M:SS.
+std::string film_length(const story::FilmTime& time) {
+    const long total = std::lround(time.seconds(time.frames()));
     char text[32];
     std::snprintf(text, sizeof text, "%ld:%02ld", total / 60, total % 60);
     return text;
@@ -173,14 +179,15 @@ std::string figure_html(const story::Storyboard& board, const story::Video& vide
 
 std::string page_html(const story::Storyboard& board, const story::Video& video,
                       const std::vector<Shot>& shots, const std::string& files_dir) {
+    const story::FilmTime time(board.chapters, video.fps);
     const std::string title = board.title.empty() ? board.file : board.title;
     std::string out =
         "<!doctype html>\n<html lang=\"en\">\n<meta charset=\"utf-8\">\n<title>" +
         xml_escape(title) + " (contact sheet)</title>\n<style>" + page_style + "</style>\n<h1>" +
         xml_escape(title) + "</h1>\n<p class=\"meta\">" + xml_escape(board.file) + " &middot; " +
-        std::to_string(board.chapters.size()) + " chapters &middot; " +
-        film_length(board, video.fps) + " &middot; " + std::to_string(video.width) + "x" +
-        std::to_string(video.height) + " at " + std::to_string(video.fps) + " fps</p>\n";
+        std::to_string(board.chapters.size()) + " chapters &middot; " + film_length(time) +
+        " &middot; " + std::to_string(video.width) + "x" + std::to_string(video.height) + " at " +
+        std::to_string(video.fps) + " fps</p>\n";
     std::size_t open = board.chapters.size();
     for (const Shot& shot : shots) {
         if (shot.chapter != open) {
@@ -190,7 +197,7 @@ std::string page_html(const story::Storyboard& board, const story::Video& video,
             out += "<section id=\"" + xml_escape(c.id) + "\"><h2><code>" + xml_escape(c.id) +
                    "</code> " + xml_escape(c.title) + " <small>" + xml_escape(c.kind) + ", " +
                    story::format_seconds(c.duration) + ", from " +
-                   film_timestamp(shot.film_frame - shot.frame, video.fps) +
+                   film_timestamp(time.chapter(open).start, video.fps) +
                    "</small></h2>\n<div class=\"grid\">\n";
         }
         out += figure_html(board, video, shot, files_dir + "/" + still_name(board, shot));
@@ -203,15 +210,15 @@ std::string page_html(const story::Storyboard& board, const story::Video& video,
 
 std::vector<Shot> pick_shots(const story::Storyboard& board, int fps, double every_seconds) {
     std::vector<Shot> shots;
-    int film_start = 0;
+    const story::FilmTime time(board.chapters, fps);
     for (std::size_t i = 0; i < board.chapters.size(); ++i) {
         const story::ChapterSpec& spec = board.chapters[i];
+        // The caption the still itself shows: the chapter's own, at the frame's time.
         const story::Timeline timeline(spec);
-        for (int frame : chapter_frames(spec, fps, every_seconds)) {
-            const story::Cue* cue = timeline.cue_at(story::time_of_frame(frame, fps));
-            shots.push_back({i, frame, film_start + frame, cue ? cue->text : ""});
+        for (int frame : chapter_frames(spec, time.chapter(i), fps, every_seconds)) {
+            const story::Cue* cue = timeline.cue_at(time.seconds(frame));
+            shots.push_back({i, frame, time.chapter(i).start + frame, cue ? cue->text : ""});
         }
-        film_start += story::frame_count(spec.duration, fps);
     }
     return shots;
 }
@@ -232,7 +239,7 @@ int SheetLayout::height(std::size_t shots) const {
 
 void write_sheet_png(const story::Storyboard& board, const story::Video& video,
                      const std::vector<Shot>& shots, const std::string& output, const Fonts& fonts,
-                     const SheetLayout& layout) {
+                     const CancelToken& cancel, const SheetLayout& layout) {
     CairoSurface sheet{cairo_image_surface_create(CAIRO_FORMAT_ARGB32, layout.width(),
                                                   layout.height(shots.size()))};
     CairoContext cr{cairo_create(sheet.s)};
@@ -243,10 +250,10 @@ void write_sheet_png(const story::Storyboard& board, const story::Video& video,
             layout.margin + 32);
     text_at(cr.cr, fonts,
             board.file + "  \u00b7  " + std::to_string(board.chapters.size()) +
-                " chapters  \u00b7  " + film_length(board, video.fps),
+                " chapters  \u00b7  " + film_length(story::FilmTime(board.chapters, video.fps)),
             {17, story::Weight::regular, true}, muted_color, layout.margin, layout.margin + 60);
 
-    Scenes scenes(board, video, fonts);
+    Scenes scenes(board, video, fonts, cancel);
     Frame thumb{layout.thumb_width, layout.thumb_height, 0, {}};
     for (std::size_t i = 0; i < shots.size(); ++i) {
         const int column = static_cast<int>(i % layout.columns),
@@ -267,12 +274,12 @@ void write_sheet_png(const story::Storyboard& board, const story::Video& video,
 }
 
 void write_sheet_html(const story::Storyboard& board, const story::Video& video,
-                      const std::vector<Shot>& shots, const std::string& output,
-                      const Fonts& fonts) {
+                      const std::vector<Shot>& shots, const std::string& output, const Fonts& fonts,
+                      const CancelToken& cancel) {
     const std::filesystem::path page(output);
     const std::string files_name = page.stem().string() + "_files";
     TempDir files((page.parent_path() / files_name).string());
-    Scenes scenes(board, video, fonts);
+    Scenes scenes(board, video, fonts, cancel);
     PngSink png(fonts);
     for (const Shot& shot : shots) {
         const std::string path = files.path() + "/" + still_name(board, shot);

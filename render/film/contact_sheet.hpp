@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "render/draw/fonts.hpp"
+#include "render/sys/cancel.hpp"
 #include "story/storyboard.hpp"
 
 namespace render {
@@ -31,14 +32,15 @@ struct SheetLayout {
     int height(std::size_t shots) const;
 };
 
-// The PNG grid (through a temporary file). Throws SystemError, or Interrupted.
+// The PNG grid (through a temporary file). Throws SystemError, or Interrupted once `cancel` is
+// tripped (checked before each shot).
 void write_sheet_png(const story::Storyboard& board, const story::Video& video,
                      const std::vector<Shot>& shots, const std::string& output, const Fonts& fonts,
-                     const SheetLayout& layout = {});
+                     const CancelToken& cancel, const SheetLayout& layout = {});
 
 // NAME.html and its stills in NAME_files/ (a temporary directory renamed into place).
 void write_sheet_html(const story::Storyboard& board, const story::Video& video,
-                      const std::vector<Shot>& shots, const std::string& output,
-                      const Fonts& fonts);
+                      const std::vector<Shot>& shots, const std::string& output, const Fonts& fonts,
+                      const CancelToken& cancel);
 
 }  // namespace render

@@ -9,9 +9,13 @@
 
 namespace render {
 
+class CancelToken;
+
 struct OutputSpec {
     std::string path;
     int width = 1920, height = 1080, fps = 30;
+    // Polled (check()) by a sink whose finish() runs long over the frames (GIF); null: never.
+    const CancelToken* cancel = nullptr;
 };
 
 class FrameSink {

@@ -4,7 +4,8 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
-#include "render/film/director.hpp"
+#include "render/cli/storyboard_inputs.hpp"
+#include "render/film/still.hpp"
 #include "tests/render/test_scene.hpp"
 
 namespace render_test {

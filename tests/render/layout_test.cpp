@@ -8,7 +8,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "render/film/director.hpp"
+#include "render/cli/storyboard_inputs.hpp"
+#include "render/draw/fonts.hpp"
 #include "story/chapter.hpp"
 #include "story/time.hpp"
 

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
-#include "render/film/director.hpp"
+#include "render/cli/storyboard_inputs.hpp"
 #include "render/film/segment_cache.hpp"
 
 namespace {

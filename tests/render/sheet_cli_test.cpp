@@ -5,8 +5,8 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
+#include "render/cli/storyboard_inputs.hpp"
 #include "render/film/contact_sheet.hpp"
-#include "render/film/director.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;

@@ -1,0 +1,128 @@
+// Loading and selecting storyboards for the commands; see storyboard_inputs.hpp.
+#include "render/cli/storyboard_inputs.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <ostream>
+
+#include "render/sys/files.hpp"
+#include "story/limits.hpp"
+#include "story/load.hpp"
+#include "story/units.hpp"
+
+namespace render {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> split_ids(const std::string& csv) {
+    std::vector<std::string> ids;
+    std::size_t start = 0;
+    while (start <= csv.size()) {
+        const std::size_t comma = std::min(csv.find(',', start), csv.size());
+        if (comma > start) ids.push_back(csv.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return ids;
+}
+
+}  // namespace
+
+std::optional<story::Storyboard> load_storyboard(const std::string& path, std::ostream& err) {
+    std::string error;
+    const auto text = read_file(path, error);
+    if (!text) {
+        err << path << ": error: cannot read: " << error << "\n";
+        return std::nullopt;
+    }
+    story::Diagnostics diags;
+    auto board = story::parse_storyboard(*text, path, diags);
+    if (!diags.empty()) err << diags.format();
+    return board;
+}
+
+std::optional<std::vector<std::string>> expand_storyboards(const std::vector<std::string>& args,
+                                                           std::ostream& err) {
+    std::vector<std::string> out;
+    for (const std::string& arg : args) {
+        std::error_code ec;
+        if (!fs::is_directory(arg, ec)) {
+            out.push_back(arg);
+            continue;
+        }
+        std::vector<std::string> found;
+        for (const fs::directory_entry& e : fs::directory_iterator(arg, ec))
+            if (e.path().extension() == ".yaml") found.push_back(e.path().string());
+        if (found.empty()) {
+            err << arg << ": error: directory has no *.yaml storyboards\n";
+            return std::nullopt;
+        }
+        std::sort(found.begin(), found.end());
+        out.insert(out.end(), found.begin(), found.end());
+    }
+    return out;
+}
+
+bool chapters_hold_frames(const story::Storyboard& board, int fps, std::ostream& err) {
+    bool ok = true;
+    for (const story::ChapterSpec& c : board.chapters) {
+        if (auto problem = story::limits::frame_length_error(c.duration, fps)) {
+            err << story::Diagnostic{board.file, c.pos,
+                                     "chapter '" + c.id + "' " + *problem +
+                                         "; lengthen it or raise --fps"}
+                       .format()
+                << "\n";
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+std::optional<std::vector<FilmJob>> load_films(const std::vector<std::string>& storyboards,
+                                               const std::string& only,
+                                               const VideoOverrides& overrides, std::ostream& err) {
+    const auto paths = expand_storyboards(storyboards, err);
+    if (!paths) return std::nullopt;
+    std::vector<FilmJob> films;
+    bool ok = true;
+    for (const std::string& path : *paths) {
+        auto board = load_storyboard(path, err);
+        if (!board) {
+            ok = false;
+            continue;
+        }
+        ok = select_chapters(*board, only, err) && ok;
+        story::Video video;
+        if (auto problem = resolve_video(board->video, overrides, video)) {
+            err << "shardreel: error: " << *problem << "\n";
+            ok = false;
+        } else {
+            ok = chapters_hold_frames(*board, video.fps, err) && ok;
+        }
+        films.push_back({std::move(*board), video, ""});
+    }
+    if (!ok) return std::nullopt;
+    return films;
+}
+
+bool select_chapters(story::Storyboard& board, const std::string& only, std::ostream& err) {
+    if (only.empty()) return true;
+    std::vector<std::string> known;
+    for (const auto& c : board.chapters) known.push_back(c.id);
+    const auto ids = split_ids(only);
+    bool ok = true;
+    for (const std::string& id : ids) {
+        if (std::find(known.begin(), known.end(), id) != known.end()) continue;
+        const std::string near = story::closest_match(id, known);
+        err << "shardreel: error: no chapter '" << id << "' in " << board.file
+            << (near.empty() ? "" : " (did you mean '" + near + "'?)") << "\n";
+        ok = false;
+    }
+    std::erase_if(board.chapters, [&](const story::ChapterSpec& c) {
+        return std::find(ids.begin(), ids.end(), c.id) == ids.end();
+    });
+    return ok;
+}
+
+}  // namespace render

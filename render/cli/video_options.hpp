@@ -1,0 +1,21 @@
+// The video a command renders: the storyboard's, or a quality preset (following Manim) with
+// --size and --fps overriding it.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "story/storyboard.hpp"
+
+namespace render {
+
+struct VideoOverrides {
+    std::string quality;  // "", low, medium, high, 4k
+    std::string size;     // "", WxH
+    int fps = 0;          // 0: not given
+};
+
+// Returns the resolved video, or an error message for a bad preset/size/fps.
+std::optional<std::string> resolve_video(const story::Video& authored, const VideoOverrides& o,
+                                         story::Video& out);
+
+}  // namespace render

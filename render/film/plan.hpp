@@ -1,0 +1,48 @@
+// Cache planning: every chapter of the films that are assembled from segments, with its segment
+// key and whether that segment must be drawn.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "render/av/mp4_sink.hpp"
+#include "render/draw/fonts.hpp"
+#include "render/film/film_job.hpp"
+#include "render/film/segment_cache.hpp"
+#include "story/chapter.hpp"
+
+namespace render {
+
+// MP4 films are assembled from cached per-chapter segments; other outputs are drawn directly.
+bool assembled_from_segments(const std::string& output);
+
+// A chapter of one film, its key, and whether its segment must be drawn.
+struct Planned {
+    std::size_t film = 0;
+    const story::ChapterSpec* spec = nullptr;
+    std::unique_ptr<story::Chapter> chapter;
+    SegmentKey key;
+    int frames = 0;       // the chapter's length on the film's clock
+    bool cached = false;  // hit, or drawn for an earlier film in this run
+    double seconds = 0;
+};
+
+// The chapters of every film assembled from segments (of every film with segments_only), in
+// order.
+std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Fonts& fonts,
+                                   const EncoderSettings& encoder, bool segments_only);
+
+// Looks every key up once; returns the entries whose segments must be drawn (first of a key).
+std::vector<Planned*> find_misses(std::vector<Planned>& planned, const SegmentCache& cache,
+                                  bool read_cache);
+
+// Chapters of the films whose segments are not in the cache yet, once per key, in order.
+struct PendingSegment {
+    std::string storyboard, chapter_id;
+};
+std::vector<PendingSegment> pending_segments(const std::vector<FilmJob>& films, const Fonts& fonts,
+                                             const std::string& cache_dir,
+                                             const EncoderSettings& encoder = {});
+
+}  // namespace render

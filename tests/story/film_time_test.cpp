@@ -1,0 +1,186 @@
+// The film time map: chapter starts exact to the frame, caption cues as the caption files have
+// always had them, and what is on screen at the boundaries between chapters, beats and cues.
+#include "story/film_time.hpp"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "story/load.hpp"
+#include "story/time.hpp"
+#include "story/timeline.hpp"
+
+using namespace story;
+
+namespace {
+
+ChapterSpec chapter(const std::string& id, double duration, std::vector<Beat> beats) {
+    ChapterSpec spec;
+    spec.id = id;
+    spec.duration = duration;
+    spec.beats = std::move(beats);
+    return spec;
+}
+
+Beat say(double at, const std::string& text) { return Beat{at, 0, text, {}, {}}; }
+
+// 1.5 s, 0.7 s and 2.25 s: 22.5, 10.5 and 33.75 frames at 15 fps, so 23, 11 and 34.
+std::vector<ChapterSpec> three_chapters() {
+    return {chapter("a", 1.5, {say(0, "one"), say(0.62, "two"), say(1.2, "")}),
+            chapter("b", 0.7, {say(0.1, "three"), say(0.61, "too short"), say(0.63, "four")}),
+            chapter("c", 2.25, {say(0, ""), say(2, "five")})};
+}
+
+// The caption files' cues as film_cues() computed them before the map: each timeline cue's ends
+// snapped to the nearest frame, clipped to its chapter, offset by the frames before it.
+std::vector<Cue> snapped_timeline_cues(const std::vector<ChapterSpec>& chapters, int fps) {
+    std::vector<Cue> out;
+    int chapter_start = 0;
+    for (const ChapterSpec& spec : chapters) {
+        const int frames = frame_count(spec.duration, fps);
+        const Timeline timeline(spec);
+        for (const Cue& c : timeline.cues()) {
+            const int a = chapter_start + std::min(frames, frame_count(c.start, fps));
+            const int b = chapter_start + std::min(frames, frame_count(c.end, fps));
+            if (b > a) out.push_back({time_of_frame(a, fps), time_of_frame(b, fps), c.text});
+        }
+        chapter_start += frames;
+    }
+    return out;
+}
+
+std::vector<Cue> map_cues(const FilmTime& time) {
+    std::vector<Cue> out;
+    for (const CueTime& c : time.cues())
+        out.push_back({time.seconds(c.start), time.seconds(c.end), c.text});
+    return out;
+}
+
+Storyboard load(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    Diagnostics diags;
+    auto board = parse_storyboard(text.str(), path.string(), diags);
+    INFO(diags.format());
+    REQUIRE(board);
+    return *board;
+}
+
+}  // namespace
+
+TEST_CASE("film time: chapters start on whole frames, never on summed seconds", "[film_time]") {
+    const FilmTime time(three_chapters(), 15);
+    REQUIRE(time.chapters().size() == 3);
+    CHECK(time.chapter(0).start == 0);
+    CHECK(time.chapter(0).frames == 23);
+    CHECK(time.chapter(1).start == 23);
+    CHECK(time.chapter(1).frames == 11);
+    CHECK(time.chapter(2).start == 34);
+    CHECK(time.chapter(2).frames == 34);
+    CHECK(time.frames() == 68);
+    // 34 / 15 exactly, not the authored 1.5 + 0.7 = 2.2 s.
+    CHECK(time.seconds(time.chapter(2).start) == 34.0 / 15);
+    CHECK(time.seconds(time.frames()) == 68.0 / 15);
+}
+
+TEST_CASE("film time: beats sit on the nearest frame of their chapter and of the film",
+          "[film_time]") {
+    const FilmTime time(three_chapters(), 15);
+    const auto& b = time.chapter(1).beats;
+    REQUIRE(b.size() == 3);
+    CHECK((b[0].frame == 2 && b[0].film_frame == 25));  // 0.1 s: 1.5 frames
+    CHECK((b[1].frame == 9 && b[1].film_frame == 32));  // 0.61 s: 9.15 frames
+    CHECK((b[2].frame == 9 && b[2].film_frame == 32));  // 0.63 s: 9.45 frames
+    CHECK(time.chapter(2).beats[1].film_frame == 34 + 30);
+}
+
+TEST_CASE("film time: cues run from their beat to the next, and a sub-frame cue is dropped",
+          "[film_time]") {
+    const FilmTime time(three_chapters(), 15);
+    const auto& cues = time.cues();
+    REQUIRE(cues.size() == 5);
+    CHECK((cues[0].start == 0 && cues[0].end == 9 && cues[0].text == "one"));
+    CHECK((cues[1].start == 9 && cues[1].end == 18 && cues[1].text == "two"));  // the silent beat
+    CHECK((cues[2].start == 25 && cues[2].end == 32 && cues[2].text == "three"));
+    CHECK((cues[3].start == 32 && cues[3].end == 34 && cues[3].text == "four"));  // chapter's end
+    CHECK((cues[4].start == 64 && cues[4].end == 68 && cues[4].text == "five"));
+    CHECK((cues[3].chapter == 1 && cues[3].beat == 2));
+    CHECK(map_cues(time) == snapped_timeline_cues(three_chapters(), 15));
+}
+
+TEST_CASE("film time: the cues of every shipped storyboard are the ones the caption files had",
+          "[film_time]") {
+    for (const auto& entry :
+         std::filesystem::directory_iterator(SHARDREEL_SOURCE_DIR "/storyboards")) {
+        if (entry.path().extension() != ".yaml") continue;
+        const Storyboard board = load(entry.path());
+        for (int fps : {10, 15, 24, 25, 30, 60}) {
+            INFO(entry.path().filename() << " at " << fps << " fps");
+            const FilmTime time(board.chapters, fps);
+            CHECK(map_cues(time) == snapped_timeline_cues(board.chapters, fps));
+            int frames = 0;
+            for (const ChapterSpec& c : board.chapters) frames += frame_count(c.duration, fps);
+            CHECK(time.frames() == frames);
+        }
+    }
+}
+
+TEST_CASE("film time: lookups at the boundaries", "[film_time]") {
+    const FilmTime time(three_chapters(), 15);
+    CHECK_FALSE(time.chapter_at(-1));
+    CHECK(time.chapter_at(0) == 0u);
+    CHECK(time.chapter_at(22) == 0u);
+    CHECK(time.chapter_at(23) == 1u);
+    CHECK(time.chapter_at(33) == 1u);
+    CHECK(time.chapter_at(34) == 2u);
+    CHECK(time.chapter_at(67) == 2u);
+    CHECK_FALSE(time.chapter_at(68));
+
+    CHECK(time.beat_at(0) == BeatRef{0, 0});
+    CHECK(time.beat_at(8) == BeatRef{0, 0});
+    CHECK(time.beat_at(9) == BeatRef{0, 1});
+    CHECK(time.beat_at(22) == BeatRef{0, 2});
+    CHECK_FALSE(time.beat_at(23));  // chapter b's first beat is at its frame 2
+    CHECK(time.beat_at(25) == BeatRef{1, 0});
+    CHECK(time.beat_at(32) == BeatRef{1, 2});  // two beats on one frame: the later one
+    CHECK(time.beat_at(34) == BeatRef{2, 0});
+    CHECK_FALSE(time.beat_at(68));
+
+    CHECK(time.cue_at(8)->text == "one");
+    CHECK(time.cue_at(9)->text == "two");
+    CHECK(time.cue_at(17)->text == "two");
+    CHECK(time.cue_at(18) == nullptr);
+    CHECK(time.cue_at(24) == nullptr);
+    CHECK(time.cue_at(25)->text == "three");
+    CHECK(time.cue_at(33)->text == "four");
+    CHECK(time.cue_at(34) == nullptr);
+    CHECK(time.cue_at(67)->text == "five");
+    CHECK(time.cue_at(68) == nullptr);
+    CHECK(time.cue_at(-1) == nullptr);
+}
+
+TEST_CASE("film time: the frame on screen at a time is the last one begun", "[film_time]") {
+    for (int fps : {15, 24, 30, 60}) {
+        const FilmTime time(three_chapters(), fps);
+        for (int f = 0; f <= time.frames(); ++f) {
+            INFO(f << " at " << fps << " fps");
+            CHECK(time.frame_at(time.seconds(f)) == f);
+            CHECK(time.frame_at(std::nextafter(time.seconds(f), -1.0)) == f - 1);
+        }
+    }
+    const FilmTime time(three_chapters(), 15);
+    CHECK(time.frame_at(1.5) == 22);  // 22.5 frames in: frame 22 is on screen, in chapter a
+    CHECK(time.chapter_at(time.frame_at(1.55)) == 1u);
+    CHECK(time.frame_at(-0.01) == -1);
+}
+
+TEST_CASE("film time: an empty storyboard has no frames and nothing on screen", "[film_time]") {
+    const FilmTime time({}, 30);
+    CHECK(time.frames() == 0);
+    CHECK_FALSE(time.chapter_at(0));
+    CHECK_FALSE(time.beat_at(0));
+    CHECK(time.cue_at(0) == nullptr);
+}
