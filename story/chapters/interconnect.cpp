@@ -38,7 +38,8 @@ constexpr double kScaleBarX = 300, kScaleBarMax = 760, kScaleY[2] = {548, 598};
 constexpr double kBarLift = 9, kValueGap = 18, kBarRadius = 4;
 // Table of traffic per step: a header, then one row per strategy; in a row the name's and the
 // numbers' baseline, the detail's, and the time bar beneath each time (kCellW wide at most).
-constexpr double kHeaderY = 658, kRuleDrop = 12, kRowTop = 676, kRowH = 76, kRowRise = 12;
+constexpr double kHeaderY = 658, kRuleDrop = 12, kRowH = 76, kRowRise = 12;
+constexpr Box kTable{frame::kLeft, 676, frame::kRight - frame::kLeft, 3 * kRowH};
 constexpr double kLineY = 30, kDetailY = 58, kTimeBarY = 44, kTimeBarH = 10;
 constexpr double kBytesRight = 1010, kCellX[2] = {1060, 1460}, kCellW = 330;
 // The verdict frame: around a time cell, kVerdictPad px wider than it on either side.
@@ -86,6 +87,7 @@ class InterconnectChapter final : public ChapterBase {
         for (int i = 0; i < 3; ++i) {
             rows_in_.push_back(Fade::in(at(kRowAt[i])));
             bars_in_.push_back(Fade::in(at(kRowAt[i]) + kBarsAfter, kBarsFor));
+            row_boxes_.push_back(column_cell(kTable, 3, i, 0));
         }
         place_nodes();
     }
@@ -250,7 +252,7 @@ class InterconnectChapter final : public ChapterBase {
     void add_row(Scene& s, double t, int i, const Row& row) const {
         const double u = rows_in_[i].at(t);
         if (u <= 0) return;
-        const double y = kRowTop + i * kRowH + kRowRise * (1 - u);
+        const double y = row_boxes_[i].y + kRowRise * (1 - u);
         const Morph m = timeline_.morph_at(t);
         const engine::LinkTiming& a = pick(timings_[m.from], i);
         const engine::LinkTiming& b = pick(timings_[m.to], i);
@@ -297,6 +299,7 @@ class InterconnectChapter final : public ChapterBase {
     Box nodes_[2];
     std::vector<Box> tiles_[2];
     double bus_y_ = 0;
+    std::vector<Box> row_boxes_;  // the table's
     const Stagger nodes_in_, tiles_in_;
     const Fade bus_in_, network_in_, head_in_, verdict_in_;
     Fade scale_in_[2] = {Fade::shown(), Fade::shown()};
