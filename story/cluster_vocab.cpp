@@ -12,7 +12,7 @@ namespace story {
 
 std::vector<Item> gpu_tile(const Palette& p, const TextMetrics& m, const TileSpec& t) {
     std::vector<Item> out;
-    const Area& b = t.box;
+    const Box& b = t.box;
     out.push_back({Rect{b.x, b.y, b.w, b.h, 12, p.panel, t.stroke.value_or(p.grid), 2}});
     TextStyle name{t.label_size, Weight::medium, false};
     name.size = fit_size(m, t.name, name, b.w - 10);
@@ -29,7 +29,7 @@ std::vector<Item> gpu_tile(const Palette& p, const TextMetrics& m, const TileSpe
     return out;
 }
 
-std::vector<Item> node_frame(const Palette& p, const Area& b, const std::string& label) {
+std::vector<Item> node_frame(const Palette& p, const Box& b, const std::string& label) {
     const TextStyle style{26, Weight::semibold, false};
     return {{Rect{b.x, b.y, b.w, b.h, 16, std::nullopt, p.grid, 2}},
             {Text{b.x + 18, b.y + 36, label, style, p.muted}}};
@@ -67,7 +67,7 @@ double spill_width(const GaugeSpec& g, double over) {
 
 std::vector<Item> memory_gauge(const Palette& p, const GaugeSpec& g) {
     std::vector<Item> out;
-    const Area& b = g.box;
+    const Box& b = g.box;
     out.push_back({Rect{b.x, b.y, b.w, b.h, 4, p.panel, p.grid, 1}});
     const double px_per_byte = b.w / g.capacity;
     double x = b.x, used = 0;

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "story/draw/box.hpp"
-#include "story/draw/motion.hpp"
 #include "story/scene.hpp"
 #include "story/text_metrics.hpp"
 #include "story/theme.hpp"
@@ -15,16 +14,11 @@
 
 namespace story {
 
-// Old names kept for the chapters not yet on story/draw/: Area -> Box, lerp_area -> lerp
-// (inflate, bounding and add_items now live in story/draw/).
-using Area = Box;
-inline Area lerp_area(const Area& a, const Area& b, double u) { return lerp(a, b, u); }
-
 // A GPU without its memory stack, for pictures of many cards: rounded panel, name at the top,
 // or in the middle of a tile shorter than kShortTile (no room below the name for more).
 inline constexpr double kShortTile = 90;
 struct TileSpec {
-    Area box;
+    Box box;
     std::string name;  // "GPU 3"
     double label_size = 22;
     std::optional<Color> stroke;  // default: grid
@@ -33,7 +27,7 @@ struct TileSpec {
 std::vector<Item> gpu_tile(const Palette& p, const TextMetrics& m, const TileSpec& t);
 
 // A node: a rounded frame with its name at the top-left.
-std::vector<Item> node_frame(const Palette& p, const Area& b, const std::string& label);
+std::vector<Item> node_frame(const Palette& p, const Box& b, const std::string& label);
 
 // Link thickness to scale: one direction of bandwidth, the fastest link drawn kMaxLinkWidth.
 inline constexpr double kMaxLinkWidth = 18, kMinLinkWidth = 2;
@@ -52,7 +46,7 @@ Item chunk(const Palette& p, Point at, double size = 16, double opacity = 1);
 // overflow of spill_full capacities: rows far over capacity keep their order (1,210 GB spills
 // further than 398 GB) instead of all stopping at max_spill.
 struct GaugeSpec {
-    Area box;
+    Box box;
     double capacity = 80e9;
     std::vector<MemorySegment> stack;
     double max_spill = 0;

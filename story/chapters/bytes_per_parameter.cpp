@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "story/chapter_base.hpp"
+#include "story/draw/draw.hpp"
 #include "story/format.hpp"
 #include "story/vocab.hpp"
 
@@ -16,14 +17,36 @@ constexpr double kDefaultDuration = 24;
 // Choreography, in seconds of the default duration.
 constexpr double kSegmentStart[3] = {0.8, 2.0, 3.2};
 constexpr double kTotalAt = 4.4, kCardAt = 5.5, kFillAt = 6.1, kSpreadAt = 11.0;
+// Not scaled: the heading's entrance, and offsets (s) from the times above.
+constexpr double kHeadingAt = 0.3, kSegmentFor = 0.6, kLabelAfter = 0.2, kFillFor = 1.5;
+constexpr double kSpreadFor = 1.0, kCardsAfterSpread = 0.8, kCardStep = 0.06, kCardFor = 0.4;
+// Shares of the spread: the lone card's spill drains in the first half, the count fades in after.
+constexpr double kDrainShare = 0.5;
+// Shares of a `set:` that changes the card count: a growing grid slides over the first
+// kSlideShare, then counts up while its new cards fade in from kGrowFrom; a shrinking one counts
+// down while its leaving cards fade over the first kShrinkShare, then slides.
+constexpr double kSlideShare = 0.5, kGrowFrom = 0.4, kShrinkShare = 0.4;
 
-// Left column: bytes per parameter as a stacked bar.
+// Left column: bytes per parameter as a stacked bar, its labels beside it.
 constexpr double kBarX = 150, kBarW = 150, kBarBottom = 860,
                  kPxPerByte = 24;  // 18 B (fp32 grads) still fits
-constexpr double kLabelX = kBarX + kBarW + 28, kValueRight = 800;
-// Right column: the cards.
+constexpr double kLabelX = kBarX + kBarW + 28, kValueRight = 800, kHeadingY = 320;
+constexpr double kMinLabelGap = 70;  // px between two segment labels' middles
+// A segment label: a swatch, its name and value kNameLift above the segment's middle, the
+// detail kDetailDrop below it; the total's rule kRuleLift above its line, kTotalLift over the bar.
+constexpr double kSwatch = 12, kSwatchLift = 22, kSwatchGap = 22, kNameLift = 8, kDetailDrop = 22;
+constexpr double kTotalLift = 24, kRuleLift = 46;
+// Right column: the headline, its note and the "N x 80 GB" line, then the cards: a grid standing
+// on kGrid's bottom, at most kPerRow a row, each at most kMaxCard.
 constexpr double kRightX = 960, kRightW = frame::kRight - kRightX;
-constexpr double kGridTop = 450, kGridBottom = 860;
+constexpr double kHeadlineY = 320, kNoteY = 362, kNeededY = 402;
+constexpr Box kGrid{kRightX, 450, kRightW, 410};
+constexpr int kPerRow = 8;
+constexpr double kCardGapX = 16, kCardGapY = 56, kNarrowCard = 150;
+constexpr Box kMaxCard{0, 0, 210, 400};
+// Where the lone card stands before the state spreads over more cards.
+constexpr Box kSingleCard{kRightX + (kRightW - 260) / 2, 540, 260, 320};
+constexpr double kSingleSpill = 0.3;  // of its height: the overflow drawn above it
 
 struct Segment {
     std::string name, detail;
@@ -43,32 +66,31 @@ std::string weight_dtype(engine::Precision p) {
     return "";
 }
 
-struct CardSlot {
-    double x = 0, y = 0, w = 0, h = 0;
-};
-
-// Grid of n cards inside the right column, at most 8 per row.
-CardSlot slot(int n, int i) {
-    const int rows = (n + 7) / 8, cols = (n + rows - 1) / rows;
-    const double gap_x = 16, gap_y = 56;
-    const double w = std::min(210.0, (kRightW - gap_x * (cols - 1)) / cols);
-    const double h = std::min(400.0, (kGridBottom - kGridTop - gap_y * (rows - 1)) / rows);
-    const double left = kRightX + (kRightW - (w * cols + gap_x * (cols - 1))) / 2;
-    const int row = i / cols, col = i % cols;
-    return {left + col * (w + gap_x), kGridBottom - (rows - row) * h - (rows - 1 - row) * gap_y, w,
-            h};
+// Card i of a grid of n inside kGrid, at most kPerRow a row, the rows standing on its bottom.
+Box slot(int n, int i) {
+    const int rows = (n + kPerRow - 1) / kPerRow, cols = (n + rows - 1) / rows;
+    const double h = std::min(kMaxCard.h, (kGrid.h - kCardGapY * (rows - 1)) / rows);
+    const Box grid =
+        align_in(kGrid, kGrid.w, rows * h + kCardGapY * (rows - 1), Align::left, VAlign::bottom);
+    return row_cell(column_cell(grid, rows, i / cols, kCardGapY), cols, i % cols, kCardGapX,
+                    kMaxCard.w);
 }
-
-CardSlot lerp_slot(const CardSlot& a, const CardSlot& b, double u) {
-    return {lerp(a.x, b.x, u), lerp(a.y, b.y, u), lerp(a.w, b.w, u), lerp(a.h, b.h, u)};
-}
-
-// Where the lone card stands before the state spreads over more cards.
-constexpr CardSlot kSingleCard{kRightX + kRightW / 2 - 130, 540, 260, 320};
 
 class BytesChapter final : public ChapterBase {
   public:
-    using ChapterBase::ChapterBase;
+    BytesChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
+        : ChapterBase(spec, video, metrics),
+          heading_in_(Fade::in(kHeadingAt)),
+          total_in_(Fade::in(at(kTotalAt))),
+          card_in_(Fade::in(at(kCardAt))),
+          fill_(Fade::in(at(kFillAt), kFillFor)),
+          spread_(Fade::in(at(kSpreadAt), kSpreadFor)),
+          more_cards_in_{at(kSpreadAt) + kCardsAfterSpread, kCardStep, kCardFor} {
+        for (double start : kSegmentStart) {
+            segments_in_.push_back(Fade::in(at(start), kSegmentFor));
+            labels_in_.push_back(Fade::in(at(start) + kLabelAfter));
+        }
+    }
 
     Scene scene_at(double t) const override {
         Scene s = blank();
@@ -85,10 +107,6 @@ class BytesChapter final : public ChapterBase {
     }
 
   private:
-    double at(double authored) const {
-        return scaled_time(authored, spec_.duration, kDefaultDuration);
-    }
-
     std::vector<Segment> segments(double t) const {
         const auto& cfg = timeline_.states()[timeline_.morph_at(t).to].training;
         const bool mixed = cfg.precision != engine::Precision::fp32;
@@ -107,32 +125,32 @@ class BytesChapter final : public ChapterBase {
     }
 
     void add_bytes_bar(Scene& s, double t) const {
-        const TextStyle heading{frame::kHeadingSize, Weight::semibold, false};
-        s.add(Text{frame::kLeft, 320, "Bytes per parameter", heading, palette_.text},
-              progress(t, 0.3, 0.5));
+        s.add(Text{frame::kLeft, kHeadingY, "Bytes per parameter", style_of(Role::heading),
+                   palette_.text},
+              heading_in_.at(t));
         const auto segs = segments(t);
         double y = kBarBottom, total = 0;
         std::vector<double> label_y;
         for (int i = 0; i < 3; ++i) {
-            const double u = progress(t, at(kSegmentStart[i]), 0.6);
+            const double u = segments_in_[i].at(t);
             const double h = segs[i].bytes * kPxPerByte * u;
-            s.add(Rect{kBarX, y - h, kBarW, h, 0, segs[i].color}, u > 0 ? 1.0 : 0.0);
+            s.add(filled({kBarX, y - h, kBarW, h}, 0, segs[i].color), u > 0 ? 1.0 : 0.0);
             label_y.push_back(y - h / 2);
             y -= h;
             total += segs[i].bytes * u;
         }
         spread_labels(label_y);
-        for (int i = 0; i < 3; ++i)
-            add_segment_label(s, segs[i], label_y[i], progress(t, at(kSegmentStart[i]) + 0.2, 0.5));
-        add_total_row(s, total, y, progress(t, at(kTotalAt), 0.5));
+        for (int i = 0; i < 3; ++i) add_segment_label(s, segs[i], label_y[i], labels_in_[i].at(t));
+        add_total_row(s, total, y, total_in_.at(t));
     }
 
     // The sum, written like a whiteboard addition above the stack: a rule, then "Total 16 B".
     void add_total_row(Scene& s, double total, double bar_top, double alpha) const {
-        const double y = bar_top - 24;
-        s.add(Line{{kLabelX, y - 46}, {kValueRight, y - 46}, palette_.muted, 2}, alpha);
-        const TextStyle label{frame::kBodySize, Weight::semibold, false};
-        const TextStyle value{frame::kHeadingSize + 8, Weight::semibold, true};
+        const double y = bar_top - kTotalLift;
+        s.add(Line{{kLabelX, y - kRuleLift}, {kValueRight, y - kRuleLift}, palette_.muted, 2},
+              alpha);
+        const TextStyle label = weighted(style_of(Role::body), Weight::semibold);
+        const TextStyle value = sized(style_of(Role::value), frame::kHeadingSize + 8);
         s.add(Text{kLabelX, y, "Total per parameter", label, palette_.text}, alpha);
         s.add(
             Text{kValueRight, y, format_bytes_per_param(total), value, palette_.text, Align::right},
@@ -141,24 +159,25 @@ class BytesChapter final : public ChapterBase {
 
     // Labels sit at their segment's middle, pushed apart so two lines never collide.
     static void spread_labels(std::vector<double>& ys) {
-        constexpr double kMinGap = 70;
-        for (std::size_t i = 1; i < ys.size(); ++i) ys[i] = std::min(ys[i], ys[i - 1] - kMinGap);
+        for (std::size_t i = 1; i < ys.size(); ++i)
+            ys[i] = std::min(ys[i], ys[i - 1] - kMinLabelGap);
     }
 
     void add_segment_label(Scene& s, const Segment& seg, double y, double alpha) const {
-        const TextStyle name{frame::kLabelSize, Weight::semibold, false};
-        const TextStyle detail{22, Weight::regular, false};
-        const TextStyle value{frame::kLabelSize + 4, Weight::semibold, true};
-        s.add(Rect{kLabelX, y - 22, 12, 12, 3, seg.color}, alpha);
-        s.add(Text{kLabelX + 22, y - 8, seg.name, name, palette_.text}, alpha);
-        s.add(Text{kLabelX + 22, y + 22, seg.detail, detail, palette_.muted}, alpha);
-        s.add(Text{kValueRight, y - 8, format_bytes_per_param(seg.bytes), value, palette_.text,
-                   Align::right},
+        const TextStyle name = weighted(style_of(Role::label), Weight::semibold);
+        const TextStyle value = sized(style_of(Role::figure), frame::kLabelSize + 4);
+        const double text_x = kLabelX + kSwatchGap;
+        s.add(filled({kLabelX, y - kSwatchLift, kSwatch, kSwatch}, 3, seg.color), alpha);
+        s.add(Text{text_x, y - kNameLift, seg.name, name, palette_.text}, alpha);
+        s.add(Text{text_x, y + kDetailDrop, seg.detail, style_of(Role::small), palette_.muted},
+              alpha);
+        s.add(Text{kValueRight, y - kNameLift, format_bytes_per_param(seg.bytes), value,
+                   palette_.text, Align::right},
               alpha);
     }
 
     void add_model_heading(Scene& s, double t) const {
-        const double u = progress(t, at(kCardAt), 0.5);
+        const double u = card_in_.at(t);
         const double params = grid_figure(t, [](const engine::Report& r) { return r.params; });
         const double bpp =
             grid_figure(t, [](const engine::Report& r) { return r.bytes_per_param.total(); });
@@ -166,11 +185,12 @@ class BytesChapter final : public ChapterBase {
             grid_figure(t, [](const engine::Report& r) { return r.model_states.value; });
         const std::string line = format_params(params) + " parameters × " +
                                  format_bytes_per_param(bpp) + " = " + format_bytes(states);
-        TextStyle style{frame::kHeadingSize, Weight::semibold, true};
-        style.size = fit_size(metrics_, line, style, kRightW);
-        s.add(Text{kRightX, 320, line, style, palette_.text}, u);
-        TextStyle note{frame::kLabelSize, Weight::regular, false};
-        s.add(Text{kRightX, 362, "model state before a single activation", note, palette_.muted},
+        const TextStyle style = style_of(Role::value);
+        s.add(Text{kRightX, kHeadlineY, line,
+                   sized(style, fit_size(metrics_, line, style, kRightW)), palette_.text},
+              u);
+        s.add(Text{kRightX, kNoteY, "model state before a single activation", style_of(Role::note),
+                   palette_.muted},
               u);
     }
 
@@ -197,45 +217,43 @@ class BytesChapter final : public ChapterBase {
     // One card first, overflowing; then the overflow moves onto the further cards needed, and
     // each `set:` re-lays the grid: existing cards slide, new ones fade in where they belong.
     void add_cards(Scene& s, double t) const {
-        const double appear = progress(t, at(kCardAt), 0.5);
+        const double appear = card_in_.at(t);
         if (appear <= 0) return;
-        const double spread = progress(t, at(kSpreadAt), 1.0);
+        const double spread = spread_.at(t);
         const Morph m = timeline_.morph_at(t);
         const int n_from = reports_[m.from].gpus_to_hold_model_states;
         const int n_to = reports_[m.to].gpus_to_hold_model_states;
         const double cap = capacity(t);
-        const auto stack = model_stack(t, progress(t, at(kFillAt), 1.5));
+        const auto stack = model_stack(t, fill_.at(t));
         double total = 0;
         for (const MemorySegment& seg : stack) total += seg.bytes;
         for (int i = 0; i < std::max(n_from, n_to); ++i) {
             double alpha = grid_alpha(i, n_from, n_to, m.u);
-            CardSlot box = grid_slot(i, n_from, n_to, m.u);
+            Box box = grid_slot(i, n_from, n_to, m.u);
             CardSpec card{0, 0, 0, 0, "GPU " + std::to_string(i), cap, pour(stack, i * cap, cap)};
             if (i == 0) {
-                box = lerp_slot(kSingleCard, box, spread);
-                // The spill drains in the first half of the spread; the count fades in after.
-                const double drained = std::clamp(spread / 0.5, 0.0, 1.0);
+                box = lerp(kSingleCard, box, spread);
+                const double drained = within(spread, 0, kDrainShare);
                 card.stack = pour(stack, 0, cap + (1 - drained) * std::max(0.0, total - cap));
-                card.max_spill = 0.3;
-                if (spread < 0.5) card.name = "One " + gpu_name(t);
+                card.max_spill = kSingleSpill;
+                if (spread < kDrainShare) card.name = "One " + gpu_name(t);
                 alpha *= appear;
             } else {
-                alpha *= progress(t, at(kSpreadAt) + 0.8 + 0.06 * i, 0.4);  // once card 0 has moved
+                alpha *= more_cards_in_.at(t, i);  // once card 0 has moved
             }
             if (alpha <= 0) continue;
             card.x = box.x, card.y = box.y, card.w = box.w, card.h = box.h;
-            card.label_size = box.w < 150 ? 22 : 26;
-            for (Item& item : gpu_card(palette_, metrics_, card))
-                s.add(std::move(item.shape), alpha);
+            card.label_size = box.w < kNarrowCard ? frame::kMinTextSize : frame::kLabelSize;
+            add_items(s, gpu_card(palette_, metrics_, card), alpha);
         }
-        add_cards_needed(s, t, cap, std::clamp((spread - 0.5) / 0.5, 0.0, 1.0));
+        add_cards_needed(s, t, cap, within(spread, kDrainShare, 1 - kDrainShare));
     }
 
     // A growing grid first slides the cards it has, then fades the new ones in where they
     // belong; a shrinking one first fades the leaving cards out, then slides. Cards never cross.
     static double slide_u(int n_from, int n_to, double u) {
-        return n_to >= n_from ? std::clamp(u / 0.5, 0.0, 1.0)
-                              : std::clamp((u - 0.4) / 0.6, 0.0, 1.0);
+        return n_to >= n_from ? within(u, 0, kSlideShare)
+                              : within(u, kShrinkShare, 1 - kShrinkShare);
     }
 
     // Progress of the state's growth (or shrinking) through a `set:`: a growing grid first
@@ -245,8 +263,8 @@ class BytesChapter final : public ChapterBase {
     double count_u(const Morph& m) const {
         const int n_from = reports_[m.from].gpus_to_hold_model_states;
         const int n_to = reports_[m.to].gpus_to_hold_model_states;
-        if (n_to > n_from) return std::clamp((m.u - 0.4) / 0.6, 0.0, 1.0);
-        if (n_to < n_from) return std::clamp(m.u / 0.4, 0.0, 1.0);
+        if (n_to > n_from) return within(m.u, kGrowFrom, 1 - kGrowFrom);
+        if (n_to < n_from) return within(m.u, 0, kShrinkShare);
         return m.u;
     }
 
@@ -255,16 +273,16 @@ class BytesChapter final : public ChapterBase {
         return lerp(f(reports_[m.from]), f(reports_[m.to]), count_u(m));
     }
 
-    static CardSlot grid_slot(int i, int n_from, int n_to, double u) {
+    static Box grid_slot(int i, int n_from, int n_to, double u) {
         if (i < n_from && i < n_to)
-            return lerp_slot(slot(n_from, i), slot(n_to, i), slide_u(n_from, n_to, u));
+            return lerp(slot(n_from, i), slot(n_to, i), slide_u(n_from, n_to, u));
         return i < n_to ? slot(n_to, i) : slot(n_from, i);
     }
 
     static double grid_alpha(int i, int n_from, int n_to, double u) {
-        if (i >= n_to) return 1 - std::clamp(u / 0.4, 0.0, 1.0);
+        if (i >= n_to) return 1 - within(u, 0, kShrinkShare);
         if (i >= n_from) {
-            const double fade = std::clamp((u - 0.4) / 0.6, 0.0, 1.0);
+            const double fade = within(u, kGrowFrom, 1 - kGrowFrom);
             return std::clamp(fade * (n_to - n_from + 2) - (i - n_from), 0.0, 1.0);
         }
         return 1;
@@ -279,11 +297,10 @@ class BytesChapter final : public ChapterBase {
         const long long held = u <= 0   ? reports_[m.from].gpus_to_hold_model_states
                                : u >= 1 ? reports_[m.to].gpus_to_hold_model_states
                                         : static_cast<long long>(std::ceil(states / cap - 1e-9));
-        const TextStyle note{frame::kBodySize, Weight::semibold, true};
+        const TextStyle note = tabular(weighted(style_of(Role::body), Weight::semibold));
         const std::string line =
             format_int(held) + " × " + format_bytes(cap) + " " + gpu_name(t) + " just to hold it";
-        s.add(Text{kRightX + kRightW / 2, 402, line, note, palette_.highlight, Align::center},
-              alpha);
+        s.add(Text{kGrid.cx(), kNeededY, line, note, palette_.highlight, Align::center}, alpha);
     }
 
     // The part of the concatenated stack that falls in [start, start + cap).
@@ -299,6 +316,10 @@ class BytesChapter final : public ChapterBase {
         }
         return out;
     }
+
+    const Fade heading_in_, total_in_, card_in_, fill_, spread_;
+    const Stagger more_cards_in_;
+    std::vector<Fade> segments_in_, labels_in_;
 };
 
 std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,

@@ -10,6 +10,7 @@
 
 #include "story/chapter_base.hpp"
 #include "story/cluster_vocab.hpp"
+#include "story/draw/draw.hpp"
 #include "story/format.hpp"
 
 namespace story {
@@ -20,17 +21,37 @@ constexpr double kDefaultDuration = 24;
 // Choreography, in seconds of the default duration.
 constexpr double kNodesAt = 0.3, kNvlinkAt = 1.2, kNetworkAt = 2.8, kScaleAt[2] = {4.6, 5.8};
 constexpr double kTableAt = 8.0, kRowAt[3] = {8.0, 10.5, 13.0}, kVerdictAt = 16.0;
+// Offsets from those, in seconds (not scaled): node frames, then their tiles, one after another;
+// links draw in over kLinkFor and their chunks start once drawn; a row's bars follow its text.
+constexpr double kNodeStep = 0.1, kTilesAfter = 0.2, kTileStep = 0.06, kLinkFor = 0.6;
+constexpr double kBarsAfter = 0.3, kBarsFor = 0.8;
 
-// Nodes: two frames side by side, a row of tiles, the NVLink bar beneath them.
-constexpr double kNodeTop = 252, kNodeH = 226, kNodeW = 774, kNodeGap = 1920 - 2 * 96 - 2 * 774;
-constexpr double kTileTop = kNodeTop + 56, kTileH = 64, kTileGap = 8, kTileRowW = 724, kBusY = 426;
-// Bandwidth to scale: bar length and thickness both proportional to one direction's bandwidth.
+// Nodes: two frames side by side, a row of tiles kTileDrop below each frame's top (at most
+// kTileW wide, centred in kTileRowW), the NVLink bar kBusDrop below the tiles.
+constexpr Box kNodes{frame::kLeft, 252, frame::kRight - frame::kLeft, 226};
+constexpr double kNodeGap = 180, kTileDrop = 56, kTileRowW = 724, kTileH = 64, kTileW = 84;
+constexpr double kTileGap = 8, kNamedTileW = 70, kBusDrop = 54, kNetworkLift = 26;
+constexpr int kMaxTiles = 16;
+// Bandwidth to scale: bar length and thickness both proportional to one direction's bandwidth,
+// each bar centred kBarLift above its label's baseline, its value kValueGap past its end.
 constexpr double kScaleBarX = 300, kScaleBarMax = 760, kScaleY[2] = {548, 598};
-// Table of traffic per step.
-constexpr double kHeaderY = 658, kRowTop = 676, kRowH = 76;
+constexpr double kBarLift = 9, kValueGap = 18, kBarRadius = 4;
+// Table of traffic per step: a header, then one row per strategy; in a row the name's and the
+// numbers' baseline, the detail's, and the time bar beneath each time (kCellW wide at most).
+constexpr double kHeaderY = 658, kRuleDrop = 12, kRowH = 76, kRowRise = 12;
+constexpr Box kTable{frame::kLeft, 676, frame::kRight - frame::kLeft, 3 * kRowH};
+constexpr double kLineY = 30, kDetailY = 58, kTimeBarY = 44, kTimeBarH = 10;
 constexpr double kBytesRight = 1010, kCellX[2] = {1060, 1460}, kCellW = 330;
-// Chunks: px per second for the fastest link's one-direction bandwidth.
-constexpr double kFastestSpeed = 520, kChunkSpacing = 130;
+// The verdict frame: around a time cell, kVerdictPad px wider than it on either side.
+constexpr double kVerdictPad = 16, kVerdictRadius = 10;
+// Chunks: px per second for the fastest link's one-direction bandwidth; they fade over kEdge px
+// at either end of a link.
+constexpr double kFastestSpeed = 520, kChunkSpacing = 130, kChunkSize = 14, kEdge = 30;
+
+const TextStyle kRowName = sized(weighted(style_of(Role::body), Weight::semibold), 30);
+const TextStyle kNumber = sized(style_of(Role::value), 30);
+const TextStyle kLinkName = weighted(style_of(Role::label), Weight::semibold);
+const TextStyle kLinkValue = tabular(style_of(Role::note));
 
 enum Link { kNvlink = 0, kNetwork = 1 };
 
@@ -47,7 +68,13 @@ double lerp_timing(const engine::LinkTiming& a, const engine::LinkTiming& b, dou
 class InterconnectChapter final : public ChapterBase {
   public:
     InterconnectChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
-        : ChapterBase(spec, video, metrics) {
+        : ChapterBase(spec, video, metrics),
+          nodes_in_{at(kNodesAt), kNodeStep},
+          tiles_in_{at(kNodesAt) + kTilesAfter, kTileStep},
+          bus_in_(Fade::in(at(kNvlinkAt), kLinkFor)),
+          network_in_(Fade::in(at(kNetworkAt), kLinkFor)),
+          head_in_(Fade::in(at(kTableAt))),
+          verdict_in_(Fade::in(at(kVerdictAt))) {
         for (const engine::Config& c : timeline_.states())
             timings_.push_back(engine::link_timings(c));
         for (const engine::LinkTimings& l : timings_)
@@ -55,6 +82,14 @@ class InterconnectChapter final : public ChapterBase {
                 longest_ = std::max({longest_, r->on_nvlink.value, r->on_network.value});
         for (const engine::Config& c : timeline_.states())
             fastest_ = std::max({fastest_, bandwidth(c, kNvlink), bandwidth(c, kNetwork)});
+        for (int link : {kNvlink, kNetwork})
+            scale_in_[link] = Fade::in(at(kScaleAt[link]), kLinkFor);
+        for (int i = 0; i < 3; ++i) {
+            rows_in_.push_back(Fade::in(at(kRowAt[i])));
+            bars_in_.push_back(Fade::in(at(kRowAt[i]) + kBarsAfter, kBarsFor));
+            row_boxes_.push_back(column_cell(kTable, 3, i, 0));
+        }
+        place_nodes();
     }
 
     Scene scene_at(double t) const override {
@@ -68,14 +103,18 @@ class InterconnectChapter final : public ChapterBase {
     }
 
   private:
-    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
-    void describe_engine(Fingerprint& f) const override {
-        f.add("timings", timings_);
-        for (const engine::Config& c : timeline_.states())
-            f.add("nvlink_one_way", engine::nvlink_per_direction(c.cluster));
-    }
-    double at(double authored) const {
-        return scaled_time(authored, spec_.duration, kDefaultDuration);
+    // --- geometry, built once ---------------------------------------------------------------
+    void place_nodes() {
+        const int k = std::clamp(timeline_.states()[0].cluster.gpus_per_node, 1, kMaxTiles);
+        for (int n = 0; n < 2; ++n) {
+            const Box node = row_cell(kNodes, 2, n, kNodeGap);
+            const Box strip = below(top_of(node, kTileDrop), 0, kTileH);
+            const Box tiles = align_in(strip, kTileRowW, kTileH, Align::center, VAlign::top);
+            nodes_[n] = node;
+            for (int i = 0; i < k; ++i)
+                tiles_[n].push_back(row_cell(tiles, k, i, kTileGap, kTileW));
+        }
+        bus_y_ = tiles_[0][0].bottom() + kBusDrop;
     }
     const engine::Config& config(double t) const {
         return timeline_.states()[timeline_.morph_at(t).to];
@@ -102,74 +141,67 @@ class InterconnectChapter final : public ChapterBase {
         return d;
     }
 
-    int tiles() const { return std::clamp(config(0).cluster.gpus_per_node, 1, 16); }
-    Area node_box(int n) const { return {96 + n * (kNodeW + kNodeGap), kNodeTop, kNodeW, kNodeH}; }
-    Area tile_box(int n, int i) const {
-        const int k = tiles();
-        const double w = std::min(84.0, (kTileRowW - kTileGap * (k - 1)) / k);
-        const double left = node_box(n).x + (kNodeW - (w * k + kTileGap * (k - 1))) / 2;
-        return {left + i * (w + kTileGap), kTileTop, w, kTileH};
-    }
-    double bus_left(int n) const { return tile_box(n, 0).cx(); }
-    double bus_right(int n) const { return tile_box(n, tiles() - 1).cx(); }
+    // The NVLink bar of a node runs between its first and last tiles' centres.
+    Point bus_left(int n) const { return {tiles_[n].front().cx(), bus_y_}; }
+    Point bus_right(int n) const { return {tiles_[n].back().cx(), bus_y_}; }
 
+    // --- drawing --------------------------------------------------------------------------
     void add_node(Scene& s, double t, int n) const {
         const int nodes = config(t).cluster.nodes;
         std::string label = "Node " + std::to_string(n);
         if (n == 1 && nodes > 2) label += " (of " + std::to_string(nodes) + ")";
-        add_items(s, node_frame(palette_, node_box(n), label),
-                  progress(t, at(kNodesAt) + 0.1 * n, 0.5));
+        add_items(s, node_frame(palette_, nodes_[n], label), nodes_in_.at(t, n));
         const double width = link_width(bandwidth_at(t, kNvlink), fastest_);
-        const double bus = progress(t, at(kNvlinkAt), 0.6);
-        for (int i = 0; i < tiles(); ++i) {
-            const Area b = tile_box(n, i);
-            const std::string name = (b.w >= 70 ? "GPU " : "") + std::to_string(n * tiles() + i);
-            add_items(s, gpu_tile(palette_, metrics_, {b, name, 22}),
-                      progress(t, at(kNodesAt) + 0.2 + 0.06 * i, 0.5));
-            s.add(Line{{b.cx(), b.bottom()}, {b.cx(), kBusY}, palette_.muted, 4}, bus);
+        const double bus = bus_in_.at(t);
+        const int k = static_cast<int>(tiles_[n].size());
+        for (int i = 0; i < k; ++i) {
+            const Box& b = tiles_[n][i];
+            const std::string name = (b.w >= kNamedTileW ? "GPU " : "") + std::to_string(n * k + i);
+            add_items(s, gpu_tile(palette_, metrics_, {b, name, style_of(Role::small).size}),
+                      tiles_in_.at(t, i));
+            s.add(Line{{b.cx(), b.bottom()}, {b.cx(), bus_y_}, palette_.muted, 4}, bus);
         }
-        const double right = lerp(bus_left(n), bus_right(n), bus);
-        if (bus > 0) s.add(Line{{bus_left(n), kBusY}, {right, kBusY}, palette_.muted, width});
-        add_flow(s, t, at(kNvlinkAt) + 0.6, kNvlink, {bus_left(n), kBusY}, {bus_right(n), kBusY});
+        const Point a = bus_left(n), b = bus_right(n);
+        if (bus > 0) s.add(Line{a, {lerp(a.x, b.x, bus), bus_y_}, palette_.muted, width});
+        add_flow(s, t, at(kNvlinkAt) + kLinkFor, kNvlink, a, b);
     }
 
     void add_network(Scene& s, double t) const {
-        const double u = progress(t, at(kNetworkAt), 0.6);
+        const double u = network_in_.at(t);
         if (u <= 0) return;
-        const Point a{bus_right(0), kBusY}, b{bus_left(1), kBusY};
+        const Point a = bus_right(0), b = bus_left(1);
         s.add(Line{a,
-                   {lerp(a.x, b.x, u), kBusY},
+                   {lerp(a.x, b.x, u), bus_y_},
                    palette_.muted,
                    link_width(bandwidth_at(t, kNetwork), fastest_)});
-        const TextStyle label{22, Weight::medium, false};
-        s.add(Text{(node_box(0).right() + node_box(1).x) / 2, kBusY - 26, "network", label,
-                   palette_.muted, Align::center},
+        s.add(Text{(nodes_[0].right() + nodes_[1].x) / 2, bus_y_ - kNetworkLift, "network",
+                   weighted(style_of(Role::small), Weight::medium), palette_.muted, Align::center},
               u);
-        add_flow(s, t, at(kNetworkAt) + 0.6, kNetwork, a, b);
+        add_flow(s, t, at(kNetworkAt) + kLinkFor, kNetwork, a, b);
     }
 
     // Chunks moving along a link at constant speed, proportional to its bandwidth.
     void add_flow(Scene& s, double t, double start, int link, Point a, Point b) const {
         const double length = b.x - a.x;
         for (double d : chunk_offsets(travelled(t, start, link), length, kChunkSpacing)) {
-            const double edge = std::min({d / 30, (length - d) / 30, 1.0});  // fade at the ends
-            s.items.push_back(chunk(palette_, {a.x + d, a.y}, 14, edge));
+            const double edge = std::min({d / kEdge, (length - d) / kEdge, 1.0});
+            s.items.push_back(chunk(palette_, {a.x + d, a.y}, kChunkSize, edge));
         }
     }
 
     void add_scale(Scene& s, double t) const {
-        const TextStyle name{frame::kLabelSize, Weight::semibold, false};
-        const TextStyle value{frame::kLabelSize, Weight::regular, true};
         for (int link : {kNvlink, kNetwork}) {
-            const double u = progress(t, at(kScaleAt[link]), 0.6);
+            const double u = scale_in_[link].at(t);
             if (u <= 0) continue;
             const double bw = bandwidth_at(t, link), y = kScaleY[link];
             const double len = kScaleBarMax * bw / fastest_ * u, h = link_width(bw, fastest_);
-            s.add(
-                Text{frame::kLeft, y, link == kNvlink ? "NVLink" : "Network", name, palette_.text},
-                u);
-            s.add(Rect{kScaleBarX, y - 9 - h / 2, len, h, std::min(4.0, h / 2), palette_.muted}, u);
-            s.add(Text{kScaleBarX + len + 18, y, scale_label(t, link), value, palette_.text}, u);
+            s.add(Text{frame::kLeft, y, link == kNvlink ? "NVLink" : "Network", kLinkName,
+                       palette_.text},
+                  u);
+            const Box bar{kScaleBarX, y - kBarLift - h / 2, len, h};
+            s.add(filled(bar, std::min(kBarRadius, h / 2), palette_.muted), u);
+            s.add(Text{bar.right() + kValueGap, y, scale_label(t, link), kLinkValue, palette_.text},
+                  u);
         }
     }
 
@@ -201,46 +233,44 @@ class InterconnectChapter final : public ChapterBase {
     }
 
     void add_table(Scene& s, double t) const {
-        const double head = progress(t, at(kTableAt), 0.5);
+        const double head = head_in_.at(t);
         if (head <= 0) return;
-        const TextStyle label{frame::kLabelSize, Weight::medium, false};
-        s.add(Text{frame::kLeft, kHeaderY, "Traffic per GPU per step", label, palette_.muted},
-              head);
-        s.add(Text{kBytesRight, kHeaderY, "bytes", label, palette_.muted, Align::right}, head);
-        s.add(Text{kCellX[0] + kCellW, kHeaderY, "time on NVLink", label, palette_.muted,
-                   Align::right},
-              head);
-        s.add(Text{kCellX[1] + kCellW, kHeaderY, "time on the network", label, palette_.muted,
-                   Align::right},
-              head);
-        s.add(Line{{frame::kLeft, kHeaderY + 12}, {frame::kRight, kHeaderY + 12}, palette_.grid, 2},
-              head);
+        const TextStyle label = style_of(Role::label);
+        const auto header = [&](double x, const char* text, Align align) {
+            s.add(Text{x, kHeaderY, text, label, palette_.muted, align}, head);
+        };
+        header(frame::kLeft, "Traffic per GPU per step", Align::left);
+        header(kBytesRight, "bytes", Align::right);
+        header(kCellX[kNvlink] + kCellW, "time on NVLink", Align::right);
+        header(kCellX[kNetwork] + kCellW, "time on the network", Align::right);
+        const double rule = kHeaderY + kRuleDrop;
+        s.add(Line{{frame::kLeft, rule}, {frame::kRight, rule}, palette_.grid, 2}, head);
         const auto r = rows(t);
         for (int i = 0; i < 3; ++i) add_row(s, t, i, r[i]);
     }
 
     void add_row(Scene& s, double t, int i, const Row& row) const {
-        const double u = progress(t, at(kRowAt[i]), 0.5);
+        const double u = rows_in_[i].at(t);
         if (u <= 0) return;
-        const double y = kRowTop + i * kRowH + 12 * (1 - u);
+        const double y = row_boxes_[i].y + kRowRise * (1 - u);
         const Morph m = timeline_.morph_at(t);
         const engine::LinkTiming& a = pick(timings_[m.from], i);
         const engine::LinkTiming& b = pick(timings_[m.to], i);
-        const TextStyle name{30, Weight::semibold, false}, detail{22, Weight::regular, false};
-        const TextStyle number{30, Weight::semibold, true};
-        s.add(Text{frame::kLeft, y + 30, row.name, name, palette_.text}, u);
-        s.add(Text{frame::kLeft, y + 58, row.detail, detail, palette_.muted}, u);
+        s.add(Text{frame::kLeft, y + kLineY, row.name, kRowName, palette_.text}, u);
+        s.add(Text{frame::kLeft, y + kDetailY, row.detail, style_of(Role::small), palette_.muted},
+              u);
         const double bytes = lerp(a.bytes.value, b.bytes.value, m.u);
-        s.add(Text{kBytesRight, y + 30, bytes > 0 ? format_bytes(bytes) : "—", number,
+        s.add(Text{kBytesRight, y + kLineY, bytes > 0 ? format_bytes(bytes) : "—", kNumber,
                    palette_.text, Align::right},
               u);
         for (int link : {kNvlink, kNetwork}) {
             const double seconds = lerp_timing(a, b, m.u, link);
-            s.add(Text{kCellX[link] + kCellW, y + 30, bytes > 0 ? format_time(seconds) : "—",
-                       number, palette_.text, Align::right},
+            s.add(Text{kCellX[link] + kCellW, y + kLineY, bytes > 0 ? format_time(seconds) : "—",
+                       kNumber, palette_.text, Align::right},
                   u);
-            const double w = kCellW * seconds / longest_ * progress(t, at(kRowAt[i]) + 0.3, 0.8);
-            if (w > 0.5) s.add(Rect{kCellX[link], y + 44, w, 10, 3, palette_.comm}, u);
+            const double w = kCellW * seconds / longest_ * bars_in_[i].at(t);
+            if (w > 0.5)
+                s.add(filled({kCellX[link], y + kTimeBarY, w, kTimeBarH}, 3, palette_.comm), u);
         }
         add_verdict(s, t, y, a, b, m.u);
     }
@@ -249,23 +279,31 @@ class InterconnectChapter final : public ChapterBase {
     // when a `set:` moves the group to the other link.
     void add_verdict(Scene& s, double t, double y, const engine::LinkTiming& a,
                      const engine::LinkTiming& b, double u) const {
-        const double v = progress(t, at(kVerdictAt), 0.5);
+        const double v = verdict_in_.at(t);
         if (v <= 0) return;
-        const auto cell_x = [](const engine::LinkTiming& l) {
-            return kCellX[l.crosses_nodes ? kNetwork : kNvlink];
+        const auto cell = [y](const engine::LinkTiming& l) {
+            return Box{kCellX[l.crosses_nodes ? kNetwork : kNvlink], y - 2, kCellW, kRowH - 6};
         };
         const auto shown = [](const engine::LinkTiming& l) {
             return l.bytes.value > 0 ? 1.0 : 0.0;
         };
         const double alpha = v * lerp(shown(a), shown(b), u);
         if (alpha <= 0) return;
-        s.add(Rect{lerp(cell_x(a), cell_x(b), u) - 16, y - 2, kCellW + 32, kRowH - 6, 10,
-                   std::nullopt, palette_.highlight, 3},
+        s.add(outline(inset(lerp(cell(a), cell(b), u), -kVerdictPad, 0), kVerdictRadius,
+                      palette_.highlight, 3),
               alpha);
     }
 
     std::vector<engine::LinkTimings> timings_;
     double longest_ = 1e-12, fastest_ = 1;
+    Box nodes_[2];
+    std::vector<Box> tiles_[2];
+    double bus_y_ = 0;
+    std::vector<Box> row_boxes_;  // the table's
+    const Stagger nodes_in_, tiles_in_;
+    const Fade bus_in_, network_in_, head_in_, verdict_in_;
+    Fade scale_in_[2] = {Fade::shown(), Fade::shown()};
+    std::vector<Fade> rows_in_, bars_in_;
 };
 
 std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,

@@ -9,6 +9,7 @@
 #include "engine/strategies.hpp"
 #include "story/chapter_base.hpp"
 #include "story/cluster_vocab.hpp"
+#include "story/draw/draw.hpp"
 #include "story/format.hpp"
 
 namespace story {
@@ -25,12 +26,23 @@ struct Visit {
     int first, last;  // rows in focus
 };
 constexpr Visit kVisits[] = {{2.5, 0, 0}, {5.0, 1, 3}, {8.5, 4, 5}, {12.0, 6, 6}};
-constexpr double kVisitsEnd = 15.0;
+constexpr double kVisitsEnd = 15.0, kSlideFor = 0.6;  // s the highlight takes to the next visit
 
-// Columns (x of left edges or right-aligned anchors) and rows.
-constexpr double kNameX = 96, kMemRight = 580, kGaugeX = 604, kGaugeW = 300, kSpill = 180;
+// Columns (x of left edges or right-aligned anchors) and the table's rows, each rising kRowRise
+// px into place as it enters; in a row the name's and detail's baselines, the numbers' baseline
+// and the gauge.
+constexpr double kNameX = frame::kLeft, kMemRight = 580, kGaugeX = 604, kGaugeW = 300;
 constexpr double kBytesRight = 1240, kTimeRight = 1405, kBubbleRight = 1555, kFitsX = 1596;
-constexpr double kHeaderY = 286, kRowTop = 304, kRowH = 84;
+constexpr double kHeaderY = 286, kRuleDrop = 12, kRowH = 84, kRowRise = 14;
+constexpr Box kTable{frame::kLeft, 304, frame::kRight - frame::kLeft, kRows* kRowH};
+constexpr double kNameY = 38, kDetailY = 68, kNumberY = 50, kGaugeTop = 26, kGaugeH = 28;
+constexpr double kSpill = 180;  // px: the largest overflow's spill past the capacity line
+// The highlight frame: kFramePad px wider than the table on either side, kFrameInset px inside
+// its rows at the top and bottom.
+constexpr double kFramePad = 14, kFrameInset = 2, kFrameRadius = 12, kFrameFill = 0.06;
+
+const TextStyle kRowName = sized(weighted(style_of(Role::body), Weight::semibold), 30);
+const TextStyle kNumber = sized(style_of(Role::value), 30);
 
 using Row = std::array<engine::Report, kRows>;
 
@@ -55,7 +67,10 @@ std::string layout_text(const engine::StrategyConfig& s) {
 class SummaryChapter final : public ChapterBase {
   public:
     SummaryChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
-        : ChapterBase(spec, video, metrics) {
+        : ChapterBase(spec, video, metrics),
+          header_in_(Fade::in(at(kHeaderAt))),
+          rows_in_{at(kRowsAt), kStagger},
+          focus_in_(Fade::in(at(kVisits[0].at)).out(at(kVisitsEnd))) {
         for (const engine::Config& c : timeline_.states()) {
             const auto configs = engine::strategy_configs(c);
             layouts_.push_back(configs);
@@ -70,6 +85,12 @@ class SummaryChapter final : public ChapterBase {
                 spill_full_ =
                     std::max(spill_full_, (r.per_gpu.total.value - r.per_gpu.capacity.value) /
                                               r.per_gpu.capacity.value);
+        for (int i = 0; i < kRows; ++i) row_boxes_.push_back(column_cell(kTable, kRows, i, 0));
+        for (const Visit& v : kVisits) {
+            const Box rows = bounding({row_boxes_[v.first], row_boxes_[v.last]});
+            visit_frames_.push_back(inset(rows, -kFramePad, kFrameInset));
+            visit_slides_.push_back(Fade::in(at(v.at), kSlideFor));
+        }
     }
 
     Scene scene_at(double t) const override {
@@ -90,14 +111,6 @@ class SummaryChapter final : public ChapterBase {
     }
 
   private:
-    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
-    void describe_engine(Fingerprint& f) const override {
-        f.add("layouts", layouts_), f.add("rows", rows_);
-    }
-    double at(double authored) const {
-        return scaled_time(authored, spec_.duration, kDefaultDuration);
-    }
-
     // A row's engine figure at t, counting between states while a `set:` morphs.
     template <class F>
     double value(double t, int row, F f) const {
@@ -106,24 +119,19 @@ class SummaryChapter final : public ChapterBase {
     }
 
     void add_header(Scene& s, double t) const {
-        const double u = progress(t, at(kHeaderAt), 0.5);
-        const TextStyle label{frame::kLabelSize, Weight::medium, false};
-        const double cap = timeline_.states()[timeline_.morph_at(t).to].cluster.gpu.memory.value;
-        s.add(
-            Text{kNameX, kHeaderY,
-                 "Strategy on " +
-                     format_int(timeline_.states()[timeline_.morph_at(t).to].layout.gpus) + " GPUs",
-                 label, palette_.muted},
-            u);
-        s.add(Text{kMemRight, kHeaderY, "Per card", label, palette_.muted, Align::right}, u);
-        s.add(Text{kGaugeX + kGaugeW, kHeaderY, format_bytes(cap), label, palette_.muted,
-                   Align::center},
-              u);
-        s.add(Text{kTimeRight, kHeaderY, "Comm / step", label, palette_.muted, Align::right}, u);
-        s.add(Text{kBubbleRight, kHeaderY, "Bubble", label, palette_.muted, Align::right}, u);
-        s.add(Text{kFitsX, kHeaderY, "Fits?", label, palette_.muted}, u);
-        s.add(Line{{frame::kLeft, kHeaderY + 12}, {frame::kRight, kHeaderY + 12}, palette_.grid, 2},
-              u);
+        const double u = header_in_.at(t);
+        const engine::Config& c = timeline_.states()[timeline_.morph_at(t).to];
+        const auto header = [&](double x, const std::string& text, Align align = Align::left) {
+            s.add(Text{x, kHeaderY, text, style_of(Role::label), palette_.muted, align}, u);
+        };
+        header(kNameX, "Strategy on " + format_int(c.layout.gpus) + " GPUs");
+        header(kMemRight, "Per card", Align::right);
+        header(kGaugeX + kGaugeW, format_bytes(c.cluster.gpu.memory.value), Align::center);
+        header(kTimeRight, "Comm / step", Align::right);
+        header(kBubbleRight, "Bubble", Align::right);
+        header(kFitsX, "Fits?");
+        const double rule = kHeaderY + kRuleDrop;
+        s.add(Line{{frame::kLeft, rule}, {frame::kRight, rule}, palette_.grid, 2}, u);
     }
 
     // A highlight frame walks down the table with the captions.
@@ -132,68 +140,60 @@ class SummaryChapter final : public ChapterBase {
         for (int i = 0; i < static_cast<int>(std::size(kVisits)); ++i)
             if (t >= at(kVisits[i].at)) k = i;
         if (k < 0) return;
-        const double alpha =
-            std::min(progress(t, at(kVisits[0].at), 0.5), 1 - progress(t, at(kVisitsEnd), 0.5));
+        const double alpha = focus_in_.at(t);
         if (alpha <= 0) return;
-        const auto frame_of = [](const Visit& v) {
-            return Area{frame::kLeft - 14, kRowTop + v.first * kRowH + 2,
-                        frame::kRight - frame::kLeft + 28, (v.last - v.first + 1) * kRowH - 4};
-        };
-        const Area box = k == 0 ? frame_of(kVisits[0])
-                                : lerp_area(frame_of(kVisits[k - 1]), frame_of(kVisits[k]),
-                                            progress(t, at(kVisits[k].at), 0.6));
-        s.add(Rect{box.x, box.y, box.w, box.h, 12, with_alpha(palette_.highlight, 0.06),
-                   palette_.highlight, 3},
+        const Box box = k == 0
+                            ? visit_frames_[0]
+                            : lerp(visit_frames_[k - 1], visit_frames_[k], visit_slides_[k].at(t));
+        s.add(filled(box, kFrameRadius, with_alpha(palette_.highlight, kFrameFill),
+                     palette_.highlight, 3),
               alpha);
     }
 
     void add_row(Scene& s, double t, int i) const {
-        const double u = progress(t, at(kRowsAt) + kStagger * i, 0.5);
+        const double u = rows_in_.at(t, i);
         if (u <= 0) return;
-        const double y = kRowTop + i * kRowH + 14 * (1 - u);
+        const double y = row_boxes_[i].y + kRowRise * (1 - u);
         const Morph m = timeline_.morph_at(t);
         const engine::StrategyConfig& strategy = layouts_[m.to][i];
-        const TextStyle name{30, Weight::semibold, false}, detail{22, Weight::regular, false};
-        const TextStyle number{30, Weight::semibold, true};
-        s.add(Text{kNameX, y + 38, std::string(engine::to_string(strategy.kind)), name,
+        s.add(Text{kNameX, y + kNameY, std::string(engine::to_string(strategy.kind)), kRowName,
                    palette_.text},
               u);
-        s.add(Text{kNameX, y + 68, layout_text(strategy), detail, palette_.muted}, u);
+        s.add(Text{kNameX, y + kDetailY, layout_text(strategy), style_of(Role::small),
+                   palette_.muted},
+              u);
+        const auto number = [&](double right, const std::string& text) {
+            s.add(Text{right, y + kNumberY, text, kNumber, palette_.text, Align::right}, u);
+        };
 
         const auto get = [&](auto f) { return value(t, i, f); };
         const double total = get([](const engine::Report& r) { return r.per_gpu.total.value; });
         const double cap = get([](const engine::Report& r) { return r.per_gpu.capacity.value; });
-        s.add(Text{kMemRight, y + 50, format_bytes(total), number, palette_.text, Align::right}, u);
+        number(kMemRight, format_bytes(total));
         const PerGpuBytes bytes{
             get([](const engine::Report& r) { return r.per_gpu.weights.value; }),
             get([](const engine::Report& r) { return r.per_gpu.gradients.value; }),
             get([](const engine::Report& r) { return r.per_gpu.optimizer.value; }),
             get([](const engine::Report& r) { return r.per_gpu.activations.value; })};
-        GaugeSpec gauge{{kGaugeX, y + 26, kGaugeW, 28}, cap, memory_stack(palette_, bytes), kSpill};
+        GaugeSpec gauge{
+            {kGaugeX, y + kGaugeTop, kGaugeW, kGaugeH}, cap, memory_stack(palette_, bytes), kSpill};
         gauge.spill_full = spill_full_;
         add_items(s, memory_gauge(palette_, gauge), u);
 
-        const double comm =
-            get([](const engine::Report& r) { return r.comm.sent_per_gpu().value; });
-        s.add(Text{kBytesRight, y + 50, format_bytes(comm), number, palette_.text, Align::right},
-              u);
-        s.add(Text{kTimeRight, y + 50,
-                   format_time(get([](const engine::Report& r) { return r.comm.total().value; })),
-                   number, palette_.text, Align::right},
-              u);
-        s.add(Text{kBubbleRight, y + 50,
-                   format_percent(get([](const engine::Report& r) { return r.bubble_fraction; })),
-                   number, palette_.text, Align::right},
-              u);
+        number(
+            kBytesRight,
+            format_bytes(get([](const engine::Report& r) { return r.comm.sent_per_gpu().value; })));
+        number(kTimeRight,
+               format_time(get([](const engine::Report& r) { return r.comm.total().value; })));
+        number(kBubbleRight,
+               format_percent(get([](const engine::Report& r) { return r.bubble_fraction; })));
         // A neutral mark: the overflow itself is already shown, spilling past the capacity line.
         // Judged on the counted value, so it flips when the bar crosses the line (at the ends of
         // a morph this is exactly the engine's per_gpu.fits: total <= capacity).
         const bool fits = total <= cap;
         const std::string mark = fits ? "✓ fits" : "✗ " + format_bytes(total - cap) + " over";
-        s.add(Text{kFitsX,
-                   y + 50,
-                   mark,
-                   {26, fits ? Weight::semibold : Weight::regular, true},
+        s.add(Text{kFitsX, y + kNumberY, mark,
+                   fits ? style_of(Role::figure) : tabular(style_of(Role::note)),
                    fits ? palette_.text : palette_.muted},
               u);
     }
@@ -201,6 +201,11 @@ class SummaryChapter final : public ChapterBase {
     std::vector<std::vector<engine::StrategyConfig>> layouts_;
     std::vector<Row> rows_;
     double spill_full_ = 0;
+    std::vector<Box> row_boxes_, visit_frames_;
+    std::vector<Fade> visit_slides_;
+    const Fade header_in_;
+    const Stagger rows_in_;
+    const Fade focus_in_;
 };
 
 std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
