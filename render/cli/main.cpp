@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "render/cli/commands.hpp"
+#include "render/cli/video_module.hpp"
 #include "render/sys/error.hpp"
 
 int main(int argc, char** argv) {
@@ -17,14 +18,14 @@ int main(int argc, char** argv) {
     app.set_version_flag("--version", std::string("shardreel ") + SHARDREEL_VERSION);
     app.require_subcommand(1);
     int exit_code = 0;
-    render::add_render_command(app, exit_code);
-    render::add_still_command(app, exit_code);
-    render::add_check_command(app, exit_code);
-    render::add_numbers_command(app, exit_code);
-    render::add_jobs_command(app, exit_code);
-    render::add_sheet_command(app, exit_code);
-    render::add_schema_command(app, exit_code);
     try {
+        // render and jobs come from the video module, loaded only when they may run.
+        if (render::wants_video_commands(argc, argv)) render::add_video_commands(app, exit_code);
+        render::add_still_command(app, exit_code);
+        render::add_check_command(app, exit_code);
+        render::add_numbers_command(app, exit_code);
+        render::add_sheet_command(app, exit_code);
+        render::add_schema_command(app, exit_code);
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);

@@ -6,7 +6,7 @@
 
 #include "render/cli/commands.hpp"
 #include "render/cli/storyboard_inputs.hpp"
-#include "render/film/still.hpp"
+#include "render/sinks/still.hpp"
 #include "render/sys/error.hpp"
 #include "story/diagnostics.hpp"
 #include "story/film_time.hpp"

@@ -27,8 +27,10 @@ class FrameSink {
     virtual void abort() noexcept = 0;  // remove the temporary file; safe to call any time
 };
 
-// By extension: .mp4, .webm, .gif, .png, .svg, .pdf; a .png name with a frame number pattern
-// (out/frames/%05d.png) is a PNG sequence. Throws SystemError for an unknown extension.
-std::unique_ptr<FrameSink> make_sink(const std::string& path, const Fonts& fonts);
+// By extension: .png, .svg, .pdf; a .png name with a frame number pattern (out/frames/%05d.png)
+// is a PNG sequence. Null for anything else (videos: render/av/make_sink.hpp).
+std::unique_ptr<FrameSink> make_still_sink(const std::string& path, const Fonts& fonts);
+// ".PNG" -> ".png"
+std::string lowercase_extension(const std::string& path);
 
 }  // namespace render

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "render/cli/storyboard_inputs.hpp"
-#include "render/film/still.hpp"
+#include "render/sinks/still.hpp"
 #include "tests/render/test_scene.hpp"
 
 namespace render_test {

@@ -7,10 +7,10 @@
 #include <tuple>
 
 #include "render/av/gif_sink.hpp"
+#include "render/av/make_sink.hpp"
 #include "render/av/palette.hpp"
 #include "render/av/video_probe.hpp"
 #include "render/sinks/png_sequence_sink.hpp"
-#include "render/sinks/sink.hpp"
 #include "render/sys/error.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/pixels.hpp"

@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "render/sinks/sink.hpp"
+#include "render/av/make_sink.hpp"
 
 namespace render_test {
 namespace {

@@ -1,7 +1,8 @@
 // Stills; see still.hpp.
-#include "render/film/still.hpp"
+#include "render/sinks/still.hpp"
 
 #include "render/sinks/sink.hpp"
+#include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
 #include "story/chapter.hpp"
 
@@ -11,7 +12,8 @@ void render_still(const story::ChapterSpec& chapter, const story::Video& video, 
                   const std::string& output, const Fonts& fonts) {
     ensure_parent_dir(output);
     const auto scene = story::make_chapter(chapter, video, fonts)->scene_at(t);
-    auto sink = make_sink(output, fonts);
+    auto sink = make_still_sink(output, fonts);
+    if (!sink) throw SystemError("unsupported still " + output + ": use .png, .svg or .pdf");
     sink->begin({output, video.width, video.height, video.fps});
     try {
         sink->write(scene);
