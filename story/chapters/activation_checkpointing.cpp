@@ -8,6 +8,7 @@
 
 #include "engine/recompute.hpp"
 #include "story/chapter_base.hpp"
+#include "story/draw/color.hpp"
 #include "story/format.hpp"
 #include "story/strategy_kit.hpp"
 #include "story/vocab.hpp"

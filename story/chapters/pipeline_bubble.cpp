@@ -10,6 +10,7 @@
 #include "engine/pipeline.hpp"
 #include "story/chapter_base.hpp"
 #include "story/draw/box.hpp"
+#include "story/draw/color.hpp"
 #include "story/format.hpp"
 #include "story/strategy_kit.hpp"
 
@@ -228,7 +229,7 @@ class PipelineChapter final : public ChapterBase {
                 i < a.schedule.stages ? a.in_flight[i] / double(a.schedule.chunks) : 0;
             const double n = lerp(from, b.in_flight[i] / double(v), m.u);
             add_squares(s, r, n, alpha);
-            const std::string text = v > 1 ? format_sig3(n) : count_text(from, n, 1);
+            const std::string text = v > 1 ? format_sig3(n) : format_int(std::lround(n));
             s.add(Text{kFlightX, r.y + r.h / 2 + 9, text, count, palette_.activations}, alpha);
         }
         // Interleaved stages hold chunks: counted here in whole stages' worth of activations.
@@ -258,7 +259,9 @@ class PipelineChapter final : public ChapterBase {
         const engine::Config& a = timeline_.states()[m.from];
         const engine::Config& b = state(m);
         const bool interleaved = b.training.schedule == engine::Schedule::interleaved;
-        const auto n = [&](auto field) { return count_text(field(a), field(b), m.u); };
+        const auto n = [&](auto field) {
+            return format_int(std::lround(lerp(field(a), field(b), m.u)));
+        };
         const std::string p = n([](const engine::Config& c) { return double(c.layout.pp); });
         const std::string mb =
             n([](const engine::Config& c) { return double(c.training.micro_batches); });
