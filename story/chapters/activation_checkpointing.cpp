@@ -32,10 +32,11 @@ constexpr double kLabelX = kCard.x + kCard.w + 30, kValueRight = 800, kSwatch = 
 constexpr double kLabelPitch = 52, kLabelsBelowTop = 40, kLowestLabel = 10;
 constexpr double kRightX = 900, kRightW = frame::kRight - kRightX, kReadoutTop = 288;
 constexpr double kBarGap = 14, kSectionGap = 24, kLayerBarH = 44, kComputeBarH = 56;
-constexpr double kLegendGap = 36;    // between two legend entries (as add_legend spaces them)
-constexpr double kScoresFill = 0.4;  // the attention scores' share of the bar, drawn faint
-constexpr double kMostUnits = 4;     // the compute bar has room for full recompute's 4 passes
-constexpr double kNone = 0.005;      // a coefficient or unit count below this reads as none
+constexpr double kLegendGap = 36;     // between two legend entries (as add_legend spaces them)
+constexpr double kScoresFill = 0.4;   // the attention scores' share of the bar, drawn faint
+constexpr double kScoresFadePx = 40;  // their legend entry fades with the bar's last 40 px
+constexpr double kMostUnits = 4;      // the compute bar has room for full recompute's 4 passes
+constexpr double kNone = 0.005;       // a coefficient or unit count below this reads as none
 
 struct CkptState {
     engine::ActivationCoefficients coef;
@@ -249,7 +250,7 @@ class CheckpointChapter final : public ChapterBase {
         // The scores' entry fades with their bar as it collapses.
         if (shown)
             add_legend(s, palette_, metrics_, x + kLegendGap, baselines_[kLegend],
-                       {{"attention scores", faint}}, std::min(alpha, scores * px / 40));
+                       {{"attention scores", faint}}, std::min(alpha, scores * px / kScoresFadePx));
     }
 
     void add_total(Scene& s, double t) const {
