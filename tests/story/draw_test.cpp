@@ -1,7 +1,7 @@
 // The shared drawing vocabulary (story/draw/): boxes, rows and grids, text columns, fades.
-#include <catch2/catch.hpp>
-
 #include "story/draw/draw.hpp"
+
+#include <catch2/catch.hpp>
 
 using namespace story;
 

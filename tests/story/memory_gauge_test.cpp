@@ -25,6 +25,6 @@ TEST_CASE("memory gauge spills: linear and capped, or log-scaled in the order of
     CHECK(zero2 > tp);
     CHECK(tp > fsdp);
     CHECK(fsdp > pp);
-    CHECK(pp >= 6);  // a few GB over is still seen
+    CHECK(pp >= 6);                                  // a few GB over is still seen
     CHECK(spill_width(log, 5000e9) == Approx(180));  // never past max_spill
 }
