@@ -8,6 +8,7 @@
 
 #include "engine/recompute.hpp"
 #include "story/chapter_base.hpp"
+#include "story/draw/draw.hpp"
 #include "story/format.hpp"
 #include "story/strategy_kit.hpp"
 #include "story/vocab.hpp"
@@ -19,10 +20,23 @@ namespace {
 constexpr double kDefaultDuration = 20;
 // Choreography, in seconds of the default duration.
 constexpr double kCardAt = 0.4, kFillAt = 0.9, kLayerAt = 2.6, kTotalAt = 4.4, kComputeAt = 6.0;
+constexpr double kStatesFillFor = 0.8, kActivationsFillFor = 1.0;  // the activations pour in next
+constexpr double kLabelsAfter = 0.3;  // s after its segment starts filling, a label enters
 
-constexpr double kCardX = 130, kCardY = 300, kCardW = 300, kCardH = 560;
-constexpr double kLabelX = kCardX + kCardW + 30, kValueRight = 800;
-constexpr double kRightX = 900, kRightW = frame::kRight - kRightX;
+// The card, its stack labels beside it, and the read-out column right of them.
+constexpr Box kCard{130, 300, 300, 560};
+constexpr double kCardSpill = 0.16;
+// gpu_card's stack: from kStackBottom above the card's bottom, kStackChrome shorter than the card.
+constexpr double kStackBottom = 14, kStackChrome = 72;
+constexpr double kLabelX = kCard.x + kCard.w + 30, kValueRight = 800, kSwatch = 18, kSwatchGap = 10;
+constexpr double kLabelPitch = 52, kLabelsBelowTop = 40, kLowestLabel = 10;
+constexpr double kRightX = 900, kRightW = frame::kRight - kRightX, kReadoutTop = 288;
+constexpr double kBarGap = 14, kSectionGap = 24, kLayerBarH = 44, kComputeBarH = 56;
+constexpr double kLegendGap = 36;     // between two legend entries (as add_legend spaces them)
+constexpr double kScoresFill = 0.4;   // the attention scores' share of the bar, drawn faint
+constexpr double kScoresFadePx = 40;  // their legend entry fades with the bar's last 40 px
+constexpr double kMostUnits = 4;      // the compute bar has room for full recompute's 4 passes
+constexpr double kNone = 0.005;       // a coefficient or unit count below this reads as none
 
 struct CkptState {
     engine::ActivationCoefficients coef;
@@ -52,12 +66,30 @@ std::string recompute_name(const engine::Config& c) {
     return std::string("Recompute: ") + std::string(engine::to_string(c.training.recompute));
 }
 
+// The read-out column's lines, top to bottom; the two bars sit in gaps between them.
+enum ReadoutLine { kHeading, kFormula, kNumbers, kLegend, kTotal, kComputeHeading, kSum, kExtra };
+
+const TextStyle kHeadingStyle = weighted(style_of(Role::body), Weight::semibold);
+const TextStyle kNumbersStyle = tabular(style_of(Role::note));
+const TextStyle kResultStyle = style_of(Role::figure);
+
 class CheckpointChapter final : public ChapterBase {
   public:
     CheckpointChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
         : ChapterBase(spec, video, metrics),
           ckpt_(ckpt_states(timeline_.states())),
-          colors_(pass_colors(palette_)) {}
+          colors_(pass_colors(palette_)),
+          card_in_(Fade::in(at(kCardAt))),
+          states_fill_(Fade::in(at(kFillAt), kStatesFillFor)),
+          activations_fill_(Fade::in(at(kFillAt) + kStatesFillFor, kActivationsFillFor)),
+          states_labels_in_(Fade::in(at(kFillAt) + kLabelsAfter)),
+          activations_labels_in_(Fade::in(at(kFillAt) + kStatesFillFor + kLabelsAfter)),
+          layer_in_(Fade::in(at(kLayerAt))),
+          total_in_(Fade::in(at(kTotalAt))),
+          compute_in_(Fade::in(at(kComputeAt))) {
+        lay_out_readout();
+        for (const CkptState& k : ckpt_) most_coef_ = std::max(most_coef_, k.coef.total());
+    }
 
     Scene scene_at(double t) const override {
         Scene s = blank();
@@ -70,13 +102,29 @@ class CheckpointChapter final : public ChapterBase {
     }
 
   private:
-    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
-    void describe_engine(Fingerprint& f) const override {
-        for (const CkptState& s : ckpt_) f.add("coef", s.coef), f.add("compute", s.compute);
+    // The read-out's baselines and bars, placed once by a text column in the lines' roles (the
+    // texts drawn at t are fitted into these lines, so a changing number never moves the rest).
+    void lay_out_readout() {
+        TextColumn col(metrics_, kRightX, kReadoutTop);
+        col.line("heading", kHeadingStyle, palette_.text)
+            .line("formula", Role::body, palette_.text)
+            .line("numbers", kNumbersStyle, palette_.text)
+            .gap(kBarGap);
+        layer_bar_y_ = col.bottom();
+        col.gap(kLayerBarH + kBarGap)
+            .line("legend", Role::note, palette_.text)
+            .gap(kBarGap)
+            .line("total", kResultStyle, palette_.text)
+            .gap(kSectionGap)
+            .line("heading", kHeadingStyle, palette_.text)
+            .gap(kBarGap);
+        compute_bar_y_ = col.bottom();
+        col.gap(kComputeBarH + kBarGap)
+            .line("sum", kResultStyle, palette_.text)
+            .line("extra", kResultStyle, palette_.text);
+        for (const Text& line : col.lines()) baselines_.push_back(line.y);
     }
-    double at(double authored) const {
-        return scaled_time(authored, spec_.duration, kDefaultDuration);
-    }
+
     const engine::Config& state(double t) const {
         return timeline_.states()[timeline_.morph_at(t).to];
     }
@@ -84,6 +132,13 @@ class CheckpointChapter final : public ChapterBase {
     double mine(double t, double (*f)(const CkptState&)) const {
         const Morph m = timeline_.morph_at(t);
         return lerp(f(ckpt_[m.from]), f(ckpt_[m.to]), m.u);
+    }
+
+    // A line of the read-out column at t: text in its style, shrunk to fit the column's width.
+    void add_line(Scene& s, ReadoutLine line, std::string text, TextStyle style, Color color,
+                  double alpha) const {
+        style.size = fit_size(metrics_, text, style, kRightW);
+        s.add(Text{kRightX, baselines_[line], std::move(text), style, color}, alpha);
     }
 
     struct Segment {
@@ -104,124 +159,124 @@ class CheckpointChapter final : public ChapterBase {
     }
 
     void add_card(Scene& s, double t) const {
-        const double alpha = progress(t, at(kCardAt), 0.5);
+        const double alpha = card_in_.at(t);
         if (alpha <= 0) return;
         const auto segs = segments(t);
         // Model states first, then the activations pour in on top.
-        const double states_fill = progress(t, at(kFillAt), 0.8),
-                     act_fill = progress(t, at(kFillAt) + 0.8, 1.0);
-        CardSpec card{kCardX, kCardY, kCardW, kCardH, "GPU 0", state(t).cluster.gpu.memory.value,
-                      {}};
-        for (std::size_t i = 0; i < segs.size(); ++i)
-            card.stack.push_back(
-                {segs[i].bytes * (i + 1 < segs.size() ? states_fill : act_fill), segs[i].color});
-        card.max_spill = 0.16;
-        for (Item& item : gpu_card(palette_, metrics_, card)) s.add(std::move(item.shape), alpha);
+        CardSpec card{
+            kCard.x, kCard.y, kCard.w, kCard.h, "GPU 0", state(t).cluster.gpu.memory.value, {}};
+        for (std::size_t i = 0; i < segs.size(); ++i) {
+            const Fade& fill = i + 1 < segs.size() ? states_fill_ : activations_fill_;
+            card.stack.push_back({segs[i].bytes * fill.at(t), segs[i].color});
+        }
+        card.max_spill = kCardSpill;
+        add_items(s, gpu_card(palette_, metrics_, card), alpha);
         add_stack_labels(s, t, segs, card);
     }
 
     // Each label at its segment's middle, pushed apart so none collide, kept beside the card.
     void add_stack_labels(Scene& s, double t, const std::vector<Segment>& segs,
                           const CardSpec& card) const {
-        const double bottom = card.y + card.h - 14, px = (kCardH - 72) / card.capacity;
+        const double bottom = kCard.bottom() - kStackBottom,
+                     px = (kCard.h - kStackChrome) / card.capacity;
         std::vector<double> ys;
         double y = bottom;
         for (const Segment& seg : segs) {
             ys.push_back(y - seg.bytes * px / 2);
             y -= seg.bytes * px;
         }
-        ys[0] = std::min(ys[0], bottom - 10);
-        for (std::size_t i = 1; i < ys.size(); ++i) ys[i] = std::min(ys[i], ys[i - 1] - 52);
-        const double lift = std::max(0.0, card.y + 40 - ys.back());
-        const TextStyle name{frame::kLabelSize, Weight::medium, false};
-        const TextStyle value{frame::kLabelSize, Weight::semibold, true};
+        ys[0] = std::min(ys[0], bottom - kLowestLabel);
+        for (std::size_t i = 1; i < ys.size(); ++i)
+            ys[i] = std::min(ys[i], ys[i - 1] - kLabelPitch);
+        const double lift = std::max(0.0, kCard.y + kLabelsBelowTop - ys.back());
+        const TextStyle name = style_of(Role::label), value = style_of(Role::figure);
         for (std::size_t i = 0; i < segs.size(); ++i) {
-            const double yy = ys[i] + lift + 9;
+            const double mid = ys[i] + lift;
+            const std::string bytes = format_bytes(segs[i].bytes);
             const double alpha =
-                progress(t, at(i + 1 < segs.size() ? kFillAt : kFillAt + 0.8) + 0.3, 0.5);
-            s.add(Rect{kLabelX, yy - 19, 18, 18, 3, segs[i].color}, alpha);
-            s.add(Text{kLabelX + 28, yy, segs[i].name, name, palette_.text}, alpha);
-            s.add(Text{kValueRight, yy, format_bytes(segs[i].bytes), value, palette_.text,
-                       Align::right},
+                (i + 1 < segs.size() ? states_labels_in_ : activations_labels_in_).at(t);
+            s.add(filled(box_around({kLabelX + kSwatch / 2, mid}, kSwatch, kSwatch), 3,
+                         segs[i].color),
+                  alpha);
+            s.add(Text{kLabelX + kSwatch + kSwatchGap,
+                       centred_baseline(metrics_, segs[i].name, name, mid), segs[i].name, name,
+                       palette_.text},
+                  alpha);
+            s.add(Text{kValueRight, centred_baseline(metrics_, bytes, value, mid), bytes, value,
+                       palette_.text, Align::right},
                   alpha);
         }
     }
 
     // One layer: the formula, its numbers, and a bar that collapses under recompute.
     void add_layer(Scene& s, double t) const {
-        const double alpha = progress(t, at(kLayerAt), 0.5);
+        const double alpha = layer_in_.at(t);
         if (alpha <= 0) return;
-        const TextStyle heading{frame::kBodySize, Weight::semibold, false};
-        s.add(Text{kRightX, 320, "Activations kept per layer", heading, palette_.text}, alpha);
-        const TextStyle tag{frame::kLabelSize, Weight::semibold, false};
-        s.add(Text{frame::kRight, 320, recompute_name(state(t)), tag, palette_.highlight,
+        const engine::Config& c = state(t);
+        add_line(s, kHeading, "Activations kept per layer", kHeadingStyle, palette_.text, alpha);
+        s.add(Text{frame::kRight, baselines_[kHeading], recompute_name(c),
+                   weighted(style_of(Role::label), Weight::semibold), palette_.highlight,
                    Align::right},
               alpha);
-        const TextStyle body{frame::kBodySize, Weight::regular, false};
-        s.add(Text{kRightX, 372, formula(state(t)) + " bytes", body, palette_.text}, alpha);
-
-        const engine::Config& c = state(t);
+        add_line(s, kFormula, formula(c) + " bytes", style_of(Role::body), palette_.text, alpha);
         const double linear = mine(t, [](const CkptState& k) { return k.coef.linear; });
         const double scores = mine(t, [](const CkptState& k) { return k.coef.scores; });
         const double per_layer =
             figure_at(t, [](const engine::Report& r) { return r.activations.per_layer.value; });
-        const std::string coef = scores > 0.005
+        const std::string coef = scores > kNone
                                      ? "(" + format_sig3(linear) + " + " + format_sig3(scores) + ")"
                                      : format_sig3(linear);
-        TextStyle numbers{frame::kLabelSize, Weight::regular, true};
-        const std::string line = format_int(c.training.seq_len) + " × " +
-                                 format_int(c.training.micro_batch) + " × " +
-                                 format_int(c.model.hidden) + " × " + coef + kThinSpace +
-                                 "B = " + format_bytes(per_layer);
-        numbers.size = fit_size(metrics_, line, numbers, kRightW);
-        s.add(Text{kRightX, 414, line, numbers, palette_.muted}, alpha);
+        add_line(s, kNumbers,
+                 format_int(c.training.seq_len) + " × " + format_int(c.training.micro_batch) +
+                     " × " + format_int(c.model.hidden) + " × " + coef + kThinSpace +
+                     "B = " + format_bytes(per_layer),
+                 kNumbersStyle, palette_.muted, alpha);
         add_layer_bar(s, linear, scores, alpha);
     }
 
     // Bar length is bytes per element, against the largest of the chapter's states.
     void add_layer_bar(Scene& s, double linear, double scores, double alpha) const {
-        double most = 1e-9;
-        for (const CkptState& k : ckpt_) most = std::max(most, k.coef.total());
-        const double px = kRightW / most, y = 440, h = 44;
-        s.add(Rect{kRightX, y, linear * px, h, 3, palette_.activations}, alpha);
-        if (scores * px > 0.5)
-            s.add(Rect{kRightX + linear * px, y, scores * px, h, 3,
-                       with_alpha(palette_.activations, 0.4), palette_.activations, 1.5},
+        const double px = kRightW / std::max(most_coef_, 1e-9);
+        const Box kept{kRightX, layer_bar_y_, linear * px, kLayerBarH};
+        const Color faint = with_alpha(palette_.activations, kScoresFill);
+        s.add(filled(kept, 3, palette_.activations), alpha);
+        const bool shown = scores * px > 0.5;
+        if (shown)
+            s.add(filled({kept.right(), kept.y, scores * px, kept.h}, 3, faint,
+                         palette_.activations, 1.5),
                   alpha);
-        double x = add_legend(s, palette_, metrics_, kRightX, y + h + 40,
-                              {{"kept for the backward pass", palette_.activations}}, alpha);
-        if (scores * px > 0.5)
-            add_legend(s, palette_, metrics_, x + 36, y + h + 40,
-                       {{"attention scores", with_alpha(palette_.activations, 0.4)}},
-                       std::min(alpha, scores * px / 40));
+        const double x = add_legend(s, palette_, metrics_, kRightX, baselines_[kLegend],
+                                    {{"kept for the backward pass", palette_.activations}}, alpha);
+        // The scores' entry fades with their bar as it collapses.
+        if (shown)
+            add_legend(s, palette_, metrics_, x + kLegendGap, baselines_[kLegend],
+                       {{"attention scores", faint}}, std::min(alpha, scores * px / kScoresFadePx));
     }
 
     void add_total(Scene& s, double t) const {
-        const double alpha = progress(t, at(kTotalAt), 0.5);
+        const double alpha = total_in_.at(t);
         if (alpha <= 0) return;
         const engine::Report& r = report_at(t);
         const double total =
             figure_at(t, [](const engine::Report& x) { return x.per_gpu.activations.value; });
         const std::string mb =
             r.activations.in_flight_micro_batches == 1 ? " micro-batch" : " micro-batches";
-        const std::string line = "× " + format_int(r.activations.layers_per_gpu) + " layers × " +
-                                 format_sig3(r.activations.in_flight_micro_batches) + mb +
-                                 " in flight = " + format_bytes(total) + " on this GPU";
-        TextStyle style{frame::kLabelSize + 4, Weight::semibold, true};
-        style.size = fit_size(metrics_, line, style, kRightW);
-        s.add(Text{kRightX, 586, line, style, palette_.activations}, alpha);
+        add_line(s, kTotal,
+                 "× " + format_int(r.activations.layers_per_gpu) + " layers × " +
+                     format_sig3(r.activations.in_flight_micro_batches) + mb +
+                     " in flight = " + format_bytes(total) + " on this GPU",
+                 kResultStyle, palette_.activations, alpha);
     }
 
     // Work per step in units of one forward pass: forward, backward, and the forward run again.
     void add_compute(Scene& s, double t) const {
-        const double alpha = progress(t, at(kComputeAt), 0.5);
+        const double alpha = compute_in_.at(t);
         if (alpha <= 0) return;
-        const TextStyle heading{frame::kBodySize, Weight::semibold, false};
-        s.add(Text{kRightX, 662, "Compute per step", heading, palette_.text}, alpha);
+        add_line(s, kComputeHeading, "Compute per step", kHeadingStyle, palette_.text, alpha);
         const double fwd = mine(t, [](const CkptState& k) { return k.compute.forward; });
         const double bwd = mine(t, [](const CkptState& k) { return k.compute.backward; });
         const double re = mine(t, [](const CkptState& k) { return k.compute.recompute; });
-        const double px = kRightW / 4.0, y = 686, h = 56;  // room for the full 4 units
+        const double px = kRightW / kMostUnits;
         const struct {
             double units;
             Color fill;
@@ -230,32 +285,36 @@ class CheckpointChapter final : public ChapterBase {
                      {bwd, colors_.backward, "backward"},
                      {re, palette_.highlight, "forward again"}};
         double x = kRightX;
-        const TextStyle label{frame::kLabelSize, Weight::semibold, false};
+        const TextStyle label = weighted(style_of(Role::label), Weight::semibold);
         for (const auto& p : parts) {
-            const double w = p.units * px;
-            if (w < 0.5) continue;
-            s.add(Rect{x + 1, y, w - 2, h, 3, p.fill}, alpha);
-            if (metrics_.measure(p.name, label).advance + 16 < w)
-                s.add(Text{x + w / 2, y + h / 2 + 9, p.name, label, readable_on(palette_, p.fill),
-                           Align::center},
+            const Box part{x, compute_bar_y_, p.units * px, kComputeBarH};
+            x = part.right();
+            if (part.w < 0.5) continue;
+            s.add(filled(inset(part, 1, 0), 3, p.fill), alpha);
+            if (metrics_.measure(p.name, label).advance + 16 < part.w)
+                s.add(Text{part.cx(), centred_baseline(metrics_, p.name, label, part.cy()), p.name,
+                           label, readable_on(palette_, p.fill), Align::center},
                       alpha);
-            x += w;
         }
         const double ratio = mine(t, [](const CkptState& k) { return k.compute.ratio(); });
-        const TextStyle body{frame::kLabelSize + 4, Weight::semibold, true};
-        const std::string sum = format_sig3(fwd) + " + " + format_sig3(bwd) +
-                                (re > 0.005 ? " + " + format_sig3(re) : "") + " = " +
-                                format_sig3(fwd + bwd + re) + " forward passes of work";
-        s.add(Text{kRightX, 790, sum, body, palette_.text}, alpha);
-        const std::string extra =
-            re > 0.005 ? "+" + format_percent(ratio - 1) + " compute to save the memory"
-                       : "no extra compute";
-        s.add(Text{kRightX, 834, extra, body, re > 0.005 ? palette_.highlight : palette_.muted},
-              alpha);
+        add_line(s, kSum,
+                 format_sig3(fwd) + " + " + format_sig3(bwd) +
+                     (re > kNone ? " + " + format_sig3(re) : "") + " = " +
+                     format_sig3(fwd + bwd + re) + " forward passes of work",
+                 kResultStyle, palette_.text, alpha);
+        add_line(s, kExtra,
+                 re > kNone ? "+" + format_percent(ratio - 1) + " compute to save the memory"
+                            : "no extra compute",
+                 kResultStyle, re > kNone ? palette_.highlight : palette_.muted, alpha);
     }
 
     const std::vector<CkptState> ckpt_;
     const PassColors colors_;
+    const Fade card_in_, states_fill_, activations_fill_, states_labels_in_, activations_labels_in_,
+        layer_in_, total_in_, compute_in_;
+    std::vector<double> baselines_;  // of the read-out's lines (ReadoutLine)
+    double layer_bar_y_ = 0, compute_bar_y_ = 0;
+    double most_coef_ = 1e-9;  // bytes per element of the chapter's heaviest state
 };
 
 std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,

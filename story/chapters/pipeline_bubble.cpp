@@ -9,7 +9,7 @@
 
 #include "engine/pipeline.hpp"
 #include "story/chapter_base.hpp"
-#include "story/draw/box.hpp"
+#include "story/draw/draw.hpp"
 #include "story/format.hpp"
 #include "story/strategy_kit.hpp"
 
@@ -21,10 +21,18 @@ constexpr double kDefaultDuration = 30;
 constexpr long long kMaxSlots = 4096;  // pp x micro_batches x chunks forward slots drawn
 // Choreography, in seconds of the default duration.
 constexpr double kRowsAt = 0.4, kSweepAt = 1.2, kSweepFor = 6.0, kReadoutAt = 7.4, kFlightAt = 9.0;
+constexpr double kLabelsAside = 0.3;  // s the slot numbers fade out before a slide, and back after
 
-// Timeline box: rows of stages, time to the right; the in-flight column beside it.
-constexpr double kX0 = 250, kX1 = 1490, kTop = 340, kBottom = 740, kRowGap = 10;
+// Timeline box: rows of stages, time to the right; the in-flight column beside it, and the
+// legend and headers on one baseline above them.
+constexpr Box kTimeline{250, 340, 1490 - 250, 400};
+constexpr double kRowGap = 10, kRowNameGap = 20, kSlotPad = 3;
+constexpr double kHeaderBaseline = 300;
 constexpr double kFlightX = 1530, kFlightRight = frame::kRight;
+constexpr double kSquaresAfter = 56, kSquareMax = 22, kSquareGap = 3;
+// Under the timeline: the time axis and its label, then the read-out.
+constexpr double kAxisDrop = 16, kAxisHead = 12, kPlayheadOver = 14, kPlayheadUnder = 6;
+constexpr double kAxisLabelGap = 8, kReadoutGap = 10;
 
 using SlotKey = std::tuple<int, int, int, bool>;  // stage, micro-batch, chunk, backward
 
@@ -32,22 +40,18 @@ SlotKey key_of(const engine::PipelineSlot& s) {
     return {s.stage, s.micro_batch, s.chunk, s.backward};
 }
 
-struct Row {
-    double y = 0, h = 0;
+// A slot of the schedule and where it sits on the timeline.
+struct DrawnSlot {
+    engine::PipelineSlot slot;
+    Box box;
 };
 
-Row row(int stages, int i) {
-    const double h = (kBottom - kTop - kRowGap * (stages - 1)) / stages;
-    return {kTop + i * (h + kRowGap), h};
-}
-
-// One state's schedule, measured once up front.
+// One state's schedule, measured and laid out once up front.
 struct Drawn {
     engine::PipelineSchedule schedule;
-    std::map<SlotKey, engine::PipelineSlot> by_key;
+    std::vector<Box> rows;  // one per stage
+    std::map<SlotKey, DrawnSlot> by_key;
     std::vector<int> in_flight;  // per stage
-    double measured = 0;         // idle share of the slot area
-    int makespan = 0;
 };
 
 Drawn draw_state(const engine::Config& c) {
@@ -55,38 +59,41 @@ Drawn draw_state(const engine::Config& c) {
     const int v = c.training.schedule == engine::Schedule::interleaved ? c.training.chunks : 1;
     d.schedule =
         engine::pipeline_schedule(c.training.schedule, c.layout.pp, c.training.micro_batches, v);
-    for (const auto& s : d.schedule.slots) d.by_key[key_of(s)] = s;
-    for (int st = 0; st < d.schedule.stages; ++st)
+    const int stages = d.schedule.stages;
+    for (int st = 0; st < stages; ++st) {
+        d.rows.push_back(column_cell(kTimeline, stages, st, kRowGap));
         d.in_flight.push_back(d.schedule.max_in_flight(st));
-    d.measured = d.schedule.idle_fraction();
-    d.makespan = d.schedule.makespan();
+    }
+    const double unit = kTimeline.w / std::max(1, d.schedule.makespan());
+    for (const auto& s : d.schedule.slots) {
+        const Box& row = d.rows[s.stage];
+        d.by_key[key_of(s)] = {s, {kTimeline.x + s.start * unit, row.y, s.duration * unit, row.h}};
+    }
     return d;
-}
-
-std::vector<Drawn> draw_all(const std::vector<engine::Config>& states) {
-    std::vector<Drawn> out;
-    for (const auto& c : states) out.push_back(draw_state(c));
-    return out;
-}
-
-// Where a slot sits in one state, in px.
-Box place(const Drawn& d, const engine::PipelineSlot& s) {
-    const double unit = (kX1 - kX0) / std::max(1, d.makespan);
-    const Row r = row(d.schedule.stages, s.stage);
-    return {kX0 + s.start * unit, r.y, s.duration * unit, r.h};
 }
 
 class PipelineChapter final : public ChapterBase {
   public:
     PipelineChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
         : ChapterBase(spec, video, metrics),
-          drawn_(draw_all(timeline_.states())),
-          colors_(pass_colors(palette_)) {}
+          colors_(pass_colors(palette_)),
+          rows_in_{at(kRowsAt)},
+          legend_in_(Fade::in(at(kRowsAt))),
+          readout_in_(Fade::in(at(kReadoutAt))),
+          flight_in_(Fade::in(at(kFlightAt))),
+          axis_y_(kTimeline.bottom() + kAxisDrop),
+          time_label_(metrics_, kTimeline.right(), axis_y_ + kAxisLabelGap, Align::right) {
+        for (const engine::Config& c : timeline_.states()) {
+            drawn_.push_back(draw_state(c));
+            measured_.push_back(drawn_.back().schedule.idle_fraction());
+        }
+        time_label_.line("time", Role::note, palette_.muted);
+    }
 
     Scene scene_at(double t) const override {
         Scene s = blank();
         const Morph m = timeline_.morph_at(t);
-        add_legend_row(s, t);
+        add_legend_row(s, t, m);
         add_rows(s, t, m);
         add_slots(s, t, m);
         add_playhead(s, t);
@@ -97,92 +104,89 @@ class PipelineChapter final : public ChapterBase {
     }
 
   private:
-    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
-    void describe_engine(Fingerprint& f) const override {
-        for (const Drawn& d : drawn_) f.add("schedule", d.schedule);
-    }
-    double at(double authored) const {
-        return scaled_time(authored, spec_.duration, kDefaultDuration);
-    }
-
     // Fraction of the timeline width the playhead has swept: constant speed.
     double sweep(double t) const { return progress(t, at(kSweepAt), at(kSweepFor), Ease::linear); }
-    double sweep_x(double t) const { return lerp(kX0, kX1, sweep(t)); }
+    double sweep_x(double t) const { return lerp(kTimeline.x, kTimeline.right(), sweep(t)); }
 
     const engine::Config& state(const Morph& m) const { return timeline_.states()[m.to]; }
 
-    void add_legend_row(Scene& s, double t) const {
-        const bool interleaved =
-            state(timeline_.morph_at(t)).training.schedule == engine::Schedule::interleaved;
-        add_legend(s, palette_, metrics_, kX0, 300,
+    void add_legend_row(Scene& s, double t, const Morph& m) const {
+        const double alpha = legend_in_.at(t);
+        add_legend(s, palette_, metrics_, kTimeline.x, kHeaderBaseline,
                    {{"Forward", colors_.forward},
                     {"Backward (2× a forward)", colors_.backward},
                     {"Idle: the bubble", palette_.idle, true}},
-                   progress(t, at(kRowsAt), 0.5));
-        const TextStyle style{frame::kLabelSize, Weight::semibold, false};
-        const std::string name =
-            std::string(interleaved ? "interleaved 1F1B" : schedule_name(timeline_.morph_at(t)));
-        s.add(Text{kX1, 300, "Schedule: " + name, style, palette_.text, Align::right},
-              progress(t, at(kRowsAt), 0.5));
+                   alpha);
+        s.add(Text{kTimeline.right(), kHeaderBaseline, "Schedule: " + schedule_name(m),
+                   weighted(style_of(Role::label), Weight::semibold), palette_.text, Align::right},
+              alpha);
     }
 
-    std::string_view schedule_name(const Morph& m) const {
-        return state(m).training.schedule == engine::Schedule::gpipe ? "GPipe" : "1F1B";
+    std::string schedule_name(const Morph& m) const {
+        switch (state(m).training.schedule) {
+            case engine::Schedule::gpipe:
+                return "GPipe";
+            case engine::Schedule::interleaved:
+                return "interleaved 1F1B";
+            default:
+                return "1F1B";
+        }
     }
 
     // Stage rows: the label, and the hatched idle ground the slots are laid over.
     void add_rows(Scene& s, double t, const Morph& m) const {
-        const int from = drawn_[m.from].schedule.stages, to = drawn_[m.to].schedule.stages;
-        const TextStyle label{frame::kLabelSize, Weight::medium, false};
-        for (int i = 0; i < std::max(from, to); ++i) {
-            const Row a = row(from, std::min(i, from - 1)), b = row(to, std::min(i, to - 1));
-            const Row r{lerp(a.y, b.y, m.u), lerp(a.h, b.h, m.u)};
-            double alpha = progress(t, at(kRowsAt) + 0.08 * i, 0.5);
-            if (i >= to) alpha *= 1 - m.u;
-            if (i >= from) alpha *= m.u;
+        const std::vector<Box>&from = drawn_[m.from].rows, &to = drawn_[m.to].rows;
+        const int n_from = int(from.size()), n_to = int(to.size());
+        const TextStyle label = style_of(Role::label);
+        for (int i = 0; i < std::max(n_from, n_to); ++i) {
+            const Box r = lerp(from[std::min(i, n_from - 1)], to[std::min(i, n_to - 1)], m.u);
+            double alpha = rows_in_.at(t, i);
+            if (i >= n_to) alpha *= 1 - m.u;
+            if (i >= n_from) alpha *= m.u;
             if (alpha <= 0) continue;
-            s.add(Text{kX0 - 20, r.y + r.h / 2 + 9, "GPU " + std::to_string(i), label,
-                       palette_.muted, Align::right},
+            const std::string name = "GPU " + std::to_string(i);
+            s.add(Text{r.x - kRowNameGap, centred_baseline(metrics_, name, label, r.cy()), name,
+                       label, palette_.muted, Align::right},
                   alpha);
-            s.add(Rect{kX0, r.y, kX1 - kX0, r.h, 4, std::nullopt, palette_.grid, 1.5}, alpha);
-            const double swept = sweep_x(t) - kX0;
-            if (swept > 0)
-                s.add(Rect{kX0, r.y, swept, r.h, 4, palette_.panel, std::nullopt, 0, false,
-                           palette_.idle},
-                      alpha);
+            s.add(outline(r, 4, palette_.grid, 1.5), alpha);
+            const double swept = sweep_x(t) - r.x;
+            if (swept <= 0) continue;
+            Rect idle = filled(left_of(r, swept), 4, palette_.panel);
+            idle.hatch = palette_.idle;
+            s.add(idle, alpha);
         }
-        const TextStyle axis{frame::kLabelSize, Weight::regular, false};
-        const double y = kBottom + 16;
-        const double alpha = progress(t, at(kRowsAt), 0.5);
-        s.add(Arrow{{kX0, y}, {kX1, y}, palette_.muted, 2, 12}, alpha);
-        s.add(Text{kX1, y + 34, "time", axis, palette_.muted, Align::right}, alpha);
+        const double alpha = legend_in_.at(t);
+        s.add(
+            Arrow{
+                {kTimeline.x, axis_y_}, {kTimeline.right(), axis_y_}, palette_.muted, 2, kAxisHead},
+            alpha);
+        time_label_.add_to(s, alpha);
     }
 
     void add_slots(Scene& s, double t, const Morph& m) const {
         const Drawn& a = drawn_[m.from];
         const Drawn& b = drawn_[m.to];
         const double labels = label_alpha(t);
-        for (const auto& [key, slot] : b.by_key) {
+        for (const auto& [key, to] : b.by_key) {
             const auto it = a.by_key.find(key);
             if (it == a.by_key.end())
-                add_slot(s, t, slot, place(b, slot), m.u, labels);
+                add_slot(s, t, to.slot, to.box, m.u, labels);
             else
-                add_slot(s, t, slot, lerp(place(a, it->second), place(b, slot), m.u), 1, labels);
+                add_slot(s, t, to.slot, lerp(it->second.box, to.box, m.u), 1, labels);
         }
         if (m.from == m.to) return;
-        for (const auto& [key, slot] : a.by_key)
-            if (!b.by_key.count(key)) add_slot(s, t, slot, place(a, slot), 1 - m.u, 0);
+        for (const auto& [key, from] : a.by_key)
+            if (!b.by_key.count(key)) add_slot(s, t, from.slot, from.box, 1 - m.u, 0);
     }
 
     // Numbers step aside for the whole of a `set:` slide, fading out just before it and back once
     // the slots settle: sliding slots overlap and narrow, so a number would sit on its neighbour's.
     double label_alpha(double t) const {
-        constexpr double kAside = 0.3;  // seconds to fade out before, and back in after
         double a = 1;
         for (const Beat& b : spec_.beats)
             if (!b.set.empty())
-                a = std::min(a, std::max(1 - progress(t, b.at - kAside, kAside),
-                                         progress(t, b.at + b.over, kAside)));
+                a = std::min(a, std::max(Fade::shown().out(b.at - kLabelsAside, kLabelsAside).at(t),
+                                         Fade::in(b.at + b.over, kLabelsAside).at(t)));
         return a;
     }
 
@@ -191,15 +195,16 @@ class PipelineChapter final : public ChapterBase {
                   double alpha, double text_alpha) const {
         const double shown = std::clamp(sweep_x(t) - box.x, 0.0, box.w);
         if (shown <= 0 || alpha <= 0) return;
-        const double inset = std::min(1.5, box.w / 6);
+        const double pad = std::min(1.5, box.w / 6);
         const Color fill = slot.backward ? colors_.backward : colors_.forward;
-        s.add(Rect{box.x + inset, box.y + 3, std::max(0.0, shown - 2 * inset), box.h - 6, 3, fill},
-              alpha);
+        const Box bar = inset(left_of(box, shown), pad, kSlotPad);
+        if (bar.w > 0) s.add(filled(bar, 3, fill), alpha);
         const std::string label = std::to_string(slot.micro_batch + 1);
-        TextStyle style{std::min(frame::kLabelSize, box.h * 0.4), Weight::semibold, true};
+        const TextStyle style =
+            sized(style_of(Role::figure), std::min(frame::kLabelSize, box.h * 0.4));
         if (style.size < frame::kMinTextSize || shown < box.w - 1e-6 || text_alpha <= 0) return;
-        if (metrics_.measure(label, style).advance + 6 > box.w - 2 * inset) return;
-        s.add(Text{box.x + box.w / 2, box.y + box.h / 2 + style.size * 0.35, label, style,
+        if (metrics_.measure(label, style).advance + 6 > box.w - 2 * pad) return;
+        s.add(Text{box.cx(), centred_baseline(metrics_, label, style, box.cy()), label, style,
                    readable_on(palette_, fill), Align::center},
               alpha * text_alpha);
     }
@@ -208,81 +213,93 @@ class PipelineChapter final : public ChapterBase {
         const double u = sweep(t);
         if (u <= 0 || u >= 1) return;
         const double x = sweep_x(t);
-        s.add(Line{{x, kTop - 14}, {x, kBottom + 6}, palette_.highlight, 3});
+        s.add(Line{{x, kTimeline.y - kPlayheadOver},
+                   {x, kTimeline.bottom() + kPlayheadUnder},
+                   palette_.highlight,
+                   3});
     }
 
     // Activations each stage holds at its peak: one square per micro-batch (a chunk is 1/v of one).
     void add_in_flight(Scene& s, double t, const Morph& m) const {
-        const double alpha = progress(t, at(kFlightAt), 0.5);
+        const double alpha = flight_in_.at(t);
         if (alpha <= 0) return;
-        TextStyle head{frame::kLabelSize, Weight::semibold, false};
-        head.size = fit_size(metrics_, "Micro-batches held", head, kFlightRight - kFlightX);
-        s.add(Text{kFlightX, 300, "Micro-batches held", head, palette_.text}, alpha);
+        const char* head = "Micro-batches held";
+        TextStyle style = weighted(style_of(Role::label), Weight::semibold);
+        style.size = fit_size(metrics_, head, style, kFlightRight - kFlightX);
+        s.add(Text{kFlightX, kHeaderBaseline, head, style, palette_.text}, alpha);
         const Drawn& a = drawn_[m.from];
         const Drawn& b = drawn_[m.to];
         const int v = b.schedule.chunks;
-        const TextStyle count{frame::kLabelSize, Weight::semibold, true};
+        const TextStyle count = style_of(Role::figure);
         for (int i = 0; i < b.schedule.stages; ++i) {
-            const Row r = row(b.schedule.stages, i);
+            const Box& r = b.rows[i];
             const double from =
                 i < a.schedule.stages ? a.in_flight[i] / double(a.schedule.chunks) : 0;
             const double n = lerp(from, b.in_flight[i] / double(v), m.u);
             add_squares(s, r, n, alpha);
-            const std::string text = v > 1 ? format_sig3(n) : count_text(from, n, 1);
-            s.add(Text{kFlightX, r.y + r.h / 2 + 9, text, count, palette_.activations}, alpha);
+            const std::string text = v > 1 ? format_sig3(n) : format_int(std::lround(n));
+            s.add(Text{kFlightX, centred_baseline(metrics_, text, count, r.cy()), text, count,
+                       palette_.activations},
+                  alpha);
         }
         // Interleaved stages hold chunks: counted here in whole stages' worth of activations.
-        if (v > 1) {
-            const TextStyle note{22, Weight::regular, false};
-            s.add(Text{kFlightX, kBottom + 34, "a chunk is 1/" + std::to_string(v) + " of a stage",
-                       note, palette_.muted},
-                  alpha * m.u);
-        }
+        if (v > 1)
+            TextColumn(metrics_, kFlightX, axis_y_ + kAxisLabelGap)
+                .line("a chunk is 1/" + std::to_string(v) + " of a stage", Role::small,
+                      palette_.muted)
+                .add_to(s, alpha * m.u);
     }
 
     // n micro-batches' activations as squares, the last one partial while the count morphs.
-    void add_squares(Scene& s, const Row& r, double n, double alpha) const {
-        const double left = kFlightX + 56, room = kFlightRight - left;
-        const double side = std::min({22.0, r.h * 0.5, room / std::max(1.0, std::ceil(n)) - 3});
+    void add_squares(Scene& s, const Box& r, double n, double alpha) const {
+        const double left = kFlightX + kSquaresAfter, room = kFlightRight - left;
+        const double side =
+            std::min({kSquareMax, r.h * 0.5, room / std::max(1.0, std::ceil(n)) - kSquareGap});
         for (int k = 0; k < std::ceil(n - 1e-9); ++k) {
             const double part = std::min(1.0, n - k);
-            s.add(Rect{left + k * (side + 3), r.y + r.h / 2 - side / 2, side * part, side, 2,
-                       palette_.activations},
+            s.add(filled(Box{left + k * (side + kSquareGap), r.cy() - side / 2, side * part, side},
+                         2, palette_.activations),
                   alpha);
         }
     }
 
+    // Under the time axis: the bubble by the formula, with the engine's numbers, and as measured.
     void add_readout(Scene& s, double t, const Morph& m) const {
-        const double alpha = progress(t, at(kReadoutAt), 0.5);
+        const double alpha = readout_in_.at(t);
         if (alpha <= 0) return;
         const engine::Config& a = timeline_.states()[m.from];
         const engine::Config& b = state(m);
-        const bool interleaved = b.training.schedule == engine::Schedule::interleaved;
-        const auto n = [&](auto field) { return count_text(field(a), field(b), m.u); };
-        const std::string p = n([](const engine::Config& c) { return double(c.layout.pp); });
-        const std::string mb =
-            n([](const engine::Config& c) { return double(c.training.micro_batches); });
-        const std::string v = n([](const engine::Config& c) { return double(c.training.chunks); });
+        const auto n = [&](auto field) {
+            return format_int(count_between(field(a), field(b), m.u));
+        };
+        const std::string p = n([](const engine::Config& c) { return c.layout.pp; });
+        const std::string mb = n([](const engine::Config& c) { return c.training.micro_batches; });
+        const std::string v = n([](const engine::Config& c) { return c.training.chunks; });
         const double bubble =
             figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
-        const std::string line =
-            interleaved ? "Bubble = (p − 1) / (v·m + p − 1) = (" + p + " − 1) / (" + v + "·" + mb +
-                              " + " + p + " − 1) = " + format_percent(bubble)
-                        : "Bubble = (p − 1) / (m + p − 1) = (" + p + " − 1) / (" + mb + " + " + p +
-                              " − 1) = " + format_percent(bubble);
-        TextStyle style{frame::kBodySize, Weight::semibold, true};
-        style.size = fit_size(metrics_, line, style, kX1 - kX0);
-        s.add(Text{kX0, 838, line, style, palette_.text}, alpha);
-        const double measured = lerp(drawn_[m.from].measured, drawn_[m.to].measured, m.u);
-        const TextStyle note{frame::kLabelSize, Weight::regular, true};
-        s.add(Text{kX0, 884,
-                   "Measured on this timeline: " + format_percent(measured) + " of GPU time idle",
-                   note, palette_.muted},
-              alpha);
+        const std::string line = b.training.schedule == engine::Schedule::interleaved
+                                     ? "Bubble = (p − 1) / (v·m + p − 1) = (" + p + " − 1) / (" +
+                                           v + "·" + mb + " + " + p +
+                                           " − 1) = " + format_percent(bubble)
+                                     : "Bubble = (p − 1) / (m + p − 1) = (" + p + " − 1) / (" + mb +
+                                           " + " + p + " − 1) = " + format_percent(bubble);
+        TextStyle style = tabular(weighted(style_of(Role::body), Weight::semibold));
+        style.size = fit_size(metrics_, line, style, kTimeline.w);
+        TextColumn(metrics_, kTimeline.x, time_label_.bottom() + kReadoutGap)
+            .line(line, style, palette_.text)
+            .line("Measured on this timeline: " + format_percent(value_at(t, measured_)) +
+                      " of GPU time idle",
+                  tabular(style_of(Role::note)), palette_.muted)
+            .add_to(s, alpha);
     }
 
-    const std::vector<Drawn> drawn_;
     const PassColors colors_;
+    const Stagger rows_in_;
+    const Fade legend_in_, readout_in_, flight_in_;
+    const double axis_y_;
+    TextColumn time_label_;
+    std::vector<Drawn> drawn_;
+    std::vector<double> measured_;  // idle share of the slot area, per state
 };
 
 std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,

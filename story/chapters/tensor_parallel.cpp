@@ -10,8 +10,8 @@
 
 #include "engine/memory.hpp"
 #include "story/chapter_base.hpp"
+#include "story/draw/draw.hpp"
 #include "story/format.hpp"
-#include "story/strategy_kit.hpp"
 #include "story/vocab.hpp"
 
 namespace story {
@@ -21,27 +21,31 @@ namespace {
 constexpr double kDefaultDuration = 24;
 // Choreography, in seconds of the default duration.
 constexpr double kLanesAt = 0.4, kSplitAAt = 2.2, kGeluAt = 4.0, kSplitBAt = 5.8, kReduceAt = 8.0;
-constexpr double kReduceFor = 1.2;  // each of the four all-reduces
+constexpr double kPartialAfter = 0.3;  // the partial Y enters after B's slices
+constexpr double kBusBefore = 0.4;     // the bus is drawn just before the first all-reduce
+constexpr double kReduceFor = 1.2;     // each of the four all-reduces
 constexpr double kMemoryAt = 13.2, kLinksAt = 16.0;
+// The partial sums turn into Y near the end of the first all-reduce (share of it), quickly.
+constexpr double kSummedAt = 0.9, kSummedFor = 0.3;
+constexpr double kPipLitAt = 0.5;  // share of an all-reduce after which its pip lights
 
-// The MLP diagram: one lane per GPU.
-constexpr double kLaneLeft = frame::kLeft, kLaneRight = 1030, kLanesTop = 330, kLanesBottom = 880,
-                 kLaneGap = 14;
+// The MLP diagram: one lane per GPU, the matrices at column centres, the NVLink bus at its right.
+constexpr Box kLanes{frame::kLeft, 330, 1030 - frame::kLeft, 550};
+constexpr double kLaneGap = 14, kLaneRadius = 12, kLaneNameInset = 18;
 constexpr double kColX = 290, kColA = 450, kColZ = 610, kColB = 770, kColY = 930, kBusX = 1080;
-// Right column: memory cards, then the traffic.
-constexpr double kRightX = 1200, kRightW = frame::kRight - kRightX;
-
-struct Lane {
-    double y = 0, h = 0;
-    double mid() const { return y + h / 2; }
-};
-
-Lane lane(int t, int i) {
-    const double h = (kLanesBottom - kLanesTop - kLaneGap * (t - 1)) / t;
-    return {kLanesTop + i * (h + kLaneGap), h};
-}
-
-double box_size(const Lane& l) { return std::min(110.0, l.h - 34); }
+constexpr double kHeadsBaseline = 306, kHeadMaxW = 154;
+constexpr double kMatrixMax = 110, kMatrixClear = 34;  // a lane's matrices, and the room around
+constexpr double kGhostFaint = 0.3;                    // opacity of a partial sum's fill
+constexpr double kBusWidth = 8, kFeedWidth = 5, kTagGap = 14, kToken = 22;
+// Right column: the two memory cards, then the traffic read-out.
+constexpr double kRightX = 1200;
+constexpr Box kMemoryRow{kRightX, 350, frame::kRight - kRightX, 270};
+constexpr double kCardW = 250, kCardSpill = 0.22, kCaptionGap = 10;
+constexpr double kTrafficTop = 686, kGroupGap = 10;  // the step's traffic a little apart
+constexpr double kPipsX = kRightX + 300, kPipW = 62, kPipH = 36, kPipGap = 10;
+// Link-time bars start after the row names and leave room for "1,000 ms" after them.
+constexpr double kBarX = kRightX + 230, kBarH = 22, kBarGap = 8, kTimeRoom = 150, kTimeGap = 12;
+constexpr double kNvlinkBar = 8, kNetworkBar = 3;
 
 // Per state: the GPU's memory with this split and with none, and the traffic figures.
 struct TpState {
@@ -78,151 +82,170 @@ Point along(const std::vector<Point>& path, double u) {
     return path.back();
 }
 
+// A lane's square matrix centred on column x.
+Box matrix(const Box& lane, double x) {
+    const double side = std::min(kMatrixMax, lane.h - kMatrixClear);
+    return box_around({x, lane.cy()}, side, side);
+}
+
+// Slice i of a matrix cut into n (fractional while tp morphs) columns or rows.
+Box slice(const Box& b, double n, int i, bool columns) {
+    return columns ? Box{b.x + i * b.w / n, b.y, b.w / n, b.h}
+                   : Box{b.x, b.y + i * b.h / n, b.w, b.h / n};
+}
+
+// A lane drawn at one instant: its box and how visible it is.
+struct LaneView {
+    Box lane;
+    double alpha = 1;
+};
+
+// A column header and the step it names.
+struct Head {
+    double x, at;
+    const char* text;
+};
+constexpr Head kHeads[] = {{kColX, kLanesAt, "X, copied"},  {kColA, kSplitAAt, "A by columns"},
+                           {kColZ, kGeluAt, "GeLU, local"}, {kColB, kSplitBAt, "B by rows"},
+                           {kColY, kSplitBAt, "partial Y"}, {kBusX, kReduceAt, "all-reduce"}};
+
 class TensorParallelChapter final : public ChapterBase {
   public:
     TensorParallelChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
-        : ChapterBase(spec, video, metrics), tp_(tp_states(timeline_.states())) {}
+        : ChapterBase(spec, video, metrics),
+          tp_(tp_states(timeline_.states())),
+          lanes_in_{at(kLanesAt)},
+          a_in_{at(kSplitAAt)},
+          z_in_{at(kGeluAt)},
+          b_in_{at(kSplitBAt)},
+          y_in_{at(kSplitBAt) + kPartialAfter},
+          bus_in_(Fade::in(at(kReduceAt) - kBusBefore)),
+          traffic_in_(Fade::in(at(kReduceAt))),
+          memory_in_(Fade::in(at(kMemoryAt))),
+          links_in_(Fade::in(at(kLinksAt))),
+          unsplit_card_(left_of(kMemoryRow, kCardW)),
+          split_card_(right_of(kMemoryRow, kCardW)) {
+        for (const engine::Config& c : timeline_.states()) {
+            std::vector<Box> lanes;
+            for (int i = 0; i < c.layout.tp; ++i)
+                lanes.push_back(column_cell(kLanes, c.layout.tp, i, kLaneGap));
+            lanes_.push_back(std::move(lanes));
+        }
+        // The headers share one size, the largest at which each fits its column.
+        TextStyle style = weighted(style_of(Role::label), Weight::semibold);
+        for (const Head& h : kHeads)
+            style.size = std::min(style.size, fit_size(metrics_, h.text, style, kHeadMaxW));
+        for (const Head& h : kHeads)
+            heads_.push_back(
+                {Text{h.x, kHeadsBaseline, h.text, style, palette_.text, Align::center},
+                 Fade::in(at(h.at))});
+    }
 
     Scene scene_at(double t) const override {
         Scene s = blank();
         const Morph m = timeline_.morph_at(t);
-        add_headers(s, t);
+        for (const auto& [text, fade] : heads_) s.add(text, fade.at(t));
         add_lanes(s, t, m);
         add_bus(s, t, m);
-        add_memory(s, t);
-        add_traffic(s, t);
+        add_memory(s, t, m);
+        add_traffic(s, t, m);
         add_frame(s, t);
         return s;
     }
 
   private:
-    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
-    void describe_engine(Fingerprint& f) const override {
-        for (const TpState& s : tp_)
-            f.add("split", s.split), f.add("unsplit", s.unsplit), f.add("buffer", s.buffer),
-                f.add("links", s.links);
-    }
-    double at(double authored) const {
-        return scaled_time(authored, spec_.duration, kDefaultDuration);
-    }
     int degree(int k) const { return timeline_.states()[k].layout.tp; }
     // Kept lanes (and their slices) move in the first half of a growing morph, the second
     // half of a shrinking one; lanes that come or go use the other half.
     double move(const Morph& m) const {
-        return std::clamp(degree(m.to) >= degree(m.from) ? 2 * m.u : 2 * m.u - 1, 0.0, 1.0);
+        return degree(m.to) >= degree(m.from) ? within(m.u, 0, 0.5) : within(m.u, 0.5, 0.5);
     }
-    double tp_at(const Morph& m) const { return lerp(degree(m.from), degree(m.to), move(m)); }
     // The k-th all-reduce runs over [start, start + kReduceFor).
     double reduce_start(int k) const { return at(kReduceAt) + k * at(kReduceFor); }
     // Partial sums turn into the full Y once the first all-reduce has returned.
     double summed(double t) const {
-        return progress(t, reduce_start(0) + at(kReduceFor) * 0.9, 0.3);
+        return progress(t, reduce_start(0) + at(kReduceFor) * kSummedAt, kSummedFor);
     }
-
-    void add_headers(Scene& s, double t) const {
-        const struct {
-            double x, at;
-            const char* text;
-        } heads[] = {{kColX, kLanesAt, "X, copied"},  {kColA, kSplitAAt, "A by columns"},
-                     {kColZ, kGeluAt, "GeLU, local"}, {kColB, kSplitBAt, "B by rows"},
-                     {kColY, kSplitBAt, "partial Y"}, {kBusX, kReduceAt, "all-reduce"}};
-        TextStyle style{frame::kLabelSize, Weight::semibold, false};
-        for (const auto& h : heads)
-            style.size = std::min(style.size, fit_size(metrics_, h.text, style, 154));
-        for (const auto& h : heads)
-            s.add(Text{h.x, 306, h.text, style, palette_.text, Align::center},
-                  progress(t, at(h.at), 0.5));
-    }
-
-    struct LaneView {
-        Lane lane;
-        double alpha = 1;
-    };
 
     // Lanes while tp morphs, in two halves so they never overlap.
     std::vector<LaneView> lanes_at(const Morph& m) const {
-        const int from = degree(m.from), to = degree(m.to);
-        const double first = std::clamp(2 * m.u, 0.0, 1.0),
-                     second = std::clamp(2 * m.u - 1, 0.0, 1.0);
-        const double k = move(m);
+        const std::vector<Box>&from = lanes_[m.from], &to = lanes_[m.to];
         std::vector<LaneView> out;
-        for (int i = 0; i < std::max(from, to); ++i) {
-            if (i >= from)
-                out.push_back({lane(to, i), second});
-            else if (i >= to)
-                out.push_back({lane(from, i), 1 - first});
-            else {
-                const Lane a = lane(from, i), b = lane(to, i);
-                out.push_back({{lerp(a.y, b.y, k), lerp(a.h, b.h, k)}, 1});
-            }
+        for (std::size_t i = 0; i < std::max(from.size(), to.size()); ++i) {
+            if (i >= from.size())
+                out.push_back({to[i], arriving(m)});
+            else if (i >= to.size())
+                out.push_back({from[i], leaving(m)});
+            else
+                out.push_back({lerp(from[i], to[i], move(m)), 1});
         }
         return out;
     }
 
     void add_lanes(Scene& s, double t, const Morph& m) const {
-        const double tp = tp_at(m);
+        const double tp = lerp(degree(m.from), degree(m.to), move(m));
         const auto views = lanes_at(m);
         for (std::size_t i = 0; i < views.size(); ++i)
             if (views[i].alpha > 0) add_lane(s, t, views[i].lane, int(i), tp, views[i].alpha);
     }
 
-    void add_lane(Scene& s, double t, const Lane& l, int i, double tp, double alpha) const {
-        const double enter = progress(t, at(kLanesAt) + 0.08 * i, 0.5) * alpha;
-        s.add(
-            Rect{kLaneLeft, l.y, kLaneRight - kLaneLeft, l.h, 12, palette_.panel, palette_.grid, 2},
-            enter);
-        TextStyle name{frame::kLabelSize, Weight::medium, false};
-        s.add(Text{kLaneLeft + 18, l.mid() + 9, "GPU " + std::to_string(i), name, palette_.muted},
+    // One GPU's lane: X × A-slice = Z-slice × B-slice = partial Y.
+    void add_lane(Scene& s, double t, const Box& lane, int i, double tp, double alpha) const {
+        const double enter = lanes_in_.at(t, i) * alpha;
+        s.add(filled(lane, kLaneRadius, palette_.panel, palette_.grid, 2), enter);
+        const std::string name = "GPU " + std::to_string(i);
+        const TextStyle label = style_of(Role::label);
+        s.add(Text{lane.x + kLaneNameInset, centred_baseline(metrics_, name, label, lane.cy()),
+                   name, label, palette_.muted},
               enter);
-        const double b = box_size(l), top = l.mid() - b / 2;
-        s.add(Rect{kColX - b / 2, top, b, b, 4, palette_.activations}, enter);
-        add_operator(s, (kColX + kColA) / 2, l, "×", progress(t, at(kSplitAAt), 0.5) * alpha);
-        add_sliced(s, kColA, top, b, i, tp, true, palette_.weights,
-                   progress(t, at(kSplitAAt) + 0.08 * i, 0.5) * alpha);
-        add_operator(s, (kColA + kColZ) / 2, l, "=", progress(t, at(kGeluAt), 0.5) * alpha);
-        add_sliced(s, kColZ, top, b, i, tp, true, palette_.activations,
-                   progress(t, at(kGeluAt) + 0.08 * i, 0.5) * alpha);
-        add_operator(s, (kColZ + kColB) / 2, l, "×", progress(t, at(kSplitBAt), 0.5) * alpha);
-        add_sliced(s, kColB, top, b, i, tp, false, palette_.weights,
-                   progress(t, at(kSplitBAt) + 0.08 * i, 0.5) * alpha);
-        add_operator(s, (kColB + kColY) / 2, l, "=", progress(t, at(kSplitBAt) + 0.3, 0.5) * alpha);
-        add_partial(s, t, kColY - b / 2, top, b,
-                    progress(t, at(kSplitBAt) + 0.3 + 0.08 * i, 0.5) * alpha);
+        s.add(filled(matrix(lane, kColX), 4, palette_.activations), enter);
+        add_operator(s, kColX, kColA, lane, "×", a_in_.at(t, 0) * alpha);
+        add_sliced(s, matrix(lane, kColA), i, tp, true, palette_.weights, a_in_.at(t, i) * alpha);
+        add_operator(s, kColA, kColZ, lane, "=", z_in_.at(t, 0) * alpha);
+        add_sliced(s, matrix(lane, kColZ), i, tp, true, palette_.activations,
+                   z_in_.at(t, i) * alpha);
+        add_operator(s, kColZ, kColB, lane, "×", b_in_.at(t, 0) * alpha);
+        add_sliced(s, matrix(lane, kColB), i, tp, false, palette_.weights, b_in_.at(t, i) * alpha);
+        add_operator(s, kColB, kColY, lane, "=", y_in_.at(t, 0) * alpha);
+        add_partial(s, t, matrix(lane, kColY), y_in_.at(t, i) * alpha);
     }
 
-    void add_operator(Scene& s, double x, const Lane& l, const char* op, double alpha) const {
-        const TextStyle style{frame::kBodySize, Weight::regular, false};
-        s.add(Text{x, l.mid() + 12, op, style, palette_.muted, Align::center}, alpha);
+    // An operator between two columns, centred on the lane.
+    void add_operator(Scene& s, double left, double right, const Box& lane, const char* op,
+                      double alpha) const {
+        const TextStyle style = style_of(Role::body);
+        s.add(Text{(left + right) / 2, centred_baseline(metrics_, op, style, lane.cy()), op, style,
+                   palette_.muted, Align::center},
+              alpha);
     }
 
-    // The full matrix as a ghost, cut into t slices (columns or rows), this GPU's slice filled.
-    void add_sliced(Scene& s, double cx, double top, double b, int i, double tp, bool columns,
-                    Color fill, double alpha) const {
+    // The full matrix as a ghost, cut into tp slices (columns or rows), this GPU's slice filled.
+    void add_sliced(Scene& s, const Box& b, int i, double tp, bool columns, Color fill,
+                    double alpha) const {
         if (alpha <= 0) return;
-        const double x = cx - b / 2, part = b / tp;
-        s.add(Rect{x, top, b, b, 4, std::nullopt, palette_.grid, 2, true}, alpha);
-        const Rect slice = columns ? Rect{x + i * part, top, part, b, 2, fill}
-                                   : Rect{x, top + i * part, b, part, 2, fill};
-        s.add(slice, alpha);
+        s.add(outline(b, 4, palette_.grid, 2, true), alpha);
+        s.add(filled(slice(b, tp, i, columns), 2, fill), alpha);
         for (int k = 1; k < std::ceil(tp); ++k) {
-            const double d = k * part;
-            if (d >= b - 0.5) break;
-            s.add(columns ? Line{{x + d, top}, {x + d, top + b}, palette_.grid, 1.5}
-                          : Line{{x, top + d}, {x + b, top + d}, palette_.grid, 1.5},
+            const Box next = slice(b, tp, k, columns);
+            if ((columns ? next.x - b.x : next.y - b.y) >= (columns ? b.w : b.h) - 0.5) break;
+            s.add(columns ? Line{{next.x, b.y}, {next.x, b.bottom()}, palette_.grid, 1.5}
+                          : Line{{b.x, next.y}, {b.right(), next.y}, palette_.grid, 1.5},
                   alpha);
         }
     }
 
     // A partial sum is drawn faint; once the all-reduce has returned it is the whole Y.
-    void add_partial(Scene& s, double t, double x, double top, double b, double alpha) const {
+    void add_partial(Scene& s, double t, const Box& b, double alpha) const {
         if (alpha <= 0) return;
         const double full = summed(t);
-        s.add(Rect{x, top, b, b, 4, with_alpha(palette_.activations, lerp(0.3, 1, full)),
-                   palette_.activations, 2},
+        s.add(filled(b, 4, with_alpha(palette_.activations, lerp(kGhostFaint, 1, full)),
+                     palette_.activations, 2),
               alpha);
-        TextStyle label{std::min(frame::kLabelSize, b * 0.28), Weight::semibold, false};
-        label.size = std::max(label.size, frame::kMinTextSize);
-        s.add(Text{x + b / 2, top + b / 2 + label.size * 0.35, "Y", label,
+        // "Y" scales with the matrix, within the label size and the smallest text allowed.
+        const TextStyle label =
+            sized(weighted(style_of(Role::label), Weight::semibold),
+                  std::clamp(b.w * 0.28, frame::kMinTextSize, frame::kLabelSize));
+        s.add(Text{b.cx(), centred_baseline(metrics_, "Y", label, b.cy()), "Y", label,
                    readable_on(palette_, palette_.activations), Align::center},
               alpha * full);
     }
@@ -230,139 +253,145 @@ class TensorParallelChapter final : public ChapterBase {
     // NVLink between the GPUs: a thick bus; during each all-reduce a chunk leaves every
     // partial Y, meets the others on the bus (the sum) and comes back, at constant speed.
     void add_bus(Scene& s, double t, const Morph& m) const {
-        const double alpha = progress(t, at(kReduceAt) - 0.4, 0.5);
+        const double alpha = bus_in_.at(t);
         if (alpha <= 0) return;
         const auto views = lanes_at(m);
-        double top = views.front().lane.mid(), bottom = top;
+        double top = views.front().lane.cy(), bottom = top;
         for (const LaneView& v : views)
-            bottom = lerp(bottom, std::max(bottom, v.lane.mid()), v.alpha);
+            bottom = lerp(bottom, std::max(bottom, v.lane.cy()), v.alpha);
         const double mid = (top + bottom) / 2;
-        s.add(Line{{kBusX, top}, {kBusX, bottom}, palette_.comm, 8}, alpha);
-        const TextStyle tag{frame::kLabelSize, Weight::semibold, false};
-        s.add(Text{kBusX + 14, mid + 9, "NVLink", tag, palette_.comm}, alpha);
+        s.add(Line{{kBusX, top}, {kBusX, bottom}, palette_.comm, kBusWidth}, alpha);
+        const TextStyle tag = weighted(style_of(Role::label), Weight::semibold);
+        s.add(Text{kBusX + kTagGap, centred_baseline(metrics_, "NVLink", tag, mid), "NVLink", tag,
+                   palette_.comm},
+              alpha);
         for (const LaneView& v : views) {
-            const Lane& l = v.lane;
-            const double edge = kColY + box_size(l) / 2;
-            s.add(Line{{edge, l.mid()}, {kBusX, l.mid()}, palette_.comm, 5}, alpha * v.alpha);
+            const Point from{matrix(v.lane, kColY).right(), v.lane.cy()};
+            const Point onto{kBusX, v.lane.cy()};
+            s.add(Line{from, onto, palette_.comm, kFeedWidth}, alpha * v.alpha);
             for (int k = 0; k < engine::kTpAllReducesPerLayer; ++k) {
                 const double u = progress(t, reduce_start(k), at(kReduceFor), Ease::linear);
                 if (u <= 0 || u >= 1) continue;
-                const std::vector<Point> there{{edge, l.mid()}, {kBusX, l.mid()}, {kBusX, mid}};
-                const Point p = u < 0.5 ? along(there, u * 2)
-                                        : along({there.rbegin(), there.rend()}, u * 2 - 1);
-                s.add(Rect{p.x - 11, p.y - 11, 22, 22, 4, palette_.comm, palette_.text, 1.5},
+                const Point p = u < 0.5 ? along({from, onto, {kBusX, mid}}, 2 * u)
+                                        : along({{kBusX, mid}, onto, from}, 2 * u - 1);
+                s.add(filled(box_around(p, kToken, kToken), 4, palette_.comm, palette_.text, 1.5),
                       v.alpha);
             }
         }
     }
 
-    void add_memory(Scene& s, double t) const {
-        const double alpha = progress(t, at(kMemoryAt), 0.5);
-        if (alpha <= 0) return;
-        const auto stack = [&](bool split) {
-            const auto fig = [&](auto field) { return lerp_state(t, split, field); };
-            return std::vector<MemorySegment>{
-                {fig(&engine::PerGpu::weights), palette_.weights},
-                {fig(&engine::PerGpu::gradients), palette_.gradients},
-                {fig(&engine::PerGpu::optimizer), palette_.optimizer},
-                {fig(&engine::PerGpu::activations), palette_.activations}};
-        };
-        const double w = 250, h = 270, top = 350, gap = kRightW - 2 * w;
-        const double cap = timeline_.states()[timeline_.morph_at(t).to].cluster.gpu.memory.value;
-        const std::string tp =
-            count_text(degree(timeline_.morph_at(t).from), degree(timeline_.morph_at(t).to),
-                       timeline_.morph_at(t).u);
-        add_card(s, {kRightX, top, w, h, "tp = 1", cap, stack(false)},
-                 lerp_state(t, false, &engine::PerGpu::weights), alpha);
-        add_card(s, {kRightX + w + gap, top, w, h, "tp = " + tp, cap, stack(true)},
-                 lerp_state(t, true, &engine::PerGpu::weights), alpha);
-    }
-
     // A per-GPU figure of this chapter's own states, counting between them while a `set:` morphs.
-    double lerp_state(double t, bool split, engine::Bytes engine::PerGpu::*field) const {
-        const Morph m = timeline_.morph_at(t);
+    double figure(const Morph& m, bool split, engine::Bytes engine::PerGpu::*field) const {
         const auto get = [&](int k) {
             return ((split ? tp_[k].split : tp_[k].unsplit).*field).value;
         };
         return lerp(get(m.from), get(m.to), m.u);
     }
 
-    void add_card(Scene& s, CardSpec card, double weights, double alpha) const {
-        card.max_spill = 0.22;
-        for (Item& item : gpu_card(palette_, metrics_, card)) s.add(std::move(item.shape), alpha);
-        const TextStyle style{frame::kLabelSize, Weight::regular, true};
-        s.add(Text{card.x + card.w / 2, card.y + card.h + 36, "weights " + format_bytes(weights),
-                   style, palette_.weights, Align::center},
-              alpha);
+    // No split beside this split: the memory each GPU holds, its weights written under it.
+    void add_memory(Scene& s, double t, const Morph& m) const {
+        const double alpha = memory_in_.at(t);
+        if (alpha <= 0) return;
+        const double capacity = timeline_.states()[m.to].cluster.gpu.memory.value;
+        const std::string tp = format_int(count_between(degree(m.from), degree(m.to), m.u));
+        add_card(s, m, unsplit_card_, "tp = 1", capacity, false, alpha);
+        add_card(s, m, split_card_, "tp = " + tp, capacity, true, alpha);
+    }
+
+    void add_card(Scene& s, const Morph& m, const Box& b, std::string name, double capacity,
+                  bool split, double alpha) const {
+        const auto fig = [&](auto field) { return figure(m, split, field); };
+        CardSpec card{b.x,
+                      b.y,
+                      b.w,
+                      b.h,
+                      std::move(name),
+                      capacity,
+                      {{fig(&engine::PerGpu::weights), palette_.weights},
+                       {fig(&engine::PerGpu::gradients), palette_.gradients},
+                       {fig(&engine::PerGpu::optimizer), palette_.optimizer},
+                       {fig(&engine::PerGpu::activations), palette_.activations}}};
+        card.max_spill = kCardSpill;
+        add_items(s, gpu_card(palette_, metrics_, card), alpha);
+        TextColumn(metrics_, b.cx(), b.bottom() + kCaptionGap, Align::center)
+            .line("weights " + format_bytes(fig(&engine::PerGpu::weights)),
+                  tabular(style_of(Role::note)), palette_.weights)
+            .add_to(s, alpha);
     }
 
     // Four all-reduces per layer (pips light as they happen), their size, and a step's worth
     // timed on NVLink and on the network.
-    void add_traffic(Scene& s, double t) const {
-        const double y0 = 712;
-        const double alpha = progress(t, at(kReduceAt), 0.5);
+    void add_traffic(Scene& s, double t, const Morph& m) const {
+        const double alpha = traffic_in_.at(t);
         if (alpha <= 0) return;
-        const TextStyle label{frame::kLabelSize, Weight::regular, false};
-        int done = 0;
-        for (int k = 0; k < engine::kTpAllReducesPerLayer; ++k)
-            done += t >= reduce_start(k) + at(kReduceFor) * 0.5;
+        const double buffer = lerp(tp_[m.from].buffer.value, tp_[m.to].buffer.value, m.u);
+        TextColumn col(metrics_, kRightX, kTrafficTop);
+        col.line("All-reduces per layer", Role::note, palette_.text)
+            .line("each one sums s·b·h activations: " + format_bytes(buffer), Role::note,
+                  palette_.muted);
+        col.add_to(s, alpha);
+        add_pips(s, t, middle_of(metrics_, col.lines().front()), alpha);
+        add_link_times(s, t, m, col.bottom() + kGroupGap);
+    }
+
+    void add_pips(Scene& s, double t, double y, double alpha) const {
         const char* pass[] = {"fwd", "fwd", "bwd", "bwd"};
-        s.add(Text{kRightX, y0, "All-reduces per layer", label, palette_.text}, alpha);
+        const TextStyle small = weighted(style_of(Role::small), Weight::medium);
+        const Box row{kPipsX, y - kPipH / 2, 4 * kPipW + 3 * kPipGap, kPipH};
         for (int k = 0; k < engine::kTpAllReducesPerLayer; ++k) {
-            const double x = kRightX + 300 + k * 72;
-            const bool lit = k < done;
-            s.add(Rect{x, y0 - 26, 62, 36, 6,
+            const Box pip = row_cell(row, engine::kTpAllReducesPerLayer, k, kPipGap);
+            const bool lit = t >= reduce_start(k) + at(kReduceFor) * kPipLitAt;
+            s.add(Rect{pip.x, pip.y, pip.w, pip.h, 6,
                        lit ? std::optional<Color>(palette_.comm) : std::nullopt, palette_.comm, 2},
                   alpha);
-            const TextStyle small{22, Weight::medium, false};
-            s.add(Text{x + 31, y0 - 1, pass[k], small,
-                       lit ? readable_on(palette_, palette_.comm) : palette_.muted, Align::center},
-                  alpha);
+            s.add(
+                Text{pip.cx(), centred_baseline(metrics_, pass[k], small, pip.cy()), pass[k], small,
+                     lit ? readable_on(palette_, palette_.comm) : palette_.muted, Align::center},
+                alpha);
         }
-        const double buffer = lerp_tp(t, [](const TpState& s) { return s.buffer.value; });
-        s.add(Text{kRightX, y0 + 40, "each one sums s·b·h activations: " + format_bytes(buffer),
-                   label, palette_.muted},
-              alpha);
-        add_link_times(s, t, y0 + 40);
     }
 
-    double lerp_tp(double t, double (*f)(const TpState&)) const {
-        const Morph m = timeline_.morph_at(t);
-        return lerp(f(tp_[m.from]), f(tp_[m.to]), m.u);
-    }
-
-    void add_link_times(Scene& s, double t, double y) const {
-        const double alpha = progress(t, at(kLinksAt), 0.5);
+    // The step's bytes per GPU, then one bar per link, as long as the time they take on it.
+    void add_link_times(Scene& s, double t, const Morph& m, double top) const {
+        const double alpha = links_in_.at(t);
         if (alpha <= 0) return;
-        const TextStyle label{frame::kLabelSize, Weight::regular, false};
-        const TextStyle value{frame::kLabelSize, Weight::semibold, true};
         const double bytes =
             figure_at(t, [](const engine::Report& r) { return r.comm.tp_per_gpu.value; });
-        s.add(Text{kRightX, y + 40, "per GPU per step: " + format_bytes(bytes) + ", which takes",
-                   label, palette_.text},
-              alpha);
-        const double nv = lerp_tp(t, [](const TpState& s) { return s.links.on_nvlink.value; });
-        const double net = lerp_tp(t, [](const TpState& s) { return s.links.on_network.value; });
+        const auto seconds = [&](engine::Seconds engine::TpLinkTimes::*f) {
+            return lerp((tp_[m.from].links.*f).value, (tp_[m.to].links.*f).value, m.u);
+        };
+        const double nv = seconds(&engine::TpLinkTimes::on_nvlink),
+                     net = seconds(&engine::TpLinkTimes::on_network);
         const double longest = std::max({nv, net, 1e-12});
-        const Morph m = timeline_.morph_at(t);
-        const struct {
-            std::string name;
-            double seconds;
-            double width;
-        } rows[] = {{"NVLink " + format_bandwidth(tp_[m.to].links.nvlink_bw.value), nv, 8},
-                    {"network " + format_bandwidth(tp_[m.to].links.network_bw.value), net, 3}};
-        const double bar_x = kRightX + 230, bar_w = kRightW - 230 - 150;  // room for "1,000 ms"
+        const engine::TpLinkTimes& links = tp_[m.to].links;
+        TextColumn col(metrics_, kRightX, top);
+        col.line("per GPU per step: " + format_bytes(bytes) + ", which takes", Role::note,
+                 palette_.text)
+            .gap(kBarGap)
+            .line("NVLink " + format_bandwidth(links.nvlink_bw.value), Role::note, palette_.muted)
+            .gap(kBarGap)
+            .line("network " + format_bandwidth(links.network_bw.value), Role::note,
+                  palette_.muted);
+        col.add_to(s, alpha);
+        const double bar_w = frame::kRight - kBarX - kTimeRoom;
+        const double times[] = {nv, net};
         for (int k = 0; k < 2; ++k) {
-            const double yy = y + 84 + k * 38;
-            s.add(Text{kRightX, yy, rows[k].name, label, palette_.muted}, alpha);
-            const double w = bar_w * rows[k].seconds / longest;
-            s.add(Rect{bar_x, yy - 20, w, 22, 3, palette_.comm}, alpha);
-            s.add(Text{bar_x + w + 12, yy, format_time(rows[k].seconds), value, palette_.text},
+            const double y = middle_of(metrics_, col.lines()[k + 1]);
+            const double w = bar_w * times[k] / longest;
+            s.add(filled(Box{kBarX, y - kBarH / 2, w, kBarH}, 3, palette_.comm), alpha);
+            const TextStyle value = style_of(Role::figure);
+            s.add(Text{kBarX + w + kTimeGap, centred_baseline(metrics_, "0", value, y),
+                       format_time(times[k]), value, palette_.text},
                   alpha);
         }
     }
 
     const std::vector<TpState> tp_;
+    const Stagger lanes_in_, a_in_, z_in_, b_in_, y_in_;
+    const Fade bus_in_, traffic_in_, memory_in_, links_in_;
+    const Box unsplit_card_, split_card_;
+    std::vector<std::vector<Box>> lanes_;  // per state, one per GPU
+    std::vector<std::pair<Text, Fade>> heads_;
 };
 
 std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,

@@ -50,6 +50,11 @@ double centred_baseline(const TextMetrics& m, std::string_view text, const TextS
     return y + (e.ascent - e.descent) / 2;
 }
 
+double middle_of(const TextMetrics& m, const Text& line) {
+    const TextExtent e = m.measure(line.text, line.style);
+    return line.y - (e.ascent - e.descent) / 2;
+}
+
 TextColumn::TextColumn(const TextMetrics& m, double x, double top, Align align)
     : metrics_(m), x_(x), bottom_(top), align_(align) {}
 

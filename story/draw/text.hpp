@@ -24,6 +24,9 @@ TextStyle sized(TextStyle s, double px);
 // The baseline that centres one line of text vertically on y.
 double centred_baseline(const TextMetrics& m, std::string_view text, const TextStyle& style,
                         double y);
+// The y a line of text is centred on (centred_baseline's inverse): things beside a line, such as
+// swatches and bars, centre on it.
+double middle_of(const TextMetrics& m, const Text& line);
 
 // Lines of text under one another from `top`, anchored at x by align: each baseline sits below
 // the previous line's descent by the new line's leading (kLeading of its size) and ascent.

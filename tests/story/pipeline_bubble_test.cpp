@@ -5,8 +5,8 @@
 #include "chapter_fixture.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/report.hpp"
+#include "story/draw/color.hpp"
 #include "story/format.hpp"
-#include "story/strategy_kit.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

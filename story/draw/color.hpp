@@ -1,0 +1,18 @@
+// Colours pictures derive from the palette: a mix of two, the text colour that reads on a fill,
+// and the two shades of one colour the forward and backward passes are drawn in.
+#pragma once
+#include "story/theme.hpp"
+
+namespace story {
+
+Color mix(Color a, Color b, double k);  // k = 0: a, k = 1: b
+// The palette's text or background colour, whichever contrasts more with fill.
+Color readable_on(const Palette& p, Color fill);
+
+// STYLE.md "Timeline": forward and backward passes in two shades of one colour.
+struct PassColors {
+    Color forward, backward;
+};
+PassColors pass_colors(const Palette& p);
+
+}  // namespace story
