@@ -43,8 +43,8 @@ TEST_CASE("render without its video module fails with exit 1 and names the modul
     std::filesystem::copy_file(SHARDREEL_BINARY, lone);
     const CliRun r = run_shell(q(lone) + " render " + q(short_film()) + " -o film.mp4", dir.path);
     CHECK(r.exit_code == 1);
-    CHECK(r.err.find("cannot load the video module " + (dir.path / "shardreel-video.so").string()) !=
-          std::string::npos);
+    CHECK(r.err.find("cannot load the video module " +
+                     (dir.path / "shardreel-video.so").string()) != std::string::npos);
     CHECK_FALSE(std::filesystem::exists(dir.path / "film.mp4"));
     const CliRun still = run_shell(q(lone) + " check " + q(short_film()), dir.path);
     CHECK(still.exit_code == 0);  // the core commands need no module
