@@ -7,7 +7,6 @@
 
 #include "engine/report.hpp"
 #include "story/chapter.hpp"
-#include "story/fingerprint.hpp"
 #include "story/layout.hpp"
 #include "story/timeline.hpp"
 
@@ -16,13 +15,8 @@ namespace story {
 class ChapterBase : public Chapter {
   public:
     ChapterBase(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics);
-    // The engine report of every parameter state, then describe_engine().
-    std::string fingerprint() const final;
 
   protected:
-    // Kinds that draw more than reports_ (schedules, plans, layouts, figures computed from
-    // modified configs) add it here, so those changes reach the cache key.
-    virtual void describe_engine(Fingerprint&) const {}
     // Background only, in the authoring space.
     Scene blank() const;
     // Title, caption of the beat showing at t, and the given stats.

@@ -196,17 +196,21 @@ struct Planned {
     double seconds = 0;
 };
 
+// Keys hash every frame's scene, so they are computed in parallel on every core (no encoder runs
+// yet), whatever `jobs` says about drawing.
 std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Fonts& fonts,
                                    const EncoderSettings& encoder, bool segments_only) {
     std::vector<Planned> out;
     for (std::size_t i = 0; i < films.size(); ++i) {
         if (!segments_only && !is_mp4(films[i].output)) continue;
-        for (const story::ChapterSpec& spec : films[i].board.chapters) {
-            Planned p{i, &spec, story::make_chapter(spec, films[i].video, fonts), {}};
-            p.key = segment_key(spec, *p.chapter, films[i].video, encoder, fonts);
-            out.push_back(std::move(p));
-        }
+        for (const story::ChapterSpec& spec : films[i].board.chapters)
+            out.push_back({i, &spec, story::make_chapter(spec, films[i].video, fonts), {}});
     }
+    const int cores = static_cast<int>(std::thread::hardware_concurrency());
+    run_parallel(cores, out.size(), [&](std::size_t i, const std::atomic<bool>&) {
+        Planned& p = out[i];
+        p.key = segment_key(*p.spec, *p.chapter, films[p.film].video, encoder, fonts);
+    });
     return out;
 }
 

@@ -70,10 +70,6 @@ class CheckpointChapter final : public ChapterBase {
     }
 
   private:
-    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
-    void describe_engine(Fingerprint& f) const override {
-        for (const CkptState& s : ckpt_) f.add("coef", s.coef), f.add("compute", s.compute);
-    }
     double at(double authored) const {
         return scaled_time(authored, spec_.duration, kDefaultDuration);
     }

@@ -68,12 +68,6 @@ class InterconnectChapter final : public ChapterBase {
     }
 
   private:
-    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
-    void describe_engine(Fingerprint& f) const override {
-        f.add("timings", timings_);
-        for (const engine::Config& c : timeline_.states())
-            f.add("nvlink_one_way", engine::nvlink_per_direction(c.cluster));
-    }
     double at(double authored) const {
         return scaled_time(authored, spec_.duration, kDefaultDuration);
     }

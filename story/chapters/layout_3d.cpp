@@ -110,8 +110,6 @@ class Layout3dChapter final : public ChapterBase {
     }
 
   private:
-    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
-    void describe_engine(Fingerprint& f) const override { f.add("layouts", layouts_); }
     double at(double authored) const {
         return scaled_time(authored, spec_.duration, kDefaultDuration);
     }

@@ -104,10 +104,6 @@ class PipelineChapter final : public ChapterBase {
     }
 
   private:
-    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
-    void describe_engine(Fingerprint& f) const override {
-        for (const Drawn& d : drawn_) f.add("schedule", d.schedule);
-    }
     double at(double authored) const {
         return scaled_time(authored, spec_.duration, kDefaultDuration);
     }

@@ -177,13 +177,6 @@ class RingChapter final : public ChapterBase {
     }
 
   private:
-    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
-    void describe_engine(Fingerprint& f) const override {
-        f.add("buffer", buffer_), f.add("bandwidth", bandwidth_);
-        for (const Run& r : runs_) f.add("ring", r.ring);
-        for (const engine::Config& c : timeline_.states())
-            f.add("layout", engine::layout_3d(c.layout, c.cluster.gpus_per_node));
-    }
     double at(double authored) const {
         return scaled_time(authored, spec_.duration, kDefaultDuration);
     }

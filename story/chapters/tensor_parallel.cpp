@@ -96,12 +96,6 @@ class TensorParallelChapter final : public ChapterBase {
     }
 
   private:
-    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
-    void describe_engine(Fingerprint& f) const override {
-        for (const TpState& s : tp_)
-            f.add("split", s.split), f.add("unsplit", s.unsplit), f.add("buffer", s.buffer),
-                f.add("links", s.links);
-    }
     double at(double authored) const {
         return scaled_time(authored, spec_.duration, kDefaultDuration);
     }
