@@ -1,13 +1,14 @@
 // The two digests in a segment key beside the scenes' own: the scene digest sees every field of
 // every display-list item, and the drawing digest every file of render/draw, render/sinks and
 // render/av (the list CMake hashed against the folders, and the script re-run on edited copies).
+#include "render/film/digest.hpp"
+
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "render/film/digest.hpp"
 #include "render/film/segment_cache.hpp"
 #include "story/load.hpp"
 #include "tests/render/cli.hpp"
@@ -36,7 +37,8 @@ story::Scene sample() {
     s.add(Arrow{{5, 6}, {7, 8}, hex(0x0072B2), 3, 14});
     s.add(Path{{{0, 0}, {10, 0}, {10, 10}}, true, hex(0xD55E00), hex(0xCC79A7), 2});
     Group g{100, 200, 1.5, {}};
-    g.items.push_back(Item{Text{1, 2, "7B", {34, Weight::medium, true}, hex(0xFFFFFF), Align::right}, 0.5});
+    g.items.push_back(
+        Item{Text{1, 2, "7B", {34, Weight::medium, true}, hex(0xFFFFFF), Align::right}, 0.5});
     s.add(g, 0.75);
     return s;
 }
@@ -87,7 +89,10 @@ const std::vector<std::pair<const char*, Edit>>& edits() {
         {"arrow width", [](Scene& s) { item<Arrow>(s, 2).width = 4; }},
         {"arrow head", [](Scene& s) { item<Arrow>(s, 2).head = 10; }},
         {"path point", [](Scene& s) { item<Path>(s, 3).points[2].x = 11; }},
-        {"path point added", [](Scene& s) { item<Path>(s, 3).points.push_back({5, 5}); }},
+        {"path point added",
+         [](Scene& s) {
+             item<Path>(s, 3).points.push_back({5, 5});
+         }},
         {"path closed", [](Scene& s) { item<Path>(s, 3).closed = false; }},
         {"path fill", [](Scene& s) { item<Path>(s, 3).fill.reset(); }},
         {"path stroke", [](Scene& s) { item<Path>(s, 3).stroke->g = 0; }},
@@ -106,7 +111,10 @@ const std::vector<std::pair<const char*, Edit>>& edits() {
         {"text color", [](Scene& s) { text(s).color.b = 0; }},
         {"text align", [](Scene& s) { text(s).align = Align::center; }},
         // The same fields under another shape: the variant's alternative is hashed too.
-        {"shape kind", [](Scene& s) { s.items[2].shape = Line{{5, 6}, {7, 8}, hex(0x0072B2), 3}; }},
+        {"shape kind",
+         [](Scene& s) {
+             s.items[2].shape = Line{{5, 6}, {7, 8}, hex(0x0072B2), 3};
+         }},
     };
     return all;
 }
@@ -128,8 +136,8 @@ std::string run_digest_script(const fs::path& root, const fs::path& out) {
     std::string dirs;
     for (const std::string& d : kDrawingDirs) dirs += (dirs.empty() ? "" : ";") + d;
     const auto run = render_test::run_shell(
-        q(SHARDREEL_CMAKE) + " -DROOT=" + q(root) + " -DDIRS=" + q(dirs) + " -DOUT=" +
-        q(out / "digest.hpp") + " -DLIST=" + q(out / "digest.txt") + " -P " +
+        q(SHARDREEL_CMAKE) + " -DROOT=" + q(root) + " -DDIRS=" + q(dirs) +
+        " -DOUT=" + q(out / "digest.hpp") + " -DLIST=" + q(out / "digest.txt") + " -P " +
         q(source_dir() / "cmake/drawing_digest.cmake"));
     INFO(run.err);
     REQUIRE(run.exit_code == 0);
@@ -142,7 +150,8 @@ std::string run_digest_script(const fs::path& root, const fs::path& out) {
 // The digest this build put in every segment key.
 std::string built_drawing_digest() {
     story::Diagnostics diags;
-    const auto board = story::parse_storyboard(slurp(render_test::short_film()), "short.yaml", diags);
+    const auto board =
+        story::parse_storyboard(slurp(render_test::short_film()), "short.yaml", diags);
     REQUIRE(board);
     const render::Fonts fonts(render::default_font_dir());
     const auto& spec = board->chapters[0];
@@ -229,5 +238,6 @@ TEST_CASE("editing, adding or renaming any file there changes the drawing digest
     CHECK(seen.insert(run_digest_script(root, out)).second);
     write_text(root / "render/av/new_codec.cpp", "// new\n");
     CHECK(seen.insert(run_digest_script(root, out)).second);
-    CHECK(lines_of(slurp(out / "digest.txt")).size() == lines_of(slurp(SHARDREEL_DRAWING_LIST)).size() + 1);
+    CHECK(lines_of(slurp(out / "digest.txt")).size() ==
+          lines_of(slurp(SHARDREEL_DRAWING_LIST)).size() + 1);
 }

@@ -2,7 +2,11 @@
 // every frame's display list is equal (same video, encoder, fonts); checked for every chapter kind
 // and settable parameter, for engine figures, and for what is not drawn (positions, ids).
 #include <catch2/catch.hpp>
+#include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <sstream>
 
 #include "render/film/director.hpp"
