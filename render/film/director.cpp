@@ -193,7 +193,7 @@ struct Planned {
     std::unique_ptr<story::Chapter> chapter;
     SegmentKey key;
     bool cached = false;  // hit, or drawn for an earlier film in this run
-    double seconds = 0;
+    double seconds = 0;   // keying, looking up and drawing it
 };
 
 // Keys hash every frame's scene, so they are computed in parallel on every core (no encoder runs
@@ -208,24 +208,33 @@ std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Font
     }
     const int cores = static_cast<int>(std::thread::hardware_concurrency());
     run_parallel(cores, out.size(), [&](std::size_t i, const std::atomic<bool>&) {
+        const auto start = std::chrono::steady_clock::now();
         Planned& p = out[i];
         p.key = segment_key(*p.spec, *p.chapter, films[p.film].video, encoder, fonts);
+        p.seconds = seconds_since(start);
     });
     return out;
 }
 
-// Looks every key up once; returns the entries whose segments must be drawn (first of a key).
+// Looks every key up once, in parallel (each lookup reads and hashes its segment); returns the
+// entries whose segments must be drawn (the first of each key).
 std::vector<Planned*> find_misses(std::vector<Planned>& planned, const SegmentCache& cache,
                                   bool read_cache) {
-    std::map<std::string, bool> seen;  // key -> hit
+    std::map<std::string, Planned*> first;  // key -> its first chapter
+    for (Planned& p : planned) first.emplace(p.key.key, &p);
+    std::vector<Planned*> firsts;
+    for (const auto& [key, p] : first) firsts.push_back(p);
+    const int cores = static_cast<int>(std::thread::hardware_concurrency());
+    run_parallel(cores, firsts.size(), [&](std::size_t i, const std::atomic<bool>&) {
+        const auto start = std::chrono::steady_clock::now();
+        firsts[i]->cached = read_cache && cache.lookup(firsts[i]->key);
+        firsts[i]->seconds += seconds_since(start);
+    });
     std::vector<Planned*> misses;
     for (Planned& p : planned) {
-        const auto start = std::chrono::steady_clock::now();
-        auto [it, first] = seen.emplace(p.key.key, false);
-        if (first) it->second = read_cache && cache.lookup(p.key);
-        p.cached = !first || it->second;
+        Planned* const owner = first.at(p.key.key);
+        if (&p != owner) p.cached = true;  // a hit, or drawn once for its first chapter
         if (!p.cached) misses.push_back(&p);
-        p.seconds = seconds_since(start);
     }
     return misses;
 }
@@ -250,7 +259,7 @@ void draw_segments(const std::vector<Planned*>& misses, const std::vector<FilmJo
             throw SystemError(std::string(e.what()) + " (the segment of chapter '" + p.spec->id +
                               "' of " + films[p.film].board.file + ")");
         }
-        p.seconds = seconds_since(start);
+        p.seconds += seconds_since(start);
     });
 }
 
