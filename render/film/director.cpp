@@ -186,6 +186,9 @@ void run_parallel(int workers, std::size_t count,
     if (error) std::rethrow_exception(error);
 }
 
+// Keys and lookups run on every core: no encoder runs yet, whatever `jobs` says about drawing.
+int cores() { return static_cast<int>(std::thread::hardware_concurrency()); }
+
 // A chapter of one film, its key, and whether its segment must be drawn.
 struct Planned {
     std::size_t film = 0;
@@ -196,8 +199,7 @@ struct Planned {
     double seconds = 0;   // keying, looking up and drawing it
 };
 
-// Keys hash every frame's scene, so they are computed in parallel on every core (no encoder runs
-// yet), whatever `jobs` says about drawing.
+// Each key hashes every frame's scene: chapters are keyed in parallel.
 std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Fonts& fonts,
                                    const EncoderSettings& encoder, bool segments_only) {
     std::vector<Planned> out;
@@ -206,8 +208,7 @@ std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Font
         for (const story::ChapterSpec& spec : films[i].board.chapters)
             out.push_back({i, &spec, story::make_chapter(spec, films[i].video, fonts), {}});
     }
-    const int cores = static_cast<int>(std::thread::hardware_concurrency());
-    run_parallel(cores, out.size(), [&](std::size_t i, const std::atomic<bool>&) {
+    run_parallel(cores(), out.size(), [&](std::size_t i, const std::atomic<bool>&) {
         const auto start = std::chrono::steady_clock::now();
         Planned& p = out[i];
         p.key = segment_key(*p.spec, *p.chapter, films[p.film].video, encoder, fonts);
@@ -224,8 +225,7 @@ std::vector<Planned*> find_misses(std::vector<Planned>& planned, const SegmentCa
     for (Planned& p : planned) first.emplace(p.key.key, &p);
     std::vector<Planned*> firsts;
     for (const auto& [key, p] : first) firsts.push_back(p);
-    const int cores = static_cast<int>(std::thread::hardware_concurrency());
-    run_parallel(cores, firsts.size(), [&](std::size_t i, const std::atomic<bool>&) {
+    run_parallel(cores(), firsts.size(), [&](std::size_t i, const std::atomic<bool>&) {
         const auto start = std::chrono::steady_clock::now();
         firsts[i]->cached = read_cache && cache.lookup(firsts[i]->key);
         firsts[i]->seconds += seconds_since(start);
