@@ -18,10 +18,6 @@ class Chapter {
     virtual ~Chapter() = default;
     // Display list at t seconds from the chapter start, 0 <= t <= duration. Pure.
     virtual Scene scene_at(double t) const = 0;
-    // Every engine number and schedule the chapter draws, as stable text (story/fingerprint.hpp):
-    // segment cache keys hash it with the spec, so a formula change re-renders exactly the
-    // chapters whose figures it moves.
-    virtual std::string fingerprint() const = 0;
 };
 
 struct KindInfo {

@@ -29,13 +29,6 @@ ChapterBase::ChapterBase(const ChapterSpec& spec, const Video& video, const Text
       burn_captions_(video.captions == Captions::burn),
       reports_(analyze_all(timeline_)) {}
 
-std::string ChapterBase::fingerprint() const {
-    Fingerprint f;
-    f.add("reports", reports_);
-    describe_engine(f);
-    return f.text();
-}
-
 double ChapterBase::at(double authored) const {
     return scaled_time(authored, spec_.duration, default_duration_);
 }

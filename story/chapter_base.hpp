@@ -8,7 +8,6 @@
 #include "engine/report.hpp"
 #include "story/chapter.hpp"
 #include "story/draw/motion.hpp"
-#include "story/fingerprint.hpp"
 #include "story/layout.hpp"
 #include "story/timeline.hpp"
 #include "story/vocab.hpp"
@@ -18,13 +17,8 @@ namespace story {
 class ChapterBase : public Chapter {
   public:
     ChapterBase(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics);
-    // The engine report of every parameter state, then describe_engine().
-    std::string fingerprint() const final;
 
   protected:
-    // Kinds that draw more than reports_ (schedules, plans, layouts, figures computed from
-    // modified configs) add it here, so those changes reach the cache key.
-    virtual void describe_engine(Fingerprint&) const {}
     // Seconds from the chapter start of a choreography time authored for the kind's default
     // duration (scaled_time): chapters write their timings once, for the default length.
     double at(double authored) const;

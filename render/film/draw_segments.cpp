@@ -29,7 +29,7 @@ void draw_segments(const std::vector<Planned*>& misses, const std::vector<FilmJo
             throw SystemError(std::string(e.what()) + " (the segment of chapter '" + p.spec->id +
                               "' of " + films[p.film].board.file + ")");
         }
-        p.seconds = watch.seconds();
+        p.seconds += watch.seconds();
     });
 }
 

@@ -5,7 +5,9 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <thread>
 
+#include "render/sys/parallel.hpp"
 #include "render/sys/stopwatch.hpp"
 #include "story/film_time.hpp"
 
@@ -17,6 +19,14 @@ bool assembled_from_segments(const std::string& output) {
     return ext == ".mp4";
 }
 
+namespace {
+
+// Keys and lookups run on every core: no encoder runs yet, whatever `jobs` says about drawing.
+int cores() { return static_cast<int>(std::thread::hardware_concurrency()); }
+
+}  // namespace
+
+// Each key hashes every frame's scene: chapters are keyed in parallel.
 std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Fonts& fonts,
                                    const EncoderSettings& encoder, bool segments_only) {
     std::vector<Planned> out;
@@ -25,29 +35,39 @@ std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Font
         const story::FilmTime time(films[i].board.chapters, films[i].video.fps);
         for (std::size_t c = 0; c < time.chapters().size(); ++c) {
             const story::ChapterSpec& spec = films[i].board.chapters[c];
-            Planned p{i,
-                      &spec,
-                      story::make_chapter(spec, films[i].video, fonts),
-                      {},
-                      time.chapter(c).frames};
-            p.key = segment_key(spec, *p.chapter, films[i].video, encoder, fonts);
-            out.push_back(std::move(p));
+            out.push_back({i,
+                           &spec,
+                           story::make_chapter(spec, films[i].video, fonts),
+                           {},
+                           time.chapter(c).frames});
         }
     }
+    run_parallel(cores(), out.size(), process_token(), [&](std::size_t i, const CancelToken&) {
+        const Stopwatch watch;
+        Planned& p = out[i];
+        p.key = segment_key(*p.spec, *p.chapter, films[p.film].video, encoder, fonts);
+        p.seconds = watch.seconds();
+    });
     return out;
 }
 
+// Looks every key up once, in parallel (each lookup reads and hashes its segment); returns the
+// entries whose segments must be drawn (the first of each key).
 std::vector<Planned*> find_misses(std::vector<Planned>& planned, const SegmentCache& cache,
                                   bool read_cache) {
-    std::map<std::string, bool> seen;  // key -> hit
+    std::map<std::string, Planned*> first;  // key -> its first chapter
+    for (Planned& p : planned) first.emplace(p.key.key, &p);
+    std::vector<Planned*> firsts;
+    for (const auto& [key, p] : first) firsts.push_back(p);
+    run_parallel(cores(), firsts.size(), process_token(), [&](std::size_t i, const CancelToken&) {
+        const Stopwatch watch;
+        firsts[i]->cached = read_cache && cache.lookup(firsts[i]->key);
+        firsts[i]->seconds += watch.seconds();
+    });
     std::vector<Planned*> misses;
     for (Planned& p : planned) {
-        const Stopwatch watch;
-        auto [it, first] = seen.emplace(p.key.key, false);
-        if (first) it->second = read_cache && cache.lookup(p.key);
-        p.cached = !first || it->second;
+        if (&p != first.at(p.key.key)) p.cached = true;  // a hit, or drawn once for its first
         if (!p.cached) misses.push_back(&p);
-        p.seconds = watch.seconds();
     }
     return misses;
 }

@@ -1,39 +1,23 @@
 // Segment cache keys, lookups that verify what they return, atomic records and LRU pruning.
 #include "render/film/segment_cache.hpp"
 
-#include <xxhash.h>
-
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <vector>
 
 #include "render/av/video_probe.hpp"
 #include "render/drawing_digest.hpp"  // generated at build time
+#include "render/film/digest.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
-#include "story/fingerprint.hpp"
-#include "story/theme.hpp"
 #include "story/time.hpp"
 
 namespace render {
 namespace fs = std::filesystem;
 
 namespace {
-
-const char* captions_name(story::Captions c) {
-    switch (c) {
-        case story::Captions::burn:
-            return "burn";
-        case story::Captions::track:
-            return "track";
-        case story::Captions::off:
-            return "off";
-    }
-    return "?";
-}
 
 std::string json_path(const std::string& dir, const std::string& key) {
     return (fs::path(dir) / (key + ".json")).string();
@@ -62,33 +46,23 @@ bool opens_with_frames(const std::string& path, int frames) {
 
 }  // namespace
 
-std::string xxh3_128_hex(const std::string& bytes) {
-    const XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
-    char hex[33];
-    std::snprintf(hex, sizeof hex, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
-                  static_cast<unsigned long long>(h.low64));
-    return hex;
-}
-
+// No spec, theme, captions mode or engine figure appears here: whatever of them reaches the
+// pixels is in the scenes, and whatever is not (an id, a caption sent as a track) is no reason
+// to draw the segment again.
 SegmentKey segment_key(const story::ChapterSpec& spec, const story::Chapter& chapter,
                        const story::Video& video, const EncoderSettings& encoder,
                        const Fonts& fonts) {
+    const int frames = story::frame_count(spec.duration, video.fps);
     const nlohmann::json inputs = {
-        {"shardreel", SHARDREEL_VERSION},
-        {"drawing", SHARDREEL_DRAWING_DIGEST},
-        {"video",
-         {{"width", video.width},
-          {"height", video.height},
-          {"fps", video.fps},
-          {"theme", std::string(story::to_string(video.theme))},
-          {"captions", captions_name(video.captions)}}},
+        {"scenes", frames_digest(chapter, frames, video.fps)},
+        {"frames", frames},
+        {"video", {{"width", video.width}, {"height", video.height}, {"fps", video.fps}}},
         {"encoder", to_string(encoder)},
         {"fonts", fonts.digest()},
-        {"chapter", story::spec_fingerprint(spec)},
-        {"engine", xxh3_128_hex(chapter.fingerprint())},
+        {"drawing", SHARDREEL_DRAWING_DIGEST},
     };
     std::string text = inputs.dump();  // object keys sorted: canonical
-    return {xxh3_128_hex(text), std::move(text), story::frame_count(spec.duration, video.fps)};
+    return {xxh3_128_hex(text), std::move(text), frames};
 }
 
 SegmentCache::SegmentCache(std::string dir) : dir_(std::move(dir)) {}

@@ -1,5 +1,5 @@
 // The segment cache: each chapter's encoded MP4 segment stored as <key>.mp4 under a directory,
-// keyed by a hash of everything that shapes its pixels and bytes, with the key's inputs and the
+// keyed by a hash of what it draws and how that is encoded, with the key's inputs and the
 // segment's digest in <key>.json beside it; least recently used segments are pruned first.
 #pragma once
 #include <cstdint>
@@ -15,20 +15,19 @@ namespace render {
 
 inline constexpr std::uintmax_t kDefaultCacheLimit = 2'000'000'000;  // 2 GB
 
-// What one chapter's segment depends on: the shardreel version, the drawing code's digest, the
-// video (size, fps, theme, captions), the encoder settings, the font files' digest, the resolved
-// spec and the chapter's engine fingerprint (stored as its digest: schedules can be long).
+// What one chapter's segment depends on: its display lists (the digest of every frame's scene,
+// which carries the spec, theme, burnt captions and every engine figure drawn), the frame count,
+// the output size and fps, the encoder settings, the font files' digest, and the digest of the
+// code that turns scenes into pixels and bytes (render/draw, render/sinks, render/av).
 struct SegmentKey {
     std::string key;     // 32 hex digits: XXH3-128 of `inputs`
     std::string inputs;  // canonical JSON text (sorted keys), stored in <key>.json
     int frames = 0;      // the segment's frame count
 };
+// Builds every frame's scene (not its pixels) to hash it.
 SegmentKey segment_key(const story::ChapterSpec& spec, const story::Chapter& chapter,
                        const story::Video& video, const EncoderSettings& encoder,
                        const Fonts& fonts);
-
-// XXH3-128 of bytes as 32 lowercase hex digits.
-std::string xxh3_128_hex(const std::string& bytes);
 
 class SegmentCache {
   public:

@@ -106,17 +106,6 @@ class FsdpChapter final : public ChapterBase {
     }
 
   private:
-    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
-    void describe_engine(Fingerprint& f) const override {
-        f.add("plans", plans_);
-        for (const auto* v : {&per_card_, &fsdp_bytes_, &fsdp_time_, &dp_bytes_, &buffer_,
-                              &model_states_, &sharded_, &peak_})
-            f.add("figures", *v);
-        for (engine::Config c : timeline_.states()) {  // morph_part's ZeRO-3 split
-            c.layout.zero = 3;
-            f.add("zero3", engine::per_gpu_memory(c));
-        }
-    }
     double at(double authored) const {
         return scaled_time(authored, spec_.duration, kDefaultDuration);
     }

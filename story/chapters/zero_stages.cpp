@@ -70,8 +70,6 @@ class ZeroChapter final : public ChapterBase {
     }
 
   private:
-    // Engine results drawn beyond the reports (see ChapterBase::describe_engine).
-    void describe_engine(Fingerprint& f) const override { f.add("stages", stages_); }
     double at(double authored) const {
         return scaled_time(authored, spec_.duration, kDefaultDuration);
     }

@@ -125,6 +125,39 @@ TEST_CASE("changing one chapter's parameter re-renders only that chapter", "[bat
     CHECK(light["frames_drawn"] == 38);
 }
 
+TEST_CASE("a chapter renamed, moved down its file or reordered is a hit on the same record",
+          "[batch]") {
+    TempDir dir;
+    const std::string cache = " --cache " + q(dir.path / "cache");
+    render_json(q(kShort) + " -o " + q(dir.path / "a.mp4") + cache);
+    std::map<std::string, std::string> records;
+    for (const std::string& k : segment_keys(dir.path / "cache"))
+        records[k] = slurp(dir.path / "cache" / (k + ".json"));
+
+    std::string text = slurp(kShort);
+    text.replace(text.find("id: bytes"), 9, "id: costs");  // ids are not drawn
+    text.replace(text.find("chapters:"), 9, "# moved down\n\nchapters:");
+    write_text(dir.path / "renamed.yaml", text);
+    const json renamed =
+        render_json(q(dir.path / "renamed.yaml") + " -o " + q(dir.path / "b.mp4") + cache);
+    CHECK(renamed["frames_drawn"] == 0);
+    CHECK(cached_by_id(renamed) == std::map<std::string, bool>{{"intro", true}, {"costs", true}});
+    CHECK(slurp(dir.path / "a.mp4") == slurp(dir.path / "b.mp4"));  // markers use the titles
+    for (const auto& [k, record] : records)
+        CHECK(slurp(dir.path / "cache" / (k + ".json")) == record);
+
+    const std::size_t bytes_at = text.find("  - id: costs");
+    const std::string bytes_chapter = text.substr(bytes_at);
+    text.erase(bytes_at);
+    text.insert(text.find("  - id: intro"), bytes_chapter);
+    write_text(dir.path / "reordered.yaml", text);
+    const json reordered =
+        render_json(q(dir.path / "reordered.yaml") + " -o " + q(dir.path / "c.mp4") + cache);
+    CHECK(reordered["frames_drawn"] == 0);
+    CHECK(reordered["chapters"][0]["id"] == "costs");
+    CHECK(segment_keys(dir.path / "cache").size() == 2);
+}
+
 TEST_CASE("a truncated or altered segment is detected and re-rendered", "[batch]") {
     TempDir dir;
     render_json(q(kShort) + " -o " + q(dir.path / "a.mp4"));

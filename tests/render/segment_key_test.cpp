@@ -1,11 +1,19 @@
-// Segment cache keys: stable for identical input, changed by everything that shapes a segment's
-// bytes (spec, video, encoder), blind to source positions; chapter fingerprints carry the
-// engine schedules each kind draws.
+// Segment cache keys: derived from what a chapter draws, so two chapters share a key exactly when
+// every frame's display list is equal (same video, encoder, fonts); checked for every chapter kind
+// and settable parameter, for engine figures, and for what is not drawn (positions, ids).
 #include <catch2/catch.hpp>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
 #include <sstream>
 
 #include "render/cli/storyboard_inputs.hpp"
+#include "render/film/director.hpp"
 #include "render/film/segment_cache.hpp"
+#include "story/load.hpp"
+#include "story/time.hpp"
 
 namespace {
 
@@ -14,10 +22,9 @@ const render::Fonts& fonts() {
     return f;
 }
 
-story::Storyboard board(const std::string& name) {
+story::Storyboard board(const std::string& path) {
     std::ostringstream err;
-    auto b = render::load_storyboard(
-        std::string(SHARDREEL_SOURCE_DIR) + "/tests/storyboards/good/" + name, err);
+    auto b = render::load_storyboard(std::string(SHARDREEL_SOURCE_DIR) + "/" + path, err);
     INFO(err.str());
     REQUIRE(b);
     return *b;
@@ -29,60 +36,192 @@ render::SegmentKey key_of(const story::ChapterSpec& spec, const story::Video& vi
     return render::segment_key(spec, *chapter, video, encoder, fonts());
 }
 
+// Whether some frame of the two chapters (same duration, same video) has a different scene.
+bool draws_differently(const story::ChapterSpec& a, const story::ChapterSpec& b,
+                       const story::Video& video) {
+    const auto ca = story::make_chapter(a, video, fonts()),
+               cb = story::make_chapter(b, video, fonts());
+    const int frames = story::frame_count(a.duration, video.fps);
+    REQUIRE(story::frame_count(b.duration, video.fps) == frames);
+    for (int f = 0; f < frames; ++f) {
+        const double t = story::time_of_frame(f, video.fps);
+        if (!(ca->scene_at(t) == cb->scene_at(t))) return true;
+    }
+    return false;
+}
+
+// One chapter of `kind` whose `set:` beat gives `param` the value `value`; nullopt if the
+// loader rejects that value for the kind's configuration.
+std::optional<story::Storyboard> one_chapter(const story::KindInfo& kind, const std::string& param,
+                                             const std::string& value) {
+    const std::string text =
+        "shardreel: 1\n"
+        "video: {size: 480x270, fps: 4}\n"
+        "defaults:\n"
+        "  model: 7B\n"
+        "  training: {micro_batches: 8}\n"
+        "  cluster: {gpu: h100-sxm-80gb, gpus_per_node: 8, nodes: 2}\n"
+        "  parallel: {gpus: 16, tp: 2, pp: 2}\n"
+        "chapters:\n"
+        "  - id: c\n"
+        "    kind: " +
+        kind.name +
+        "\n"
+        "    duration: 6s\n"
+        "    title: Perturbed\n"
+        "    beats:\n"
+        "      - {at: 0s, say: Before.}\n"
+        "      - {at: 2s, over: 1s, say: After., set: {" +
+        param + ": '" + value + "'}}\n";
+    story::Diagnostics diags;
+    return story::parse_storyboard(text, "perturbed.yaml", diags);
+}
+
+// Values tried in order for each flat parameter; the first two the loader accepts are compared.
+const std::map<std::string, std::vector<std::string>>& candidates() {
+    static const std::map<std::string, std::vector<std::string>> table{
+        {"model", {"llama-2-13b", "llama-3-8b", "30B"}},
+        {"gpu", {"h200-sxm-141gb", "a100-sxm-80gb"}},
+        {"precision", {"fp8-mixed", "fp32", "bf16-mixed"}},
+        {"grad_dtype", {"fp32", "bf16"}},
+        {"seq_len", {"2048", "8192"}},
+        {"micro_batch", {"2", "4"}},
+        {"micro_batches", {"4", "16"}},
+        {"recompute", {"full", "selective", "none"}},
+        {"flash_attention", {"false", "true"}},
+        {"sequence_parallel", {"true", "false"}},
+        {"schedule", {"gpipe", "interleaved", "1f1b"}},
+        {"chunks", {"2", "4"}},
+        {"gpus", {"8", "4", "16"}},
+        {"tp", {"4", "1", "8"}},
+        {"pp", {"4", "1", "2"}},
+        {"zero", {"1", "2", "3", "0"}},
+        {"gpus_per_node", {"4", "8"}},
+        {"nodes", {"4", "1"}},
+        {"nvlink", {"450GB/s", "600GB/s"}},
+        {"network", {"25GB/s", "100GB/s"}},
+    };
+    return table;
+}
+
 }  // namespace
 
-TEST_CASE("segment keys change with what shapes the segment, and only with that", "[batch][key]") {
-    const story::Storyboard b = board("short.yaml");
+TEST_CASE("segment keys change with what a segment draws and encodes, and only with that",
+          "[batch][key]") {
+    const story::Storyboard b = board("tests/storyboards/good/short.yaml");
     const story::ChapterSpec& spec = b.chapters[1];
     const render::SegmentKey base = key_of(spec, b.video);
     CHECK(base.key.size() == 32);
     CHECK(base.frames == 23);
     CHECK(key_of(spec, b.video).key == base.key);
     CHECK(key_of(spec, b.video).inputs == base.inputs);
+    const auto inputs = nlohmann::json::parse(base.inputs);
+    std::set<std::string> names;
+    for (const auto& [name, value] : inputs.items()) names.insert(name);
+    CHECK(names ==
+          std::set<std::string>{"scenes", "frames", "video", "encoder", "fonts", "drawing"});
+    CHECK(inputs["frames"] == 23);
 
-    story::ChapterSpec moved = spec;  // the same chapter elsewhere in the file
-    moved.pos = {99, 3};
-    for (auto& beat : moved.beats) beat.pos = {120, 7};
-    CHECK(key_of(moved, b.video).key == base.key);
-
-    story::ChapterSpec retitled = spec;
+    story::ChapterSpec retitled = spec;  // drawn
     retitled.title = "Other";
     CHECK(key_of(retitled, b.video).key != base.key);
-    story::ChapterSpec reshaped = spec;
-    reshaped.config.training.seq_len = 2048;
-    CHECK(key_of(reshaped, b.video).key != base.key);
+    story::ChapterSpec fp32 = spec;
+    fp32.beats[1].set = {{"precision", "fp32"}};
+    CHECK(key_of(fp32, b.video).key != base.key);
 
-    story::Video light = b.video;
+    story::Video light = b.video;  // the background and every colour
     light.theme = story::ThemeName::light;
     CHECK(key_of(spec, light).key != base.key);
     story::Video faster = b.video;
     faster.fps = 30;
     CHECK(key_of(spec, faster).frames == 45);
     CHECK(key_of(spec, faster).key != base.key);
-    story::Video no_captions = b.video;
-    no_captions.captions = story::Captions::off;
-    CHECK(key_of(spec, no_captions).key != base.key);
+    story::Video larger = b.video;
+    larger.width = 640, larger.height = 360;  // the same scenes, other pixels
+    CHECK(key_of(spec, larger).key != base.key);
     render::EncoderSettings crf;
     crf.crf = 23;
     CHECK(key_of(spec, b.video, crf).key != base.key);
+
+    // Captions burnt into the frame are drawn; sent as a track they are not in the segment.
+    REQUIRE(b.video.captions == story::Captions::burn);
+    story::Video track = b.video, off = b.video;
+    track.captions = story::Captions::track;
+    off.captions = story::Captions::off;
+    CHECK(key_of(spec, track).key != base.key);
+    CHECK(key_of(spec, off).key == key_of(spec, track).key);
+    story::ChapterSpec reworded = spec;
+    reworded.beats[0].say = "Sixteen bytes for every parameter.";
+    CHECK(key_of(reworded, b.video).key != base.key);
+    CHECK(key_of(reworded, track).key == key_of(spec, track).key);
 }
 
-TEST_CASE("chapter fingerprints include the engine schedules and plans the kind draws",
+TEST_CASE("a chapter moved in its file or renamed keeps its key: neither is drawn",
           "[batch][key]") {
-    const std::pair<const char*, const char*> kinds[] = {
-        // ring_allreduce and layout_3d no longer describe their engine figures (branch cache
-        // derives every fingerprint from what a chapter draws).
-        {"kind_pipeline_bubble.yaml", "slots["},        {"kind_fsdp_gather.yaml", "events["},
-        {"kind_interconnect.yaml", "timings["},         {"kind_summary.yaml", "rows["},
-        {"kind_tensor_parallel.yaml", "links{"},        {"kind_zero_stages.yaml", "stages["},
-        {"kind_activation_checkpointing.yaml", "coef{"}};
-    for (const auto& [file, marker] : kinds) {
-        INFO(file);
-        const story::Storyboard b = board(file);
-        const auto chapter = story::make_chapter(b.chapters.front(), b.video, fonts());
-        const std::string text = chapter->fingerprint();
-        CHECK(text.rfind("reports[", 0) == 0);
-        CHECK(text.find(marker) != std::string::npos);
-        CHECK(story::make_chapter(b.chapters.front(), b.video, fonts())->fingerprint() == text);
+    const story::Storyboard b = board("tests/storyboards/good/short.yaml");
+    const story::ChapterSpec& spec = b.chapters[1];
+    story::ChapterSpec moved = spec;
+    moved.pos = {99, 3};
+    for (auto& beat : moved.beats) beat.pos = {120, 7};
+    CHECK(key_of(moved, b.video).inputs == key_of(spec, b.video).inputs);
+    story::ChapterSpec renamed = spec;
+    renamed.id = "costs";
+    CHECK(key_of(renamed, b.video).inputs == key_of(spec, b.video).inputs);
+}
+
+TEST_CASE("for every kind and settable parameter, keys differ exactly when some frame differs",
+          "[batch][key]") {
+    int differ = 0, same = 0;
+    for (const story::KindInfo& kind : story::chapter_kinds()) {
+        for (const std::string& param : kind.settable) {
+            INFO(kind.name << " " << param);
+            REQUIRE(candidates().count(param) == 1);
+            std::vector<story::Storyboard> boards;
+            for (const std::string& value : candidates().at(param))
+                if (auto loaded = one_chapter(kind, param, value); loaded && boards.size() < 2)
+                    boards.push_back(std::move(*loaded));
+            REQUIRE(boards.size() == 2);
+            const story::ChapterSpec &a = boards[0].chapters[0], &b = boards[1].chapters[0];
+            const story::Video& video = boards[0].video;
+            const bool scenes_differ = draws_differently(a, b, video);
+            CHECK((key_of(a, video).key != key_of(b, video).key) == scenes_differ);
+            ++(scenes_differ ? differ : same);
+        }
     }
+    CHECK(differ > 40);  // most settable parameters show within six seconds
+    CHECK(same > 0);     // e.g. pipeline chunks under 1f1b (only interleaved uses them)
+    // The title card draws no engine figure: a configuration it does not show keeps its key.
+    const story::Storyboard title = board("tests/storyboards/good/kind_title.yaml");
+    story::ChapterSpec resized = title.chapters[0];
+    resized.config.layout.gpus = 64;
+    CHECK_FALSE(draws_differently(title.chapters[0], resized, title.video));
+    CHECK(key_of(resized, title.video).key == key_of(title.chapters[0], title.video).key);
+}
+
+TEST_CASE("an engine figure re-keys exactly the chapters that draw it", "[batch][key]") {
+    story::Storyboard film = board("storyboards/distributed-training.yaml");
+    film.video.fps = 2;  // every chapter, fewer frames
+    const auto changed_by = [&](const std::function<void(engine::Config&)>& edit) {
+        std::set<std::string> changed;
+        for (const story::ChapterSpec& spec : film.chapters) {
+            INFO(spec.id);
+            story::ChapterSpec edited = spec;
+            edit(edited.config);
+            const bool rekeyed = key_of(spec, film.video).key != key_of(edited, film.video).key;
+            CHECK(rekeyed == draws_differently(spec, edited, film.video));
+            if (rekeyed) changed.insert(spec.id);
+        }
+        return changed;
+    };
+    // As if engine/presets.cpp gave the H100 40 GB: the chapters that draw its capacity.
+    const auto memory = changed_by([](engine::Config& c) { c.cluster.gpu.memory.value = 40e9; });
+    CHECK(memory.count("bytes") == 1);
+    CHECK(memory.count("zero") == 1);
+    CHECK(memory.count("title") == 0);
+    CHECK(memory.size() < film.chapters.size());
+    // A slower network: the chapters whose traffic crosses nodes.
+    const auto network = changed_by([](engine::Config& c) { c.cluster.network.value /= 2; });
+    CHECK(network.count("interconnect") == 1);
+    CHECK(network.count("title") == 0);
+    CHECK(network.count("bytes") == 0);
 }

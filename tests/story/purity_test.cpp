@@ -68,7 +68,6 @@ class Drifting final : public Chapter {
         s.add(Rect{t + static_cast<double>(calls_++), 0, 10, 10});
         return s;
     }
-    std::string fingerprint() const override { return {}; }
 
   private:
     mutable int calls_ = 0;

@@ -1,0 +1,243 @@
+// The two digests in a segment key beside the scenes' own: the scene digest sees every field of
+// every display-list item, and the drawing digest every file of render/draw, render/sinks and
+// render/av (the list CMake hashed against the folders, and the script re-run on edited copies).
+#include "render/film/digest.hpp"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "render/film/segment_cache.hpp"
+#include "story/load.hpp"
+#include "tests/render/cli.hpp"
+
+namespace fs = std::filesystem;
+using render_test::q;
+using render_test::slurp;
+using render_test::TempDir;
+using render_test::write_text;
+
+namespace {
+
+std::string digest_of(const std::vector<story::Scene>& scenes) {
+    render::SceneDigest d;
+    for (const story::Scene& s : scenes) d.add(s);
+    return d.hex();
+}
+
+// One item of every shape, a group holding a text, and every optional field set.
+story::Scene sample() {
+    using namespace story;
+    Scene s;
+    s.background = hex(0x101820);
+    s.add(Rect{10, 20, 30, 40, 5, hex(0x56B4E9), hex(0xE69F00), 2, true, hex(0x009E73)});
+    s.add(Line{{1, 2}, {3, 4}, hex(0xF0E442), 2, true});
+    s.add(Arrow{{5, 6}, {7, 8}, hex(0x0072B2), 3, 14});
+    s.add(Path{{{0, 0}, {10, 0}, {10, 10}}, true, hex(0xD55E00), hex(0xCC79A7), 2});
+    Group g{100, 200, 1.5, {}};
+    g.items.push_back(
+        Item{Text{1, 2, "7B", {34, Weight::medium, true}, hex(0xFFFFFF), Align::right}, 0.5});
+    s.add(g, 0.75);
+    return s;
+}
+
+using Edit = std::function<void(story::Scene&)>;
+
+template <class Shape>
+Shape& item(story::Scene& s, std::size_t i) {
+    return std::get<Shape>(s.items[i].shape);
+}
+story::Text& text(story::Scene& s) {
+    return std::get<story::Text>(std::get<story::Group>(s.items[4].shape).items[0].shape);
+}
+
+// One edit per field (and per element of the lists), each to a value the sample does not have.
+const std::vector<std::pair<const char*, Edit>>& edits() {
+    using namespace story;
+    static const std::vector<std::pair<const char*, Edit>> all{
+        {"width", [](Scene& s) { s.width = 1280; }},
+        {"height", [](Scene& s) { s.height = 720; }},
+        {"background", [](Scene& s) { s.background.g = 1; }},
+        {"background alpha", [](Scene& s) { s.background.a = 254; }},
+        {"item added", [](Scene& s) { s.add(Line{}); }},
+        {"item removed", [](Scene& s) { s.items.pop_back(); }},
+        {"items swapped", [](Scene& s) { std::swap(s.items[0], s.items[1]); }},
+        {"opacity", [](Scene& s) { s.items[0].opacity = 0.5; }},
+        {"rect x", [](Scene& s) { item<Rect>(s, 0).x = 11; }},
+        {"rect y", [](Scene& s) { item<Rect>(s, 0).y = 21; }},
+        {"rect w", [](Scene& s) { item<Rect>(s, 0).w = 31; }},
+        {"rect h", [](Scene& s) { item<Rect>(s, 0).h = 41; }},
+        {"rect radius", [](Scene& s) { item<Rect>(s, 0).radius = 0; }},
+        {"rect fill", [](Scene& s) { item<Rect>(s, 0).fill->r = 0; }},
+        {"rect no fill", [](Scene& s) { item<Rect>(s, 0).fill.reset(); }},
+        {"rect stroke", [](Scene& s) { item<Rect>(s, 0).stroke->b = 1; }},
+        {"rect no stroke", [](Scene& s) { item<Rect>(s, 0).stroke.reset(); }},
+        {"rect stroke width", [](Scene& s) { item<Rect>(s, 0).stroke_width = 3; }},
+        {"rect dashed", [](Scene& s) { item<Rect>(s, 0).dashed = false; }},
+        {"rect hatch", [](Scene& s) { item<Rect>(s, 0).hatch->a = 128; }},
+        {"rect no hatch", [](Scene& s) { item<Rect>(s, 0).hatch.reset(); }},
+        {"line a", [](Scene& s) { item<Line>(s, 1).a.x = 9; }},
+        {"line b", [](Scene& s) { item<Line>(s, 1).b.y = 9; }},
+        {"line color", [](Scene& s) { item<Line>(s, 1).color.g = 0; }},
+        {"line width", [](Scene& s) { item<Line>(s, 1).width = 4; }},
+        {"line dashed", [](Scene& s) { item<Line>(s, 1).dashed = false; }},
+        {"arrow a", [](Scene& s) { item<Arrow>(s, 2).a.y = 9; }},
+        {"arrow b", [](Scene& s) { item<Arrow>(s, 2).b.x = 9; }},
+        {"arrow color", [](Scene& s) { item<Arrow>(s, 2).color.r = 1; }},
+        {"arrow width", [](Scene& s) { item<Arrow>(s, 2).width = 4; }},
+        {"arrow head", [](Scene& s) { item<Arrow>(s, 2).head = 10; }},
+        {"path point", [](Scene& s) { item<Path>(s, 3).points[2].x = 11; }},
+        {"path point added",
+         [](Scene& s) {
+             item<Path>(s, 3).points.push_back({5, 5});
+         }},
+        {"path closed", [](Scene& s) { item<Path>(s, 3).closed = false; }},
+        {"path fill", [](Scene& s) { item<Path>(s, 3).fill.reset(); }},
+        {"path stroke", [](Scene& s) { item<Path>(s, 3).stroke->g = 0; }},
+        {"path width", [](Scene& s) { item<Path>(s, 3).width = 1; }},
+        {"group dx", [](Scene& s) { item<Group>(s, 4).dx = 101; }},
+        {"group dy", [](Scene& s) { item<Group>(s, 4).dy = 201; }},
+        {"group scale", [](Scene& s) { item<Group>(s, 4).scale = 1; }},
+        {"group child opacity", [](Scene& s) { item<Group>(s, 4).items[0].opacity = 1; }},
+        {"group child added", [](Scene& s) { item<Group>(s, 4).items.push_back(Item{Line{}}); }},
+        {"text x", [](Scene& s) { text(s).x = 3; }},
+        {"text y", [](Scene& s) { text(s).y = 3; }},
+        {"text text", [](Scene& s) { text(s).text = "70B"; }},
+        {"text size", [](Scene& s) { text(s).style.size = 33; }},
+        {"text weight", [](Scene& s) { text(s).style.weight = Weight::semibold; }},
+        {"text tabular", [](Scene& s) { text(s).style.tabular = false; }},
+        {"text color", [](Scene& s) { text(s).color.b = 0; }},
+        {"text align", [](Scene& s) { text(s).align = Align::center; }},
+        // The same fields under another shape: the variant's alternative is hashed too.
+        {"shape kind",
+         [](Scene& s) {
+             s.items[2].shape = Line{{5, 6}, {7, 8}, hex(0x0072B2), 3};
+         }},
+    };
+    return all;
+}
+
+fs::path source_dir() { return SHARDREEL_SOURCE_DIR; }
+
+const std::vector<std::string> kDrawingDirs{"render/draw", "render/sinks", "render/av"};
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1)
+        out.push_back(text.substr(start, nl - start));
+    return out;
+}
+
+// Runs cmake/drawing_digest.cmake over root's copies of the folders; returns the digest.
+std::string run_digest_script(const fs::path& root, const fs::path& out) {
+    std::string dirs;
+    for (const std::string& d : kDrawingDirs) dirs += (dirs.empty() ? "" : ";") + d;
+    const auto run = render_test::run_shell(
+        q(SHARDREEL_CMAKE) + " -DROOT=" + q(root) + " -DDIRS=" + q(dirs) +
+        " -DOUT=" + q(out / "digest.hpp") + " -DLIST=" + q(out / "digest.txt") + " -P " +
+        q(source_dir() / "cmake/drawing_digest.cmake"));
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    const std::string header = slurp(out / "digest.hpp");
+    const auto open = header.find("DIGEST \"");
+    REQUIRE(open != std::string::npos);
+    return header.substr(open + 8, 64);
+}
+
+// The digest this build put in every segment key.
+std::string built_drawing_digest() {
+    story::Diagnostics diags;
+    const auto board =
+        story::parse_storyboard(slurp(render_test::short_film()), "short.yaml", diags);
+    REQUIRE(board);
+    const render::Fonts fonts(render::default_font_dir());
+    const auto& spec = board->chapters[0];
+    const auto chapter = story::make_chapter(spec, board->video, fonts);
+    const auto key = render::segment_key(spec, *chapter, board->video, {}, fonts);
+    return nlohmann::json::parse(key.inputs)["drawing"];
+}
+
+}  // namespace
+
+TEST_CASE("the scene digest changes with every field of every display-list item", "[key]") {
+    const std::string base = digest_of({sample()});
+    CHECK(base.size() == 32);
+    CHECK(base.find_first_not_of("0123456789abcdef") == std::string::npos);
+    CHECK(digest_of({sample()}) == base);
+    std::set<std::string> seen{base};
+    for (const auto& [name, edit] : edits()) {
+        INFO(name);
+        story::Scene s = sample();
+        edit(s);
+        REQUIRE_FALSE(s == sample());  // the edit changes the scene
+        CHECK(seen.insert(digest_of({s})).second);
+    }
+}
+
+TEST_CASE("the scene digest tells frames apart and treats -0 as 0, as Scene equality does",
+          "[key]") {
+    story::Scene a, b, ab;
+    a.add(story::Line{{0, 0}, {1, 1}});
+    b.add(story::Line{{2, 2}, {3, 3}});
+    ab.items = {a.items[0], b.items[0]};
+    CHECK(digest_of({a, b}) != digest_of({ab, story::Scene{}}));
+    CHECK(digest_of({a, b}) != digest_of({b, a}));
+    CHECK(digest_of({a}) != digest_of({a, a}));
+    CHECK(digest_of({}) != digest_of({story::Scene{}}));
+    story::Scene negative = a;
+    std::get<story::Line>(negative.items[0].shape).a.x = -0.0;
+    REQUIRE(negative == a);
+    CHECK(digest_of({negative}) == digest_of({a}));
+    // Past the digest's internal buffer: a long text and many frames.
+    story::Scene long_text;
+    long_text.add(story::Text{0, 0, std::string(20000, 'x')});
+    story::Scene other_end = long_text;
+    std::get<story::Text>(other_end.items[0].shape).text.back() = 'y';
+    CHECK(digest_of({long_text}) != digest_of({other_end}));
+    CHECK(digest_of(std::vector(500, sample())) != digest_of(std::vector(501, sample())));
+}
+
+TEST_CASE("the drawing digest hashes every file under render/draw, render/sinks and render/av",
+          "[key]") {
+    std::set<std::string> on_disk;
+    for (const std::string& dir : kDrawingDirs)
+        for (const auto& e : fs::recursive_directory_iterator(source_dir() / dir))
+            if (e.is_regular_file())
+                on_disk.insert(fs::relative(e.path(), source_dir()).generic_string());
+    const auto listed_lines = lines_of(slurp(SHARDREEL_DRAWING_LIST));
+    const std::set<std::string> listed(listed_lines.begin(), listed_lines.end());
+    CHECK(listed == on_disk);
+    CHECK(listed.count("render/av/encoded_stream.cpp") == 1);
+    CHECK(listed.size() > 20);
+}
+
+TEST_CASE("editing, adding or renaming any file there changes the drawing digest", "[key]") {
+    TempDir dir;
+    const fs::path root = dir.path / "src", out = dir.path / "out";
+    fs::create_directories(out);
+    for (const std::string& d : kDrawingDirs) {
+        fs::create_directories(root / d);
+        fs::copy(source_dir() / d, root / d, fs::copy_options::recursive);
+    }
+    const std::string base = run_digest_script(root, out);
+    CHECK(base == built_drawing_digest());  // the copies hash as the build did
+
+    std::set<std::string> seen{base};
+    for (const std::string& f : lines_of(slurp(out / "digest.txt"))) {
+        INFO(f);
+        const std::string original = slurp(root / f);
+        write_text(root / f, original + "\n");
+        CHECK(seen.insert(run_digest_script(root, out)).second);
+        write_text(root / f, original);
+    }
+    CHECK(run_digest_script(root, out) == base);
+    fs::rename(root / "render/draw/painter.cpp", root / "render/draw/painter2.cpp");
+    CHECK(seen.insert(run_digest_script(root, out)).second);
+    write_text(root / "render/av/new_codec.cpp", "// new\n");
+    CHECK(seen.insert(run_digest_script(root, out)).second);
+    CHECK(lines_of(slurp(out / "digest.txt")).size() ==
+          lines_of(slurp(SHARDREEL_DRAWING_LIST)).size() + 1);
+}
