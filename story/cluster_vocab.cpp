@@ -54,6 +54,17 @@ Item chunk(const Palette& p, Point at, double size, double opacity) {
     return {Rect{at.x - size / 2, at.y - size / 2, size, size, 3, p.comm}, opacity};
 }
 
+// The least overflow is still seen: a spill of a few GB on a log scale would be a hairline.
+constexpr double kMinSpill = 6;
+
+double spill_width(const GaugeSpec& g, double over) {
+    if (over <= 0) return 0;
+    if (g.spill_full > 0)
+        return std::max(kMinSpill, g.max_spill * std::min(1.0, std::log1p(over / g.capacity) /
+                                                                   std::log1p(g.spill_full)));
+    return std::min(over * g.box.w / g.capacity, g.max_spill);
+}
+
 std::vector<Item> memory_gauge(const Palette& p, const GaugeSpec& g) {
     std::vector<Item> out;
     const Area& b = g.box;
@@ -68,7 +79,7 @@ std::vector<Item> memory_gauge(const Palette& p, const GaugeSpec& g) {
     }
     const double over = used - g.capacity;
     if (over > 0 && g.max_spill > 0) {
-        const double w = std::min(over * px_per_byte, g.max_spill);
+        const double w = spill_width(g, over);
         out.push_back({Rect{b.right(), b.y, w, b.h, 0, p.comm}});
         if (g.label_size > 0) {
             const TextStyle lab{g.label_size, Weight::semibold, true};

@@ -48,13 +48,19 @@ Item chunk(const Palette& p, Point at, double size = 16, double opacity = 1);
 // Horizontal memory gauge: segments left to right (weights, gradients, optimizer, activations)
 // against a dashed capacity line at box.right(); overflow spills past it in the communication
 // colour, at most max_spill px, labelled "+32 GB" when there is room (label_size > 0).
+// With spill_full > 0 the spill is drawn on a log scale instead, reaching max_spill at an
+// overflow of spill_full capacities: rows far over capacity keep their order (1,210 GB spills
+// further than 398 GB) instead of all stopping at max_spill.
 struct GaugeSpec {
     Area box;
     double capacity = 80e9;
     std::vector<MemorySegment> stack;
     double max_spill = 0;
     double label_size = 0;
+    double spill_full = 0;
 };
+// The spill's length in px for `over` bytes past the capacity line (see GaugeSpec).
+double spill_width(const GaugeSpec& g, double over);
 std::vector<Item> memory_gauge(const Palette& p, const GaugeSpec& g);
 
 // The four memory segments of a per-GPU breakdown, in the vocabulary's colours and order.

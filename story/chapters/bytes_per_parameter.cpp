@@ -76,7 +76,7 @@ class BytesChapter final : public ChapterBase {
         add_model_heading(s, t);
         add_cards(s, t);
         const double states =
-            figure_at(t, [](const engine::Report& r) { return r.model_states.value; });
+            grid_figure(t, [](const engine::Report& r) { return r.model_states.value; });
         add_chrome(
             s, palette_, metrics_,
             chrome_at(t,
@@ -159,11 +159,11 @@ class BytesChapter final : public ChapterBase {
 
     void add_model_heading(Scene& s, double t) const {
         const double u = progress(t, at(kCardAt), 0.5);
-        const double params = figure_at(t, [](const engine::Report& r) { return r.params; });
+        const double params = grid_figure(t, [](const engine::Report& r) { return r.params; });
         const double bpp =
-            figure_at(t, [](const engine::Report& r) { return r.bytes_per_param.total(); });
+            grid_figure(t, [](const engine::Report& r) { return r.bytes_per_param.total(); });
         const double states =
-            figure_at(t, [](const engine::Report& r) { return r.model_states.value; });
+            grid_figure(t, [](const engine::Report& r) { return r.model_states.value; });
         const std::string line = format_params(params) + " parameters × " +
                                  format_bytes_per_param(bpp) + " = " + format_bytes(states);
         TextStyle style{frame::kHeadingSize, Weight::semibold, true};
@@ -175,11 +175,11 @@ class BytesChapter final : public ChapterBase {
     }
 
     std::vector<MemorySegment> model_stack(double t, double fill) const {
-        const double w = figure_at(
+        const double w = grid_figure(
             t, [](const engine::Report& r) { return r.params * r.bytes_per_param.weights; });
-        const double g = figure_at(
+        const double g = grid_figure(
             t, [](const engine::Report& r) { return r.params * r.bytes_per_param.gradients; });
-        const double o = figure_at(
+        const double o = grid_figure(
             t, [](const engine::Report& r) { return r.params * r.bytes_per_param.optimizer; });
         return {{w * fill, palette_.weights},
                 {g * fill, palette_.gradients},
@@ -238,6 +238,23 @@ class BytesChapter final : public ChapterBase {
                               : std::clamp((u - 0.4) / 0.6, 0.0, 1.0);
     }
 
+    // Progress of the state's growth (or shrinking) through a `set:`: a growing grid first
+    // slides, then the state counts up while the new cards fade in to hold it; a shrinking one
+    // counts down while the leaving cards fade, then slides. The numbers, the poured stack and
+    // the "N x 80 GB" line all follow it, so they never disagree with the cards on screen.
+    double count_u(const Morph& m) const {
+        const int n_from = reports_[m.from].gpus_to_hold_model_states;
+        const int n_to = reports_[m.to].gpus_to_hold_model_states;
+        if (n_to > n_from) return std::clamp((m.u - 0.4) / 0.6, 0.0, 1.0);
+        if (n_to < n_from) return std::clamp(m.u / 0.4, 0.0, 1.0);
+        return m.u;
+    }
+
+    double grid_figure(double t, double (*f)(const engine::Report&)) const {
+        const Morph m = timeline_.morph_at(t);
+        return lerp(f(reports_[m.from]), f(reports_[m.to]), count_u(m));
+    }
+
     static CardSlot grid_slot(int i, int n_from, int n_to, double u) {
         if (i < n_from && i < n_to)
             return lerp_slot(slot(n_from, i), slot(n_to, i), slide_u(n_from, n_to, u));
@@ -254,11 +271,17 @@ class BytesChapter final : public ChapterBase {
     }
 
     void add_cards_needed(Scene& s, double t, double cap, double alpha) const {
-        const double held =
-            figure_at(t, [](const engine::Report& r) { return r.gpus_to_hold_model_states; });
+        // The cards that hold the state as it is drawn now: the engine's count at either end.
+        const Morph m = timeline_.morph_at(t);
+        const double u = count_u(m);
+        const double states =
+            grid_figure(t, [](const engine::Report& r) { return r.model_states.value; });
+        const long long held = u <= 0   ? reports_[m.from].gpus_to_hold_model_states
+                               : u >= 1 ? reports_[m.to].gpus_to_hold_model_states
+                                        : static_cast<long long>(std::ceil(states / cap - 1e-9));
         const TextStyle note{frame::kBodySize, Weight::semibold, true};
-        const std::string line = format_int(std::lround(held)) + " × " + format_bytes(cap) + " " +
-                                 gpu_name(t) + " just to hold it";
+        const std::string line =
+            format_int(held) + " × " + format_bytes(cap) + " " + gpu_name(t) + " just to hold it";
         s.add(Text{kRightX + kRightW / 2, 402, line, note, palette_.highlight, Align::center},
               alpha);
     }

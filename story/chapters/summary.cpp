@@ -28,7 +28,7 @@ constexpr Visit kVisits[] = {{2.5, 0, 0}, {5.0, 1, 3}, {8.5, 4, 5}, {12.0, 6, 6}
 constexpr double kVisitsEnd = 15.0;
 
 // Columns (x of left edges or right-aligned anchors) and rows.
-constexpr double kNameX = 96, kMemRight = 580, kGaugeX = 604, kGaugeW = 300, kSpill = 90;
+constexpr double kNameX = 96, kMemRight = 580, kGaugeX = 604, kGaugeW = 300, kSpill = 180;
 constexpr double kBytesRight = 1240, kTimeRight = 1405, kBubbleRight = 1555, kFitsX = 1596;
 constexpr double kHeaderY = 286, kRowTop = 304, kRowH = 84;
 
@@ -63,6 +63,13 @@ class SummaryChapter final : public ChapterBase {
             for (int i = 0; i < kRows; ++i) row[i] = engine::analyze(configs[i].config);
             rows_.push_back(row);
         }
+        // The largest overflow of any row in any state, in capacities: the spills' log scale
+        // ends there, so the row furthest over spills furthest and the order stays visible.
+        for (const Row& row : rows_)
+            for (const engine::Report& r : row)
+                spill_full_ =
+                    std::max(spill_full_, (r.per_gpu.total.value - r.per_gpu.capacity.value) /
+                                              r.per_gpu.capacity.value);
     }
 
     Scene scene_at(double t) const override {
@@ -162,15 +169,12 @@ class SummaryChapter final : public ChapterBase {
             get([](const engine::Report& r) { return r.per_gpu.gradients.value; }),
             get([](const engine::Report& r) { return r.per_gpu.optimizer.value; }),
             get([](const engine::Report& r) { return r.per_gpu.activations.value; })};
-        add_items(s,
-                  memory_gauge(
-                      palette_,
-                      {{kGaugeX, y + 26, kGaugeW, 28}, cap, memory_stack(palette_, bytes), kSpill}),
-                  u);
+        GaugeSpec gauge{{kGaugeX, y + 26, kGaugeW, 28}, cap, memory_stack(palette_, bytes), kSpill};
+        gauge.spill_full = spill_full_;
+        add_items(s, memory_gauge(palette_, gauge), u);
 
-        const double comm = get([](const engine::Report& r) {
-            return r.comm.dp_per_gpu.value + r.comm.tp_per_gpu.value + r.comm.pp_per_gpu.value;
-        });
+        const double comm =
+            get([](const engine::Report& r) { return r.comm.sent_per_gpu().value; });
         s.add(Text{kBytesRight, y + 50, format_bytes(comm), number, palette_.text, Align::right},
               u);
         s.add(Text{kTimeRight, y + 50,
@@ -196,6 +200,7 @@ class SummaryChapter final : public ChapterBase {
 
     std::vector<std::vector<engine::StrategyConfig>> layouts_;
     std::vector<Row> rows_;
+    double spill_full_ = 0;
 };
 
 std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
