@@ -6,6 +6,7 @@
 
 #include "story/draw/arrange.hpp"
 #include "story/draw/box.hpp"
+#include "story/draw/cards.hpp"
 #include "story/draw/motion.hpp"
 #include "story/scene.hpp"
 #include "story/text_metrics.hpp"
@@ -20,10 +21,6 @@ namespace story {
 // box_exit -> exit_point, morph_value -> ChapterBase::value_at, states_stack ->
 // ChapterBase::memory_at.
 inline Box lerp_box(const Box& a, const Box& b, double u) { return lerp(a, b, u); }
-
-// The ranks a row of at most max_shown cards draws for n ranks: all of them, or the first
-// max_shown - 2, a gap (-1) and the last, so GPU 63 still closes the row.
-std::vector<int> shown_ranks(int n, int max_shown);
 
 // Box i of `count` equal boxes spread across [left, right], each at most max_w wide.
 inline Box row_box(int count, int i, double left, double right, double top, double h, double max_w,
@@ -40,14 +37,7 @@ inline void add_all(Scene& s, std::vector<Item> items, double alpha) {
     add_items(s, std::move(items), alpha);
 }
 
-// A chunk of data in flight: a small rounded tile, labelled when the label fits.
-void add_token(Scene& s, const Palette& p, const TextMetrics& m, Point centre, double size,
-               Color fill, const std::string& label, double alpha);
-
-Point along(Point a, Point b, double u);
-
-// gpu_card items without the overflow label: a row of identical cards labels one of them.
-std::vector<Item> without_spill_label(std::vector<Item> items, Color spill);
+inline Point along(Point a, Point b, double u) { return lerp(a, b, u); }
 
 inline Point box_exit(const Box& b, Point to, double margin) { return exit_point(b, to, margin); }
 
@@ -55,8 +45,5 @@ inline double morph_value(const Timeline& timeline, double t,
                           const std::vector<double>& per_state) {
     return morphed(timeline.morph_at(t), per_state);
 }
-
-// "1/8", "7/8": a fraction as the captions write it.
-std::string fraction_text(long long num, long long den);
 
 }  // namespace story
