@@ -85,4 +85,8 @@ std::string format_params(double n) {
 
 std::string format_int(long long v) { return group_thousands(std::to_string(v)); }
 
+std::string fraction_text(long long num, long long den) {
+    return std::to_string(num) + "/" + std::to_string(den);
+}
+
 }  // namespace story

@@ -5,15 +5,16 @@
 // the traffic is read out against data parallel's (1.5x).
 #include <algorithm>
 #include <cmath>
+#include <numbers>
 #include <stdexcept>
 #include <string>
 
 #include "engine/fsdp.hpp"
 #include "engine/report.hpp"
 #include "story/chapter_base.hpp"
+#include "story/draw/cards.hpp"
+#include "story/draw/draw.hpp"
 #include "story/format.hpp"
-#include "story/shard_kit.hpp"
-#include "story/vocab.hpp"
 
 namespace story {
 
@@ -22,16 +23,36 @@ namespace {
 constexpr double kDefaultDuration = 30;
 // Choreography, in seconds of the default duration.
 constexpr double kLoafAt = 0.3, kShardAt = 2.4, kCardsAt = 2.8, kFilmAt = 5.5, kTrafficAt = 25.4;
+constexpr double kModelAt = 0.7, kModelOutAt = 2.0;  // "Model states: …" before the shards
+constexpr double kShardFor = 0.6, kModelOutFor = 0.4, kSliceStagger = 0.07;
 // Seconds each step of one slice takes on screen (a slice stands for several layers).
 constexpr double kGather = 0.45, kForward = 0.3, kReshard = 0.2;
 constexpr double kGatherBack = 0.4, kBackward = 0.55, kScatter = 0.4, kReshardBack = 0.15;
 constexpr int kMaxSlices = 8, kMaxCards = 8;
 constexpr int kMaxShards = 1024;
 
-// The loaf on the left, the cards on the right under the read-outs.
-constexpr double kLoafX = 120, kLoafW = 400, kLoafTop = 300, kSliceH = 46, kSliceStep = 60;
-constexpr double kCardsLeft = 600, kCardsRight = frame::kRight, kCardsTop = 480, kCardH = 370;
-constexpr double kBarTop = 430, kBarH = 26;  // each card's workspace for the gathered slice
+// The loaf on the left: up to kMaxSlices slices, each cut into shards kShardGap px apart once
+// sharded (their colour dimmed by kShardDim); the slice at work outlined kCurrentPad px out.
+constexpr double kLoafX = 120, kLoafW = 400, kLoafTop = 300, kSliceH = 46, kSliceGap = 14;
+constexpr double kShardGap = 3, kShardDim = 0.45, kShardRadius = 4;
+constexpr double kCurrentPad = 6, kCurrentRadius = 8, kCurrentStroke = 3;
+// The loaf's label above it, its notes kNoteDrop and kShardNoteDrop below its last slice.
+constexpr double kLoafLabelLift = 24, kNoteDrop = 38, kShardNoteDrop = 74;
+// The cards on the right under the read-outs, each with its gauge kGaugeDrop under it and, above
+// it, the workspace where the gathered slice is assembled.
+constexpr Box kCards{600, 480, frame::kRight - 600, 370};
+constexpr double kCardGap = 18, kMaxCardW = 190, kGaugeDrop = 36;
+constexpr double kWorkspaceGap = 24, kWorkspaceH = 26, kCellRadius = 3, kCellGap = 2;
+constexpr double kComputePad = 3, kComputeRadius = 5, kComputeStroke = 2;
+// A gathered shard arrives kFirstArrival into its step, the farthest one at the end; nearer
+// cards first. Shards in flight hop kHop px (and kHopPerPx of the distance) over the cards.
+constexpr double kFirstArrival = 0.25, kWaiting = 0.15;
+constexpr double kToken = 14, kHop = 16, kHopPerPx = 0.03;
+// The read-outs above the cards: a heading, then one or two lines of figures.
+constexpr double kHeadingBaseline = 290, kFirstLine = 340, kSecondLine = 384;
+const TextStyle kHeading =
+    weighted(sized(style_of(Role::body), frame::kBodySize + 2), Weight::semibold);
+const TextStyle kFigures = tabular(sized(style_of(Role::body), 28));
 
 enum class Step { gather, compute, scatter, reshard };
 
@@ -70,10 +91,18 @@ const engine::FsdpEvent& event(const engine::FsdpPlan& plan, engine::FsdpOp op, 
 class FsdpChapter final : public ChapterBase {
   public:
     FsdpChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
-        : ChapterBase(spec, video, metrics) {
+        : ChapterBase(spec, video, metrics),
+          loaf_in_(Fade::in(at(kLoafAt))),
+          shard_in_(Fade::in(at(kShardAt), kShardFor)),
+          heading_in_(Fade::in(at(kShardAt))),
+          traffic_in_(Fade::in(at(kTrafficAt), kShardFor)),
+          model_in_(Fade::in(at(kModelAt)).out(at(kModelOutAt), kModelOutFor)),
+          slices_in_{at(kLoafAt), kSliceStagger},
+          cards_in_{at(kCardsAt)} {
         for (engine::Config c : timeline_.states()) {
             c.layout.zero = 3;
             plans_.push_back(engine::fsdp_plan(c));
+            zero3_.push_back(engine::per_gpu_memory(c));
             const engine::Report fsdp = engine::analyze(c);
             c.layout.zero = 0;
             const engine::Report dp = engine::analyze(c);
@@ -88,6 +117,7 @@ class FsdpChapter final : public ChapterBase {
         }
         // The film plays the first state's plan (a `set:` changes the numbers, not the film).
         build_film(plans_.front());
+        place();
     }
 
     Scene scene_at(double t) const override {
@@ -100,19 +130,13 @@ class FsdpChapter final : public ChapterBase {
         const double bubble =
             figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
         add_chrome(s, palette_, metrics_,
-                   chrome_at(t, stat_panel(value(t, per_card_), value(t, fsdp_bytes_),
-                                           value(t, fsdp_time_), bubble)));
+                   chrome_at(t, stat_panel(value_at(t, per_card_), value_at(t, fsdp_bytes_),
+                                           value_at(t, fsdp_time_), bubble)));
         return s;
     }
 
   private:
-    double at(double authored) const {
-        return scaled_time(authored, spec_.duration, kDefaultDuration);
-    }
-    double pace() const { return std::min(1.0, spec_.duration / kDefaultDuration); }
-    double value(double t, const std::vector<double>& v) const {
-        return morph_value(timeline_, t, v);
-    }
+    double pace() const { return std::min(1.0, spec_.duration / default_duration_); }
     int shards() const { return plans_.front().shards; }
 
     void build_film(const engine::FsdpPlan& plan) {
@@ -141,6 +165,29 @@ class FsdpChapter final : public ChapterBase {
         }
     }
 
+    // The loaf's slices and their shard cells; the row of cards (the first state's shards) and
+    // each card's workspace.
+    void place() {
+        const int n = shards();
+        const Box loaf{kLoafX, kLoafTop, kLoafW, slices_ * (kSliceH + kSliceGap) - kSliceGap};
+        for (int g = 0; g < slices_; ++g) {
+            slice_.push_back(column_cell(loaf, slices_, g, kSliceGap));
+            shard_cells_.emplace_back();
+            for (int j = 0; j < n; ++j) shard_cells_.back().push_back(row_cell(slice_[g], n, j, 0));
+        }
+        notes_at_ = loaf.bottom() + kNoteDrop;
+        shard_note_at_ = loaf.bottom() + kShardNoteDrop;
+        ranks_ = shown_ranks(n, kMaxCards);
+        const int slots = static_cast<int>(ranks_.size());
+        for (int i = 0; i < slots; ++i) {
+            cards_.push_back(row_cell(kCards, slots, i, kCardGap, kMaxCardW));
+            workspace_.push_back(above(cards_.back(), kWorkspaceGap, kWorkspaceH));
+            workspace_cells_.emplace_back();
+            for (int j = 0; j < n; ++j)
+                workspace_cells_.back().push_back(row_cell(workspace_.back(), n, j, 0));
+        }
+    }
+
     FilmAt film_at(double t) const {
         if (film_.empty() || t < film_.front().start) return {};
         for (const Phase& p : film_)
@@ -150,57 +197,41 @@ class FsdpChapter final : public ChapterBase {
 
     // Resident bytes per card at t: counting across each phase, the plan's value at its end.
     double live(const FilmAt& f) const {
-        const engine::FsdpPlan& plan = plans_.front();
-        if (!f.phase) return plan.sharded_states.value;
-        const double u = progress(f.u, 0, 1);
-        return lerp(f.phase->live_before, f.phase->live_after, u);
+        if (!f.phase) return plans_.front().sharded_states.value;
+        return lerp(f.phase->live_before, f.phase->live_after, progress(f.u, 0, 1));
     }
 
     // The loaf: slices cut into one shard per card; the slice at work is outlined.
     void add_loaf(Scene& s, double t, const FilmAt& f) const {
-        const engine::FsdpPlan& plan = plans_.front();
-        const TextStyle label{frame::kLabelSize, Weight::medium, false};
-        const double in = progress(t, at(kLoafAt), 0.5);
-        s.add(Text{kLoafX, kLoafTop - 24,
+        const double in = loaf_in_.at(t), shard = shard_in_.at(t);
+        s.add(Text{kLoafX, kLoafTop - kLoafLabelLift,
                    format_params(reports_.front().params) + " model · " +
-                       std::to_string(plan.layers) + " layers",
-                   label, palette_.text},
+                       std::to_string(plans_.front().layers) + " layers",
+                   style_of(Role::label), palette_.text},
               in);
-        const double shard = progress(t, at(kShardAt), 0.6);
         const int n = shards();
-        const double cell = kLoafW / n;
+        const double gap = n > 1 ? kShardGap * shard : 0;
+        const Color fill = with_alpha(palette_.weights, 1 - kShardDim * shard);
         for (int g = 0; g < slices_; ++g) {
-            const double y = kLoafTop + g * kSliceStep,
-                         a = progress(t, at(kLoafAt) + 0.07 * g, 0.5);
-            const bool current = f.phase && f.phase->slice == g;
-            for (int j = 0; j < n; ++j) {
-                const double gap = n > 1 ? 3 * shard : 0;
-                s.add(Rect{kLoafX + j * cell + gap / 2, y, cell - gap, kSliceH, 4,
-                           with_alpha(palette_.weights, 1 - 0.45 * shard)},
-                      a);
-            }
-            if (current)
-                s.add(Rect{kLoafX - 6, y - 6, kLoafW + 12, kSliceH + 12, 8, std::nullopt,
-                           f.phase->backward ? palette_.gradients : palette_.highlight, 3});
+            for (const Box& cell : shard_cells_[g])
+                s.add(filled(inset(cell, gap / 2, 0), kShardRadius, fill), slices_in_.at(t, g));
+            if (f.phase && f.phase->slice == g)
+                s.add(outline(inflate(slice_[g], kCurrentPad), kCurrentRadius,
+                              f.phase->backward ? palette_.gradients : palette_.highlight,
+                              kCurrentStroke));
         }
-        const TextStyle note{frame::kLabelSize, Weight::regular, false};
         const std::string per = per_slice_ == 1
                                     ? "one slice = one layer"
                                     : "one slice = " + std::to_string(per_slice_) + " layers";
-        s.add(Text{kLoafX, kLoafTop + slices_ * kSliceStep + 24, per, note, palette_.muted}, in);
-        s.add(Text{kLoafX, kLoafTop + slices_ * kSliceStep + 60,
-                   "cut into " + std::to_string(n) + " shards, one per card", note, palette_.muted},
-              shard);
-    }
-
-    Box card_box(int slot, int slots) const {
-        return row_box(slots, slot, kCardsLeft, kCardsRight, kCardsTop, kCardH, 190, 18);
+        s.add(Text{kLoafX, notes_at_, per, style_of(Role::note), palette_.muted}, in);
+        s.add(
+            Text{kLoafX, shard_note_at_, "cut into " + std::to_string(n) + " shards, one per card",
+                 style_of(Role::note), palette_.muted},
+            shard);
     }
 
     void add_cards(Scene& s, double t, const FilmAt& f) const {
         const engine::FsdpPlan& plan = plans_.front();
-        const auto ranks = shown_ranks(shards(), kMaxCards);
-        const int slots = static_cast<int>(ranks.size());
         const double now = live(f), base = plan.sharded_states.value;
         const double layer = std::clamp(now - base, 0.0, plan.layer_full_bytes.value);
         const double grads = std::max(0.0, now - base - layer);
@@ -208,20 +239,18 @@ class FsdpChapter final : public ChapterBase {
         const double w = morph_part(t, [](const engine::PerGpu& g) { return g.weights.value; });
         const double g = morph_part(t, [](const engine::PerGpu& g) { return g.gradients.value; });
         const double o = morph_part(t, [](const engine::PerGpu& g) { return g.optimizer.value; });
-        const TextStyle gauge{frame::kLabelSize, Weight::semibold, true};
-        for (int i = 0; i < slots; ++i) {
-            const double alpha = progress(t, at(kCardsAt) + 0.08 * i, 0.5);
-            const Box b = card_box(i, slots);
-            if (ranks[i] < 0) {
-                const TextStyle dots{frame::kHeadingSize, Weight::semibold, false};
-                s.add(Text{b.cx(), b.cy(), "…", dots, palette_.muted, Align::center}, alpha);
+        for (std::size_t i = 0; i < cards_.size(); ++i) {
+            const double alpha = cards_in_.at(t, static_cast<int>(i));
+            const Box& b = cards_[i];
+            if (ranks_[i] == kGapRank) {
+                s.add(gap_mark(b, palette_.muted), alpha);
                 continue;
             }
             CardSpec card{b.x,
                           b.y,
                           b.w,
                           b.h,
-                          "GPU " + std::to_string(ranks[i]),
+                          "GPU " + std::to_string(ranks_[i]),
                           cap,
                           {{w, palette_.weights},
                            {g, palette_.gradients},
@@ -229,48 +258,41 @@ class FsdpChapter final : public ChapterBase {
                            {layer, palette_.highlight},
                            {grads, palette_.gradients}}};
             card.capacity_label = false;
-            card.label_size = b.w < 130 ? 22 : 26;
-            add_all(s, gpu_card(palette_, metrics_, card), alpha);
-            s.add(Text{b.cx(), b.y + b.h + 36, format_bytes(now), gauge, palette_.text,
-                       Align::center},
+            card.label_size = card_label_size(b.w);
+            add_items(s, gpu_card(palette_, metrics_, card), alpha);
+            s.add(Text{b.cx(), b.bottom() + kGaugeDrop, format_bytes(now), style_of(Role::figure),
+                       palette_.text, Align::center},
                   alpha);
-            add_workspace(s, b, ranks[i], f, alpha);
+            add_workspace(s, i, f, alpha);
         }
     }
 
     // Model states of the sharded stack (ZeRO-3 figures of the engine), counting through morphs.
     double morph_part(double t, double (*part)(const engine::PerGpu&)) const {
-        std::vector<double> v;
-        for (const engine::FsdpPlan& p : plans_) v.push_back(p.sharded_states.value);
-        const double total = value(t, v);
-        engine::Config c = timeline_.states()[timeline_.morph_at(t).to];
-        c.layout.zero = 3;
-        const engine::PerGpu g = engine::per_gpu_memory(c);
-        return total * part(g) / (g.weights + g.gradients + g.optimizer).value;
+        const engine::PerGpu& g = zero3_[timeline_.morph_at(t).to];
+        return value_at(t, sharded_) * part(g) / (g.weights + g.gradients + g.optimizer).value;
     }
 
-    // Above each card, the slice it is assembling: its own shard, then one cell per arrival.
-    void add_workspace(Scene& s, const Box& b, int rank, const FilmAt& f, double alpha) const {
+    // Above card i, the slice it is assembling: its own shard, then one cell per arrival.
+    void add_workspace(Scene& s, std::size_t i, const FilmAt& f, double alpha) const {
         if (!f.phase) return;
         const Phase& p = *f.phase;
-        const int n = shards();
-        const double cell = b.w / n;
-        Color fill = p.backward && (p.step == Step::compute || p.step == Step::scatter)
-                         ? palette_.gradients
-                         : palette_.weights;
-        double fade = 1;
-        if (p.step == Step::reshard) fade = 1 - f.u;
-        for (int j = 0; j < n; ++j) {
+        const int rank = ranks_[i];
+        const Color fill = p.backward && (p.step == Step::compute || p.step == Step::scatter)
+                               ? palette_.gradients
+                               : palette_.weights;
+        const double fade = p.step == Step::reshard ? 1 - f.u : 1;
+        for (int j = 0; j < shards(); ++j) {
             const bool own = j == rank;
             double a = alpha * fade;
             if (p.step == Step::gather && !own)
-                a *= f.u >= 1 - 1e-9 ? 1 : 0.15 + 0.85 * (f.u > arrival(rank, j) ? 1 : 0);
+                a *= f.u >= 1 - 1e-9 ? 1 : kWaiting + (1 - kWaiting) * (f.u > arrival(rank, j));
             if (p.step == Step::scatter && !own) a *= 1 - f.u;
-            s.add(Rect{b.x + j * cell + 1, kBarTop, cell - 2, kBarH, 3, fill}, a);
+            s.add(filled(inset(workspace_cells_[i][j], kCellGap / 2, 0), kCellRadius, fill), a);
         }
         if (p.step == Step::compute)
-            s.add(Rect{b.x - 3, kBarTop - 3, b.w + 6, kBarH + 6, 5, std::nullopt,
-                       palette_.highlight, 2},
+            s.add(outline(inflate(workspace_[i], kComputePad), kComputeRadius, palette_.highlight,
+                          kComputeStroke),
                   alpha);
     }
 
@@ -278,36 +300,32 @@ class FsdpChapter final : public ChapterBase {
     // nearer cards arrive first.
     double arrival(int i, int j) const {
         const int n = shards();
-        return n > 1 ? 0.25 + 0.75 * std::abs(i - j) / (n - 1) : 0;
+        return n > 1 ? kFirstArrival + (1 - kFirstArrival) * std::abs(i - j) / (n - 1) : 0;
     }
 
     // Shards in flight: all-gather brings every shard to every card; reduce-scatter sends each
     // card's piece of the gradient to the card that owns it.
     void add_tokens(Scene& s, const FilmAt& f) const {
         if (!f.phase || (f.phase->step != Step::gather && f.phase->step != Step::scatter)) return;
-        const auto ranks = shown_ranks(shards(), kMaxCards);
-        const int slots = static_cast<int>(ranks.size());
-        const double cell = card_box(0, slots).w / shards();
+        const int slots = static_cast<int>(ranks_.size());
         for (int a = 0; a < slots; ++a)
             for (int b = 0; b < slots; ++b) {
-                if (a == b || ranks[a] < 0 || ranks[b] < 0) continue;
+                if (a == b || ranks_[a] == kGapRank || ranks_[b] == kGapRank) continue;
                 // Gather: rank a's own shard flies to b. Scatter: a's piece b flies to b.
-                const int piece = f.phase->step == Step::gather ? ranks[a] : ranks[b];
-                const Box from = card_box(a, slots), to = card_box(b, slots);
-                const double end = arrival(ranks[b], ranks[a]);
-                const double u = std::clamp(f.u / end, 0.0, 1.0);
+                const int piece = f.phase->step == Step::gather ? ranks_[a] : ranks_[b];
+                const double u = std::clamp(f.u / arrival(ranks_[b], ranks_[a]), 0.0, 1.0);
                 if (u >= 1) continue;
-                const Point p0{from.x + (piece + 0.5) * cell, kBarTop},
-                    p1{to.x + (piece + 0.5) * cell, kBarTop};
-                Point p = along(p0, p1, u);
-                p.y -= (16 + 0.03 * std::abs(p1.x - p0.x)) * std::sin(u * 3.14159265358979);
-                add_token(s, palette_, metrics_, p, 14, palette_.comm, "", 1);
+                const Point p0{workspace_cells_[a][piece].cx(), workspace_[a].y},
+                    p1{workspace_cells_[b][piece].cx(), workspace_[b].y};
+                Point p = lerp(p0, p1, u);
+                p.y -= (kHop + kHopPerPx * std::abs(p1.x - p0.x)) * std::sin(u * std::numbers::pi);
+                add_token(s, palette_, metrics_, p, kToken, palette_.comm, "", 1);
             }
     }
 
     std::string phase_text(const FilmAt& f) const {
         if (f.done) return "One training step done: every card updates its own shard";
-        if (!f.phase) return "Each card keeps 1/" + std::to_string(shards()) + " of every layer";
+        if (!f.phase) return "Each card keeps " + fraction_text(1, shards()) + " of every layer";
         const Phase& p = *f.phase;
         const std::string where = std::string(p.backward ? "Backward" : "Forward") + " · slice " +
                                   std::to_string(p.slice + 1) + " of " + std::to_string(slices_) +
@@ -326,53 +344,58 @@ class FsdpChapter final : public ChapterBase {
     }
 
     void add_heading(Scene& s, double t, const FilmAt& f) const {
-        const double in = progress(t, at(kShardAt), 0.5);
+        const double in = heading_in_.at(t);
         if (in <= 0) {
             add_whole_model(s, t);
             return;
         }
-        const TextStyle heading{frame::kBodySize + 2, Weight::semibold, false};
-        s.add(Text{kCardsLeft, 290, phase_text(f), heading, palette_.text}, in);
-        const TextStyle body{28, Weight::regular, true};
-        const double traffic = progress(t, at(kTrafficAt), 0.6);
+        s.add(Text{kCards.x, kHeadingBaseline, phase_text(f), kHeading, palette_.text}, in);
+        const double traffic = traffic_in_.at(t);
         const std::string gauge = "Live model states per card: " + format_bytes(live(f)) +
-                                  ", peak " + format_bytes(value(t, peak_)) + " = " +
-                                  format_bytes(value(t, sharded_)) +
+                                  ", peak " + format_bytes(value_at(t, peak_)) + " = " +
+                                  format_bytes(value_at(t, sharded_)) +
                                   " of shards + one layer and its gradients";
-        s.add(Text{kCardsLeft, 340, gauge, fit(gauge, body), palette_.muted}, in * (1 - traffic));
+        s.add(Text{kCards.x, kFirstLine, gauge, fit(gauge), palette_.muted}, in * (1 - traffic));
         if (traffic <= 0) return;
         const int n = shards();
         const std::string sent = "Per card per step: 3 × " + fraction_text(n - 1, n) + " × " +
-                                 format_bytes(value(t, buffer_)) + " = " +
-                                 format_bytes(value(t, fsdp_bytes_));
+                                 format_bytes(value_at(t, buffer_)) + " = " +
+                                 format_bytes(value_at(t, fsdp_bytes_));
         const std::string vs =
-            "data parallel's all-reduce moves " + format_bytes(value(t, dp_bytes_)) + ": FSDP " +
-            format_sig3(value(t, fsdp_bytes_) / value(t, dp_bytes_)) + "× as much";
-        s.add(Text{kCardsLeft, 340, sent, fit(sent, body), palette_.comm}, traffic);
-        s.add(Text{kCardsLeft, 384, vs, fit(vs, body), palette_.text}, traffic);
+            "data parallel's all-reduce moves " + format_bytes(value_at(t, dp_bytes_)) + ": FSDP " +
+            format_sig3(value_at(t, fsdp_bytes_) / value_at(t, dp_bytes_)) + "× as much";
+        s.add(Text{kCards.x, kFirstLine, sent, fit(sent), palette_.comm}, traffic);
+        s.add(Text{kCards.x, kSecondLine, vs, fit(vs), palette_.text}, traffic);
     }
 
     // Before the shards: the whole model's state against one card.
     void add_whole_model(Scene& s, double t) const {
-        const double in =
-            progress(t, at(kLoafAt) + 0.4, 0.5) * (1 - progress(t, at(kShardAt) - 0.4, 0.4));
-        const TextStyle heading{frame::kBodySize + 2, Weight::semibold, true};
-        const std::string line = "Model states: " + format_bytes(value(t, model_states_)) +
+        const std::string line = "Model states: " + format_bytes(value_at(t, model_states_)) +
                                  ", one card holds " +
                                  format_bytes(report_at(t).per_gpu.capacity.value);
-        s.add(Text{kCardsLeft, 290, line, heading, palette_.text}, in);
+        s.add(Text{kCards.x, kHeadingBaseline, line, tabular(kHeading), palette_.text},
+              model_in_.at(t));
     }
 
-    TextStyle fit(const std::string& text, TextStyle style) const {
-        style.size = fit_size(metrics_, text, style, kCardsRight - kCardsLeft);
-        return style;
+    // The figures' style, shrunk until the line fits above the cards.
+    TextStyle fit(const std::string& text) const {
+        return sized(kFigures, fit_size(metrics_, text, kFigures, kCards.w));
     }
 
+    const Fade loaf_in_, shard_in_, heading_in_, traffic_in_, model_in_;
+    const Stagger slices_in_, cards_in_;
     std::vector<engine::FsdpPlan> plans_;
+    std::vector<engine::PerGpu> zero3_;  // each state's ZeRO-3 split of the model states
     std::vector<double> per_card_, fsdp_bytes_, fsdp_time_, dp_bytes_, buffer_, model_states_,
         sharded_, peak_;
     std::vector<Phase> film_;
     int slices_ = 1, per_slice_ = 1;
+    // Geometry, placed once: the loaf's slices and shard cells, its notes' baselines; the shown
+    // ranks' cards and workspaces, with one cell per shard.
+    std::vector<Box> slice_, cards_, workspace_;
+    std::vector<std::vector<Box>> shard_cells_, workspace_cells_;
+    double notes_at_ = 0, shard_note_at_ = 0;
+    std::vector<int> ranks_;
 };
 
 std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,

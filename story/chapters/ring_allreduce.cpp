@@ -10,9 +10,9 @@
 #include "engine/layout3d.hpp"
 #include "engine/memory.hpp"
 #include "story/chapter_base.hpp"
+#include "story/draw/cards.hpp"
 #include "story/draw/draw.hpp"
 #include "story/format.hpp"
-#include "story/shard_kit.hpp"
 #include "story/vocab.hpp"
 
 namespace story {
@@ -37,7 +37,7 @@ constexpr double kCx = frame::kWidth / 2, kCy = 570, kRadius = 225, kHalf = 500;
 constexpr double kArc = std::numbers::pi * kRadius;
 constexpr double kPerimeter = 4 * kHalf + 2 * kArc;
 // A card is sized by its slot on the ring, between these bounds; narrow cards use small labels.
-constexpr double kCardPerSlotW = 0.45, kCardPerSlotH = 0.526, kNarrowCard = 130;
+constexpr double kCardPerSlotW = 0.45, kCardPerSlotH = 0.526;
 constexpr Box kSmallestCard{0, 0, 96, 112}, kLargestCard{0, 0, 152, 172};
 constexpr double kMaxSpill = 0.2;  // overflow drawn above a card, as a fraction of its height
 // Each card's gradient buffer, a strip of N cells under the card.
@@ -302,8 +302,7 @@ class RingChapter final : public ChapterBase {
                           "GPU " + std::to_string(i),
                           report_at(t).per_gpu.capacity.value,
                           memory_at(t)};
-            card.label_size =
-                (b.w < kNarrowCard ? style_of(Role::small) : style_of(Role::label)).size;
+            card.label_size = card_label_size(b.w);
             card.capacity_label = false;
             card.max_spill = kMaxSpill;
             auto items = gpu_card(palette_, metrics_, card);

@@ -1,17 +1,45 @@
 // `title`: the film's title card: the model drawn as a loaf of layer slices, a forward pass
 // sweeping through it, the title and subtitle beneath.
 #include "story/chapter_base.hpp"
+#include "story/draw/draw.hpp"
 
 namespace story {
 
 namespace {
 
+constexpr double kDefaultDuration = 6;
+// Choreography in seconds, not scaled: a title card's entrance is over within 2 s at any length.
+// The slices enter one after another, then a forward pass lights kLit of them at a time.
+constexpr Stagger kSlicesIn{0.2};
+constexpr double kSweepAt = 1.6, kSweepPerSlice = 0.18, kLit = 1.5;
+constexpr double kTitleAt = 0.6, kSubtitleAt = 1.0, kTextFor = 0.6;
+
+// The loaf: kSlices slices in the upper middle, each sliding kSlideIn px in from the left.
 constexpr int kSlices = 10;
-constexpr double kSliceW = 560, kSliceH = 22, kSliceGap = 9, kLoafTop = 230;
+constexpr double kSliceW = 560, kSliceH = 22, kSliceGap = 9, kSlideIn = 60;
+constexpr Box kLoaf{(frame::kWidth - kSliceW) / 2, 230, kSliceW,
+                    kSlices* kSliceH + (kSlices - 1) * kSliceGap};
+constexpr double kSliceRadius = 6, kLitStroke = 3;
+// The title (kTitleSize, fitted to the safe area), rising kRise px as it fades in; the subtitle
+// beneath it, wrapped to kSubtitleW.
+constexpr double kTitleSize = 80, kMinTitleSize = 48, kTitleBaseline = 660, kRise = 20;
+constexpr double kSubtitleDrop = 80, kSubtitleStep = 46, kSubtitleW = 1300;
 
 class TitleChapter final : public ChapterBase {
   public:
-    using ChapterBase::ChapterBase;
+    TitleChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
+        : ChapterBase(spec, video, metrics),
+          title_in_(Fade::in(kTitleAt, kTextFor)),
+          subtitle_in_(Fade::in(kSubtitleAt, kTextFor)),
+          title_style_(sized(style_of(Role::title), kTitleSize)),
+          subtitle_(spec_.subtitle.empty() ? std::vector<std::string>{}
+                                           : wrap_balanced(metrics_, spec_.subtitle,
+                                                           style_of(Role::body), kSubtitleW)) {
+        for (int i = 0; i < kSlices; ++i)
+            slices_.push_back(column_cell(kLoaf, kSlices, i, kSliceGap));
+        title_style_.size = fit_size(metrics_, spec_.title, title_style_,
+                                     frame::kRight - frame::kLeft, kMinTitleSize);
+    }
 
     Scene scene_at(double t) const override {
         Scene s = blank();
@@ -25,34 +53,32 @@ class TitleChapter final : public ChapterBase {
 
   private:
     void add_loaf(Scene& s, double t) const {
-        const double x = frame::kWidth / 2 - kSliceW / 2;
-        // A forward pass sweeps down the layers once the loaf has assembled.
-        const double sweep = (t - 1.6) / 0.18;
+        const double sweep = (t - kSweepAt) / kSweepPerSlice;
         for (int i = 0; i < kSlices; ++i) {
-            const double u = progress(t, 0.2 + 0.08 * i, 0.5);
-            const double y = kLoafTop + i * (kSliceH + kSliceGap);
-            const bool lit = sweep >= i && sweep < i + 1.5;
-            s.add(Rect{x - 60 * (1 - u), y, kSliceW, kSliceH, 6, palette_.weights,
-                       lit ? std::optional<Color>(palette_.highlight) : std::nullopt, 3},
+            const double u = kSlicesIn.at(t, i);
+            Box slice = slices_[i];
+            slice.x -= kSlideIn * (1 - u);
+            const bool lit = sweep >= i && sweep < i + kLit;
+            s.add(filled(slice, kSliceRadius, palette_.weights,
+                         lit ? std::optional<Color>(palette_.highlight) : std::nullopt, kLitStroke),
                   u);
         }
     }
 
     void add_titles(Scene& s, double t) const {
-        TextStyle title{80, Weight::semibold, false};
-        title.size = fit_size(metrics_, spec_.title, title, frame::kRight - frame::kLeft, 48);
-        const double u = progress(t, 0.6, 0.6);
-        const double y = 660 + 20 * (1 - u);
-        s.add(Text{frame::kWidth / 2, y, spec_.title, title, palette_.text, Align::center}, u);
-        if (spec_.subtitle.empty()) return;
-        TextStyle sub{frame::kBodySize, Weight::regular, false};
-        const auto lines = wrap_balanced(metrics_, spec_.subtitle, sub, 1300);
-        const double v = progress(t, 1.0, 0.6);
-        for (std::size_t i = 0; i < lines.size(); ++i)
-            s.add(Text{frame::kWidth / 2, y + 80 + 46.0 * static_cast<double>(i), lines[i], sub,
-                       palette_.muted, Align::center},
-                  v);
+        const double u = title_in_.at(t);
+        const double y = kTitleBaseline + kRise * (1 - u);
+        s.add(Text{kLoaf.cx(), y, spec_.title, title_style_, palette_.text, Align::center}, u);
+        for (std::size_t i = 0; i < subtitle_.size(); ++i)
+            s.add(Text{kLoaf.cx(), y + kSubtitleDrop + kSubtitleStep * static_cast<double>(i),
+                       subtitle_[i], style_of(Role::body), palette_.muted, Align::center},
+                  subtitle_in_.at(t));
     }
+
+    const Fade title_in_, subtitle_in_;
+    TextStyle title_style_;
+    const std::vector<std::string> subtitle_;
+    std::vector<Box> slices_;
 };
 
 std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
@@ -60,7 +86,7 @@ std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
     return std::make_unique<TitleChapter>(spec, video, metrics);
 }
 
-const KindRegistrar registrar{{"title", 6, {}, make}};
+const KindRegistrar registrar{{"title", kDefaultDuration, {}, make}};
 
 }  // namespace
 

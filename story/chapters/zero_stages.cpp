@@ -4,48 +4,74 @@
 // model states of each stage and the reduction against plain data parallelism (ZeRO Table 1).
 #include <algorithm>
 #include <array>
-#include <cmath>
 
 #include "engine/memory.hpp"
 #include "story/chapter_base.hpp"
+#include "story/draw/cards.hpp"
+#include "story/draw/draw.hpp"
 #include "story/format.hpp"
-#include "story/shard_kit.hpp"
 #include "story/strategy_kit.hpp"
-#include "story/vocab.hpp"
 
 namespace story {
 
 namespace {
 
 constexpr double kDefaultDuration = 24;
-constexpr double kCardsAt = 0.3, kTableAt = 1.2;
+constexpr int kStages = 4;
+// Choreography, in seconds of the default duration.
+constexpr double kCardsAt = 0.3, kTableAt = 1.2, kKeyAt = 0.7;
+// A slot whose rank changes while N morphs: the old card leaves over the first kSwapFor of the
+// morph, the new one arrives over the last, so two names never share the slot at full strength.
+constexpr double kSwapFor = 0.45, kSwapInAt = 1 - kSwapFor;
+// A part that shrinks dims over the first half of its morph, then collapses over the second.
+constexpr double kDimFor = 0.5, kGhostDim = 0.75;
+
+// Cards on the left, the stage table on the right, their keys along the bottom.
 constexpr int kMaxCards = 8;
-// Cards on the left, the stage table on the right.
-constexpr double kCardsLeft = frame::kLeft, kCardsRight = 1180, kCardsTop = 300, kCardH = 540;
-constexpr double kTableLeft = 1250, kTableRight = frame::kRight - 20, kRowTop = 370,
-                 kRowStep = 108;  // row frames stay in the safe area
-constexpr double kMaxSpill = 0.12;
+constexpr double kCardsRight = 1180;
+constexpr Box kCards{frame::kLeft, 300, kCardsRight - frame::kLeft, 540};
+constexpr double kCardGap = 16, kMaxCardW = 200, kMaxSpill = 0.12;
+constexpr double kKeyBaseline = 900;
+// The table: a header row, then one framed row per stage (frames stay in the safe area); a
+// row's name sits kRowBaseline below its frame's top with its note beneath, its figures at right.
+constexpr double kTableLeft = 1250, kTableRight = frame::kRight - 20;
+constexpr double kFramePad = 20, kRowH = 96, kRowGap = 12, kHeaderBaseline = 300;
+constexpr Box kRows{kTableLeft - kFramePad, 324, kTableRight - kTableLeft + 2 * kFramePad,
+                    kStages* kRowH + (kStages - 1) * kRowGap};
+constexpr double kRowBaseline = 46, kNoteDrop = 34, kBytesColumn = 150, kRowRadius = 10,
+                 kRowStroke = 2;
 
-const std::array<const char*, 4> kStageName{"Plain DP", "ZeRO-1", "ZeRO-2", "ZeRO-3"};
-const std::array<const char*, 4> kStageSharded{"nothing sharded", "optimizer state sharded",
-                                               "+ gradients sharded", "+ weights sharded"};
+const std::array<const char*, kStages> kStageName{"Plain DP", "ZeRO-1", "ZeRO-2", "ZeRO-3"};
+const std::array<const char*, kStages> kStageSharded{"nothing sharded", "optimizer state sharded",
+                                                     "+ gradients sharded", "+ weights sharded"};
 
-// Per-card model states (weights + gradients + optimizer) at each ZeRO stage, for one config.
-std::array<double, 4> states_by_stage(engine::Config c) {
-    std::array<double, 4> out{};
-    for (int z = 0; z < 4; ++z) {
-        c.layout.zero = z;
-        const engine::PerGpu g = engine::per_gpu_memory(c);
-        out[z] = (g.weights + g.gradients + g.optimizer).value;
-    }
-    return out;
+const TextStyle kStageStyle = weighted(style_of(Role::body), Weight::semibold);
+const TextStyle kFigureStyle = tabular(kStageStyle);
+
+// Per-card model states (weights + gradients + optimizer) at ZeRO stage z, for one config.
+double model_states(engine::Config c, int z) {
+    c.layout.zero = z;
+    const engine::PerGpu g = engine::per_gpu_memory(c);
+    return (g.weights + g.gradients + g.optimizer).value;
 }
 
 class ZeroChapter final : public ChapterBase {
   public:
     ZeroChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
-        : ChapterBase(spec, video, metrics) {
-        for (const engine::Config& c : timeline_.states()) stages_.push_back(states_by_stage(c));
+        : ChapterBase(spec, video, metrics),
+          cards_in_{at(kCardsAt)},
+          key_in_(Fade::in(at(kKeyAt))),
+          table_in_(Fade::in(at(kTableAt))) {
+        for (const engine::Config& c : timeline_.states()) {
+            for (int z = 0; z < kStages; ++z) states_[z].push_back(model_states(c, z));
+            ranks_.push_back(shown_ranks(c.layout.gpus, kMaxCards));
+        }
+        for (int n = 0; n <= kMaxCards; ++n) {
+            rows_of_.emplace_back();
+            for (int i = 0; i < n; ++i)
+                rows_of_.back().push_back(row_cell(kCards, n, i, kCardGap, kMaxCardW));
+        }
+        for (int z = 0; z < kStages; ++z) rows_.push_back(column_cell(kRows, kStages, z, kRowGap));
     }
 
     Scene scene_at(double t) const override {
@@ -53,40 +79,35 @@ class ZeroChapter final : public ChapterBase {
         const Morph m = timeline_.morph_at(t);
         add_cards(s, t, m);
         add_table(s, t, m);
-        add_legend(s, palette_, metrics_, kCardsLeft, 900,
+        add_legend(s, palette_, metrics_, kCards.x, kKeyBaseline,
                    {{"Weights", palette_.weights},
                     {"Gradients", palette_.gradients},
                     {"Optimizer state", palette_.optimizer},
                     {"Activations", palette_.activations}},
-                   progress(t, at(kCardsAt) + 0.4, 0.5));
-        const TextStyle note{frame::kLabelSize, Weight::regular, false};
+                   key_in_.at(t));
         s.add(
-            Text{kTableLeft, 900,
+            Text{kTableLeft, kKeyBaseline,
                  "Dashed line: " + format_bytes(report_at(t).per_gpu.capacity.value) + " per card",
-                 note, palette_.muted},
-            progress(t, at(kCardsAt) + 0.4, 0.5));
+                 style_of(Role::note), palette_.muted},
+            key_in_.at(t));
         add_frame(s, t);
         return s;
     }
 
   private:
-    double at(double authored) const {
-        return scaled_time(authored, spec_.duration, kDefaultDuration);
-    }
-    int gpus(int state) const { return timeline_.states()[state].layout.gpus; }
     int zero(int state) const { return timeline_.states()[state].layout.zero; }
 
     // A part of the stack during a morph: what stays (solid) and what leaves (a fading ghost that
     // first dims where it was, then collapses so the stack above settles).
-    void add_part(std::vector<MemorySegment>& stack, double from, double to, double u,
-                  Color c) const {
+    static void add_part(std::vector<MemorySegment>& stack, double from, double to, double u,
+                         Color c) {
         if (to >= from) {
             stack.push_back({lerp(from, to, u), c});
             return;
         }
         stack.push_back({to, c});
-        const double dim = std::min(1.0, u / 0.5), collapse = progress(u, 0.5, 0.5);
-        stack.push_back({(from - to) * (1 - collapse), with_alpha(c, 1 - 0.75 * dim)});
+        const double dim = within(u, 0, kDimFor), collapse = progress(u, kDimFor, 1 - kDimFor);
+        stack.push_back({(from - to) * (1 - collapse), with_alpha(c, 1 - kGhostDim * dim)});
     }
 
     std::vector<MemorySegment> stack_at(const Morph& m) const {
@@ -100,60 +121,59 @@ class ZeroChapter final : public ChapterBase {
         return stack;
     }
 
+    // Slot i of a row changes rank when N morphs: the old one leaves, then the new one arrives.
     void add_cards(Scene& s, double t, const Morph& m) const {
-        const auto from = shown_ranks(gpus(m.from), kMaxCards),
-                   to = shown_ranks(gpus(m.to), kMaxCards);
+        const std::vector<int>&from = ranks_[m.from], &to = ranks_[m.to];
         const auto stack = stack_at(m);
         const double capacity = report_at(t).per_gpu.capacity.value;
-        const int slots = static_cast<int>(std::max(from.size(), to.size()));
-        for (int i = 0; i < slots; ++i) {
-            const int a = i < static_cast<int>(from.size()) ? from[i] : -2;
-            const int b = i < static_cast<int>(to.size()) ? to[i] : -2;
-            const double enter = progress(t, at(kCardsAt) + 0.08 * i, 0.5);
-            const Box box = row_box(slots, i, kCardsLeft, kCardsRight, kCardsTop, kCardH, 200, 16);
-            if (a == b) {
-                add_slot(s, box, a, stack, capacity, enter);
-            } else {
-                // Out, then in: two labels never share the slot at full strength.
-                add_slot(s, box, a, stack, capacity,
-                         enter * (1 - std::clamp(m.u / 0.45, 0.0, 1.0)));
-                add_slot(s, box, b, stack, capacity,
-                         enter * std::clamp((m.u - 0.55) / 0.45, 0.0, 1.0));
+        const auto& row = rows_of_[std::max(from.size(), to.size())];
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            const double enter = cards_in_.at(t, static_cast<int>(i));
+            const bool in_from = i < from.size(), in_to = i < to.size();
+            if (in_from && in_to && from[i] == to[i]) {
+                add_slot(s, row[i], from[i], stack, capacity, enter);
+                continue;
             }
+            if (in_from)
+                add_slot(s, row[i], from[i], stack, capacity,
+                         enter * (1 - within(m.u, 0, kSwapFor)));
+            if (in_to)
+                add_slot(s, row[i], to[i], stack, capacity,
+                         enter * within(m.u, kSwapInAt, kSwapFor));
         }
     }
 
-    // One slot of the row: a card, or the gap standing for the ranks not drawn.
+    // One slot of the row: a card (the first one labels capacity and overflow), or the gap.
     void add_slot(Scene& s, const Box& b, int rank, const std::vector<MemorySegment>& stack,
                   double capacity, double alpha) const {
-        if (alpha <= 0 || rank == -2) return;
-        if (rank == -1) {
-            const TextStyle dots{frame::kHeadingSize, Weight::semibold, false};
-            s.add(Text{b.cx(), b.cy(), "…", dots, palette_.muted, Align::center}, alpha);
+        if (alpha <= 0) return;
+        if (rank == kGapRank) {
+            s.add(gap_mark(b, palette_.muted), alpha);
             return;
         }
         CardSpec card{b.x, b.y, b.w, b.h, "GPU " + std::to_string(rank), capacity, stack};
         card.capacity_label = rank == 0;
-        card.label_size = b.w < 130 ? 22 : 26;
+        card.label_size = card_label_size(b.w);
         card.max_spill = kMaxSpill;
         auto items = gpu_card(palette_, metrics_, card);
-        add_all(s,
-                rank == 0 ? std::move(items) : without_spill_label(std::move(items), palette_.comm),
-                alpha);
+        add_items(
+            s, rank == 0 ? std::move(items) : without_spill_label(std::move(items), palette_.comm),
+            alpha);
     }
 
     // Rows appear as their stage is reached; the current one is outlined.
     void add_table(Scene& s, double t, const Morph& m) const {
-        const double in = progress(t, at(kTableAt), 0.5);
+        const double in = table_in_.at(t);
         if (in <= 0) return;
-        const TextStyle head{frame::kLabelSize, Weight::medium, false};
-        s.add(Text{kTableLeft, kRowTop - 70, "Model states per card", head, palette_.muted}, in);
-        s.add(Text{kTableRight, kRowTop - 70, "vs plain DP", head, palette_.muted, Align::right},
+        s.add(Text{kTableLeft, kHeaderBaseline, "Model states per card", style_of(Role::label),
+                   palette_.muted},
+              in);
+        s.add(Text{kTableRight, kHeaderBaseline, "vs plain DP", style_of(Role::label),
+                   palette_.muted, Align::right},
               in);
         const int reached_from = zero(m.from), reached_to = zero(m.to);
-        for (int z = 0; z < 4; ++z) {
+        for (int z = 0; z <= std::max(reached_from, reached_to); ++z) {
             double alpha = in;
-            if (z > std::max(reached_from, reached_to)) continue;
             if (z > reached_from) alpha *= m.u;
             if (z > reached_to) alpha *= 1 - m.u;
             const double current = z == reached_to ? (z == reached_from ? 1.0 : m.u)
@@ -163,26 +183,30 @@ class ZeroChapter final : public ChapterBase {
     }
 
     void add_row(Scene& s, int z, const Morph& m, double alpha, double current) const {
-        const double y = kRowTop + z * kRowStep;
+        const Box& row = rows_[z];
         if (current > 0)
-            s.add(Rect{kTableLeft - 20, y - 46, kTableRight - kTableLeft + 40, 96, 10,
-                       palette_.panel, palette_.highlight, 2},
+            s.add(filled(row, kRowRadius, palette_.panel, palette_.highlight, kRowStroke),
                   alpha * current);
-        const double states = lerp(stages_[m.from][z], stages_[m.to][z], m.u);
-        const double dp = lerp(stages_[m.from][0], stages_[m.to][0], m.u);
-        const TextStyle name{frame::kBodySize, Weight::semibold, false};
-        const TextStyle note{frame::kLabelSize, Weight::regular, false};
-        const TextStyle value{frame::kBodySize, Weight::semibold, true};
-        s.add(Text{kTableLeft, y, kStageName[z], name, palette_.text}, alpha);
-        s.add(Text{kTableLeft, y + 34, kStageSharded[z], note, palette_.muted}, alpha);
-        s.add(Text{kTableRight - 150, y, format_bytes(states), value, palette_.text, Align::right},
+        const double y = row.y + kRowBaseline;
+        const double states = morphed(m, states_[z]), dp = morphed(m, states_[0]);
+        s.add(Text{kTableLeft, y, kStageName[z], kStageStyle, palette_.text}, alpha);
+        s.add(
+            Text{kTableLeft, y + kNoteDrop, kStageSharded[z], style_of(Role::note), palette_.muted},
+            alpha);
+        s.add(Text{kTableRight - kBytesColumn, y, format_bytes(states), kFigureStyle, palette_.text,
+                   Align::right},
               alpha);
-        s.add(Text{kTableRight, y, format_sig3(dp / states) + "×", value, palette_.highlight,
+        s.add(Text{kTableRight, y, format_sig3(dp / states) + "×", kFigureStyle, palette_.highlight,
                    Align::right},
               alpha);
     }
 
-    std::vector<std::array<double, 4>> stages_;
+    const Stagger cards_in_;
+    const Fade key_in_, table_in_;
+    std::array<std::vector<double>, kStages> states_;  // [stage][state]
+    std::vector<std::vector<int>> ranks_;              // shown ranks of each state's row
+    std::vector<std::vector<Box>> rows_of_;            // a row of n card slots, by n
+    std::vector<Box> rows_;                            // the table's stage rows
 };
 
 std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,

@@ -19,6 +19,8 @@ Box lerp(const Box& a, const Box& b, double u) {
     return {lerp(a.x, b.x, u), lerp(a.y, b.y, u), lerp(a.w, b.w, u), lerp(a.h, b.h, u)};
 }
 
+Point lerp(Point a, Point b, double u) { return {lerp(a.x, b.x, u), lerp(a.y, b.y, u)}; }
+
 Box inflate(const Box& b, double by) { return {b.x - by, b.y - by, b.w + 2 * by, b.h + 2 * by}; }
 
 Box inset(const Box& b, double dx, double dy) {

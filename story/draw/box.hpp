@@ -25,6 +25,8 @@ struct Box {
 Box box_around(Point c, double w, double h);
 // Between two boxes, u = 0: a, u = 1: b (a morph's u, not clamped).
 Box lerp(const Box& a, const Box& b, double u);
+// Between two points, u = 0: a, u = 1: b (not clamped).
+Point lerp(Point a, Point b, double u);
 // Grown by `by` on every side (negative shrinks); inset shrinks by dx left/right, dy top/bottom.
 Box inflate(const Box& b, double by);
 Box inset(const Box& b, double dx, double dy);
