@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "render/sys/error.hpp"
+#include "render/sys/files.hpp"
 
 namespace render {
 
@@ -16,9 +17,7 @@ namespace {
 // Beside the running binary (build/shardreel -> build/shardreel-video.so), wherever it is run
 // from.
 std::string module_path() {
-    std::error_code ec;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return (exe.parent_path() / "shardreel-video.so").string();
+    return (std::filesystem::path(running_binary()).parent_path() / "shardreel-video.so").string();
 }
 
 }  // namespace

@@ -42,7 +42,7 @@ std::vector<RenderReport> render_films(const std::vector<FilmJob>& films, const 
     const Stopwatch watch;
     if (films.empty()) return {};
     std::vector<Planned> planned =
-        plan_chapters(films, fonts, options.encoder, options.segment_only);
+        plan_chapters(films, fonts, options.encoder, options.segment_only, cancel);
     std::optional<TempDir> scratch;  // --no-cache: private segments, removed with the directory
     if (!options.use_cache && !planned.empty()) {
         ensure_parent_dir(films.front().output);
@@ -54,7 +54,7 @@ std::vector<RenderReport> render_films(const std::vector<FilmJob>& films, const 
     if (!options.segment_only)  // fail now, not after minutes of drawing
         for (const FilmJob& film : films) check_writable(film.output);
     if (!planned.empty()) cache.prepare();  // not for films that are all .webm, .gif, ...
-    const std::vector<Planned*> misses = find_misses(planned, cache, options.use_cache);
+    const std::vector<Planned*> misses = find_misses(planned, cache, options.use_cache, cancel);
     draw_segments(misses, films, cache, fonts, options.jobs, options.encoder, cancel, on_progress);
 
     std::vector<RenderReport> reports;

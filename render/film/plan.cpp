@@ -26,9 +26,9 @@ int cores() { return static_cast<int>(std::thread::hardware_concurrency()); }
 
 }  // namespace
 
-// Each key hashes every frame's scene: chapters are keyed in parallel.
 std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Fonts& fonts,
-                                   const EncoderSettings& encoder, bool segments_only) {
+                                   const EncoderSettings& encoder, bool segments_only,
+                                   const CancelToken& cancel) {
     std::vector<Planned> out;
     for (std::size_t i = 0; i < films.size(); ++i) {
         if (!segments_only && !assembled_from_segments(films[i].output)) continue;
@@ -42,7 +42,7 @@ std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Font
                            time.chapter(c).frames});
         }
     }
-    run_parallel(cores(), out.size(), process_token(), [&](std::size_t i, const CancelToken&) {
+    run_parallel(cores(), out.size(), cancel, [&](std::size_t i, const CancelToken&) {
         const Stopwatch watch;
         Planned& p = out[i];
         p.key = segment_key(*p.spec, *p.chapter, films[p.film].video, encoder, fonts);
@@ -54,12 +54,12 @@ std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Font
 // Looks every key up once, in parallel (each lookup reads and hashes its segment); returns the
 // entries whose segments must be drawn (the first of each key).
 std::vector<Planned*> find_misses(std::vector<Planned>& planned, const SegmentCache& cache,
-                                  bool read_cache) {
+                                  bool read_cache, const CancelToken& cancel) {
     std::map<std::string, Planned*> first;  // key -> its first chapter
     for (Planned& p : planned) first.emplace(p.key.key, &p);
     std::vector<Planned*> firsts;
     for (const auto& [key, p] : first) firsts.push_back(p);
-    run_parallel(cores(), firsts.size(), process_token(), [&](std::size_t i, const CancelToken&) {
+    run_parallel(cores(), firsts.size(), cancel, [&](std::size_t i, const CancelToken&) {
         const Stopwatch watch;
         firsts[i]->cached = read_cache && cache.lookup(firsts[i]->key);
         firsts[i]->seconds += watch.seconds();
@@ -75,7 +75,8 @@ std::vector<Planned*> find_misses(std::vector<Planned>& planned, const SegmentCa
 std::vector<PendingSegment> pending_segments(const std::vector<FilmJob>& films, const Fonts& fonts,
                                              const std::string& cache_dir,
                                              const EncoderSettings& encoder) {
-    std::vector<Planned> planned = plan_chapters(films, fonts, encoder, /*segments_only=*/true);
+    std::vector<Planned> planned =
+        plan_chapters(films, fonts, encoder, /*segments_only=*/true, process_token());
     const SegmentCache cache(cache_dir);
     std::set<std::string> seen;
     std::vector<PendingSegment> out;

@@ -10,6 +10,7 @@
 #include "render/draw/fonts.hpp"
 #include "render/film/film_job.hpp"
 #include "render/film/segment_cache.hpp"
+#include "render/sys/cancel.hpp"
 #include "story/chapter.hpp"
 
 namespace render {
@@ -29,13 +30,15 @@ struct Planned {
 };
 
 // The chapters of every film assembled from segments (of every film with segments_only), in
-// order.
+// order, keyed in parallel (each key hashes every frame's scene); stops when cancel trips.
 std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Fonts& fonts,
-                                   const EncoderSettings& encoder, bool segments_only);
+                                   const EncoderSettings& encoder, bool segments_only,
+                                   const CancelToken& cancel);
 
-// Looks every key up once; returns the entries whose segments must be drawn (first of a key).
+// Looks every key up once, in parallel; returns the entries whose segments must be drawn (the
+// first of each key).
 std::vector<Planned*> find_misses(std::vector<Planned>& planned, const SegmentCache& cache,
-                                  bool read_cache);
+                                  bool read_cache, const CancelToken& cancel);
 
 // Chapters of the films whose segments are not in the cache yet, once per key, in order.
 struct PendingSegment {

@@ -60,6 +60,12 @@ void write_file_atomic(const std::string& path, const std::string& content) {
     file.commit();
 }
 
+std::string running_binary() {
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string() : exe.string();
+}
+
 std::string home_dir() {
     if (const char* home = std::getenv("SHARDREEL_HOME"); home && *home) return home;
     return SHARDREEL_SOURCE_DIR;

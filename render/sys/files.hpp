@@ -21,6 +21,9 @@ void write_file_atomic(const std::string& path, const std::string& content);
 // Creates the parent directory of path if missing. Throws SystemError.
 void ensure_parent_dir(const std::string& path);
 
+// The running binary's path (/proc/self/exe), or empty when the system does not say.
+std::string running_binary();
+
 // Repository root for shipped files (fonts/, storyboards/): $SHARDREEL_HOME, else the source tree.
 std::string home_dir();
 

@@ -258,14 +258,17 @@ class BytesChapter final : public ChapterBase {
 
     // Progress of the state's growth (or shrinking) through a `set:`: a growing grid first
     // slides, then the state counts up while the new cards fade in to hold it; a shrinking one
-    // counts down while the leaving cards fade, then slides. The numbers, the poured stack and
-    // the "N x 80 GB" line all follow it, so they never disagree with the cards on screen.
+    // counts down while the leaving cards fade, then slides. The numbers, the poured stack, the
+    // new and leaving cards' fades and the "N x 80 GB" line all follow it, so they never
+    // disagree with the cards on screen.
+    static double count_share(int n_from, int n_to, double u) {
+        if (n_to > n_from) return within(u, kGrowFrom, 1 - kGrowFrom);
+        if (n_to < n_from) return within(u, 0, kShrinkShare);
+        return u;
+    }
     double count_u(const Morph& m) const {
-        const int n_from = reports_[m.from].gpus_to_hold_model_states;
-        const int n_to = reports_[m.to].gpus_to_hold_model_states;
-        if (n_to > n_from) return within(m.u, kGrowFrom, 1 - kGrowFrom);
-        if (n_to < n_from) return within(m.u, 0, kShrinkShare);
-        return m.u;
+        return count_share(reports_[m.from].gpus_to_hold_model_states,
+                           reports_[m.to].gpus_to_hold_model_states, m.u);
     }
 
     double grid_figure(double t, double (*f)(const engine::Report&)) const {
@@ -280,11 +283,9 @@ class BytesChapter final : public ChapterBase {
     }
 
     static double grid_alpha(int i, int n_from, int n_to, double u) {
-        if (i >= n_to) return 1 - within(u, 0, kShrinkShare);
-        if (i >= n_from) {
-            const double fade = within(u, kGrowFrom, 1 - kGrowFrom);
-            return std::clamp(fade * (n_to - n_from + 2) - (i - n_from), 0.0, 1.0);
-        }
+        const double share = count_share(n_from, n_to, u);
+        if (i >= n_to) return 1 - share;
+        if (i >= n_from) return std::clamp(share * (n_to - n_from + 2) - (i - n_from), 0.0, 1.0);
         return 1;
     }
 

@@ -11,6 +11,7 @@
 #include "render/film/director.hpp"
 #include "render/film/plan.hpp"
 #include "render/sys/error.hpp"
+#include "render/sys/files.hpp"
 
 namespace render {
 
@@ -22,6 +23,12 @@ struct JobsArgs {
     VideoOverrides video;
 };
 
+// This binary, by absolute path ("shardreel" from PATH when the system does not say).
+std::string fallback_program() {
+    const std::string exe = running_binary();
+    return exe.empty() ? "shardreel" : exe;
+}
+
 // Single-quoted for sh unless every character is plainly safe.
 std::string shell_quote(const std::string& word) {
     if (!word.empty() &&
@@ -31,12 +38,6 @@ std::string shell_quote(const std::string& word) {
     std::string out = "'";
     for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return out + "'";
-}
-
-std::string this_program() {
-    std::error_code ec;
-    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-    return ec ? "shardreel" : exe.string();
 }
 
 // The flags every command repeats so its key matches: the cache and the video overrides.
@@ -53,7 +54,8 @@ int run_jobs(const JobsArgs& args) {
     if (!films) return 2;
     const std::string cache_dir =
         args.cache_dir.empty() ? default_cache_dir("out/film.mp4") : args.cache_dir;
-    const std::string program = shell_quote(args.program.empty() ? this_program() : args.program);
+    const std::string program =
+        shell_quote(args.program.empty() ? fallback_program() : args.program);
     const std::string flags = common_flags(args, cache_dir);
     const Fonts fonts(default_font_dir());
     for (const PendingSegment& p : pending_segments(*films, fonts, cache_dir))
