@@ -1,10 +1,12 @@
 // A loaded storyboard (schema version 1): plain structs, no YAML types.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "engine/config.hpp"
 #include "story/diagnostics.hpp"
+#include "story/narration.hpp"
 #include "story/theme.hpp"
 
 namespace story {
@@ -15,6 +17,8 @@ struct Video {
     int width = 1920, height = 1080, fps = 30;
     ThemeName theme = ThemeName::dark;
     Captions captions = Captions::burn;
+    Narration narration;  // the film's voice; a chapter may override it
+    Music music;
     bool operator==(const Video&) const = default;
 };
 
@@ -26,20 +30,33 @@ struct Setting {
     bool operator==(const Setting&) const = default;
 };
 
+// How a beat's start is given: `at: 3s`, `at: after` (the previous beat's speech end plus the
+// gap) or `at: mark:NAME` (a bookmark in an earlier beat's speech).
+enum class AtRule { fixed, after, mark };
+
 struct Beat {
-    double at = 0;    // seconds from the chapter start
+    double at = 0;    // seconds from the chapter start (resolved by story::timed for after/mark)
     double over = 0;  // seconds a `set:` morphs over (0: instant)
-    std::string say;  // caption, may be empty
+    std::string say;  // caption and narration text, bookmarks removed; may be empty
     std::vector<Setting> set;
-    SourcePos pos;
+    AtRule rule = AtRule::fixed;
+    std::string mark;              // the bookmark an `at: mark:NAME` beat starts on
+    std::optional<double> gap;     // `gap:` overriding the narration's, for `at: after`
+    std::vector<Bookmark> marks;   // `[[name]]` bookmarks in `say:`
+    std::string take, sound;       // `take: FILE` (recorded narration), `sound: FILE` (a cue)
+    std::optional<Speech> speech;  // as spoken (story::timed fills it when a voice speaks)
+    SourcePos pos, at_pos, take_pos, sound_pos;
     bool operator==(const Beat&) const = default;
 };
 
 struct ChapterSpec {
     std::string id, kind, title, subtitle;
-    double duration = 0;      // seconds (kind default when not given)
-    engine::Config config;    // defaults with this chapter's overrides applied
-    std::vector<Beat> beats;  // sorted by `at`
+    double duration = 0;         // seconds (kind default when not given; resolved when auto)
+    bool auto_duration = false;  // `duration: auto`: ends at its last speech plus the tail
+    bool stretch = false;        // `fit: stretch`: choreography stretched to the duration
+    Narration narration;         // the film's, or the chapter's `narration:` override
+    engine::Config config;       // defaults with this chapter's overrides applied
+    std::vector<Beat> beats;     // sorted by `at`
     SourcePos pos;
     bool operator==(const ChapterSpec&) const = default;
 };

@@ -1,0 +1,51 @@
+// What a storyboard says about sound: the narrating voice (per film, overridable per chapter),
+// the music under the film, and what the voice's speech tells the timing (seconds and marks).
+// Plain data; synthesis and mixing live in render/audio/.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "story/diagnostics.hpp"
+
+namespace story {
+
+enum class VoiceEngine { off, espeak, festival, recorded };
+
+// `narration:` — `off`, a voice such as `espeak-ng:en-us` or `festival:cmu_us_slt_arctic_hts`,
+// or `recorded` with `takes: DIR` (one file per beat, `<chapter>-<n>.<ext>`, n from 1).
+struct Narration {
+    VoiceEngine engine = VoiceEngine::off;
+    std::string voice;   // the engine's voice name ("en-us"); empty for off and recorded
+    int wpm = 0;         // speaking rate in words per minute; 0: the engine's default
+    std::string takes;   // recorded: the takes folder, relative to the storyboard's folder
+    double gap = 0.35;   // seconds of pause an `at: after` beat leaves after the speech before it
+    double tail = 1.0;   // seconds a `duration: auto` chapter runs past its last speech
+    SourcePos pos;
+    bool operator==(const Narration&) const = default;
+};
+
+// `[[name]]` in a `say:` bookmarks the word after it; `at: mark:name` starts a beat there.
+struct Bookmark {
+    std::string name;
+    std::size_t offset = 0;  // byte offset into Beat::say (bookmarks removed) of the next word
+    bool operator==(const Bookmark&) const = default;
+};
+
+// `music:` under the whole film.
+struct Music {
+    std::string file;     // relative to the storyboard's folder; empty: none
+    double level = -20;   // dB, relative to full scale before ducking
+    SourcePos pos;
+    bool operator==(const Music&) const = default;
+};
+
+// One beat's speech as the voice speaks it: how long, and where each bookmark falls.
+struct Speech {
+    double seconds = 0;
+    std::vector<double> marks;  // seconds from the speech start, one per Beat::marks entry
+    bool operator==(const Speech&) const = default;
+};
+
+}  // namespace story
