@@ -7,6 +7,7 @@ set -euo pipefail
 build_pkgs=(cmake ninja-build g++ pkg-config
   libcairo2-dev libharfbuzz-dev libfreetype-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
+  libavfilter-dev libswresample-dev libebur128-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libxxhash-dev)
 # Tests read outputs back with Debian tools: pdfinfo/pdftotext (poppler-utils), xmllint
 # (libxml2-utils); the format test runs clang-format over the files git lists; the schema tests
