@@ -6,6 +6,7 @@
 #include <xxhash.h>
 
 #include <array>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -29,6 +30,26 @@ std::string to_hex(XXH128_hash_t h) {
 
 std::string xxh3_128_hex(const std::string& bytes) {
     return to_hex(XXH3_128bits(bytes.data(), bytes.size()));
+}
+
+std::optional<std::string> file_digest(const std::string& path, std::string& error) {
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    if (!file) {
+        error = std::strerror(errno);
+        return std::nullopt;
+    }
+    XXH3_state_t* state = XXH3_createState();
+    if (!state || XXH3_128bits_reset(state) != XXH_OK) throw std::bad_alloc();
+    std::array<char, 1 << 16> block;
+    while (const std::size_t n = std::fread(block.data(), 1, block.size(), file))
+        XXH3_128bits_update(state, block.data(), n);
+    const bool failed = std::ferror(file);
+    if (failed) error = std::strerror(errno);
+    std::fclose(file);
+    const XXH128_hash_t hash = XXH3_128bits_digest(state);
+    XXH3_freeState(state);
+    if (failed) return std::nullopt;
+    return to_hex(hash);
 }
 
 // Bytes gathered in a buffer and handed to XXH3 in blocks (one update call per field would cost
