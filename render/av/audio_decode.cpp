@@ -190,6 +190,7 @@ class Decoded final : public AudioReader::Source {
 AudioProbe probe_audio(const std::string& path) {
     const OpenedAudio a = open_audio(path);
     AudioProbe probe;
+    probe.codec = avcodec_get_name(a.stream->codecpar->codec_id);
     probe.channels = a.stream->codecpar->ch_layout.nb_channels;
     probe.sample_rate = a.stream->codecpar->sample_rate;
     if (a.stream->duration != AV_NOPTS_VALUE)

@@ -14,6 +14,7 @@ inline constexpr int kAudioSampleRate = 48000;
 
 // What a file holds, read from its header: for checking inputs before anything is rendered.
 struct AudioProbe {
+    std::string codec;   // libavcodec's name: "aac", "opus", "pcm_f32le", ...
     double seconds = 0;  // the container's estimate (exact lengths come from decoding)
     int channels = 0, sample_rate = 0;
 };

@@ -26,12 +26,14 @@ struct AudioClip {
                               // end is cut
     std::string path;         // .f32: raw mono float (the speech cache); else any sound file
     std::string digest;       // what the sound is (speech key, XXH3-128 of the file): cache keys
+    bool operator==(const AudioClip&) const = default;
 };
 
 // The music under the whole film: its sample 0 plays at film sample 0.
 struct MusicBed {
     std::string path, digest;  // empty path: no music
     double level_db = -20;     // gain before ducking
+    bool operator==(const MusicBed&) const = default;
 };
 
 struct FilmAudio {
