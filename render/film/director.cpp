@@ -1,9 +1,11 @@
 // Orchestration of films; see director.hpp.
 #include "render/film/director.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <set>
+#include <thread>
 
 #include "render/film/assemble.hpp"
 #include "render/film/direct.hpp"
@@ -12,6 +14,7 @@
 #include "render/film/sound_plan.hpp"
 #include "render/sinks/sink.hpp"
 #include "render/sys/files.hpp"
+#include "render/sys/parallel.hpp"
 #include "render/sys/stopwatch.hpp"
 #include "render/sys/temp_dir.hpp"
 
@@ -86,14 +89,33 @@ void prune(const SegmentCache& cache, const BatchOptions& options,
     cache.prune(options.cache_limit, keep);
 }
 
-// The films' sound segments: planned, looked up and the missing ones encoded.
-std::vector<PlannedSound> make_sound(const std::vector<FilmJob>& films, SegmentCache& cache,
-                                     const BatchOptions& options, const CancelToken& cancel) {
+int cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+// The films' sound segments, planned and looked up (the cache prepared if there are any).
+std::vector<PlannedSound> look_up_sound(const std::vector<FilmJob>& films, SegmentCache& cache,
+                                        const BatchOptions& options, const CancelToken& cancel,
+                                        std::vector<PlannedSound*>& misses) {
     std::vector<PlannedSound> sounds = plan_sound(films);
     if (sounds.empty()) return sounds;
     cache.prepare();
-    encode_sound(find_misses(sounds, cache, options.use_cache, cancel), films, cache, cancel);
+    misses = find_misses(sounds, cache, options.use_cache, cancel);
     return sounds;
+}
+
+// The pictures' missing segments drawn by `jobs` workers while the sound's are encoded beside
+// them on the cores left (a drawing worker keeps about one core busy at low sizes), so sound
+// costs a cold render little wall time; the first failure stops both.
+void make_segments(const std::vector<Planned*>& pictures, const std::vector<PlannedSound*>& sound,
+                   const std::vector<FilmJob>& films, const SegmentCache& cache, const Fonts& fonts,
+                   const BatchOptions& options, const CancelToken& cancel,
+                   const std::function<void(const Progress&)>& on_progress) {
+    run_parallel(2, 2, cancel, [&](std::size_t i, const CancelToken& batch) {
+        if (i == 0)
+            draw_segments(pictures, films, cache, fonts, options.jobs, options.encoder, batch,
+                          on_progress);
+        else
+            encode_sound(sound, films, cache, std::max(1, cores() - options.jobs), batch);
+    });
 }
 
 std::vector<RenderReport> render_sound_only(const std::vector<FilmJob>& films,
@@ -103,7 +125,9 @@ std::vector<RenderReport> render_sound_only(const std::vector<FilmJob>& films,
     std::optional<TempDir> scratch;
     SegmentCache cache = open_cache(films, options, scratch);
     for (const FilmJob& film : films) check_writable(film.output);
-    const std::vector<PlannedSound> sounds = make_sound(films, cache, options, cancel);
+    std::vector<PlannedSound*> misses;
+    const std::vector<PlannedSound> sounds = look_up_sound(films, cache, options, cancel, misses);
+    encode_sound(misses, films, cache, cores(), cancel);
     std::vector<RenderReport> reports;
     for (std::size_t i = 0; i < films.size(); ++i) {
         cancel.check();
@@ -140,10 +164,11 @@ std::vector<RenderReport> render_films(const std::vector<FilmJob>& films, const 
         for (const FilmJob& film : films) check_writable(film.output);
     if (!planned.empty()) cache.prepare();  // not for films that are all .webm, .gif, ...
     const std::vector<Planned*> misses = find_misses(planned, cache, options.use_cache, cancel);
-    draw_segments(misses, films, cache, fonts, options.jobs, options.encoder, cancel, on_progress);
-    const std::vector<PlannedSound> sounds = options.segment_only
-                                                 ? std::vector<PlannedSound>{}
-                                                 : make_sound(films, cache, options, cancel);
+    std::vector<PlannedSound*> sound_misses;
+    const std::vector<PlannedSound> sounds =
+        options.segment_only ? std::vector<PlannedSound>{}
+                             : look_up_sound(films, cache, options, cancel, sound_misses);
+    make_segments(misses, sound_misses, films, cache, fonts, options, cancel, on_progress);
 
     std::vector<RenderReport> reports;
     for (std::size_t i = 0; i < films.size(); ++i) {

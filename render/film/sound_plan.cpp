@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
-#include <thread>
 
 #include "render/av/audio_encoder.hpp"
 #include "render/drawing_digest.hpp"  // generated at build time
@@ -92,9 +91,7 @@ std::vector<const PlannedSound*> film_sound(const std::vector<PlannedSound>& pla
 }
 
 void encode_sound(const std::vector<PlannedSound*>& misses, const std::vector<FilmJob>& films,
-                  const SegmentCache& cache, const CancelToken& cancel) {
-    // The encoders are single-threaded and need no drawing: one per core, whatever -j says.
-    const int workers = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+                  const SegmentCache& cache, int workers, const CancelToken& cancel) {
     run_parallel(workers, misses.size(), cancel, [&](std::size_t i, const CancelToken& batch) {
         PlannedSound& p = *misses[i];
         const Stopwatch watch;

@@ -1,6 +1,6 @@
 // The films' sound in the segment cache: one AAC segment per chapter, keyed by what plays in its
 // window of the mix (so a changed line re-encodes the chapters that hear it, and nothing else),
-// and the missing ones encoded on every core.
+// and the missing ones encoded.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -39,9 +39,9 @@ std::vector<PlannedSound> plan_sound(const std::vector<FilmJob>& films);
 std::vector<const PlannedSound*> film_sound(const std::vector<PlannedSound>& planned,
                                             std::size_t film);
 
-// Encodes and commits every miss on every core. The first failure (SystemError naming the
-// chapter and storyboard) stops the rest, as `cancel` does; finished segments stay.
+// Encodes and commits every miss on `workers` threads. The first failure (SystemError naming
+// the chapter and storyboard) stops the rest, as `cancel` does; finished segments stay.
 void encode_sound(const std::vector<PlannedSound*>& misses, const std::vector<FilmJob>& films,
-                  const SegmentCache& cache, const CancelToken& cancel);
+                  const SegmentCache& cache, int workers, const CancelToken& cancel);
 
 }  // namespace render
