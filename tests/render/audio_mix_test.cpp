@@ -2,13 +2,14 @@
 // agree with a mix of the whole film, ducking and fades, loudness and peaks, and per-chapter AAC
 // segments that join without seams (decoded with libav, compared with the mix and with one
 // encode of the whole film).
+#include "render/av/audio_mix.hpp"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 
 #include "render/av/aac_segment.hpp"
-#include "render/av/audio_mix.hpp"
 #include "render/av/concat.hpp"
 #include "render/av/loudness.hpp"
 #include "render/sys/temp_file.hpp"
@@ -103,8 +104,8 @@ std::vector<render::ConcatSound> encode_chapters(const FilmAudio& audio,
     for (std::size_t c = 0; c < chapter_frames.size(); ++c) {
         const std::int64_t begin = render::film_sample(frame, audio.fps);
         frame += chapter_frames[c];
-        const auto w = render::aac_window(begin, render::film_sample(frame, audio.fps),
-                                          audio.samples());
+        const auto w =
+            render::aac_window(begin, render::film_sample(frame, audio.fps), audio.samples());
         const std::string path = (dir / ("chapter" + std::to_string(c) + ".m4a")).string();
         render::TempFile file(path);
         render::write_aac_segment(audio, w, file);
@@ -184,8 +185,8 @@ TEST_CASE("a window of the mix holds the same samples as a mix of the whole film
     const FilmAudio audio = narrated_film(dir.path, {120, 150, 130});
     const std::vector<float> whole = mix(audio, 0, audio.samples());
     for (const auto& [from, to] : {std::pair<std::int64_t, std::int64_t>{0, 96000},
-                                  {200000, 330000},
-                                  {330000, audio.samples()}}) {
+                                   {200000, 330000},
+                                   {330000, audio.samples()}}) {
         const std::vector<float> part = mix(audio, from, to);
         std::vector<float> expected(whole.begin() + 2 * from, whole.begin() + 2 * to);
         INFO("window [" << from << ", " << to << ")");
@@ -212,7 +213,7 @@ TEST_CASE("the music is faded in and out and ducked under the voice", "[sound]")
         return tone_amplitude(out, static_cast<std::int64_t>(from * kRate),
                               static_cast<std::int64_t>(to * kRate), 3000);
     };
-    CHECK(level(0.0, 0.1) < 0.1 * full);                         // fading in
+    CHECK(level(0.0, 0.1) < 0.1 * full);                           // fading in
     CHECK(level(0.45, 0.55) == Approx(0.5 * full).epsilon(0.05));  // half way at 0.5 s
     CHECK(level(2.0, 3.9) == Approx(full).epsilon(0.01));          // full before the voice
     CHECK(level(4.1, 5.9) < 0.35 * full);                          // ducked at least 9 dB
@@ -224,7 +225,7 @@ TEST_CASE("the music is faded in and out and ducked under the voice", "[sound]")
 
 TEST_CASE("AAC chapter segments join into the film's track without seams", "[sound]") {
     TempDir dir;
-    const std::vector<int> chapters = {137, 95, 211, 64, 160};  // seams off the AAC grid
+    const std::vector<int> chapters = {77, 45, 111, 34, 80};  // seams off the AAC grid
     const bool music = GENERATE(true, false);
     FilmAudio audio = narrated_film(dir.path, chapters);
     if (!music) audio.music = {};
@@ -260,7 +261,8 @@ TEST_CASE("AAC chapter segments join into the film's track without seams", "[sou
 TEST_CASE("an AAC segment's bytes depend only on its window of the mix", "[sound]") {
     TempDir dir;
     const FilmAudio audio = narrated_film(dir.path, {90, 90});
-    const auto w = render::aac_window(render::film_sample(90, 30), audio.samples(), audio.samples());
+    const auto w =
+        render::aac_window(render::film_sample(90, 30), audio.samples(), audio.samples());
     for (const char* name : {"a.m4a", "b.m4a"}) {
         render::TempFile file((dir.path / name).string());
         render::write_aac_segment(audio, w, file);

@@ -5,14 +5,19 @@
 // sound-only outputs; and the storyboard's bad sound files.
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <set>
 
+#include "render/av/aac_segment.hpp"
 #include "render/av/audio_decode.hpp"
 #include "render/av/video_probe.hpp"
+#include "render/cli/video_options.hpp"
 #include "render/film/director.hpp"
 #include "render/film/film_audio.hpp"
+#include "render/sys/stopwatch.hpp"
 #include "story/film_time.hpp"
 #include "story/load.hpp"
 #include "tests/render/cli.hpp"
@@ -99,7 +104,7 @@ FilmJob narrated(const fs::path& dir, const std::string& output,
 }
 
 render::RenderReport render_one(const FilmJob& film, const fs::path& cache, int jobs = 1,
-                            bool sound_only = false) {
+                                bool sound_only = false) {
     render::BatchOptions options;
     options.cache_dir = cache.string();
     options.jobs = jobs;
@@ -336,8 +341,7 @@ TEST_CASE("bad sound files are errors at their key: unreadable, not audio, music
     REQUIRE(diags.list().size() == 3);
     CHECK(diags.list()[0].file == file);
     CHECK(diags.list()[0].pos == story::SourcePos{12, 9});
-    CHECK(diags.list()[0].message ==
-          "cannot read sound 'missing.wav': No such file or directory");
+    CHECK(diags.list()[0].message == "cannot read sound 'missing.wav': No such file or directory");
     CHECK(diags.list()[1].pos == story::SourcePos{22, 9});
     CHECK(diags.list()[1].message.rfind("sound 'notes.txt' is not a sound libav can read (", 0) ==
           0);
@@ -352,4 +356,105 @@ TEST_CASE("bad sound files are errors at their key: unreadable, not audio, music
     board->video.music = {};
     CHECK_FALSE(render::film_audio(*board, 15, {}, none));  // nothing sounds: a silent film
     CHECK(none.empty());
+}
+
+// The figures in README ("Sound"): the default film at --quality low (QUALITY overrides) with a
+// speech-like line at every `say:` (its reading time, cut before the next beat) and a click at
+// the last beat, rendered cold into a fresh cache, then the mix and the AAC encode alone.
+// SOUND=0 renders it silent; run each under /usr/bin/time -v for the peak memory:
+//   SOUND=1 /usr/bin/time -v build/test_render "[.bench]"
+TEST_CASE("the default film narrated: render, mix and encode times, lip-sync", "[.bench]") {
+    TempDir dir;
+    const fs::path storyboard =
+        fs::path(SHARDREEL_SOURCE_DIR) / "storyboards/distributed-training.yaml";
+    story::Diagnostics diags;
+    auto board = story::parse_storyboard(slurp(storyboard), storyboard.string(), diags);
+    REQUIRE(board);
+    render::VideoOverrides overrides;
+    overrides.quality = std::getenv("QUALITY") ? std::getenv("QUALITY") : "low";
+    story::Video video;
+    REQUIRE_FALSE(render::resolve_video(board->video, overrides, video));
+    FilmJob film{*board, video, (dir.path / "film.mp4").string()};
+    const bool sound = !std::getenv("SOUND") || std::string(std::getenv("SOUND")) != "0";
+    std::map<std::pair<std::size_t, std::size_t>, render::SpokenLine> lines;
+    unsigned seed = 1;
+    for (std::size_t c = 0; c < board->chapters.size() && sound; ++c) {
+        const auto& beats = board->chapters[c].beats;
+        for (std::size_t b = 0; b < beats.size(); ++b) {
+            if (beats[b].say.empty()) continue;
+            const double until =
+                b + 1 < beats.size() ? beats[b + 1].at : board->chapters[c].duration;
+            const double seconds =
+                std::min(std::max(1.0, beats[b].say.size() / 15.0), until - beats[b].at - 0.2);
+            const fs::path path = dir.path / ("line" + std::to_string(seed) + ".f32");
+            render_test::write_f32(path, render_test::speech_like(seconds, seed));
+            lines[{c, b}] = {path.string(), "line" + std::to_string(seed++)};
+        }
+    }
+    std::vector<float> click(2400, 0.0f);
+    for (int i = 0; i < 48; ++i) click[i] = 0.5f;
+    render_test::write_wav(dir.path / "click.wav", click, 1, 48000);
+    story::Beat& last = film.board.chapters.back().beats.back();
+    last.sound = (dir.path / "click.wav").string();
+    lines.erase({film.board.chapters.size() - 1, film.board.chapters.back().beats.size() - 1});
+    const render::SpeechLookup speech = [&](std::size_t c, std::size_t b) {
+        const auto it = lines.find({c, b});
+        return it == lines.end() ? std::nullopt : std::optional<render::SpokenLine>(it->second);
+    };
+    if (sound) film.sound = render::film_audio(film.board, video.fps, speech, diags);
+    REQUIRE(diags.empty());
+
+    render::BatchOptions options;
+    options.cache_dir = (dir.path / "cache").string();
+    options.measure_sound = sound;
+    render::CancelToken cancel;
+    render::Stopwatch watch;
+    const auto reports = render::render_films({film}, fonts(), options, cancel, {});
+    const double cold = watch.seconds();
+    watch = {};
+    render::render_films({film}, fonts(), options, cancel, {});
+    const double measured = watch.seconds();
+    options.measure_sound = false;
+    watch = {};
+    render::render_films({film}, fonts(), options, cancel, {});
+    WARN("cold render " << cold << " s, warm " << watch.seconds() << " s (" << measured
+                        << " s measuring the sound), sound " << sound);
+    if (!sound) return;
+    const render::Loudness& l = *reports[0].sound;
+    WARN("loudness " << l.lufs << " LUFS, true peak " << l.true_peak_db << " dBTP, " << l.seconds
+                     << " s");
+    const story::FilmTime time(film.board.chapters, video.fps);
+    const auto& beat = time.chapters().back().beats.back();
+    const double expected = time.seconds(beat.film_frame);
+    render::AudioReader reader(film.output, 2);  // streamed: the whole track would be 99 MB
+    std::int64_t onset = static_cast<std::int64_t>((expected - 0.1) * kRate);
+    reader.skip(onset);
+    float frame[2] = {0, 0};
+    while (reader.read(frame, 1) == 1 && std::abs(frame[0]) < 0.2) ++onset;
+    WARN("last beat at " << expected << " s, its click decoded at " << onset / kRate
+                         << " s: offset " << (onset / kRate - expected) * 1000 << " ms");
+    const std::int64_t n = film.sound->samples();
+    watch = {};
+    render::MixWindow(*film.sound, 0, n).drain([](const float*, std::size_t) {});
+    const double mix = watch.seconds();
+    watch = {};
+    {
+        render::TempFile file((dir.path / "one.m4a").string());
+        render::write_aac_segment(*film.sound, render::aac_window(0, n, n), file);
+    }
+    const double both = watch.seconds();
+    WARN("per minute of sound: mix " << mix * 60 * kRate / n << " s, AAC encode "
+                                     << (both - mix) * 60 * kRate / n << " s");
+    // What sound adds to a cold render: every chapter's segment mixed and encoded (on every
+    // core), the track joined.
+    FilmJob alone = film;
+    alone.output = (dir.path / "alone.m4a").string();
+    options.cache_dir = (dir.path / "cache-sound").string();
+    options.sound_only = true;
+    const std::clock_t cpu = std::clock();
+    watch = {};
+    render::render_films({alone}, fonts(), options, cancel, {});
+    WARN("the sound's segments from a cold cache: " << watch.seconds() << " s wall, "
+                                                    << double(std::clock() - cpu) / CLOCKS_PER_SEC
+                                                    << " s CPU");
 }
