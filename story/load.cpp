@@ -463,6 +463,7 @@ class Loader {
             if (!node.IsMap()) {
                 error(node, "expected a map for a beat, got " + describe(node));
             } else if (auto b = beat(node, fps, kind, where)) {
+                b->beat.number = static_cast<int>(i + 1);
                 parsed.push_back(std::move(*b));
             }
         }

@@ -45,6 +45,7 @@ struct Beat {
     std::vector<Bookmark> marks;   // `[[name]]` bookmarks in `say:`
     std::string take, sound;       // `take: FILE` (recorded narration), `sound: FILE` (a cue)
     std::optional<Speech> speech;  // as spoken (story::timed fills it when a voice speaks)
+    int number = 0;  // 1-based place among the chapter's beats as written (names recorded takes)
     SourcePos pos, at_pos, take_pos, sound_pos;
     bool operator==(const Beat&) const = default;
 };
