@@ -10,7 +10,6 @@
 #include "story/chapter_base.hpp"
 #include "story/draw/draw.hpp"
 #include "story/format.hpp"
-#include "story/strategy_kit.hpp"
 #include "story/vocab.hpp"
 
 namespace story {
@@ -32,7 +31,6 @@ constexpr double kLabelX = kCard.x + kCard.w + 30, kValueRight = 800, kSwatch = 
 constexpr double kLabelPitch = 52, kLabelsBelowTop = 40, kLowestLabel = 10;
 constexpr double kRightX = 900, kRightW = frame::kRight - kRightX, kReadoutTop = 288;
 constexpr double kBarGap = 14, kSectionGap = 24, kLayerBarH = 44, kComputeBarH = 56;
-constexpr double kLegendGap = 36;     // between two legend entries (as add_legend spaces them)
 constexpr double kScoresFill = 0.4;   // the attention scores' share of the bar, drawn faint
 constexpr double kScoresFadePx = 40;  // their legend entry fades with the bar's last 40 px
 constexpr double kMostUnits = 4;      // the compute bar has room for full recompute's 4 passes
@@ -245,12 +243,11 @@ class CheckpointChapter final : public ChapterBase {
             s.add(filled({kept.right(), kept.y, scores * px, kept.h}, 3, faint,
                          palette_.activations, 1.5),
                   alpha);
-        const double x = add_legend(s, palette_, metrics_, kRightX, baselines_[kLegend],
-                                    {{"kept for the backward pass", palette_.activations}}, alpha);
+        std::vector<LegendEntry> legend{{"kept for the backward pass", palette_.activations}};
         // The scores' entry fades with their bar as it collapses.
         if (shown)
-            add_legend(s, palette_, metrics_, x + kLegendGap, baselines_[kLegend],
-                       {{"attention scores", faint}}, std::min(alpha, scores * px / kScoresFadePx));
+            legend.push_back({"attention scores", faint, false, scores * px / kScoresFadePx});
+        add_legend(s, palette_, metrics_, kRightX, baselines_[kLegend], legend, alpha);
     }
 
     void add_total(Scene& s, double t) const {

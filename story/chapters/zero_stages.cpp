@@ -10,7 +10,6 @@
 #include "story/draw/cards.hpp"
 #include "story/draw/draw.hpp"
 #include "story/format.hpp"
-#include "story/strategy_kit.hpp"
 
 namespace story {
 
