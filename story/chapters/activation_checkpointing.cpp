@@ -25,8 +25,6 @@ constexpr double kLabelsAfter = 0.3;  // s after its segment starts filling, a l
 // The card, its stack labels beside it, and the read-out column right of them.
 constexpr Box kCard{130, 300, 300, 560};
 constexpr double kCardSpill = 0.16;
-// gpu_card's stack: from kStackBottom above the card's bottom, kStackChrome shorter than the card.
-constexpr double kStackBottom = 14, kStackChrome = 72;
 constexpr double kLabelX = kCard.x + kCard.w + 30, kValueRight = 800, kSwatch = 18, kSwatchGap = 10;
 constexpr double kLabelPitch = 52, kLabelsBelowTop = 40, kLowestLabel = 10;
 constexpr double kRightX = 900, kRightW = frame::kRight - kRightX, kReadoutTop = 288;
@@ -175,8 +173,8 @@ class CheckpointChapter final : public ChapterBase {
     // Each label at its segment's middle, pushed apart so none collide, kept beside the card.
     void add_stack_labels(Scene& s, double t, const std::vector<Segment>& segs,
                           const CardSpec& card) const {
-        const double bottom = kCard.bottom() - kStackBottom,
-                     px = (kCard.h - kStackChrome) / card.capacity;
+        const Box stack = stack_area(metrics_, card);
+        const double bottom = stack.bottom(), px = stack.h / card.capacity;
         std::vector<double> ys;
         double y = bottom;
         for (const Segment& seg : segs) {
