@@ -182,7 +182,7 @@ class BytesChapter final : public ChapterBase {
                      seg.color),
               alpha);
         label.add_to(s, alpha);
-        s.add(Text{kValueRight, label.baseline(0), format_bytes_per_param(seg.bytes), value,
+        s.add(Text{kValueRight, label.baseline(), format_bytes_per_param(seg.bytes), value,
                    palette_.text, Align::right},
               alpha);
     }

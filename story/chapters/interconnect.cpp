@@ -276,7 +276,7 @@ class InterconnectChapter final : public ChapterBase {
             .line(row.detail, Role::small, palette_.muted)
             .centre_on(box.cy());
         text.add_to(s, u);
-        const double y = text.baseline(0);
+        const double y = text.baseline();
         const double bytes = lerp(a.bytes.value, b.bytes.value, m.u);
         s.add(Text{kBytesRight, y, bytes > 0 ? format_bytes(bytes) : "—", kNumber, palette_.text,
                    Align::right},

@@ -126,7 +126,7 @@ class SummaryChapter final : public ChapterBase {
         const double u = header_in_.at(t);
         const engine::Config& c = timeline_.states()[timeline_.morph_at(t).to];
         const auto header = [&](double x, const std::string& text, Align align = Align::left) {
-            s.add(Text{x, header_.baseline(0), text, kHeader, palette_.muted, align}, u);
+            s.add(Text{x, header_.baseline(), text, kHeader, palette_.muted, align}, u);
         };
         header(kNameX, "Strategy on " + format_int(c.layout.gpus) + " GPUs");
         header(kMemRight, "Per card", Align::right);

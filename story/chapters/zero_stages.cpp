@@ -84,14 +84,14 @@ class ZeroChapter final : public ChapterBase {
         const Morph m = timeline_.morph_at(t);
         add_cards(s, t, m);
         add_table(s, t, m);
-        add_legend(s, palette_, metrics_, kCards.x, key_.baseline(0),
+        add_legend(s, palette_, metrics_, kCards.x, key_.baseline(),
                    {{"Weights", palette_.weights},
                     {"Gradients", palette_.gradients},
                     {"Optimizer state", palette_.optimizer},
                     {"Activations", palette_.activations}},
                    key_in_.at(t));
         s.add(
-            Text{kTableLeft, key_.baseline(0),
+            Text{kTableLeft, key_.baseline(),
                  "Dashed line: " + format_bytes(report_at(t).per_gpu.capacity.value) + " per card",
                  style_of(Role::note), palette_.muted},
             key_in_.at(t));
@@ -171,7 +171,7 @@ class ZeroChapter final : public ChapterBase {
         const double in = table_in_.at(t);
         if (in <= 0) return;
         header_.add_to(s, in);
-        s.add(Text{kTableRight, header_.baseline(0), "vs plain DP", kHeaderStyle, palette_.muted,
+        s.add(Text{kTableRight, header_.baseline(), "vs plain DP", kHeaderStyle, palette_.muted,
                    Align::right},
               in);
         const int reached_from = zero(m.from), reached_to = zero(m.to);
@@ -195,7 +195,7 @@ class ZeroChapter final : public ChapterBase {
             .line(kStageSharded[z], Role::note, palette_.muted)
             .centre_on(row.cy());
         text.add_to(s, alpha);
-        const double y = text.baseline(0);
+        const double y = text.baseline();
         const double states = morphed(m, states_[z]), dp = morphed(m, states_[0]);
         s.add(Text{kTableRight - kBytesColumn, y, format_bytes(states), kFigureStyle, palette_.text,
                    Align::right},

@@ -62,6 +62,7 @@ TEST_CASE("a text column centres on a row's middle and keeps its baselines", "[d
     CHECK(col.baseline(0) == Approx(500 - height / 2 + 0.97 * 34));
     CHECK(col.baseline(1) - col.baseline(0) == Approx(pitch));
     CHECK(col.lines()[1].y == col.baseline(1));
+    CHECK(col.baseline() == col.baseline(0));
     col.line("next", Role::note, {});  // lines added after centring follow the moved column
     CHECK(col.baseline(2) == Approx(col.baseline(1) + 0.24 * 22 + (0.2 + 0.97) * 26));
     CHECK_THROWS(col.baseline(3));
