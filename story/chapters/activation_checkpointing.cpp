@@ -82,7 +82,8 @@ class CheckpointChapter final : public ChapterBase {
           activations_labels_in_(Fade::in(at(kFillAt) + kStatesFillFor + kLabelsAfter)),
           layer_in_(Fade::in(at(kLayerAt))),
           total_in_(Fade::in(at(kTotalAt))),
-          compute_in_(Fade::in(at(kComputeAt))) {
+          compute_in_(Fade::in(at(kComputeAt))),
+          readout_(metrics_, kRightX, kReadoutTop) {
         lay_out_readout();
         for (const CkptState& k : ckpt_) most_coef_ = std::max(most_coef_, k.coef.total());
     }
@@ -101,24 +102,22 @@ class CheckpointChapter final : public ChapterBase {
     // The read-out's baselines and bars, placed once by a text column in the lines' roles (the
     // texts drawn at t are fitted into these lines, so a changing number never moves the rest).
     void lay_out_readout() {
-        TextColumn col(metrics_, kRightX, kReadoutTop);
-        col.line("heading", kHeadingStyle, palette_.text)
+        readout_.line("heading", kHeadingStyle, palette_.text)
             .line("formula", Role::body, palette_.text)
             .line("numbers", kNumbersStyle, palette_.text)
             .gap(kBarGap);
-        layer_bar_y_ = col.bottom();
-        col.gap(kLayerBarH + kBarGap)
+        layer_bar_y_ = readout_.bottom();
+        readout_.gap(kLayerBarH + kBarGap)
             .line("legend", Role::note, palette_.text)
             .gap(kBarGap)
             .line("total", kResultStyle, palette_.text)
             .gap(kSectionGap)
             .line("heading", kHeadingStyle, palette_.text)
             .gap(kBarGap);
-        compute_bar_y_ = col.bottom();
-        col.gap(kComputeBarH + kBarGap)
+        compute_bar_y_ = readout_.bottom();
+        readout_.gap(kComputeBarH + kBarGap)
             .line("sum", kResultStyle, palette_.text)
             .line("extra", kResultStyle, palette_.text);
-        for (const Text& line : col.lines()) baselines_.push_back(line.y);
     }
 
     const engine::Config& state(double t) const {
@@ -134,7 +133,7 @@ class CheckpointChapter final : public ChapterBase {
     void add_line(Scene& s, ReadoutLine line, std::string text, TextStyle style, Color color,
                   double alpha) const {
         style.size = fit_size(metrics_, text, style, kRightW);
-        s.add(Text{kRightX, baselines_[line], std::move(text), style, color}, alpha);
+        s.add(Text{kRightX, readout_.baseline(line), std::move(text), style, color}, alpha);
     }
 
     struct Segment {
@@ -210,7 +209,7 @@ class CheckpointChapter final : public ChapterBase {
         if (alpha <= 0) return;
         const engine::Config& c = state(t);
         add_line(s, kHeading, "Activations kept per layer", kHeadingStyle, palette_.text, alpha);
-        s.add(Text{frame::kRight, baselines_[kHeading], recompute_name(c),
+        s.add(Text{frame::kRight, readout_.baseline(kHeading), recompute_name(c),
                    weighted(style_of(Role::label), Weight::semibold), palette_.highlight,
                    Align::right},
               alpha);
@@ -245,7 +244,7 @@ class CheckpointChapter final : public ChapterBase {
         // The scores' entry fades with their bar as it collapses.
         if (shown)
             legend.push_back({"attention scores", faint, false, scores * px / kScoresFadePx});
-        add_legend(s, palette_, metrics_, kRightX, baselines_[kLegend], legend, alpha);
+        add_legend(s, palette_, metrics_, kRightX, readout_.baseline(kLegend), legend, alpha);
     }
 
     void add_total(Scene& s, double t) const {
@@ -307,7 +306,7 @@ class CheckpointChapter final : public ChapterBase {
     const PassColors colors_;
     const Fade card_in_, states_fill_, activations_fill_, states_labels_in_, activations_labels_in_,
         layer_in_, total_in_, compute_in_;
-    std::vector<double> baselines_;  // of the read-out's lines (ReadoutLine)
+    TextColumn readout_;  // the read-out's lines (ReadoutLine), their texts drawn at t
     double layer_bar_y_ = 0, compute_bar_y_ = 0;
     double most_coef_ = 1e-9;  // bytes per element of the chapter's heaviest state
 };
