@@ -30,10 +30,14 @@ std::string csv_field(const std::string& text) {
 
 std::string voice_name(const Narration& n) {
     switch (n.engine) {
-    case VoiceEngine::off: return "none (captions only)";
-    case VoiceEngine::espeak: return "espeak-ng:" + n.voice;
-    case VoiceEngine::festival: return "festival:" + n.voice;
-    case VoiceEngine::recorded: return "recorded takes";
+        case VoiceEngine::off:
+            return "none (captions only)";
+        case VoiceEngine::espeak:
+            return "espeak-ng:" + n.voice;
+        case VoiceEngine::festival:
+            return "festival:" + n.voice;
+        case VoiceEngine::recorded:
+            return "recorded takes";
     }
     return "";
 }

@@ -10,8 +10,8 @@
 namespace story {
 
 struct ScriptLine {
-    std::string chapter;    // id
-    int number = 0;         // the beat's place as written (Beat::number)
+    std::string chapter;  // id
+    int number = 0;       // the beat's place as written (Beat::number)
     double film_seconds = 0, chapter_seconds = 0;
     double speech_seconds = 0;  // as spoken or estimated; 0 when not known
     std::string text, take;

@@ -19,8 +19,8 @@ struct ScriptArgs {
 int run_script(const ScriptArgs& args) {
     const std::string ext = std::filesystem::path(args.output).extension().string();
     if (!args.output.empty() && ext != ".md" && ext != ".csv") {
-        std::cerr << "shardreel: error: script output must end in .md or .csv, got '"
-                  << args.output << "'\n";
+        std::cerr << "shardreel: error: script output must end in .md or .csv, got '" << args.output
+                  << "'\n";
         return 2;
     }
     const auto board = load_storyboard(args.storyboard, std::cerr);

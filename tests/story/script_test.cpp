@@ -1,9 +1,10 @@
 // The narration script: every spoken line in film order with its timecodes and take name,
 // as Markdown and as RFC 4180 CSV.
+#include "story/script.hpp"
+
 #include <catch2/catch.hpp>
 
 #include "story/load.hpp"
-#include "story/script.hpp"
 
 namespace {
 
@@ -60,8 +61,9 @@ TEST_CASE("script Markdown has one table per chapter with escaped pipes") {
     CHECK(md.find("## ring: ") != std::string::npos);
     CHECK(md.find("| 1 | 00:00:01.500 | 00:00:01.500 | 0.0 | intro-1.wav | First, a line |") !=
           std::string::npos);
-    CHECK(md.find("| 3 | 00:00:06.000 | 00:00:02.000 | 0.0 | takes/odd.flac | Sorted \\| second |") !=
-          std::string::npos);
+    CHECK(
+        md.find("| 3 | 00:00:06.000 | 00:00:02.000 | 0.0 | takes/odd.flac | Sorted \\| second |") !=
+        std::string::npos);
 }
 
 TEST_CASE("script CSV quotes fields with commas and quotes") {
