@@ -1,4 +1,5 @@
-// PNG stills: the painter on an ARGB32 image surface, encoded by Cairo's PNG writer.
+// PNG stills: the painter on an ARGB32 image surface, encoded by the one PNG writer.
+#include "render/sinks/png_writer.hpp"
 #include "render/sinks/still_sinks.hpp"
 
 namespace render {
@@ -8,7 +9,9 @@ cairo_surface_t* PngSink::create_surface(const OutputSpec& spec) {
 }
 
 cairo_status_t PngSink::save(cairo_surface_t* surface) {
-    return cairo_surface_write_to_png_stream(surface, stream_to_file, this);
+    const std::string png = encode_png(surface);
+    return stream_to_file(this, reinterpret_cast<const unsigned char*>(png.data()),
+                          static_cast<unsigned>(png.size()));
 }
 
 }  // namespace render
