@@ -26,7 +26,8 @@ struct Pixels {
     int width, height, stride;
     bool opaque;
     const std::uint32_t* row(int y) const {
-        return reinterpret_cast<const std::uint32_t*>(data + static_cast<std::ptrdiff_t>(y) * stride);
+        return reinterpret_cast<const std::uint32_t*>(data +
+                                                      static_cast<std::ptrdiff_t>(y) * stride);
     }
 };
 
@@ -81,7 +82,8 @@ void on_warning(png_structp, png_const_charp) {}
 void append(png_structp png, png_bytep data, png_size_t length) {
     bool appended = true;
     try {
-        static_cast<Output*>(png_get_io_ptr(png))->bytes.append(reinterpret_cast<char*>(data), length);
+        static_cast<Output*>(png_get_io_ptr(png))
+            ->bytes.append(reinterpret_cast<char*>(data), length);
     } catch (...) {
         appended = false;
     }

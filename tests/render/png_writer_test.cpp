@@ -76,7 +76,8 @@ Surface translucent() {
     for (std::uint32_t a = 0; a < 256; ++a) {
         auto* row = reinterpret_cast<std::uint32_t*>(data + a * stride);
         for (std::uint32_t x = 0; x < 256; ++x) {
-            const std::uint32_t r = x * a / 255, g = (255 - x) * a / 255, b = (x * 7 % 256) * a / 255;
+            const std::uint32_t r = x * a / 255, g = (255 - x) * a / 255,
+                                b = (x * 7 % 256) * a / 255;
             row[x] = a << 24 | r << 16 | g << 8 | b;
         }
     }
@@ -92,8 +93,8 @@ TEST_CASE("PNG writer: film frames at 1080p decode to the pixels of Cairo's writ
         std::string(SHARDREEL_SOURCE_DIR) + "/storyboards/distributed-training.yaml", errors);
     REQUIRE(board);
     const render::Fonts& fonts = render_test::shipped_fonts();
-    for (const auto& [id, t] : {std::pair{"bytes", 9.0}, {"ring", 2.0}, {"layout-3d", 5.0},
-                                {"summary", 5.0}}) {
+    for (const auto& [id, t] :
+         {std::pair{"bytes", 9.0}, {"ring", 2.0}, {"layout-3d", 5.0}, {"summary", 5.0}}) {
         INFO(id << "@" << t << "s");
         const story::ChapterSpec* chapter = nullptr;
         for (const auto& c : board->chapters)
