@@ -12,7 +12,7 @@ jobs=$(nproc)
 cd "$root"
 "$root/scripts/deps.sh" bench
 [ -f "$build/build.ninja" ] || cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-ninja -C "$build" shardreel dump_frames cairo_png_still >/dev/null
+ninja -C "$build" shardreel dump_frames >/dev/null
 bin="$build/shardreel"
 rm -rf "$work"; mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
@@ -70,10 +70,10 @@ rm -f "$work/frames.bgra"
 measure long "$bin" render bench/bench-100s.yaml -o "$work/long.mp4" --no-cache --quiet
 long_frames=$(( 100 * rate ))
 
-# The PNG still against the same still written by Cairo's own PNG writer (bench/cairo_png_still).
+# The PNG still against the same still written by Cairo's own PNG writer (bench/dump_frames).
 still_runs=10
 measure_runs png "$still_runs" "$bin" still bench/bench-10s.yaml --at ring@2s -o "$work/still.png"
-measure_runs cairo_png "$still_runs" "$build/cairo_png_still" bench/bench-10s.yaml ring 2 "$work/cairo.png"
+measure_runs cairo_png "$still_runs" "$build/dump_frames" bench/bench-10s.yaml "$work/cairo.png" ring 2
 measure_runs svg "$still_runs" "$bin" still bench/bench-10s.yaml --at ring@2s -o "$work/still.svg"
 png_kb=$(( $(stat -c %s "$work/still.png") / 1024 )); cairo_png_kb=$(( $(stat -c %s "$work/cairo.png") / 1024 ))
 
