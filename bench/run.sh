@@ -96,8 +96,8 @@ cat <<EOF
 
 | other | wall s | process CPU s (user+sys) | peak RSS MB |
 |---|---:|---:|---:|
-| still PNG 1920x1080 (ring@2s, $png_kb KB; mean of $still_runs) | $wall_png | $cpu_png | $rss_png |
-| the same still through Cairo's PNG writer ($cairo_png_kb KB; mean of $still_runs) | $wall_cairo_png | $cpu_cairo_png | $rss_cairo_png |
+| still PNG 1920x1080 (ring@2s, $png_kb KiB; mean of $still_runs) | $wall_png | $cpu_png | $rss_png |
+| the same still through Cairo's PNG writer ($cairo_png_kb KiB; mean of $still_runs) | $wall_cairo_png | $cpu_cairo_png | $rss_cairo_png |
 | still SVG (ring@2s; mean of $still_runs) | $wall_svg | $cpu_svg | $rss_svg |
 | no-change re-render, default film at 1080p$cold | $wall_nochange | $cpu_nochange | $rss_nochange |
 
