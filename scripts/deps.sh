@@ -5,7 +5,7 @@
 set -euo pipefail
 
 build_pkgs=(cmake ninja-build g++ pkg-config
-  libcairo2-dev libharfbuzz-dev libfreetype-dev
+  libcairo2-dev libpng-dev libharfbuzz-dev libfreetype-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libxxhash-dev)
 # Tests read outputs back with Debian tools: pdfinfo/pdftotext (poppler-utils), xmllint
