@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "story/load.hpp"
 #include "story/time.hpp"
+#include "story/timed.hpp"
 #include "story/timeline.hpp"
 
 using namespace story;
@@ -63,8 +63,9 @@ Storyboard load(const std::filesystem::path& path) {
     std::stringstream text;
     text << in.rdbuf();
     Diagnostics diags;
-    auto board = parse_storyboard(text.str(), path.string(), diags);
-    INFO(diags.format());
+    std::vector<Diagnostic> warnings;
+    auto board = load_timed(text.str(), path.string(), diags, warnings);
+    INFO(format_diagnostics(diags, warnings));
     REQUIRE(board);
     return *board;
 }

@@ -11,6 +11,7 @@
 #include "story/chapter.hpp"
 #include "story/limits.hpp"
 #include "story/settings.hpp"
+#include "story/timed.hpp"
 #include "tests/story/expectations.hpp"
 
 namespace {
@@ -39,9 +40,19 @@ std::string errors_of(const std::string& text) {
     return diags.format();
 }
 
+// As the commands read it: parsed, the reading estimates for speech, timed.
+story::Storyboard timed_ok(const std::string& text) {
+    story::Diagnostics diags;
+    std::vector<story::Diagnostic> warnings;
+    auto sb = story::load_timed(text, "test.yaml", diags, warnings);
+    INFO(story::format_diagnostics(diags, warnings));
+    REQUIRE(sb);
+    return *sb;
+}
+
 }  // namespace
 
-TEST_CASE("the minimal storyboard loads with kind defaults and sorted beats") {
+TEST_CASE("the minimal storyboard loads with kind defaults and its beats") {
     const std::string path = kSource + "/tests/storyboards/good/minimal.yaml";
     story::Diagnostics diags;
     auto sb = story::parse_storyboard(slurp(path), path, diags);
@@ -65,17 +76,30 @@ TEST_CASE("the minimal storyboard loads with kind defaults and sorted beats") {
     CHECK(bytes.config.model.name == "llama-2-70b");
     CHECK(bytes.config.training.seq_len == 2048);      // inherited
     CHECK(bytes.config.training.micro_batches == 16);  // overridden
+    // The loader keeps the file's order; timing sorts (below).
     REQUIRE(bytes.beats.size() == 2);
-    CHECK(bytes.beats[0].at == 0);
-    CHECK(bytes.beats[0].say == "Training holds far more than the weights.");
-    CHECK(bytes.beats[0].set.empty());
-    CHECK(bytes.beats[1].at == 8);
-    CHECK(bytes.beats[1].over == 1.5);
-    CHECK(bytes.beats[1].pos == story::SourcePos{21, 9});
-    CHECK(bytes.beats[1].set ==
-          std::vector<story::Setting>{{"precision", "fp8", story::SourcePos{22, 15}}});
+    CHECK(bytes.beats[0].at == 8);
+    CHECK(bytes.beats[0].over == 1.5);
+    CHECK(bytes.beats[0].pos == story::SourcePos{21, 9});
+    CHECK(bytes.beats[0].at_pos == story::SourcePos{21, 13});
+    CHECK(bytes.beats[0].set_pos == story::SourcePos{22, 9});
+    CHECK(bytes.beats[0].say_pos == story::SourcePos{24, 14});
+    CHECK(bytes.beats[0].set ==
+          std::vector<story::Setting>{
+              {"precision", "fp8", story::SourcePos{22, 15}, story::SourcePos{22, 26}}});
+    CHECK(bytes.beats[1].at == 0);
+    CHECK(bytes.beats[1].say == "Training holds far more than the weights.");
+    CHECK(bytes.beats[1].set.empty());
+    CHECK_FALSE(bytes.beats[1].speech);  // filled by the voice or the estimate, then timed
     // A set: beat changes what is shown, never the chapter's starting configuration.
     CHECK(bytes.config.training.precision == engine::Precision::bf16_mixed);
+
+    const story::Storyboard timed = timed_ok(slurp(path));
+    const std::vector<story::Beat>& beats = timed.chapters[1].beats;
+    REQUIRE(beats.size() == 2);
+    CHECK(beats[0].say == "Training holds far more than the weights.");
+    CHECK(beats[1].at == 8);
+    CHECK(beats[0].speech == story::reading_estimate(beats[0]));
 }
 
 TEST_CASE("defaults are inherited and overridden key by key per chapter") {
@@ -147,8 +171,8 @@ chapters:
     CHECK(m.vocab == 32000);
 }
 
-TEST_CASE("durations and beat times accept seconds, milliseconds and frames") {
-    const auto sb = load_ok(R"(shardreel: 1
+TEST_CASE("durations and beat times accept seconds, milliseconds and frames; timing sorts") {
+    const auto sb = timed_ok(R"(shardreel: 1
 video: {fps: 24}
 chapters:
   - id: a
@@ -199,8 +223,9 @@ TEST_CASE("every broken storyboard reports exactly its expected diagnostics") {
         INFO(path);
         REQUIRE_FALSE(expected.empty());
         story::Diagnostics diags;
-        CHECK_FALSE(story::parse_storyboard(text, path, diags));
-        CHECK(diags.format() == expected);
+        std::vector<story::Diagnostic> warnings;
+        CHECK_FALSE(story::load_timed(text, path, diags, warnings));
+        CHECK(story::format_diagnostics(diags, warnings) == expected);
         ++files;
     }
     CHECK(files >= 40);
@@ -316,6 +341,6 @@ TEST_CASE("the YAML 1.1 fixture reads its booleans as flags and its text as text
     REQUIRE(sb.chapters[0].beats.size() == 2);
     CHECK(sb.chapters[0].beats[0].say == "No");
     CHECK(sb.chapters[0].beats[1].set ==
-          std::vector<story::Setting>{{"flash_attention", "false", {19, 15}},
-                                      {"sequence_parallel", "ON", {19, 39}}});
+          std::vector<story::Setting>{{"flash_attention", "false", {19, 15}, {19, 32}},
+                                      {"sequence_parallel", "ON", {19, 39}, {19, 58}}});
 }
