@@ -708,10 +708,10 @@ class Loader {
         for (std::size_t j = i; j < spec.beats.size(); ++j) {
             if (std::ranges::count(spec.beats[j].marks, name, &Bookmark::name) == 0) continue;
             const std::string where =
-                j == i ? "this beat's own say:"
+                j == i ? "this beat's own line"
                        : "a later beat (line " + std::to_string(spec.beats[j].pos.line) + ")";
             return "bookmark '" + name + "' is in " + where +
-                   "; at: mark: starts a beat on a bookmark of an earlier beat";
+                   ", but a beat can start only on a bookmark of an earlier one";
         }
         std::vector<std::string> names;
         for (const auto& [known, line] : seen) names.push_back(known);
