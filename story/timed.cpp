@@ -23,8 +23,8 @@ bool speaks(const Beat& b) { return !b.say.empty(); }
 
 // Code points: a reader reads characters, not UTF-8 bytes.
 std::size_t characters(std::string_view text) {
-    return static_cast<std::size_t>(
-        std::ranges::count_if(text, [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    return static_cast<std::size_t>(std::ranges::count_if(
+        text, [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 const Speech& speech_of(const Beat& b) {
@@ -55,7 +55,8 @@ double resolved_start(const ChapterSpec& spec, std::size_t i) {
         for (std::size_t j = 0; j < i; ++j) {
             const Beat& earlier = spec.beats[j];
             for (std::size_t k = 0; k < earlier.marks.size(); ++k)
-                if (earlier.marks[k].name == b.mark) return earlier.at + speech_of(earlier).marks.at(k);
+                if (earlier.marks[k].name == b.mark)
+                    return earlier.at + speech_of(earlier).marks.at(k);
         }
         throw std::logic_error("story::timed: unchecked bookmark '" + b.mark + "'");
     }
@@ -96,7 +97,8 @@ class Timer {
     }
 
     void chapter(ChapterSpec& spec) {
-        for (std::size_t i = 0; i < spec.beats.size(); ++i) spec.beats[i].at = resolved_start(spec, i);
+        for (std::size_t i = 0; i < spec.beats.size(); ++i)
+            spec.beats[i].at = resolved_start(spec, i);
         if (spec.auto_duration) {
             spec.duration = last_speech_end(spec) + spec.narration.tail;
             if (auto problem = limits::chapter_duration_error(spec.duration, sb_.video.fps))
@@ -117,8 +119,9 @@ class Timer {
             const double end = speech_end(b);
             if (!spec.auto_duration && end > spec.duration + kSlack)
                 error(b.say_pos, "speech runs " + amount(end - spec.duration) +
-                                     " past the end of chapter '" + spec.id + "' (the line ends at " +
-                                     moment(end) + ", the chapter at " + moment(spec.duration) +
+                                     " past the end of chapter '" + spec.id +
+                                     "' (the line ends at " + moment(end) + ", the chapter at " +
+                                     moment(spec.duration) +
                                      "): give the chapter `duration: auto` or shorten the line");
             overrun_beats(spec, i, end);
         }
@@ -129,9 +132,9 @@ class Timer {
         bool warned = false;
         for (std::size_t j = i + 1; j < spec.beats.size() && spec.beats[j].at < end - kSlack; ++j) {
             const Beat& next = spec.beats[j];
-            const std::string by = amount(end - next.at),
-                              there = "at " + moment(next.at) + ", line " +
-                                      std::to_string(next.pos.line);
+            const std::string by = amount(end - next.at), there = "at " + moment(next.at) +
+                                                                  ", line " +
+                                                                  std::to_string(next.pos.line);
             if (speaks(next)) {
                 error(line.say_pos, "speech runs " + by + " into the next line (" + there +
                                         "), so the voices would overlap: start that beat "
@@ -197,20 +200,21 @@ void check_beats(const ChapterSpec& spec, const std::string& file, const std::st
     std::vector<const Beat*> order;
     for (const Beat& b : spec.beats) order.push_back(&b);
     std::ranges::stable_sort(order, {}, [](const Beat* b) { return b->at; });
-    const std::string chapter = "chapter '" + spec.id + "' (duration " +
-                                (spec.auto_duration ? "auto, " + moment(spec.duration)
-                                                    : format_seconds(spec.duration)) +
-                                ")";
+    const std::string chapter =
+        "chapter '" + spec.id + "' (duration " +
+        (spec.auto_duration ? "auto, " + moment(spec.duration) : format_seconds(spec.duration)) +
+        ")";
     for (std::size_t i = 0; i < order.size(); ++i) {
         const Beat& b = *order[i];
         if (i > 0 && order[i - 1]->at == b.at)
             errors.error(file, b.at_pos,
                          "two beats at " + format_seconds(b.at) + " in chapter '" + spec.id +
-                             "' (the other is on line " + std::to_string(order[i - 1]->at_pos.line) +
-                             ")");
+                             "' (the other is on line " +
+                             std::to_string(order[i - 1]->at_pos.line) + ")");
         if (spec.duration <= 0) continue;  // unknown kind and no duration: nothing to check
         if (b.at > spec.duration)
-            errors.error(file, b.at_pos, "beat at " + format_seconds(b.at) + " is outside " + chapter);
+            errors.error(file, b.at_pos,
+                         "beat at " + format_seconds(b.at) + " is outside " + chapter);
         else if (b.at + b.over > spec.duration)
             errors.error(file, b.at_pos,
                          "beat at " + format_seconds(b.at) + " over " + format_seconds(b.over) +
@@ -251,9 +255,8 @@ std::optional<Storyboard> load_timed(const std::string& text, const std::string&
 }
 
 bool narrated(const Storyboard& sb) {
-    return std::ranges::any_of(sb.chapters, [](const ChapterSpec& c) {
-        return c.narration.engine != VoiceEngine::off;
-    });
+    return std::ranges::any_of(
+        sb.chapters, [](const ChapterSpec& c) { return c.narration.engine != VoiceEngine::off; });
 }
 
 std::string speech_summary(const ChapterSpec& spec) {
