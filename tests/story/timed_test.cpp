@@ -122,7 +122,8 @@ TEST_CASE("at: after chains from the speech before it plus the gap; the first fr
 }
 
 TEST_CASE("at: after waits for the line even past a beat on one of its bookmarks") {
-    Storyboard sb = parsed(voiced("    duration: auto\n", R"(      - {at: 1s, say: "Scale to [[big]]seventy billion."}
+    Storyboard sb = parsed(
+        voiced("    duration: auto\n", R"(      - {at: 1s, say: "Scale to [[big]]seventy billion."}
       - {at: "mark:big", set: {model: llama-2-70b}, over: 1s}
       - {at: after, say: Then fp8.}
 )"));
@@ -211,7 +212,8 @@ chapters:
 }
 
 TEST_CASE("speech past a fixed chapter's end is an error, by how much") {
-    Storyboard sb = parsed(voiced("    duration: 5s\n", R"(      - {at: 2s, say: A line that runs long.}
+    Storyboard sb =
+        parsed(voiced("    duration: 5s\n", R"(      - {at: 2s, say: A line that runs long.}
 )"));
     speak(sb, 0, 0, 4.2);
     const Timed t = time(sb);
