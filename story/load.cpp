@@ -650,7 +650,7 @@ class Loader {
         return b;
     }
 
-    // `at:` a time, `after` (the previous beat's speech) or `mark:NAME` (a bookmark's word).
+    // `at:` a time, `after` (when the beats before it end) or `mark:NAME` (a bookmark's word).
     bool start(const Entry& at, int fps, Beat& b) {
         auto s = scalar(at);
         if (!s) return false;

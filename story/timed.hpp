@@ -20,7 +20,8 @@ Speech reading_estimate(const Beat& beat);
 // narration is off, or in all of them when `voiced_too` (no voice at hand).
 void estimate_speech(Storyboard& sb, bool voiced_too = false);
 
-// The storyboard timed: each after/mark beat's `at` resolved in file order, each auto chapter's
+// The storyboard timed: each after/mark beat's `at` resolved in file order (`after`: once every
+// beat before it is over, a line at its speech's end, plus the gap), each auto chapter's
 // duration (its last speech's end plus the tail), beats stably sorted by `at`, then the checks:
 // beats inside their chapter at distinct times, the configuration each `set:` leads to, the
 // film's length, and where a voice speaks, speech running past a fixed chapter's end or into the
