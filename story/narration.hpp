@@ -22,7 +22,7 @@ struct Narration {
     std::string takes;  // recorded: the takes folder, relative to the storyboard's folder
     double gap = 0.35;  // seconds of pause an `at: after` beat leaves after the speech before it
     double tail = 1.0;  // seconds a `duration: auto` chapter runs past its last speech
-    SourcePos pos;
+    SourcePos pos;      // where the voice was given (a voice's errors are reported there)
     bool operator==(const Narration&) const = default;
 };
 

@@ -144,7 +144,7 @@ class FsdpChapter final : public ChapterBase {
     }
 
   private:
-    double pace() const { return std::min(1.0, spec_.duration / default_duration_); }
+    double pace() const { return at(1); }  // steps take this times their authored seconds
     int shards() const { return plans_.front().shards; }
 
     void build_film(const engine::FsdpPlan& plan) {

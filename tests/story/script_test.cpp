@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "story/load.hpp"
+#include "story/timed.hpp"
 
 namespace {
 
@@ -28,7 +28,8 @@ chapters:
       - {at: 2s, say: "Sorted | second"}
 )";
     story::Diagnostics diags;
-    auto b = story::parse_storyboard(yaml, "s.yaml", diags);
+    std::vector<story::Diagnostic> warnings;
+    auto b = story::load_timed(yaml, "s.yaml", diags, warnings);
     REQUIRE(diags.empty());
     b->chapters[1].beats[1].take = "takes/odd.flac";  // the sorted second beat, written third
     return *b;
@@ -59,10 +60,11 @@ TEST_CASE("script Markdown has one table per chapter with escaped pipes") {
     CHECK(md.rfind("# Narration script: A \\| B\n", 0) == 0);
     CHECK(md.find("## intro: ") != std::string::npos);
     CHECK(md.find("## ring: ") != std::string::npos);
-    CHECK(md.find("| 1 | 00:00:01.500 | 00:00:01.500 | 0.0 | intro-1.wav | First, a line |") !=
+    // Speech seconds: the reading estimates, without a voice (max(1 s, characters / 15)).
+    CHECK(md.find("| 1 | 00:00:01.500 | 00:00:01.500 | 1.0 | intro-1.wav | First, a line |") !=
           std::string::npos);
     CHECK(
-        md.find("| 3 | 00:00:06.000 | 00:00:02.000 | 0.0 | takes/odd.flac | Sorted \\| second |") !=
+        md.find("| 3 | 00:00:06.000 | 00:00:02.000 | 1.0 | takes/odd.flac | Sorted \\| second |") !=
         std::string::npos);
 }
 
@@ -71,7 +73,7 @@ TEST_CASE("script CSV quotes fields with commas and quotes") {
     const std::string csv = story::script_csv(story::script_lines(b, {b.chapters, 30}));
     CHECK(csv ==
           "chapter,beat,timecode,chapter_time,speech_seconds,take,text\r\n"
-          "intro,1,00:00:01.500,00:00:01.500,0.0,intro-1.wav,\"First, a line\"\r\n"
-          "ring,1,00:00:04.000,00:00:00.000,0.0,ring-1.wav,\"Quoted \"\"words\"\", here\"\r\n"
-          "ring,3,00:00:06.000,00:00:02.000,0.0,takes/odd.flac,Sorted | second\r\n");
+          "intro,1,00:00:01.500,00:00:01.500,1.0,intro-1.wav,\"First, a line\"\r\n"
+          "ring,1,00:00:04.000,00:00:00.000,1.3,ring-1.wav,\"Quoted \"\"words\"\", here\"\r\n"
+          "ring,3,00:00:06.000,00:00:02.000,1.0,takes/odd.flac,Sorted | second\r\n");
 }
