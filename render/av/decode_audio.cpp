@@ -95,9 +95,9 @@ void decode_stream(AVFormatContext* input, int stream, int channels, std::vector
             av_check(ret, "cannot decode a frame");
             if (!resampler || !resampler->takes(*frame)) {
                 if (resampler) resampler->flush(out);
-                resampler = std::make_unique<Resampler>(
-                    frame->ch_layout, static_cast<AVSampleFormat>(frame->format),
-                    frame->sample_rate, channels);
+                resampler = std::make_unique<Resampler>(frame->ch_layout,
+                                                        static_cast<AVSampleFormat>(frame->format),
+                                                        frame->sample_rate, channels);
             }
             resampler->convert(frame->extended_data, frame->nb_samples, out);
         }
@@ -118,8 +118,7 @@ DecodedAudio decode_audio(const std::string& path, int channels) {
     InputContextPtr input = open_input(path);  // "cannot open <path>: ..."
     DecodedAudio audio{channels, {}};
     try {
-        const int stream =
-            av_find_best_stream(input.get(), AVMEDIA_TYPE_AUDIO, -1, -1, nullptr, 0);
+        const int stream = av_find_best_stream(input.get(), AVMEDIA_TYPE_AUDIO, -1, -1, nullptr, 0);
         if (stream < 0) throw SystemError("no audio stream");
         decode_stream(input.get(), stream, channels, audio.samples);
     } catch (const SystemError& e) {

@@ -40,10 +40,12 @@ int list_voices(const std::string& only) {
 
 void add_voices_command(CLI::App& app, int& exit_code) {
     CLI::App* cmd = app.add_subcommand(
-        "voices", "List the narration voices (espeak-ng's and Festival's) as `narration:` names them");
+        "voices",
+        "List the narration voices (espeak-ng's and Festival's) as `narration:` names them");
     auto only = std::make_shared<std::string>();
     cmd->add_option("engine", *only, "Only this engine's: espeak-ng or festival");
-    cmd->callback([&exit_code, only] { exit_code = run_guarded([&] { return list_voices(*only); }); });
+    cmd->callback(
+        [&exit_code, only] { exit_code = run_guarded([&] { return list_voices(*only); }); });
 }
 
 }  // namespace render

@@ -6,13 +6,16 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <ostream>
 #include <set>
+#include <thread>
 #include <tuple>
 
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
 #include "render/sys/hash.hpp"
+#include "render/sys/parallel.hpp"
 #include "render/voice/speech_cache.hpp"
 #include "render/voice/voice_module.hpp"
 #include "story/diagnostics.hpp"
@@ -55,8 +58,11 @@ struct Miss {
 
 class SpeechFiller {
   public:
-    SpeechFiller(story::Storyboard& board, const std::string& cache_dir)
-        : file_(board.file), base_(fs::path(board.file).parent_path()), cache_(cache_dir) {}
+    SpeechFiller(story::Storyboard& board, const std::string& cache_dir, int workers)
+        : file_(board.file),
+          base_(fs::path(board.file).parent_path()),
+          cache_(cache_dir),
+          workers_(workers > 0 ? workers : static_cast<int>(std::thread::hardware_concurrency())) {}
 
     bool run(story::Storyboard& board, std::ostream& err) {
         for (story::ChapterSpec& chapter : board.chapters) {
@@ -74,8 +80,12 @@ class SpeechFiller {
     void look_up(story::ChapterSpec& chapter, std::size_t index) {
         story::Beat& beat = chapter.beats[index];
         Miss miss{&beat,
-                  {chapter.narration.engine, voice_or_default(chapter.narration),
-                   chapter.narration.wpm, beat.say, {}, ""},
+                  {chapter.narration.engine,
+                   voice_or_default(chapter.narration),
+                   chapter.narration.wpm,
+                   beat.say,
+                   {},
+                   ""},
                   {},
                   chapter.narration.pos,
                   beat.take.empty() ? beat.pos : beat.take_pos};
@@ -109,7 +119,8 @@ class SpeechFiller {
             return std::nullopt;
         }
         if (chapter.narration.takes.empty()) {
-            report(beat.pos, "narration: recorded needs `takes: DIR`, or `take: FILE` on this beat");
+            report(beat.pos,
+                   "narration: recorded needs `takes: DIR`, or `take: FILE` on this beat");
             return std::nullopt;
         }
         const std::string stem =
@@ -130,34 +141,42 @@ class SpeechFiller {
     }
 
     // Loads the module (the first miss of the process does), checks every voice, then speaks
-    // each line once (beats saying the same line with the same voice share it) and stores it.
-    // After an error nothing is stored; only the takes are still decoded, to report them all.
+    // each line once (beats saying the same line with the same voice share it), on `workers_`
+    // threads, and stores it. After an error nothing is stored; only the takes are still
+    // decoded, to report them all.
     void speak_misses() {
         voice::Synthesizer& synthesizer = voice_synthesizer();
-        std::vector<Miss*> speakable;
+        std::vector<std::vector<Miss*>> lines;  // in file order, each with the beats saying it
+        std::map<std::string, std::size_t> line_of;
         for (Miss& m : misses_) {
-            if (known_voice(synthesizer, m)) speakable.push_back(&m);
+            if (!known_voice(synthesizer, m)) continue;
+            const auto [at, fresh] = line_of.try_emplace(m.key.key, lines.size());
+            if (fresh) lines.emplace_back();
+            lines[at->second].push_back(&m);
         }
-        std::map<std::string, story::Speech> spoken;
-        for (Miss* m : speakable) {
-            const bool store = diags_.empty();
-            if (!store && m->request.engine != VoiceEngine::recorded) continue;
-            if (const auto done = spoken.find(m->key.key); done != spoken.end()) {
-                m->beat->speech = done->second;
-                continue;
-            }
-            voice::Line line;
-            const voice::Outcome outcome = synthesizer.speak(m->request, line);
-            if (outcome.kind == voice::Outcome::Kind::bad_take) {
-                report(m->take_pos, "take is not audio: " + outcome.message);
-            } else if (outcome.kind == voice::Outcome::Kind::failed) {
-                throw SystemError(std::string(voice::engine_name(m->request.engine)) +
-                                  " could not speak the line of " + file_ + ":" +
-                                  std::to_string(m->beat->pos.line) + ": " + outcome.message);
-            } else if (store) {
-                m->beat->speech = spoken[m->key.key] = cache_.store(m->key, line);
-            }
-        }
+        const bool store = diags_.empty();
+        run_parallel(workers_, lines.size(), process_token(),
+                     [&](std::size_t i, const CancelToken& batch) {
+                         batch.check();
+                         const Miss& first = *lines[i].front();
+                         if (!store && first.request.engine != VoiceEngine::recorded) return;
+                         voice::Line line;
+                         const voice::Outcome outcome = synthesizer.speak(first.request, line);
+                         check(outcome, first);
+                         if (!store || outcome.kind != voice::Outcome::Kind::ok) return;
+                         const story::Speech speech = cache_.store(first.key, line);
+                         for (Miss* m : lines[i]) m->beat->speech = speech;
+                     });
+    }
+
+    // A take that is no sound is the storyboard's error; an engine's failure is the system's.
+    void check(const voice::Outcome& outcome, const Miss& m) {
+        if (outcome.kind == voice::Outcome::Kind::bad_take)
+            report(m.take_pos, "take is not audio: " + outcome.message);
+        if (outcome.kind == voice::Outcome::Kind::failed)
+            throw SystemError(std::string(voice::engine_name(m.request.engine)) +
+                              " could not speak the line of " + file_ + ":" +
+                              std::to_string(m.beat->pos.line) + ": " + outcome.message);
     }
 
     bool known_voice(voice::Synthesizer& synthesizer, const Miss& m) {
@@ -173,19 +192,24 @@ class SpeechFiller {
         const std::vector<std::string>& voices = names->second;
         if (std::binary_search(voices.begin(), voices.end(), m.request.voice)) return true;
         std::string message = story::unknown_name(what, m.request.voice, voices);
-        if (message.find("did you mean") != std::string::npos) message += "; voices: " + join(voices);
+        if (message.find("did you mean") != std::string::npos)
+            message += "; voices: " + join(voices);
         report(m.voice_pos, message + " (`shardreel voices` lists them)");
         return false;
     }
 
     // A chapter inheriting the film's voice reports its problem at the film's `narration:` once.
     void report(story::SourcePos pos, const std::string& message) {
-        if (reported_.insert({pos.line, pos.col, message}).second) diags_.error(file_, pos, message);
+        const std::lock_guard<std::mutex> lock(report_mutex_);  // lines are spoken in parallel
+        if (reported_.insert({pos.line, pos.col, message}).second)
+            diags_.error(file_, pos, message);
     }
 
     std::string file_;
     fs::path base_;
     SpeechCache cache_;
+    int workers_;
+    std::mutex report_mutex_;
     story::Diagnostics diags_;
     std::set<std::tuple<int, int, std::string>> reported_;
     std::vector<Miss> misses_;
@@ -194,8 +218,9 @@ class SpeechFiller {
 
 }  // namespace
 
-bool fill_speech(story::Storyboard& board, const std::string& cache_dir, std::ostream& err) {
-    return SpeechFiller(board, cache_dir).run(board, err);
+bool fill_speech(story::Storyboard& board, const std::string& cache_dir, std::ostream& err,
+                 int workers) {
+    return SpeechFiller(board, cache_dir, workers).run(board, err);
 }
 
 std::optional<SpeechLine> speech_line(const story::Beat& beat, const std::string& cache_dir) {

@@ -9,6 +9,7 @@
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
 #include "render/sys/hash.hpp"
+#include "render/sys/json_file.hpp"
 #include "render/voice_digest.hpp"  // generated at build time
 
 namespace render {
@@ -22,21 +23,16 @@ namespace {
 // when the build was configured (SHARDREEL_*_VERSION, CMakeLists.txt).
 const char* engine_version(story::VoiceEngine engine) {
     switch (engine) {
-        case story::VoiceEngine::espeak: return SHARDREEL_ESPEAK_VERSION;
-        case story::VoiceEngine::festival: return SHARDREEL_FESTIVAL_VERSION;
-        case story::VoiceEngine::recorded: return SHARDREEL_LIBAV_VERSION;
-        case story::VoiceEngine::off: break;
+        case story::VoiceEngine::espeak:
+            return SHARDREEL_ESPEAK_VERSION;
+        case story::VoiceEngine::festival:
+            return SHARDREEL_FESTIVAL_VERSION;
+        case story::VoiceEngine::recorded:
+            return SHARDREEL_LIBAV_VERSION;
+        case story::VoiceEngine::off:
+            break;
     }
     return "";
-}
-
-std::optional<nlohmann::json> read_record(const std::string& path) {
-    std::string error;
-    const auto text = read_file(path, error);
-    if (!text) return std::nullopt;
-    auto record = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
-    if (record.is_discarded() || !record.is_object()) return std::nullopt;
-    return record;
 }
 
 story::Speech speech_of(const std::string& key, std::size_t samples, std::vector<double> marks) {
@@ -68,12 +64,13 @@ std::string SpeechCache::pcm_path(const std::string& key) const {
 }
 
 std::optional<story::Speech> SpeechCache::lookup(const SpeechKey& k) const {
-    const auto record = read_record((fs::path(dir_) / (k.key + ".json")).string());
+    const auto record = read_json_object((fs::path(dir_) / (k.key + ".json")).string());
     if (!record || record->value("inputs", nlohmann::json()).dump() != k.inputs) return {};
     const auto samples = record->value("samples", std::size_t{0});
     std::string error;
     const auto pcm = read_file(pcm_path(k.key), error);
-    if (!pcm || pcm->size() != samples * sizeof(float) || xxh3_hex(*pcm) != record->value("xxh3", ""))
+    if (!pcm || pcm->size() != samples * sizeof(float) ||
+        xxh3_hex(*pcm) != record->value("xxh3", ""))
         return {};
     try {
         return speech_of(k.key, samples, record->at("marks").get<std::vector<double>>());
@@ -85,12 +82,13 @@ std::optional<story::Speech> SpeechCache::lookup(const SpeechKey& k) const {
 story::Speech SpeechCache::store(const SpeechKey& k, const voice::Line& line) const {
     std::string pcm(line.pcm.size() * sizeof(float), '\0');
     std::memcpy(pcm.data(), line.pcm.data(), pcm.size());
-    const nlohmann::json record = {{"key", k.key},
-                                   {"samples", line.pcm.size()},
-                                   {"seconds", static_cast<double>(line.pcm.size()) / voice::kSampleRate},
-                                   {"marks", line.marks},
-                                   {"xxh3", xxh3_hex(pcm)},
-                                   {"inputs", nlohmann::json::parse(k.inputs)}};
+    const nlohmann::json record = {
+        {"key", k.key},
+        {"samples", line.pcm.size()},
+        {"seconds", static_cast<double>(line.pcm.size()) / voice::kSampleRate},
+        {"marks", line.marks},
+        {"xxh3", xxh3_hex(pcm)},
+        {"inputs", nlohmann::json::parse(k.inputs)}};
     ensure_parent_dir(pcm_path(k.key));
     // The PCM first: a record is only ever written beside the samples it describes.
     write_file_atomic(pcm_path(k.key), pcm);

@@ -12,10 +12,14 @@ namespace render::voice {
 // As storyboards name the engines: "espeak-ng", "festival", "recorded", "off".
 inline const char* engine_name(story::VoiceEngine engine) {
     switch (engine) {
-        case story::VoiceEngine::espeak: return "espeak-ng";
-        case story::VoiceEngine::festival: return "festival";
-        case story::VoiceEngine::recorded: return "recorded";
-        case story::VoiceEngine::off: break;
+        case story::VoiceEngine::espeak:
+            return "espeak-ng";
+        case story::VoiceEngine::festival:
+            return "festival";
+        case story::VoiceEngine::recorded:
+            return "recorded";
+        case story::VoiceEngine::off:
+            break;
     }
     return "off";
 }
@@ -49,7 +53,8 @@ class Synthesizer {
     virtual ~Synthesizer() = default;
     // The engine's voice names, sorted (espeak-ng's ~130, Festival's installed ones).
     virtual Outcome voices(story::VoiceEngine engine, std::vector<std::string>& names) = 0;
-    // Speaks (or decodes) the line; the voice must be one voices() lists.
+    // Speaks (or decodes) the line; the voice must be one voices() lists. Thread-safe: lines
+    // asked for from several threads are spoken side by side, each in a process of its own.
     virtual Outcome speak(const LineRequest& request, Line& line) = 0;
 };
 

@@ -1,9 +1,10 @@
 // render/av/decode_audio: any libav-readable sound as 48 kHz float, mono or stereo, its pitch and
 // timing kept through the resampler; files that are not sound fail naming the file.
+#include "render/av/decode_audio.hpp"
+
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "render/av/decode_audio.hpp"
 #include "render/sys/error.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/sound.hpp"
@@ -33,8 +34,8 @@ TEST_CASE("resample_mono keeps each instant where it was", "[audio]") {
     click[11025] = 1.0f;
     const std::vector<float> out = render::resample_mono(click, 22050);
     CHECK(std::abs(static_cast<double>(out.size()) - 48000) <= 2);
-    const auto loudest = std::max_element(out.begin(), out.end(),
-                                          [](float a, float b) { return std::abs(a) < std::abs(b); });
+    const auto loudest = std::max_element(
+        out.begin(), out.end(), [](float a, float b) { return std::abs(a) < std::abs(b); });
     CHECK(std::abs(static_cast<double>(loudest - out.begin()) - 24000) <= 1);
     CHECK(render::resample_mono(click, 48000) == click);  // nothing to do at the film's rate
 }
@@ -50,6 +51,7 @@ TEST_CASE("decode_audio of what is not sound fails naming the file", "[audio]") 
                       "cannot open " + missing.string() + ": No such file or directory");
     // A picture opens (libav reads images) but holds no audio stream.
     const auto png =
-        (std::filesystem::path(SHARDREEL_SOURCE_DIR) / "tests/golden/chapter_bytes_grid.png").string();
+        (std::filesystem::path(SHARDREEL_SOURCE_DIR) / "tests/golden/chapter_bytes_grid.png")
+            .string();
     CHECK_THROWS_WITH(render::decode_audio(png, 1), "cannot decode " + png + ": no audio stream");
 }

@@ -107,6 +107,25 @@ TEST_CASE("espeak-ng and Festival speak a line as the same bytes every time", "[
     }
 }
 
+TEST_CASE("lines spoken side by side are the bytes spoken one after another", "[voice]") {
+    for (const story::Narration& n : {kEspeak, kFestival}) {
+        INFO(n.voice);
+        const TempDir dir;
+        const std::vector<std::string> lines = {kLine, "Two cards hold the weights.", "", "Yes.",
+                                                "Every parameter costs memory three times over."};
+        story::Storyboard one = board(n, lines, dir.path / "a.yaml");
+        story::Storyboard two = one;
+        std::ostringstream err;
+        REQUIRE(render::fill_speech(one, (dir.path / "one").string(), err, 1));
+        REQUIRE(render::fill_speech(two, (dir.path / "two").string(), err, 2));
+        for (std::size_t i : {0, 1, 3, 4}) {
+            CHECK(speech(one, i) == speech(two, i));
+            CHECK(slurp(dir.path / "one/speech" / (speech(one, i).key + ".f32")) ==
+                  slurp(dir.path / "two/speech" / (speech(two, i).key + ".f32")));
+        }
+    }
+}
+
 TEST_CASE("bookmarks fall in order inside the speech, where their words are", "[voice]") {
     for (const story::Narration& n : {kEspeak, kFestival}) {
         INFO(n.voice);
@@ -149,8 +168,7 @@ TEST_CASE("wpm sets the pace of both engines", "[voice]") {
     }
 }
 
-TEST_CASE("every spoken line is trimmed to 30 ms of silence and levelled to -16 LUFS",
-          "[voice]") {
+TEST_CASE("every spoken line is trimmed to 30 ms of silence and levelled to -16 LUFS", "[voice]") {
     for (const story::Narration& n : {kEspeak, kFestival}) {
         INFO(n.voice);
         const TempDir dir;
@@ -161,7 +179,8 @@ TEST_CASE("every spoken line is trimmed to 30 ms of silence and levelled to -16 
         CHECK(peak_dbfs(line) <= -1 + 1e-4);
         // 30 ms (1440 samples) of what was silence, then the first sound of the speech; the
         // same at the end.
-        CHECK(peak_dbfs({line.begin(), line.begin() + 1440}) < 20 * std::log10(std::abs(line[1440])));
+        CHECK(peak_dbfs({line.begin(), line.begin() + 1440}) <
+              20 * std::log10(std::abs(line[1440])));
         const std::size_t end = line.size() - 1441;
         CHECK(peak_dbfs({line.end() - 1440, line.end()}) < 20 * std::log10(std::abs(line[end])));
         // A line under 0.4 s of speech has no gating block; it is levelled all the same.
@@ -174,8 +193,8 @@ TEST_CASE("a recorded take is decoded at 48 kHz, trimmed and levelled", "[voice]
     const TempDir dir;
     fs::create_directories(dir.path / "takes");
     // A quiet 44.1 kHz stereo 440 Hz tone, 1 s between half-second silences.
-    const auto take = concat(concat(silence(0.5, 44100), tone(440, 1.0, 44100, 0.05)),
-                             silence(0.5, 44100));
+    const auto take =
+        concat(concat(silence(0.5, 44100), tone(440, 1.0, 44100, 0.05)), silence(0.5, 44100));
     write_wav(dir.path / "takes/intro-1.wav", 44100, 2, stereo(take));
     story::Storyboard b = board(recorded("takes"), {kLine}, dir.path / "film.yaml");
     mark(b, {"state"});
@@ -188,8 +207,8 @@ TEST_CASE("a recorded take is decoded at 48 kHz, trimmed and levelled", "[voice]
     CHECK(lufs(line) == Approx(-16).margin(0.1));
     CHECK(peak_dbfs(line) <= -1 + 1e-4);
     // A take's words are not known: the mark sits at its share of the text.
-    const double share = static_cast<double>(std::string(kLine).find("state")) /
-                         std::string(kLine).size();
+    const double share =
+        static_cast<double>(std::string(kLine).find("state")) / std::string(kLine).size();
     REQUIRE(speech(b).marks.size() == 1);
     CHECK(speech(b).marks[0] == Approx(share * speech(b).seconds));
 
@@ -217,8 +236,8 @@ TEST_CASE("takes are named by the beat's place among all the chapter's beats, or
     write_wav(dir.path / "takes/intro-3.flac.wav", 48000, 1, tone(440, 9.0, 48000, 0.3));
     write_wav(dir.path / "takes/intro-3.wav", 48000, 1, tone(440, 2.0, 48000, 0.3));
     write_wav(dir.path / "mine.wav", 48000, 1, tone(440, 3.0, 48000, 0.3));
-    story::Storyboard b = board(recorded("takes"), {"One.", "", "Three.", "Four."},
-                                dir.path / "film.yaml");
+    story::Storyboard b =
+        board(recorded("takes"), {"One.", "", "Three.", "Four."}, dir.path / "film.yaml");
     b.chapters[0].beats[3].take = "mine.wav";
     REQUIRE(fill(b, dir.path / "cache").ok);
     CHECK(speech(b, 0).seconds == Approx(1.0).margin(0.07));
@@ -243,17 +262,17 @@ TEST_CASE("a take that is missing, ambiguous, unreadable or not audio is an erro
     CHECK_FALSE(f.ok);
     const std::string film = (dir.path / "film.yaml").string();
     const std::string takes = (dir.path / "takes").string();
-    CHECK(f.err ==
-          film + ":10:7: error: take is not audio: cannot open " + takes +
-              "/intro-1.wav: Invalid data found when processing input\n" +  //
-              film + ":12:7: error: two takes for this line: " + takes + "/intro-2.wav and " +
-              takes + "/intro-2.mp3 (keep one, or name it with `take:`)\n" +  //
-              film + ":14:7: error: no take for this line: expected " + takes +
-              "/intro-3.wav (or .flac, .mp3, .opus, .ogg or .m4a)\n" +  //
-              film + ":16:7: error: cannot read take " + takes +
-              "/intro-4.wav: Is a directory\n" +  //
-              film + ":18:13: error: take " + (dir.path / "takes/gone.wav").string() +
-              " does not exist\n");
+    CHECK(f.err == film + ":10:7: error: take is not audio: cannot open " + takes +
+                       "/intro-1.wav: Invalid data found when processing input\n" +  //
+                       film + ":12:7: error: two takes for this line: " + takes +
+                       "/intro-2.wav and " + takes +
+                       "/intro-2.mp3 (keep one, or name it with `take:`)\n" +  //
+                       film + ":14:7: error: no take for this line: expected " + takes +
+                       "/intro-3.wav (or .flac, .mp3, .opus, .ogg or .m4a)\n" +  //
+                       film + ":16:7: error: cannot read take " + takes +
+                       "/intro-4.wav: Is a directory\n" +  //
+                       film + ":18:13: error: take " + (dir.path / "takes/gone.wav").string() +
+                       " does not exist\n");
     CHECK_FALSE(fs::exists(dir.path / "cache"));  // nothing spoken, nothing stored
 }
 
@@ -273,8 +292,8 @@ TEST_CASE("an unknown voice is an error at its narration, with the voices and a 
     CHECK(std::count(f.err.begin(), f.err.end(), '\n') == 1);  // once for both chapters
     CHECK_FALSE(fs::exists(dir.path / "cache"));
 
-    story::Storyboard c = board(voice(story::VoiceEngine::festival, "slt"), {"One."},
-                                dir.path / "film.yaml");
+    story::Storyboard c =
+        board(voice(story::VoiceEngine::festival, "slt"), {"One."}, dir.path / "film.yaml");
     f = fill(c, dir.path / "cache");
     CHECK_FALSE(f.ok);
     CHECK(f.err == film +
@@ -350,8 +369,7 @@ TEST_CASE("shardreel voices lists every voice as narration: names it", "[voice]"
     CHECK(wrong.out.empty());
 }
 
-TEST_CASE("without its voice module, speaking fails with exit 1 and names the module",
-          "[voice]") {
+TEST_CASE("without its voice module, speaking fails with exit 1 and names the module", "[voice]") {
     const TempDir dir;
     const auto lone = dir.path / "shardreel";  // the binary alone: no shardreel-voice.so beside it
     fs::copy_file(SHARDREEL_BINARY, lone);

@@ -1,7 +1,8 @@
-// espeak-ng through libespeak-ng (synchronous, 22.05 kHz): ~130 voices, a sentence in
+// espeak-ng through libespeak-ng (synchronous, 22.05 kHz): ~140 voices, a sentence in
 // milliseconds; bookmarks become SSML <mark/>s, whose events carry their times.
 #pragma once
 #include <cstddef>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -17,16 +18,12 @@ class Espeak {
 
     // Each voice's file name and the languages it speaks ("en-us", "en-gb", "fr"...), sorted.
     const std::vector<std::string>& voices() const { return voices_; }
-    // wpm 0: espeak-ng's default of 175. The library carries state from one line to the next
-    // (function statics such as its pitch flutter's phase: a line spoken after another came out a
-    // few samples longer), so each line is spoken in a child forked from the state
-    // espeak_Initialize left, the same for every line in every process, and sent back by pipe.
-    RawSpeech speak(const std::string& voice, int wpm, const std::string& text,
-                    const std::vector<std::size_t>& marks);
+    // Speaks in a child process (child.hpp) forked under lock, the engine's; wpm 0: espeak-ng's
+    // default of 175.
+    RawSpeech speak(std::unique_lock<std::mutex>& lock, const std::string& voice, int wpm,
+                    const std::string& text, const std::vector<std::size_t>& marks) const;
 
   private:
-    std::string speak_here(const std::string& voice, int wpm, const std::string& text,
-                           const std::vector<std::size_t>& marks) const;
     int rate_ = 0;
     std::vector<std::string> voices_;
 };

@@ -2,6 +2,7 @@
 // than espeak-ng, ~0.1 s per second of speech); bookmarks timed by the words' first phones.
 #pragma once
 #include <cstddef>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -9,7 +10,7 @@
 
 namespace render::voice {
 
-// Festival's interpreter is one global state: one instance per process, used by one thread.
+// Festival's interpreter is one global state: one instance per process, entered under one lock.
 class Festival {
   public:
     Festival();  // loads Festival's init files; throws std::runtime_error
@@ -18,9 +19,10 @@ class Festival {
 
     // The installed voices (voice.list), sorted.
     const std::vector<std::string>& voices() const { return voices_; }
-    // wpm 0: the voice's own pace, taken as 170 words per minute for the speed ratio.
-    RawSpeech speak(const std::string& voice, int wpm, const std::string& text,
-                    const std::vector<std::size_t>& marks);
+    // Selects the voice (when another was), then speaks in a child process (child.hpp) forked
+    // under lock, the engine's. wpm 0: the voice's own pace, taken as 170 words per minute.
+    RawSpeech speak(std::unique_lock<std::mutex>& lock, const std::string& voice, int wpm,
+                    const std::string& text, const std::vector<std::size_t>& marks);
 
   private:
     void select(const std::string& voice);

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <deque>
 #include <limits>
 #include <memory>
 #include <new>
@@ -24,8 +23,7 @@ struct StateDeleter {
 
 // The line's loudness in LUFS; -inf for silence.
 double loudness(const std::vector<float>& pcm) {
-    std::unique_ptr<ebur128_state, StateDeleter> state(
-        ebur128_init(1, kAudioRate, EBUR128_MODE_I));
+    std::unique_ptr<ebur128_state, StateDeleter> state(ebur128_init(1, kAudioRate, EBUR128_MODE_I));
     if (!state) throw std::bad_alloc();
     ebur128_add_frames_float(state.get(), pcm.data(), pcm.size());
     double lufs = -std::numeric_limits<double>::infinity();
@@ -37,54 +35,47 @@ double loudness(const std::vector<float>& pcm) {
     return lufs;
 }
 
-// The smallest of v[i - half .. i + half] for every i.
-std::vector<double> window_min(const std::vector<double>& v, std::size_t half) {
-    std::vector<double> out(v.size());
-    std::deque<std::size_t> rising;  // indices whose values increase front to back
-    std::size_t next = 0;
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        for (; next < v.size() && next <= i + half; ++next) {
-            while (!rising.empty() && v[rising.back()] >= v[next]) rising.pop_back();
-            rising.push_back(next);
-        }
-        while (rising.front() + half < i) rising.pop_front();
-        out[i] = v[rising.front()];
+// The smallest of v[i - half .. i + half] for every i (van Herk / Gil-Werman: the minima from
+// each block's start and to each block's end, blocks one window long, meet in every window).
+std::vector<float> window_min(const std::vector<float>& v, std::size_t half) {
+    const std::size_t n = v.size(), width = 2 * half + 1;
+    std::vector<float> from_start(n), to_end(n);
+    for (std::size_t i = 0; i < n; ++i)
+        from_start[i] = i % width == 0 ? v[i] : std::min(from_start[i - 1], v[i]);
+    for (std::size_t i = n; i-- > 0;)
+        to_end[i] = (i + 1) % width == 0 || i + 1 == n ? v[i] : std::min(to_end[i + 1], v[i]);
+    std::vector<float> out(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t lo = i > half ? i - half : 0, hi = std::min(n - 1, i + half);
+        out[i] = std::min(to_end[lo], from_start[hi]);
     }
     return out;
 }
 
-// The limiter's gain for every sample. Each sample's own need (ceiling / |x|, or 1) is spread
-// over the 5 ms around it (the window minimum), let recover over 50 ms, then averaged over the
-// same 5 ms on each side for a smooth dip: every gain averaged at a peak is at most the peak's
-// need, so no sample ends above the ceiling.
-std::vector<double> limiter_gain(const std::vector<double>& x, double ceiling) {
+// pcm scaled by gain, then limited to the ceiling. Each sample's own need (ceiling / |x|, or 1)
+// is spread over the 5 ms around it (the window minimum), let recover over 50 ms, then averaged
+// over the same 5 ms on each side for a smooth dip: every gain averaged at a peak is at most the
+// peak's need, so no sample ends above the ceiling (the clamp only takes off rounding).
+std::vector<float> limited(const std::vector<float>& pcm, double gain, double ceiling) {
     const auto half = static_cast<std::size_t>(0.005 * kAudioRate);
     const double release = 1 - std::exp(-1 / (0.05 * kAudioRate));
-    std::vector<double> need(x.size());
-    for (std::size_t i = 0; i < x.size(); ++i)
-        need[i] = std::abs(x[i]) > ceiling ? ceiling / std::abs(x[i]) : 1.0;
-    std::vector<double> gain = window_min(need, half);
-    for (std::size_t i = 1; i < gain.size(); ++i)
-        gain[i] = std::min(gain[i], gain[i - 1] + (1 - gain[i - 1]) * release);
-    std::vector<double> sum(gain.size() + 1, 0.0);
-    for (std::size_t i = 0; i < gain.size(); ++i) sum[i + 1] = sum[i] + gain[i];
-    std::vector<double> smooth(gain.size());
-    for (std::size_t i = 0; i < gain.size(); ++i) {
-        const std::size_t from = i > half ? i - half : 0, to = std::min(gain.size(), i + half + 1);
-        smooth[i] = (sum[to] - sum[from]) / static_cast<double>(to - from);
+    std::vector<float> need(pcm.size());
+    for (std::size_t i = 0; i < pcm.size(); ++i) {
+        const double x = std::abs(pcm[i] * gain);
+        need[i] = x > ceiling ? static_cast<float>(ceiling / x) : 1.0f;
     }
-    return smooth;
-}
-
-// pcm scaled by gain, then limited to the ceiling.
-std::vector<float> limited(const std::vector<float>& pcm, double gain, double ceiling) {
-    std::vector<double> x(pcm.size());
-    for (std::size_t i = 0; i < pcm.size(); ++i) x[i] = pcm[i] * gain;
-    const std::vector<double> g = limiter_gain(x, ceiling);
-    const auto top = static_cast<float>(ceiling);  // the averages' last bits of rounding
+    std::vector<float> dip = window_min(need, half);
+    for (std::size_t i = 1; i < dip.size(); ++i)
+        dip[i] = std::min(dip[i], static_cast<float>(dip[i - 1] + (1 - dip[i - 1]) * release));
+    const auto top = static_cast<float>(ceiling);
     std::vector<float> out(pcm.size());
-    for (std::size_t i = 0; i < pcm.size(); ++i)
-        out[i] = std::clamp(static_cast<float>(x[i] * g[i]), -top, top);
+    double sum = 0;  // of dip[from .. to)
+    for (std::size_t i = 0, from = 0, to = 0; i < pcm.size(); ++i) {
+        for (; to < std::min(pcm.size(), i + half + 1); ++to) sum += dip[to];
+        for (; from + half < i; ++from) sum -= dip[from];
+        const double smooth = sum / static_cast<double>(to - from);
+        out[i] = std::clamp(static_cast<float>(pcm[i] * gain * smooth), -top, top);
+    }
     return out;
 }
 
@@ -115,7 +106,8 @@ std::ptrdiff_t trim_silence(std::vector<float>& pcm) {
     const std::ptrdiff_t end = (last - pcm.begin()) + keep;     // past the end: pad
     std::vector<float> out(static_cast<std::size_t>(end - begin), 0.0f);
     const std::ptrdiff_t from = std::max<std::ptrdiff_t>(begin, 0);
-    const std::ptrdiff_t to = std::min<std::ptrdiff_t>(end, static_cast<std::ptrdiff_t>(pcm.size()));
+    const std::ptrdiff_t to =
+        std::min<std::ptrdiff_t>(end, static_cast<std::ptrdiff_t>(pcm.size()));
     std::copy(pcm.begin() + from, pcm.begin() + to, out.begin() + (from - begin));
     pcm = std::move(out);
     return begin;

@@ -18,7 +18,6 @@ inline constexpr double kKeptSilence = 0.03;  // seconds of it kept before and a
 // all-silent line is kept as it is.
 std::ptrdiff_t trim_silence(std::vector<float>& pcm);
 
-
 // Scales 48 kHz pcm to kLineLufs (EBU R128 integrated, libebur128; a line under 0.4 s, which
 // holds no gating block, by the loudness of its whole length) and holds every sample under
 // kLinePeakDbfs with a look-ahead peak limiter: speech peaks 15 to 20 dB over its loudness, so a

@@ -54,23 +54,32 @@ class Module final : public Synthesizer {
     Outcome voices(VoiceEngine engine, std::vector<std::string>& names) override {
         const std::lock_guard<std::mutex> lock(mutex_);
         try {
-            if (engine == VoiceEngine::espeak) names = espeak().voices();
-            else if (engine == VoiceEngine::festival) names = festival().voices();
-            else names.clear();
+            if (engine == VoiceEngine::espeak)
+                names = espeak().voices();
+            else if (engine == VoiceEngine::festival)
+                names = festival().voices();
+            else
+                names.clear();
             return {};
         } catch (const std::exception& e) {
             return {Outcome::Kind::failed, e.what()};
         }
     }
 
+    // Engines are started and entered under the lock, but each line is spoken in a child and
+    // levelled outside it: lines asked for by several threads are spoken side by side.
     Outcome speak(const LineRequest& request, Line& line) override {
-        const std::lock_guard<std::mutex> lock(mutex_);
         try {
             if (request.engine == VoiceEngine::recorded) return decode_take(request, line);
-            const RawSpeech raw =
-                request.engine == VoiceEngine::festival
-                    ? festival().speak(request.voice, request.wpm, request.text, request.marks)
-                    : espeak().speak(request.voice, request.wpm, request.text, request.marks);
+            RawSpeech raw;
+            {
+                std::unique_lock<std::mutex> lock(mutex_);
+                raw = request.engine == VoiceEngine::festival
+                          ? festival().speak(lock, request.voice, request.wpm, request.text,
+                                             request.marks)
+                          : espeak().speak(lock, request.voice, request.wpm, request.text,
+                                           request.marks);
+            }
             line = finish(raw, request);
             return {};
         } catch (const std::exception& e) {
@@ -103,7 +112,7 @@ class Module final : public Synthesizer {
         return *festival_;
     }
 
-    std::mutex mutex_;  // neither engine may be entered by two threads
+    std::mutex mutex_;  // neither engine may be entered by two threads at once
     std::unique_ptr<Espeak> espeak_;
     std::unique_ptr<Festival> festival_;
 };
