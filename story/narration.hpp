@@ -45,6 +45,7 @@ struct Music {
 struct Speech {
     double seconds = 0;
     std::vector<double> marks;  // seconds from the speech start, one per Beat::marks entry
+    std::string key;  // the line's PCM in the speech cache (render/voice); empty for an estimate
     bool operator==(const Speech&) const = default;
 };
 
