@@ -12,6 +12,7 @@
 #include "render/cli/commands.hpp"
 #include "render/cli/storyboard_inputs.hpp"
 #include "render/sys/files.hpp"
+#include "render/sys/temp_dir.hpp"
 #include "story/timed.hpp"
 
 namespace render {
@@ -70,6 +71,13 @@ void add_check_command(CLI::App& app, int& exit_code) {
     CLI::App* cmd = app.add_subcommand("check", "Validate storyboards; report every error");
     cmd->add_option("storyboards", *files, "Storyboard YAML files")->required();
     cmd->callback([files, &exit_code] {
+        // check writes nothing: without a speech cache to reuse, narrated lines are spoken into a
+        // temporary one, removed when the check ends.
+        std::optional<TempDir> scratch;
+        if (!std::filesystem::exists(speech_cache())) {
+            scratch.emplace((std::filesystem::temp_directory_path() / "shardreel-speech").string());
+            speech_cache() = scratch->path();
+        }
         bool all_valid = true;
         for (const std::string& path : *files) all_valid = check_file(path) && all_valid;
         exit_code = all_valid ? 0 : 2;

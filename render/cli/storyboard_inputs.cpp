@@ -6,6 +6,7 @@
 #include <ostream>
 
 #include "render/sys/files.hpp"
+#include "render/voice/speech.hpp"
 #include "story/limits.hpp"
 #include "story/timed.hpp"
 #include "story/units.hpp"
@@ -29,11 +30,15 @@ std::vector<std::string> split_ids(const std::string& csv) {
 
 }  // namespace
 
+std::string& speech_cache() {
+    static std::string dir = "out/cache";
+    return dir;
+}
+
 // Where the voice plugs in: gives every beat a voice speaks (narration not off) its Speech, from
-// the speech cache or synthesis, adding an error for a line it cannot speak. Until render/voice/
-// is wired in here, the reading-time estimate stands in for the voice.
-void fill_voice_speech(story::Storyboard& board, story::Diagnostics&) {
-    story::estimate_speech(board, true);
+// the speech cache or synthesis, adding an error for a line it cannot speak.
+void fill_voice_speech(story::Storyboard& board, story::Diagnostics& errors) {
+    fill_speech(board, speech_cache(), errors);
 }
 
 std::optional<story::Storyboard> timed_storyboard(const std::string& text, const std::string& path,

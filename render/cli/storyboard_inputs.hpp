@@ -18,6 +18,10 @@ std::optional<story::Storyboard> timed_storyboard(const std::string& text, const
                                                   story::Diagnostics& errors,
                                                   std::vector<story::Diagnostic>& warnings);
 
+// Where narrated storyboards' speech is cached and looked up (<dir>/speech): `out/cache` unless a
+// command's --cache set it before loading.
+std::string& speech_cache();
+
 // Reads a storyboard and times it (timed_storyboard); prints every error and warning to err and
 // returns nullopt on an error.
 std::optional<story::Storyboard> load_storyboard(const std::string& path, std::ostream& err);

@@ -64,7 +64,7 @@ class SpeechFiller {
           cache_(cache_dir),
           workers_(workers > 0 ? workers : static_cast<int>(std::thread::hardware_concurrency())) {}
 
-    bool run(story::Storyboard& board, std::ostream& err) {
+    bool run(story::Storyboard& board, story::Diagnostics& diags) {
         for (story::ChapterSpec& chapter : board.chapters) {
             if (chapter.narration.engine == VoiceEngine::off) continue;
             for (std::size_t i = 0; i < chapter.beats.size(); ++i) {
@@ -72,7 +72,7 @@ class SpeechFiller {
             }
         }
         if (!misses_.empty()) speak_misses();
-        err << diags_.format();
+        diags.append(diags_);
         return diags_.empty();
     }
 
@@ -218,9 +218,17 @@ class SpeechFiller {
 
 }  // namespace
 
+bool fill_speech(story::Storyboard& board, const std::string& cache_dir, story::Diagnostics& diags,
+                 int workers) {
+    return SpeechFiller(board, cache_dir, workers).run(board, diags);
+}
+
 bool fill_speech(story::Storyboard& board, const std::string& cache_dir, std::ostream& err,
                  int workers) {
-    return SpeechFiller(board, cache_dir, workers).run(board, err);
+    story::Diagnostics diags;
+    const bool ok = fill_speech(board, cache_dir, diags, workers);
+    err << diags.format();
+    return ok;
 }
 
 std::optional<SpeechLine> speech_line(const story::Beat& beat, const std::string& cache_dir) {

@@ -20,6 +20,9 @@ namespace render {
 // and Interrupted when the process is signalled.
 bool fill_speech(story::Storyboard& board, const std::string& cache_dir, std::ostream& err,
                  int workers = 0);
+// The same, adding the problems to diags instead of printing them.
+bool fill_speech(story::Storyboard& board, const std::string& cache_dir, story::Diagnostics& diags,
+                 int workers = 0);
 
 // A spoken line's PCM in the speech cache: 48 kHz mono float, little-endian.
 struct SpeechLine {
