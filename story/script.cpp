@@ -57,9 +57,9 @@ std::vector<ScriptLine> script_lines(const Storyboard& timed, const FilmTime& ti
             const Beat& beat = spec.beats[b];
             if (beat.say.empty()) continue;
             const BeatTime& at = time.chapter(c).beats[b];
-            lines.push_back({spec.id, beat.number, time.seconds(at.film_frame),
-                             time.seconds(at.frame), beat.speech ? beat.speech->seconds : 0,
-                             beat.say, take_name(spec, beat)});
+            lines.push_back({c, beat.number, time.seconds(at.film_frame), time.seconds(at.frame),
+                             beat.speech ? beat.speech->seconds : 0, beat.say,
+                             take_name(spec, beat)});
         }
     }
     return lines;
@@ -71,16 +71,14 @@ std::string script_markdown(const Storyboard& timed, const std::vector<ScriptLin
     std::string out = "# Narration script: " + md_cell(timed.title) + "\n\n";
     out += "Storyboard `" + timed.file + "`, " + std::to_string(lines.size()) + " lines, " +
            seconds_text(speech) + " s of speech.\n";
-    std::string chapter;
-    for (const ScriptLine& l : lines) {
-        if (l.chapter != chapter) {
-            chapter = l.chapter;
-            for (const ChapterSpec& spec : timed.chapters)
-                if (spec.id == chapter)
-                    out += "\n## " + md_cell(spec.id) + ": " + md_cell(spec.title) +
-                           "\n\nVoice: " + voice_name(spec.narration) +
-                           "\n\n| beat | film time | in chapter | length s | take | text |\n"
-                           "|---:|---|---|---:|---|---|\n";
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const ScriptLine& l = lines[i];
+        if (i == 0 || lines[i - 1].chapter != l.chapter) {
+            const ChapterSpec& spec = timed.chapters[l.chapter];
+            out += "\n## " + md_cell(spec.id) + ": " + md_cell(spec.title) +
+                   "\n\nVoice: " + voice_name(spec.narration) +
+                   "\n\n| beat | film time | in chapter | length s | take | text |\n"
+                   "|---:|---|---|---:|---|---|\n";
         }
         out += "| " + std::to_string(l.number) + " | " + format_timecode(l.film_seconds, '.') +
                " | " + format_timecode(l.chapter_seconds, '.') + " | " +
@@ -90,10 +88,10 @@ std::string script_markdown(const Storyboard& timed, const std::vector<ScriptLin
     return out;
 }
 
-std::string script_csv(const std::vector<ScriptLine>& lines) {
+std::string script_csv(const Storyboard& timed, const std::vector<ScriptLine>& lines) {
     std::string out = "chapter,beat,timecode,chapter_time,speech_seconds,take,text\r\n";
     for (const ScriptLine& l : lines)
-        out += csv_field(l.chapter) + "," + std::to_string(l.number) + "," +
+        out += csv_field(timed.chapters[l.chapter].id) + "," + std::to_string(l.number) + "," +
                format_timecode(l.film_seconds, '.') + "," +
                format_timecode(l.chapter_seconds, '.') + "," + seconds_text(l.speech_seconds) +
                "," + csv_field(l.take) + "," + csv_field(l.text) + "\r\n";

@@ -28,7 +28,7 @@ int run_script(const ScriptArgs& args) {
     const story::FilmTime time(board->chapters, board->video.fps);
     const auto lines = story::script_lines(*board, time);
     const std::string text =
-        ext == ".csv" ? story::script_csv(lines) : story::script_markdown(*board, lines);
+        ext == ".csv" ? story::script_csv(*board, lines) : story::script_markdown(*board, lines);
     if (args.output.empty()) {
         std::cout << text;
         return std::cout.flush() ? 0 : 1;

@@ -12,24 +12,10 @@
 #include <new>
 #include <type_traits>
 
+#include "render/sys/hash.hpp"
 #include "story/time.hpp"
 
 namespace render {
-
-namespace {
-
-std::string to_hex(XXH128_hash_t h) {
-    char hex[33];
-    std::snprintf(hex, sizeof hex, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
-                  static_cast<unsigned long long>(h.low64));
-    return hex;
-}
-
-}  // namespace
-
-std::string xxh3_128_hex(const std::string& bytes) {
-    return to_hex(XXH3_128bits(bytes.data(), bytes.size()));
-}
 
 // Bytes gathered in a buffer and handed to XXH3 in blocks (one update call per field would cost
 // more than the hashing). Members, so every overload sees every other whatever their order.
@@ -141,7 +127,8 @@ void SceneDigest::add(const story::Scene& scene) { impl_->put(scene); }
 
 std::string SceneDigest::hex() {
     impl_->flush();
-    return to_hex(XXH3_128bits_digest(impl_->state));
+    const XXH128_hash_t h = XXH3_128bits_digest(impl_->state);
+    return hex128(h.high64, h.low64);
 }
 
 std::string frames_digest(const story::Chapter& chapter, int frames, int fps) {

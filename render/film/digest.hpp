@@ -9,9 +9,6 @@
 
 namespace render {
 
-// XXH3-128 of bytes as 32 lowercase hex digits.
-std::string xxh3_128_hex(const std::string& bytes);
-
 // Scenes fed one after another: equal sequences give equal digests and, short of an XXH3-128
 // collision, unequal ones differ (lists and strings are length-prefixed, variants tagged; -0 is
 // hashed as 0, which it equals and draws as).

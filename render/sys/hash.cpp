@@ -7,12 +7,16 @@
 
 namespace render {
 
+std::string hex128(std::uint64_t high, std::uint64_t low) {
+    char hex[33];
+    std::snprintf(hex, sizeof hex, "%016llx%016llx", static_cast<unsigned long long>(high),
+                  static_cast<unsigned long long>(low));
+    return hex;
+}
+
 std::string xxh3_hex(std::string_view bytes) {
     const XXH128_hash_t h = XXH3_128bits(bytes.data(), bytes.size());
-    char hex[33];
-    std::snprintf(hex, sizeof hex, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
-                  static_cast<unsigned long long>(h.low64));
-    return hex;
+    return hex128(h.high64, h.low64);
 }
 
 }  // namespace render

@@ -42,7 +42,7 @@ TEST_CASE("script lines follow the film's clock and name each beat's take by its
     const story::FilmTime time(b.chapters, 30);
     const auto lines = story::script_lines(b, time);
     REQUIRE(lines.size() == 3);
-    CHECK(lines[0].chapter == "intro");
+    CHECK(lines[0].chapter == 0);
     CHECK(lines[0].film_seconds == Approx(1.5));
     CHECK(lines[0].take == "intro-1.wav");
     CHECK(lines[1].film_seconds == Approx(4.0));
@@ -70,7 +70,7 @@ TEST_CASE("script Markdown has one table per chapter with escaped pipes") {
 
 TEST_CASE("script CSV quotes fields with commas and quotes") {
     const story::Storyboard b = board();
-    const std::string csv = story::script_csv(story::script_lines(b, {b.chapters, 30}));
+    const std::string csv = story::script_csv(b, story::script_lines(b, {b.chapters, 30}));
     CHECK(csv ==
           "chapter,beat,timecode,chapter_time,speech_seconds,take,text\r\n"
           "intro,1,00:00:01.500,00:00:01.500,1.0,intro-1.wav,\"First, a line\"\r\n"
