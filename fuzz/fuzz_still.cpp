@@ -3,17 +3,19 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "fuzz/exercise.hpp"
 #include "render/draw/fonts.hpp"
 #include "render/draw/raster.hpp"
-#include "story/load.hpp"
+#include "story/timed.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static const render::Fonts fonts(render::default_font_dir());
     story::Diagnostics diags;
-    const auto board = story::parse_storyboard(
-        std::string(reinterpret_cast<const char*>(data), size), "fuzz.yaml", diags);
+    std::vector<story::Diagnostic> warnings;
+    const auto board = story::load_timed(std::string(reinterpret_cast<const char*>(data), size),
+                                         "fuzz.yaml", diags, warnings);
     if (!board) return 0;
     story::Video video = board->video;
     video.width = 320;

@@ -1,15 +1,17 @@
-// libFuzzer target: arbitrary bytes through the storyboard loader and validation
-// (story::parse_storyboard), which must report diagnostics, never crash, hang or leak.
+// libFuzzer target: arbitrary bytes through the storyboard loader, validation and timing
+// (story::load_timed), which must report diagnostics, never crash, hang or leak.
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
-#include "story/load.hpp"
+#include "story/timed.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
     story::Diagnostics diags;
-    const auto board = story::parse_storyboard(text, "fuzz.yaml", diags);
+    std::vector<story::Diagnostic> warnings;
+    const auto board = story::load_timed(text, "fuzz.yaml", diags, warnings);
     if (!board == diags.empty()) __builtin_trap();  // a storyboard exactly when no diagnostics
     return 0;
 }

@@ -4,11 +4,15 @@
 # Usage: scripts/deps.sh build|test|fuzz|bench
 set -euo pipefail
 
+# The narration's voices (the voice module): espeak-ng with its data, Festival with the HTS voice
+# cmu_us_slt_arctic_hts (which brings the CMU lexicon), libebur128 for loudness; libswresample and
+# libavfilter resample and mix the sound.
 build_pkgs=(cmake ninja-build g++ pkg-config
-  libcairo2-dev libharfbuzz-dev libfreetype-dev
-  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
-  libavfilter-dev libswresample-dev libebur128-dev
-  libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libxxhash-dev)
+  libcairo2-dev libpng-dev libharfbuzz-dev libfreetype-dev
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libavfilter-dev
+  libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libxxhash-dev
+  libespeak-ng-dev espeak-ng-data festival festival-dev libestools-dev festvox-us-slt-hts
+  libebur128-dev)
 # Tests read outputs back with Debian tools: pdfinfo/pdftotext (poppler-utils), xmllint
 # (libxml2-utils); the format test runs clang-format over the files git lists; the schema tests
 # run python3-jsonschema with python3-yaml, and Ajv under node (nodejs and npm only when no node

@@ -41,6 +41,9 @@ const std::vector<KindInfo>& chapter_kinds();  // sorted by name
 const KindInfo* find_kind(std::string_view name);
 std::vector<std::string> kind_names();
 
+// What the cost model rejects in c (engine::validate), and what `kind` cannot draw (when known).
+std::vector<std::string> config_problems(const engine::Config& c, const KindInfo* kind);
+
 std::unique_ptr<Chapter> make_chapter(const ChapterSpec& spec, const Video& video,
                                       const TextMetrics& metrics);
 

@@ -30,7 +30,7 @@ ChapterBase::ChapterBase(const ChapterSpec& spec, const Video& video, const Text
       reports_(analyze_all(timeline_)) {}
 
 double ChapterBase::at(double authored) const {
-    return scaled_time(authored, spec_.duration, default_duration_);
+    return scaled_time(authored, spec_.duration, default_duration_, spec_.stretch);
 }
 
 Scene ChapterBase::blank() const {
@@ -93,8 +93,9 @@ std::vector<Stat> ChapterBase::stats_at(double t) const {
     return stat_panel(card, comm, secs, bubble);
 }
 
-double scaled_time(double authored, double duration, double default_duration) {
-    return duration >= default_duration ? authored : authored * duration / default_duration;
+double scaled_time(double authored, double duration, double default_duration, bool stretch) {
+    if (duration >= default_duration && !stretch) return authored;
+    return authored * duration / default_duration;
 }
 
 }  // namespace story

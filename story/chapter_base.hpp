@@ -20,7 +20,8 @@ class ChapterBase : public Chapter {
 
   protected:
     // Seconds from the chapter start of a choreography time authored for the kind's default
-    // duration (scaled_time): chapters write their timings once, for the default length.
+    // duration (scaled_time, stretched for `fit: stretch`): chapters write their timings once,
+    // for the default length.
     double at(double authored) const;
     // A per-state value (one per timeline state, built in the constructor) at t: counting or
     // sliding from the previous state's value while a `set:` morphs.
@@ -58,7 +59,8 @@ class ChapterBase : public Chapter {
 };
 
 // Seconds from chapter start to a choreography time authored for the kind's default duration,
-// compressed when the chapter is shorter so every step still happens.
-double scaled_time(double authored, double duration, double default_duration);
+// compressed when the chapter is shorter so every step still happens, and when `stretch`
+// (`fit: stretch`) also stretched when it is longer, so the steps fill it.
+double scaled_time(double authored, double duration, double default_duration, bool stretch = false);
 
 }  // namespace story

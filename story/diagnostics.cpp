@@ -14,7 +14,7 @@ std::string Diagnostic::format() const {
         out += ':';
         out += std::to_string(n);
     }
-    return out + ": error: " + message;
+    return out + (severity == Severity::warning ? ": warning: " : ": error: ") + message;
 }
 
 void Diagnostics::error(std::string file, SourcePos pos, std::string message) {
@@ -25,15 +25,26 @@ void Diagnostics::append(const Diagnostics& other) {
     list_.insert(list_.end(), other.list_.begin(), other.list_.end());
 }
 
-std::string Diagnostics::format() const {
-    std::vector<Diagnostic> sorted = list_;
+namespace {
+
+std::string format_sorted(std::vector<Diagnostic> list) {
     // Stable: two errors at one position keep the order they were found in.
-    std::stable_sort(sorted.begin(), sorted.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    std::stable_sort(list.begin(), list.end(), [](const Diagnostic& a, const Diagnostic& b) {
         return std::tie(a.file, a.pos.line, a.pos.col) < std::tie(b.file, b.pos.line, b.pos.col);
     });
     std::string out;
-    for (const Diagnostic& d : sorted) out += d.format() + "\n";
+    for (const Diagnostic& d : list) out += d.format() + "\n";
     return out;
+}
+
+}  // namespace
+
+std::string Diagnostics::format() const { return format_sorted(list_); }
+
+std::string format_diagnostics(const Diagnostics& errors, const std::vector<Diagnostic>& warnings) {
+    std::vector<Diagnostic> all = errors.list();
+    all.insert(all.end(), warnings.begin(), warnings.end());
+    return format_sorted(std::move(all));
 }
 
 namespace {

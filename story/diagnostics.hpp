@@ -10,11 +10,14 @@ struct SourcePos {
     bool operator==(const SourcePos&) const = default;
 };
 
+enum class Severity { error, warning };
+
 struct Diagnostic {
     std::string file;
     SourcePos pos;
-    std::string message;         // without the "error: " prefix
-    std::string format() const;  // "file:line:col: error: message"
+    std::string message;  // without the "error: " prefix
+    Severity severity = Severity::error;
+    std::string format() const;  // "file:line:col: error: message" (or "warning:")
     bool operator==(const Diagnostic&) const = default;
 };
 
@@ -29,6 +32,9 @@ class Diagnostics {
   private:
     std::vector<Diagnostic> list_;
 };
+
+// Errors and warnings together, one line each, sorted by file, line, col (as a compiler prints).
+std::string format_diagnostics(const Diagnostics& errors, const std::vector<Diagnostic>& warnings);
 
 // "did you mean 'x'?" helper: closest candidate within a small edit distance, or "".
 std::string closest_match(const std::string& word, const std::vector<std::string>& candidates);

@@ -8,6 +8,24 @@
 
 namespace story {
 
+namespace {
+
+constexpr double kCaptionLinger = 0.5;  // seconds a voiced caption stays after its speech
+
+}  // namespace
+
+double caption_end(const ChapterSpec& spec, std::size_t i) {
+    const std::vector<Beat>& beats = spec.beats;
+    const Beat& beat = beats[i];
+    if (spec.narration.engine == VoiceEngine::off || !beat.speech) {
+        return i + 1 < beats.size() ? beats[i + 1].at : spec.duration;
+    }
+    double end = std::min(beat.at + beat.speech->seconds + kCaptionLinger, spec.duration);
+    for (std::size_t j = i + 1; j < beats.size(); ++j)
+        if (!beats[j].say.empty()) return std::min(end, beats[j].at);
+    return end;
+}
+
 FilmTime::FilmTime(const std::vector<ChapterSpec>& chapters, int fps) : fps_(fps) {
     for (std::size_t c = 0; c < chapters.size(); ++c) {
         const ChapterSpec& spec = chapters[c];
@@ -19,7 +37,7 @@ FilmTime::FilmTime(const std::vector<ChapterSpec>& chapters, int fps) : fps_(fps
         }
         for (std::size_t i = 0; i < spec.beats.size(); ++i) {
             const int end =
-                i + 1 < spec.beats.size() ? chapter.beats[i + 1].film_frame : chapter.end();
+                chapter.start + std::min(chapter.frames, frame_count(caption_end(spec, i), fps));
             if (!spec.beats[i].say.empty() && end > chapter.beats[i].film_frame)
                 cues_.push_back({c, i, chapter.beats[i].film_frame, end, spec.beats[i].say});
         }

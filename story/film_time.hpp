@@ -23,8 +23,13 @@ struct ChapterTime {
     int end() const { return start + frames; }  // film frame just after the chapter
 };
 
-// A `say:` on the film's clock: from its beat to the next beat (or the chapter's end), shown on
-// film frames [start, end). A cue shorter than a frame is not a cue.
+// When beat i's caption ends, in seconds from its chapter's start (beats timed): at the next beat
+// or the chapter's end; where a voice speaks, 0.5 s after its speech instead, cut at the next
+// line or the chapter's end.
+double caption_end(const ChapterSpec& spec, std::size_t i);
+
+// A `say:` on the film's clock: from its beat to caption_end, shown on film frames [start, end).
+// A cue shorter than a frame is not a cue.
 struct CueTime {
     std::size_t chapter = 0, beat = 0;
     int start = 0, end = 0;

@@ -85,6 +85,14 @@ std::string format_params(double n) {
 
 std::string format_int(long long v) { return group_thousands(std::to_string(v)); }
 
+std::string format_timecode(double seconds, char decimal_sep) {
+    const long long ms = std::llround(seconds * 1000);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%02lld:%02lld:%02lld%c%03lld", ms / 3600000, ms / 60000 % 60,
+                  ms / 1000 % 60, decimal_sep, ms % 1000);
+    return buf;
+}
+
 std::string fraction_text(long long num, long long den) {
     return std::to_string(num) + "/" + std::to_string(den);
 }

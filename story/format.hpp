@@ -17,5 +17,7 @@ std::string format_percent(double fraction);              // "12.5%"
 std::string format_params(double n);                      // "7B", "6.74B", "175B", "1.5M"
 std::string format_int(long long v);                      // "1,024"
 std::string fraction_text(long long num, long long den);  // "7/8", as the captions write it
+// "00:01:02.500" (WebVTT, scripts) or with ',' "00:01:02,500" (SRT); to the nearest ms.
+std::string format_timecode(double seconds, char decimal_sep);
 
 }  // namespace story

@@ -125,6 +125,32 @@ std::optional<std::string> frame_length_error(double seconds, int fps) {
            " fps (" + frame + ")";
 }
 
+std::optional<std::string> chapter_duration_error(double seconds, int fps) {
+    if (seconds <= 0 || seconds > kMaxFilmSeconds)
+        return "duration must be more than 0s and at most " + format_seconds(kMaxFilmSeconds) +
+               ", got " + format_seconds(seconds);
+    if (auto problem = frame_length_error(seconds, fps))
+        return "the chapter " + *problem + "; make it longer or raise video.fps";
+    return std::nullopt;
+}
+
+std::optional<std::string> film_length_error(double seconds) {
+    if (seconds <= kMaxFilmSeconds) return std::nullopt;
+    return "the chapters add up to " + format_seconds(seconds) + ", more than the " +
+           format_seconds(kMaxFilmSeconds) + " a film may last";
+}
+
+std::optional<std::string> range_error(const Range& r, double value) {
+    if (value >= r.lo && value <= r.hi) return std::nullopt;
+    const auto shown = [&](double v) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g", v);
+        return text + std::string(r.unit);
+    };
+    return "'" + std::string(r.key) + "' must be between " + shown(r.lo) + " and " + shown(r.hi) +
+           ", got " + shown(value);
+}
+
 std::optional<TextError> storyboard_text_error(std::string_view text) {
     if (text.size() > kMaxStoryboardBytes)
         return TextError{{},

@@ -51,6 +51,7 @@ inline constexpr Bound kWholeNumbers[] = {
     {"kv_heads", 1, 1 << 14, "Key/value heads (GQA)"},
     {"ffn", 1, 1 << 22, "MLP inner size"},
     {"vocab", 1, 1 << 24, "Vocabulary size"},
+    {"wpm", 80, 450, "Speaking rate in words per minute (default: the voice's own)"},
 };
 
 // The table's entry for `key`, or nullptr.
@@ -78,6 +79,7 @@ inline constexpr std::string_view kGradDtypes[] = {"bf16", "fp32"};
 inline constexpr std::string_view kRecomputes[] = {"none", "selective", "full"};
 inline constexpr std::string_view kSchedules[] = {"gpipe", "1f1b", "interleaved"};
 inline constexpr std::string_view kOptimizers[] = {"adam"};
+inline constexpr std::string_view kFits[] = {"tail", "stretch"};
 
 // Every keyword a storyboard gives, by key (video's theme and captions, and the settings).
 inline constexpr Choice kChoices[] = {
@@ -92,6 +94,11 @@ inline constexpr Choice kChoices[] = {
     {"recompute", kRecomputes, {}, "Activation recomputation."},
     {"schedule", kSchedules, {}, "Pipeline schedule."},
     {"optimizer", kOptimizers, {}, "Only Adam is modelled."},
+    {"fit",
+     kFits,
+     {},
+     "tail: the kind's choreography at its own pace, then held to the chapter's end; stretch: "
+     "slowed (or sped) to fill the chapter's duration."},
 };
 
 constexpr const Choice* find_choice(std::string_view key) {
@@ -100,6 +107,32 @@ constexpr const Choice* find_choice(std::string_view key) {
     return nullptr;
 }
 consteval Choice choice(std::string_view key) { return *find_choice(key); }
+
+// A real number's inclusive range and its unit: the narration's pauses and the music's level.
+struct Range {
+    std::string_view key;
+    double lo, hi;
+    std::string_view unit;  // "s" (a time, written as times are) or "dB"
+    std::string_view what;
+};
+
+inline constexpr Range kRanges[] = {
+    {"gap", 0, 10, "s", "Pause after the previous beat's speech before an `at: after` beat"},
+    {"tail", 0.5, 10, "s", "How long a `duration: auto` chapter runs past its last speech"},
+    {"music_level", -60, 0, "dB", "The music's level under the film, before ducking"},
+};
+
+constexpr const Range* find_range(std::string_view key) {
+    for (const Range& r : kRanges)
+        if (r.key == key) return &r;
+    return nullptr;
+}
+consteval Range range(std::string_view key) { return *find_range(key); }
+
+// `narration: ENGINE:VOICE` (or a bare `recorded`): the engines, in VoiceEngine's order after off.
+inline constexpr std::string_view kVoiceEngines[] = {"espeak-ng", "festival", "recorded"};
+// Which of them name a voice after the colon (recorded takes its voice from the takes).
+constexpr bool engine_names_voice(std::string_view engine) { return engine != "recorded"; }
 
 // YAML 1.1's booleans (its spec's bool type): PyYAML, Ruby and older Go read these plain words as
 // true or false, so a storyboard takes each of them as text wherever it means yes or no (and
@@ -115,6 +148,16 @@ std::optional<std::string> frame_size_error(FrameSize size, std::string_view tex
 // "lasts 0.01s, less than one frame at 15 fps (0.0667s)": a chapter must hold at least one frame
 // (durations round to the nearest frame).
 std::optional<std::string> frame_length_error(double seconds, int fps);
+
+// What is wrong with a chapter lasting `seconds` at `fps`: out of (0, kMaxFilmSeconds], or
+// shorter than a frame.
+std::optional<std::string> chapter_duration_error(double seconds, int fps);
+
+// "the chapters add up to 3800s, more than the 3600s a film may last"
+std::optional<std::string> film_length_error(double seconds);
+
+// "'gap' must be between 0s and 10s, got 12s": value (in r's unit) outside r.
+std::optional<std::string> range_error(const Range& r, double value);
 
 struct TextError {
     SourcePos pos;

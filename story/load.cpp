@@ -12,6 +12,7 @@
 #include "story/limits.hpp"
 #include "story/schema_keys.hpp"
 #include "story/settings.hpp"
+#include "story/timed.hpp"
 #include "story/units.hpp"
 
 namespace story {
@@ -20,11 +21,12 @@ namespace {
 using Keys = std::vector<std::string>;
 
 const Keys kTopKeys{"shardreel", "title", "video", "defaults", "chapters"};
-const Keys kVideoKeys{"size", "fps", "theme", "captions"};
+const Keys kVideoKeys{"size", "fps", "theme", "captions", "narration", "music", "music_level"};
 const Keys kDefaultsKeys{"model", "training", "cluster", "parallel"};
-const Keys kChapterKeys{"id",    "kind",     "title",   "subtitle", "duration",
-                        "model", "training", "cluster", "parallel", "beats"};
-const Keys kBeatKeys{"at", "say", "set", "over"};
+const Keys kChapterKeys{"id",    "kind",     "title",   "subtitle", "duration",  "fit",
+                        "model", "training", "cluster", "parallel", "narration", "beats"};
+const Keys kBeatKeys{"at", "say", "set", "over", "gap", "take", "sound"};
+const Keys kNarrationKeys{"voice", "wpm", "gap", "tail", "takes"};
 const Keys kModelKeys{"name", "params", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab"};
 const Keys kModelRequired{"layers", "hidden", "heads"};
 // Section keys are flat setting names (settings.hpp), applied in this order: a gpu first so that
@@ -75,12 +77,54 @@ const Entry* find(const Entries& entries, const std::string& key) {
     return it == entries.end() ? nullptr : &it->second;
 }
 
-// A beat before sorting, with where its parts were written.
-struct ParsedBeat {
-    Beat beat;
-    SourcePos at_pos, set_pos;
-    std::vector<SourcePos> value_pos;  // one per beat.set entry
-};
+// A bookmark's name, and a voice's after its engine: what the loader takes, and the schema.
+bool is_mark_name(std::string_view name) {
+    return !name.empty() && std::ranges::all_of(name, [](char ch) {
+        return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '-';
+    });
+}
+bool speaks(const Beat& b) { return !b.say.empty(); }
+
+bool is_voice_name(std::string_view name) {
+    return !name.empty() && std::ranges::all_of(name, [](char ch) {
+        return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+               std::string_view("_.+/-").find(ch) != std::string_view::npos;
+    });
+}
+
+// Takes the `[[name]]` bookmarks out of a `say:`, each recorded at the word after it (spaces a
+// bookmark leaves doubled are dropped). Returns what is wrong with any (those are dropped too).
+std::vector<std::string> take_bookmarks(std::string& say, std::vector<Bookmark>& marks) {
+    std::vector<std::string> problems;
+    std::string out;
+    std::size_t i = 0;
+    while (i < say.size()) {
+        const std::size_t open = say.find("[[", i), close = say.find("]]", open);
+        if (open == std::string::npos || close == std::string::npos) {
+            if (open != std::string::npos)
+                problems.push_back("unclosed bookmark '" + say.substr(open, 24) +
+                                   "' in say: (write [[name]] before a word)");
+            out += say.substr(i);
+            break;
+        }
+        out += say.substr(i, open - i);
+        const std::string name = say.substr(open + 2, close - open - 2);
+        i = close + 2;
+        if (out.empty() || out.back() == ' ')
+            while (i < say.size() && say[i] == ' ') ++i;
+        if (!is_mark_name(name)) {
+            problems.push_back("bad bookmark '[[" + name +
+                               "]]' in say: (names use a-z, 0-9, '_' and '-')");
+            continue;
+        }
+        const std::size_t word = std::min(say.find_first_not_of(' ', i), say.size());
+        marks.push_back({name, out.size() + (word - i)});
+    }
+    while (!out.empty() && out.back() == ' ' && !say.ends_with(' ')) out.pop_back();
+    for (Bookmark& m : marks) m.offset = std::min(m.offset, out.size());
+    say = std::move(out);
+    return problems;
+}
 
 class Loader {
   public:
@@ -103,7 +147,7 @@ class Loader {
         if (const Entry* e = find(top, "defaults")) apply_defaults(*e, defaults);
         sb.defaults = defaults;
         if (const Entry* e = find(top, "chapters"))
-            sb.chapters = chapters(*e, defaults, sb.video.fps);
+            sb.chapters = chapters(*e, sb);
         else
             error(root, "missing required key 'chapters'");
         return sb;
@@ -212,6 +256,102 @@ class Loader {
                 v.captions = *mode;
             else
                 error(f->value, unknown_choice(limits::choice("captions"), f->value.Scalar()));
+        }
+        if (const Entry* f = find(*fields, "narration"))
+            v.narration = narration(*f, v.narration, v.fps);
+        if (const Entry* f = find(*fields, "music")) {
+            v.music.file = file_name(*f).value_or("");
+            v.music.pos = pos_of(f->value);
+        }
+        if (const Entry* f = find(*fields, "music_level"))
+            v.music.level = ranged(*f, limits::range("music_level"), v.fps).value_or(v.music.level);
+        return v;
+    }
+
+    // `narration:` over `n` (the film's, for a chapter; each given field replaces its own): off,
+    // a voice, or a map {voice, wpm, gap, tail, takes}.
+    Narration narration(const Entry& e, Narration n, int fps) {
+        if (!e.value.IsMap()) {
+            voice(e, n);
+            return n;
+        }
+        const Entries fields = entries(e.value, kNarrationKeys, "in narration");
+        if (const Entry* f = find(fields, "voice")) voice(*f, n);
+        if (const Entry* f = find(fields, "wpm"))
+            n.wpm = static_cast<int>(integer(*f, limits::whole_number("wpm")).value_or(n.wpm));
+        if (const Entry* f = find(fields, "gap"))
+            n.gap = ranged(*f, limits::range("gap"), fps).value_or(n.gap);
+        if (const Entry* f = find(fields, "tail"))
+            n.tail = ranged(*f, limits::range("tail"), fps).value_or(n.tail);
+        if (const Entry* f = find(fields, "takes")) n.takes = file_name(*f).value_or(n.takes);
+        return n;
+    }
+
+    // off (any YAML 1.1 false), ENGINE:VOICE or recorded.
+    void voice(const Entry& e, Narration& n) {
+        auto s = scalar(e);
+        if (!s) return;
+        if (parse_flag(*s) == false) {
+            n.engine = VoiceEngine::off;
+            n.voice.clear();
+            n.pos = pos_of(e.value);
+            return;
+        }
+        const std::size_t colon = s->find(':');
+        const std::string engine = s->substr(0, colon);
+        const auto& engines = limits::kVoiceEngines;
+        const auto it = std::ranges::find(engines, engine);
+        const std::string name = colon == std::string::npos ? "" : s->substr(colon + 1);
+        if (it == std::end(engines)) {
+            error(e.value, unknown_voice(*s, engine));
+        } else if (limits::engine_names_voice(engine) && !is_voice_name(name)) {
+            error(e.value, "voice '" + *s + "' needs a voice name after '" + engine +
+                               ":' (e.g. espeak-ng:en-us or festival:cmu_us_slt_arctic_hts)");
+        } else if (!limits::engine_names_voice(engine) && colon != std::string::npos) {
+            error(e.value, "'" + engine + "' takes no voice name (the takes are the voice), got '" +
+                               *s + "'");
+        } else {
+            n.engine = static_cast<VoiceEngine>(1 + (it - std::begin(engines)));
+            n.voice = name;
+            n.pos = pos_of(e.value);
+        }
+    }
+
+    static std::string unknown_voice(const std::string& value, const std::string& engine) {
+        std::vector<std::string> names(std::begin(limits::kVoiceEngines),
+                                       std::end(limits::kVoiceEngines));
+        std::string hint = closest_match(engine, names);
+        for (const std::string& name : names)
+            if (hint.empty() && !engine.empty() && name.starts_with(engine)) hint = name;
+        const std::string what = value == engine
+                                     ? "voice '" + value + "'"
+                                     : "voice engine '" + engine + "' in '" + value + "'";
+        if (!hint.empty()) return "unknown " + what + " (did you mean '" + hint + "'?)";
+        return "unknown " + what + " (expected espeak-ng:VOICE, festival:VOICE, recorded or off)";
+    }
+
+    // A file or folder name, relative to the storyboard's folder (render checks that it exists).
+    std::optional<std::string> file_name(const Entry& e) {
+        auto s = text(e);
+        if (s && s->empty())
+            error(e.value, "expected a file name for '" + e.key.Scalar() + "', got nothing");
+        if (!s || s->empty()) return std::nullopt;
+        return s;
+    }
+
+    // A time or a level within its range (limits::kRanges).
+    std::optional<double> ranged(const Entry& e, const limits::Range& r, int fps) {
+        auto s = scalar(e);
+        if (!s) return std::nullopt;
+        const bool seconds = r.unit == "s";
+        auto v = seconds ? parse_time(*s, fps) : parse_level(*s);
+        if (!v) {
+            error(e.value, unit_error(*s, seconds ? Quantity::time : Quantity::level));
+            return std::nullopt;
+        }
+        if (auto message = limits::range_error(r, *v)) {
+            error(e.value, *message);
+            return std::nullopt;
         }
         return v;
     }
@@ -343,7 +483,7 @@ class Loader {
         return true;
     }
 
-    std::vector<ChapterSpec> chapters(const Entry& e, const engine::Config& defaults, int fps) {
+    std::vector<ChapterSpec> chapters(const Entry& e, const Storyboard& sb) {
         std::vector<ChapterSpec> out;
         if (!e.value.IsSequence()) {
             error(e.value, "expected a list of chapters for 'chapters', got " + describe(e.value));
@@ -359,33 +499,27 @@ class Loader {
                                 describe(node));
                 continue;
             }
-            out.push_back(chapter(node, i, defaults, fps, ids));
+            out.push_back(chapter(node, i, sb, ids));
         }
         film_length(e, out);
         return out;
     }
 
+    // The chapters whose lengths are known now (story::timed adds the auto ones).
     void film_length(const Entry& e, const std::vector<ChapterSpec>& specs) {
         double total = 0;
-        for (const ChapterSpec& spec : specs) total += spec.duration;
-        if (total > limits::kMaxFilmSeconds)
-            error(e.key, "the chapters add up to " + format_seconds(total) + ", more than the " +
-                             format_seconds(limits::kMaxFilmSeconds) + " a film may last");
+        for (const ChapterSpec& spec : specs)
+            if (!spec.auto_duration) total += spec.duration;
+        if (auto problem = limits::film_length_error(total)) error(e.key, *problem);
     }
 
-    // What the cost model rejects, and what the kind cannot draw.
-    static std::vector<std::string> problems(const engine::Config& c, const KindInfo* kind) {
-        std::vector<std::string> out = engine::validate(c);
-        if (kind && kind->too_large)
-            if (auto message = kind->too_large(c)) out.push_back(*message);
-        return out;
-    }
-
-    ChapterSpec chapter(const YAML::Node& node, std::size_t index, const engine::Config& defaults,
-                        int fps, std::map<std::string, SourcePos>& ids) {
+    ChapterSpec chapter(const YAML::Node& node, std::size_t index, const Storyboard& sb,
+                        std::map<std::string, SourcePos>& ids) {
+        const int fps = sb.video.fps;
         ChapterSpec spec;
         spec.pos = pos_of(node);
-        spec.config = defaults;
+        spec.config = sb.defaults;
+        spec.narration = sb.video.narration;
         const YAML::Node id_node = node["id"];
         const bool named = id_node.IsDefined() && id_node.IsScalar();
         const std::string where = named ? "in chapter '" + id_node.Scalar() + "'"
@@ -403,12 +537,29 @@ class Loader {
         if (const Entry* f = find(fields, "title")) spec.title = text(*f).value_or("");
         if (const Entry* f = find(fields, "subtitle")) spec.subtitle = text(*f).value_or("");
         spec.duration = kind ? kind->default_duration : 0;
-        if (const Entry* f = find(fields, "duration")) chapter_duration(*f, fps, spec);
+        const Entry* duration = find(fields, "duration");
+        if (duration) chapter_duration(*duration, fps, spec);
+        if (const Entry* f = find(fields, "fit"); f && scalar(*f)) fit(*f, spec);
+        if (const Entry* f = find(fields, "narration"))
+            spec.narration = narration(*f, spec.narration, fps);
         apply_config(fields, spec.config, where);
-        for (const std::string& problem : problems(spec.config, kind))
+        for (const std::string& problem : config_problems(spec.config, kind))
             error(spec.pos, "invalid configuration " + where + ": " + problem);
         if (const Entry* f = find(fields, "beats")) beats(*f, fps, kind, where, spec);
+        if (spec.auto_duration && std::ranges::none_of(spec.beats, speaks))
+            error(duration->value,
+                  "duration: auto needs a beat with a say: (the chapter ends "
+                  "after its last line)");
         return spec;
+    }
+
+    void fit(const Entry& e, ChapterSpec& spec) {
+        const auto& names = limits::kFits;
+        const auto it = std::ranges::find(names, e.value.Scalar());
+        if (it == std::end(names))
+            error(e.value, unknown_choice(limits::choice("fit"), e.value.Scalar()));
+        else
+            spec.stretch = *it == "stretch";
     }
 
     void chapter_id(const Entry& e, ChapterSpec& spec, std::map<std::string, SourcePos>& ids) {
@@ -436,19 +587,16 @@ class Loader {
     }
 
     void chapter_duration(const Entry& e, int fps, ChapterSpec& spec) {
+        if (e.value.IsScalar() && e.value.Scalar() == "auto") {
+            spec.auto_duration = true;
+            return;
+        }
         auto d = time(e, fps);
         if (!d) return;
-        if (*d <= 0 || *d > limits::kMaxFilmSeconds) {
-            error(e.value, "duration must be more than 0s and at most " +
-                               format_seconds(limits::kMaxFilmSeconds) + ", got " +
-                               format_seconds(*d));
-            return;
-        }
-        if (auto problem = limits::frame_length_error(*d, fps)) {
-            error(e.value, "the chapter " + *problem + "; make it longer or raise video.fps");
-            return;
-        }
-        spec.duration = *d;
+        if (auto problem = limits::chapter_duration_error(*d, fps))
+            error(e.value, *problem);
+        else
+            spec.duration = *d;
     }
 
     void beats(const Entry& e, int fps, const KindInfo* kind, const std::string& where,
@@ -457,25 +605,28 @@ class Loader {
             error(e.value, "expected a list of beats for 'beats', got " + describe(e.value));
             return;
         }
-        std::vector<ParsedBeat> parsed;
         for (std::size_t i = 0; i < e.value.size(); ++i) {
             const YAML::Node node = e.value[i];
             if (!node.IsMap()) {
                 error(node, "expected a map for a beat, got " + describe(node));
             } else if (auto b = beat(node, fps, kind, where)) {
-                parsed.push_back(std::move(*b));
+                b->number = static_cast<int>(i + 1);
+                spec.beats.push_back(std::move(*b));
             }
         }
-        std::ranges::stable_sort(parsed, {}, [](const ParsedBeat& b) { return b.beat.at; });
-        check_beat_times(parsed, spec);
-        apply_beat_settings(parsed, where, kind, spec.config);
-        for (ParsedBeat& b : parsed) spec.beats.push_back(std::move(b.beat));
+        check_bookmarks(spec);
+        check_takes(spec);
+        // Times that need no speech are checked now, with the rest of the file.
+        const bool fixed =
+            !spec.auto_duration &&
+            std::ranges::all_of(spec.beats, [](const Beat& b) { return b.rule == AtRule::fixed; });
+        if (fixed) check_beats(spec, file_, where, diags_);
     }
 
-    std::optional<ParsedBeat> beat(const YAML::Node& node, int fps, const KindInfo* kind,
-                                   const std::string& where) {
-        ParsedBeat b;
-        b.beat.pos = pos_of(node);
+    std::optional<Beat> beat(const YAML::Node& node, int fps, const KindInfo* kind,
+                             const std::string& where) {
+        Beat b;
+        b.pos = pos_of(node);
         const Entries fields = entries(node, kBeatKeys, where);
         const Entry* at = find(fields, "at");
         if (!at) {
@@ -483,16 +634,110 @@ class Loader {
             return std::nullopt;
         }
         b.at_pos = pos_of(at->value);
-        auto t = time(*at, fps);
-        if (!t) return std::nullopt;
-        b.beat.at = *t;
-        if (const Entry* f = find(fields, "say")) b.beat.say = text(*f).value_or("");
-        if (const Entry* f = find(fields, "over")) b.beat.over = time(*f, fps).value_or(0);
+        if (!start(*at, fps, b)) return std::nullopt;
+        if (const Entry* f = find(fields, "say")) say(*f, b);
+        if (const Entry* f = find(fields, "over")) b.over = time(*f, fps).value_or(0);
+        if (const Entry* f = find(fields, "gap")) b.gap = ranged(*f, limits::range("gap"), fps);
+        if (const Entry* f = find(fields, "take")) {
+            b.take = file_name(*f).value_or("");
+            b.take_pos = pos_of(f->value);
+        }
+        if (const Entry* f = find(fields, "sound")) {
+            b.sound = file_name(*f).value_or("");
+            b.sound_pos = pos_of(f->value);
+        }
         if (const Entry* f = find(fields, "set")) settings(*f, kind, b);
         return b;
     }
 
-    void settings(const Entry& e, const KindInfo* kind, ParsedBeat& b) {
+    // `at:` a time, `after` (when the beats before it end) or `mark:NAME` (a bookmark's word).
+    bool start(const Entry& at, int fps, Beat& b) {
+        auto s = scalar(at);
+        if (!s) return false;
+        if (*s == "after") {
+            b.rule = AtRule::after;
+            return true;
+        }
+        if (s->starts_with("mark:")) {
+            b.mark = s->substr(5);
+            b.rule = AtRule::mark;
+            if (is_mark_name(b.mark)) return true;
+            error(at.value, "bad bookmark name '" + b.mark + "' in 'at: " + *s +
+                                "' (names use a-z, 0-9, '_' and '-')");
+            return false;
+        }
+        if (auto t = parse_time(*s, fps)) {
+            b.at = *t;
+            return true;
+        }
+        if (!closest_match(*s, {"after"}).empty())
+            error(at.value, "cannot parse '" + *s + "' as a beat's start (did you mean 'after'?)");
+        else if (s->starts_with("mark"))
+            error(at.value, "cannot parse '" + *s + "' as a beat's start (expected mark:NAME)");
+        else
+            error(at.value, unit_error(*s, Quantity::time));
+        return false;
+    }
+
+    void say(const Entry& e, Beat& b) {
+        b.say = text(e).value_or("");
+        b.say_pos = pos_of(e.value);
+        for (std::string& problem : take_bookmarks(b.say, b.marks))
+            error(e.value, std::move(problem));
+    }
+
+    // Each bookmark once per chapter; `at: mark:NAME` on one of an earlier beat (file order).
+    void check_bookmarks(const ChapterSpec& spec) {
+        std::map<std::string, int> seen;  // bookmark name -> line of its beat
+        for (std::size_t i = 0; i < spec.beats.size(); ++i) {
+            const Beat& b = spec.beats[i];
+            if (b.rule == AtRule::mark && !seen.contains(b.mark))
+                error(b.at_pos, missing_bookmark(spec, i, seen));
+            for (const Bookmark& m : b.marks) {
+                if (auto [it, fresh] = seen.emplace(m.name, b.pos.line); !fresh)
+                    error(b.say_pos, "bookmark '[[" + m.name + "]]' is already in chapter '" +
+                                         spec.id + "' (on line " + std::to_string(it->second) +
+                                         ")");
+            }
+        }
+    }
+
+    static std::string missing_bookmark(const ChapterSpec& spec, std::size_t i,
+                                        const std::map<std::string, int>& seen) {
+        const std::string name = spec.beats[i].mark;
+        for (std::size_t j = i; j < spec.beats.size(); ++j) {
+            if (std::ranges::count(spec.beats[j].marks, name, &Bookmark::name) == 0) continue;
+            const std::string where =
+                j == i ? "this beat's own line"
+                       : "a later beat (line " + std::to_string(spec.beats[j].pos.line) + ")";
+            return "bookmark '" + name + "' is in " + where +
+                   ", but a beat can start only on a bookmark of an earlier one";
+        }
+        std::vector<std::string> names;
+        for (const auto& [known, line] : seen) names.push_back(known);
+        const std::string message =
+            "no bookmark '" + name + "' in an earlier beat of chapter '" + spec.id + "'";
+        if (std::string hint = closest_match(name, names); !hint.empty())
+            return message + " (did you mean '" + hint + "'?)";
+        return message + " (write [[" + name + "]] before a word of an earlier say:)";
+    }
+
+    // A take records a line; narration: recorded needs one for every line, from take: or takes:.
+    void check_takes(const ChapterSpec& spec) {
+        for (const Beat& b : spec.beats)
+            if (!b.take.empty() && !speaks(b))
+                error(b.take_pos, "take: needs a say: on its beat (the line it records)");
+        if (spec.narration.engine != VoiceEngine::recorded || !spec.narration.takes.empty()) return;
+        for (const Beat& b : spec.beats) {
+            if (!speaks(b) || !b.take.empty()) continue;
+            error(b.say_pos, "no recording for this line in chapter '" + spec.id +
+                                 "': narration: recorded needs takes: FOLDER, or a take: on "
+                                 "the beat");
+            return;
+        }
+    }
+
+    void settings(const Entry& e, const KindInfo* kind, Beat& b) {
         b.set_pos = pos_of(e.key);
         if (!e.value.IsMap()) {
             error(e.value, "expected a map for 'set', got " + describe(e.value));
@@ -511,8 +756,7 @@ class Loader {
                 error(item.key, missing_parameter(*kind, key));
                 continue;
             }
-            b.beat.set.push_back(Setting{key, *value, pos_of(item.key)});
-            b.value_pos.push_back(pos_of(item.value));
+            b.set.push_back(Setting{key, *value, pos_of(item.key), pos_of(item.value)});
         }
     }
 
@@ -524,48 +768,6 @@ class Loader {
         std::string list;
         for (const std::string& name : kind.settable) list += (list.empty() ? "" : ", ") + name;
         return message + " (it has: " + list + ")";
-    }
-
-    // Beats are sorted; each must lie inside the chapter and none may share a time.
-    void check_beat_times(const std::vector<ParsedBeat>& parsed, const ChapterSpec& spec) {
-        const std::string chapter =
-            "chapter '" + spec.id + "' (duration " + format_seconds(spec.duration) + ")";
-        for (std::size_t i = 0; i < parsed.size(); ++i) {
-            const Beat& b = parsed[i].beat;
-            if (i > 0 && parsed[i - 1].beat.at == b.at) {
-                error(parsed[i].at_pos, "two beats at " + format_seconds(b.at) + " in chapter '" +
-                                            spec.id + "' (the other is on line " +
-                                            std::to_string(parsed[i - 1].at_pos.line) + ")");
-            }
-            if (spec.duration <= 0) continue;  // unknown kind and no duration: nothing to check
-            if (b.at > spec.duration) {
-                error(parsed[i].at_pos,
-                      "beat at " + format_seconds(b.at) + " is outside " + chapter);
-            } else if (b.at + b.over > spec.duration) {
-                error(parsed[i].at_pos, "beat at " + format_seconds(b.at) + " over " +
-                                            format_seconds(b.over) + " ends after the end of " +
-                                            chapter);
-            }
-        }
-    }
-
-    // The settings act one after another, so each beat's config is checked as it will be shown.
-    void apply_beat_settings(const std::vector<ParsedBeat>& parsed, const std::string& where,
-                             const KindInfo* kind, engine::Config config) {
-        for (const ParsedBeat& b : parsed) {
-            bool applied = true;
-            for (std::size_t i = 0; i < b.beat.set.size(); ++i) {
-                const Setting& s = b.beat.set[i];
-                if (auto message = apply_setting(config, s.key, s.value)) {
-                    error(b.value_pos[i], *message);
-                    applied = false;
-                }
-            }
-            if (!applied || b.beat.set.empty()) continue;
-            for (const std::string& problem : problems(config, kind))
-                error(b.set_pos, "set: at " + format_seconds(b.beat.at) +
-                                     " makes the configuration " + where + " invalid: " + problem);
-        }
     }
 
     const std::string& file_;
@@ -634,6 +836,7 @@ const std::vector<KeySet>& loader_keys() {
                                           {"defaults", kDefaultsKeys},
                                           {"chapter", kChapterKeys, {"id", "kind"}},
                                           {"beat", kBeatKeys, {"at"}},
+                                          {"narration", kNarrationKeys},
                                           {"model", kModelKeys, kModelRequired},
                                           {"training", kTrainingKeys},
                                           {"cluster", kClusterKeys},

@@ -17,12 +17,12 @@ enum class VoiceEngine { off, espeak, festival, recorded };
 // or `recorded` with `takes: DIR` (one file per beat, `<chapter>-<n>.<ext>`, n from 1).
 struct Narration {
     VoiceEngine engine = VoiceEngine::off;
-    std::string voice;   // the engine's voice name ("en-us"); empty for off and recorded
-    int wpm = 0;         // speaking rate in words per minute; 0: the engine's default
-    std::string takes;   // recorded: the takes folder, relative to the storyboard's folder
-    double gap = 0.35;   // seconds of pause an `at: after` beat leaves after the speech before it
-    double tail = 1.0;   // seconds a `duration: auto` chapter runs past its last speech
-    SourcePos pos;
+    std::string voice;  // the engine's voice name ("en-us"); empty for off and recorded
+    int wpm = 0;        // speaking rate in words per minute; 0: the engine's default
+    std::string takes;  // recorded: the takes folder, relative to the storyboard's folder
+    double gap = 0.35;  // seconds of pause an `at: after` beat leaves after the speech before it
+    double tail = 1.0;  // seconds a `duration: auto` chapter runs past its last speech
+    SourcePos pos;      // where the voice was given (a voice's errors are reported there)
     bool operator==(const Narration&) const = default;
 };
 
@@ -35,8 +35,8 @@ struct Bookmark {
 
 // `music:` under the whole film.
 struct Music {
-    std::string file;     // relative to the storyboard's folder; empty: none
-    double level = -20;   // dB, relative to full scale before ducking
+    std::string file;    // relative to the storyboard's folder; empty: none
+    double level = -20;  // dB, relative to full scale before ducking
     SourcePos pos;
     bool operator==(const Music&) const = default;
 };
@@ -45,6 +45,7 @@ struct Music {
 struct Speech {
     double seconds = 0;
     std::vector<double> marks;  // seconds from the speech start, one per Beat::marks entry
+    std::string key;  // the line's PCM in the speech cache (render/voice); empty for an estimate
     bool operator==(const Speech&) const = default;
 };
 

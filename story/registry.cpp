@@ -38,6 +38,13 @@ std::vector<std::string> kind_names() {
     return names;
 }
 
+std::vector<std::string> config_problems(const engine::Config& c, const KindInfo* kind) {
+    std::vector<std::string> out = engine::validate(c);
+    if (kind && kind->too_large)
+        if (auto message = kind->too_large(c)) out.push_back(*message);
+    return out;
+}
+
 std::unique_ptr<Chapter> make_chapter(const ChapterSpec& spec, const Video& video,
                                       const TextMetrics& metrics) {
     const KindInfo* kind = find_kind(spec.kind);

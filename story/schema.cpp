@@ -4,6 +4,7 @@
 #include "story/schema.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
@@ -49,6 +50,19 @@ Json number_or(Quantity q) {
               {{"type", "string"}, {"pattern", quantity_pattern(q)}}}}};
 }
 
+// A time (seconds) or a level (dB) in its range: the number's bounds are checked, the text's
+// only for its shape.
+Json ranged(const limits::Range& r) {
+    const Quantity q = r.unit == "s" ? Quantity::time : Quantity::level;
+    char bounds[64];
+    std::snprintf(bounds, sizeof bounds, " (%g to %g%.*s).", r.lo, r.hi,
+                  static_cast<int>(r.unit.size()), r.unit.data());
+    return {{"description", std::string(r.what) + bounds},
+            {"anyOf",
+             {{{"type", "number"}, {"minimum", r.lo}, {"maximum", r.hi}},
+              {{"type", "string"}, {"pattern", quantity_pattern(q)}}}}};
+}
+
 Json flag() {
     Json words = Json::array();
     for (std::string_view w : limits::kTrueWords) words.push_back(w);
@@ -64,6 +78,25 @@ Json captions() {
     c["description"] = std::string(c["description"]) + " false (YAML 1.1's off) is off.";
     c["enum"].push_back(false);
     return c;
+}
+
+// `narration: off` as YAML 1.1 and 1.2 tools read it (false, or the word), or a voice.
+Json voice() {
+    std::string engines;
+    for (std::string_view e : limits::kVoiceEngines)
+        engines += (engines.empty() ? "" : "|") + std::string(e) +
+                   (limits::engine_names_voice(e) ? ":[A-Za-z0-9_.+/-]+" : "");
+    Json off = Json::array();
+    for (std::string_view w : limits::kFalseWords) off.push_back(w);
+    off.push_back(false);
+    return {{"description",
+             "espeak-ng:VOICE (e.g. espeak-ng:en-us), festival:VOICE (e.g. "
+             "festival:cmu_us_slt_arctic_hts), recorded (the takes), or off."},
+            {"anyOf", {{{"type", "string"}, {"pattern", "^(" + engines + ")$"}}, {{"enum", off}}}}};
+}
+
+Json file_name(std::string_view what) {
+    return {{"description", what}, {"type", "string"}, {"minLength", 1}};
 }
 
 std::string frame_size_description() {
@@ -96,11 +129,32 @@ Json structural(const std::string& key) {
           {"type", "string"},
           {"pattern", "^[a-z0-9-]+$"}}},
         {"kind", {{"description", "What the chapter shows."}, {"enum", kind_names()}}},
-        {"duration", described("Default: the kind's.", ref_to("time"))},
+        {"duration",
+         {{"description",
+           "Default: the kind's; auto: the last line's end plus the narration's tail."},
+          {"anyOf", {ref_to("time"), {{"const", "auto"}}}}}},
         {"beats", {{"type", "array"}, {"items", ref_to("beat")}}},
-        {"at", ref_to("time")},
+        {"at",
+         {{"description",
+           "A time; after: the previous beat's speech end plus the gap; mark:NAME: the word a "
+           "[[NAME]] bookmark of an earlier beat marks."},
+          {"anyOf",
+           {ref_to("time"),
+            {{"const", "after"}},
+            {{"type", "string"}, {"pattern", "^mark:[a-z0-9_-]+$"}}}}}},
         {"say",
-         described("Caption from `at` to the next beat or the chapter's end.", ref_to("text"))},
+         described(
+             "Caption and narration; [[name]] before a word bookmarks it for `at: mark:name`.",
+             ref_to("text"))},
+        {"narration",
+         {{"description",
+           "The voice: off, a voice, or a map; a chapter's fields override the film's one by one."},
+          {"anyOf", {ref_to("voice"), ref_to("narration")}}}},
+        {"voice", ref_to("voice")},
+        {"takes", file_name("Recorded takes' folder: <chapter>-<n>.wav|flac|mp3|opus|ogg|m4a.")},
+        {"take", file_name("This line's recording (narration: recorded).")},
+        {"sound", file_name("A sound cue, played from the beat's start.")},
+        {"music", file_name("Music under the whole film, ducked while the voice speaks.")},
         {"set", ref_to("set")},
         {"over", described("How long the `set:` morph takes.", ref_to("time"))},
         {"name", {{"type", "string"}}},
@@ -117,6 +171,7 @@ Json property(const std::string& where, const std::string& key) {
     if (section && setting_type(key)) return ref_to("setting/properties/" + key);
     if (Json s = structural(key); !s.is_null()) return s;
     if (const limits::Bound* b = limits::find_whole_number(key)) return whole(*b);
+    if (const limits::Range* r = limits::find_range(key)) return ranged(*r);
     if (const limits::Choice* c = limits::find_choice(key)) return keyword(*c);
     throw std::logic_error("storyboard schema: nothing says what '" + key + "' " + where + " is");
 }
@@ -232,7 +287,8 @@ Json definitions() {
     const Json model = model_definitions(d);  // after model_name and model_map
     d["model"] = model;
     add_settings(d);
-    for (const char* where : {"video", "defaults", "beat", "chapter"})
+    d["voice"] = voice();
+    for (const char* where : {"video", "defaults", "beat", "narration", "chapter"})
         d[where] = object(keys_of(where));
     d["chapter"]["allOf"] = kind_rules();
     return d;

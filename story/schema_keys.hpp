@@ -7,7 +7,7 @@
 namespace story {
 
 struct KeySet {
-    std::string where;  // top, video, defaults, chapter, beat, model, training, cluster, parallel
+    std::string where;  // top, video, defaults, chapter, beat, narration, model, training, ...
     std::vector<std::string> keys;
     std::vector<std::string> required = {};
 };

@@ -27,6 +27,7 @@ struct Video {
 struct Setting {
     std::string key, value;
     SourcePos pos;
+    SourcePos value_pos;  // of the value, where its own errors are reported
     bool operator==(const Setting&) const = default;
 };
 
@@ -45,7 +46,9 @@ struct Beat {
     std::vector<Bookmark> marks;   // `[[name]]` bookmarks in `say:`
     std::string take, sound;       // `take: FILE` (recorded narration), `sound: FILE` (a cue)
     std::optional<Speech> speech;  // as spoken (story::timed fills it when a voice speaks)
+    int number = 0;  // 1-based place among the chapter's beats as written (names recorded takes)
     SourcePos pos, at_pos, take_pos, sound_pos;
+    SourcePos say_pos, set_pos;  // of the `say:` value and the `set:` key
     bool operator==(const Beat&) const = default;
 };
 
@@ -56,7 +59,7 @@ struct ChapterSpec {
     bool stretch = false;        // `fit: stretch`: choreography stretched to the duration
     Narration narration;         // the film's, or the chapter's `narration:` override
     engine::Config config;       // defaults with this chapter's overrides applied
-    std::vector<Beat> beats;     // sorted by `at`
+    std::vector<Beat> beats;     // file order when parsed; sorted by `at` once timed
     SourcePos pos;
     bool operator==(const ChapterSpec&) const = default;
 };

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "story/film_time.hpp"
 #include "story/settings.hpp"
 
 namespace story {
@@ -10,8 +11,7 @@ namespace story {
 Timeline::Timeline(const ChapterSpec& spec) : states_{spec.config}, starts_{0}, overs_{0} {
     for (std::size_t i = 0; i < spec.beats.size(); ++i) {
         const Beat& beat = spec.beats[i];
-        const double end = i + 1 < spec.beats.size() ? spec.beats[i + 1].at : spec.duration;
-        if (!beat.say.empty()) cues_.push_back({beat.at, end, beat.say});
+        if (!beat.say.empty()) cues_.push_back({beat.at, caption_end(spec, i), beat.say});
         if (beat.set.empty()) continue;
         engine::Config next = states_.back();
         for (const Setting& s : beat.set)

@@ -32,6 +32,7 @@ constexpr Unit kBitUnits[] = {
 constexpr Unit kCountUnits[] = {{"", 1}, {"K", 1e3}, {"M", 1e6}, {"B", 1e9}, {"T", 1e12}};
 // The units parse_time reads (seconds, milliseconds, frames), for quantity_pattern.
 constexpr std::string_view kTimeUnits[] = {"", "s", "ms", "f"};
+constexpr std::string_view kLevelUnits[] = {"", "dB"};
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -103,6 +104,15 @@ std::optional<double> parse_time(std::string_view s, int fps) {
 
 std::optional<double> parse_count(std::string_view s) { return parse_with(s, kCountUnits); }
 
+std::optional<double> parse_level(std::string_view s) {
+    s = trim(s);
+    const bool negative = s.starts_with('-');
+    if (negative && s.size() > 1 && (s[1] == ' ' || s[1] == '\t')) return std::nullopt;
+    auto parts = split_number(s.substr(negative ? 1 : 0));
+    if (!parts || std::ranges::count(kLevelUnits, parts->second) == 0) return std::nullopt;
+    return negative ? -parts->first : parts->first;
+}
+
 std::optional<long long> parse_integer(std::string_view s) {
     s = trim(s);
     long long v = 0;
@@ -157,10 +167,15 @@ std::string quantity_pattern(Quantity q) {
         case Quantity::count:
             add_names(units, kCountUnits);
             break;
+        case Quantity::level:
+            units.assign(std::begin(kLevelUnits), std::end(kLevelUnits));
+            break;
     }
-    // A number as std::from_chars reads it, unsigned (negatives are refused), then the unit.
+    // A number as std::from_chars reads it, unsigned (negatives are refused but for levels),
+    // then the unit.
+    const std::string sign = q == Quantity::level ? "-?" : "";
     const std::string number = "([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][+-]?[0-9]+)?";
-    return "^[ \\t]*" + number + "[ \\t]*" + alternatives(units) + suffix + "[ \\t]*$";
+    return "^[ \\t]*" + sign + number + "[ \\t]*" + alternatives(units) + suffix + "[ \\t]*$";
 }
 
 std::string unit_error(std::string_view text, Quantity q) {
@@ -177,6 +192,9 @@ std::string unit_error(std::string_view text, Quantity q) {
             break;
         case Quantity::count:
             what = "a count", examples = "7B, 70e9 or 1.5M";
+            break;
+        case Quantity::level:
+            what = "a level", examples = "-20dB or -20";
             break;
     }
     return "cannot parse '" + std::string(text) + "' as " + std::string(what) + " (expected e.g. " +

@@ -7,13 +7,14 @@
 
 namespace story {
 
-enum class Quantity { size, bandwidth, time, count };
+enum class Quantity { size, bandwidth, time, count, level };
 
 std::optional<double> parse_size(std::string_view s);           // bytes: 80GB, 80GiB, 512MB, 1.5TB
 std::optional<double> parse_bandwidth(std::string_view s);      // bytes/s: 900GB/s, 400Gb/s (bits)
 std::optional<double> parse_time(std::string_view s, int fps);  // seconds: 1.5s, 500ms, 45f, 2
 std::optional<double> parse_count(std::string_view s);          // 7B, 70e9, 1.5M, 8
 std::optional<long long> parse_integer(std::string_view s);     // plain whole number: 4096
+std::optional<double> parse_level(std::string_view s);          // decibels, signed: -20dB, -18
 
 // A whole number in [lo, hi] for `key` stored in out, or the message saying why it is not one:
 // "expected a number for 'fps', got 'thirty'", "'tp' must be between 1 and 65536, got 0".
@@ -26,9 +27,9 @@ struct FrameSize {
 };
 std::optional<FrameSize> parse_frame_size(std::string_view s);  // 1920x1080
 
-// What parse_size, parse_bandwidth, parse_time or parse_count accepts, as an ECMAScript regular
-// expression (the JSON Schema's `pattern`), built from the same unit tables. The schema cannot
-// see magnitudes: it also matches numbers too large for a double (1e400).
+// What parse_size, parse_bandwidth, parse_time, parse_count or parse_level accepts, as an
+// ECMAScript regular expression (the JSON Schema's `pattern`), built from the same unit tables. The
+// schema cannot see magnitudes: it also matches numbers too large for a double (1e400).
 std::string quantity_pattern(Quantity q);
 
 // "cannot parse '90GBs' as a bandwidth (expected e.g. 900GB/s or 400Gb/s)"

@@ -10,43 +10,41 @@ namespace story {
 
 namespace {
 
-constexpr double kPad = 14;
+// Everything kPad inside the card's edges; the capacity line kStackGap under the header's baseline.
+constexpr double kPad = 14, kStackGap = 16;
 
-void add_stack(std::vector<Item>& out, const CardSpec& c, double bottom, double px_per_byte,
-               double max_top) {
-    double y = bottom;
+TextStyle name_style(const CardSpec& c) { return {c.label_size, Weight::medium, false}; }
+double header_baseline(const TextMetrics& m, const CardSpec& c) {
+    return c.y + kPad + m.measure(c.name, name_style(c)).ascent;
+}
+
+void add_stack(std::vector<Item>& out, const CardSpec& c, const Box& area, double px_per_byte) {
+    double y = area.bottom();
     for (const MemorySegment& seg : c.stack) {
         const double h = seg.bytes * px_per_byte;
-        const double top = std::max(y - h, max_top);
-        if (y - top > 0.01)
-            out.push_back({Rect{c.x + kPad, top, c.w - 2 * kPad, y - top, 0, seg.color}});
+        const double top = std::max(y - h, area.y);
+        if (y - top > 0.01) out.push_back({Rect{area.x, top, area.w, y - top, 0, seg.color}});
         y = top;
     }
 }
 
-}  // namespace
-
-namespace {
-
 // Name at the top-left and capacity at the top-right when both fit the measured width;
-// otherwise the name alone, centred. Returns the baseline of the header row.
-double add_header(std::vector<Item>& out, const Palette& p, const TextMetrics& m,
-                  const CardSpec& c) {
-    const TextStyle name_style{c.label_size, Weight::medium, false};
+// otherwise the name alone, centred.
+void add_header(std::vector<Item>& out, const Palette& p, const TextMetrics& m, const CardSpec& c) {
+    const TextStyle name = name_style(c);
     const TextStyle cap_style{std::max(22.0, c.label_size - 4), Weight::regular, true};
     const std::string cap = format_bytes(c.capacity);
-    const double baseline = c.y + kPad + m.measure(c.name, name_style).ascent;
+    const double baseline = header_baseline(m, c);
     const double room = c.w - 2 * kPad;
     const bool both =
         c.capacity_label &&
-        m.measure(c.name, name_style).advance + 12 + m.measure(cap, cap_style).advance <= room;
+        m.measure(c.name, name).advance + 12 + m.measure(cap, cap_style).advance <= room;
     if (both) {
-        out.push_back({Text{c.x + kPad, baseline, c.name, name_style, p.muted, Align::left}});
+        out.push_back({Text{c.x + kPad, baseline, c.name, name, p.muted, Align::left}});
         out.push_back({Text{c.x + c.w - kPad, baseline, cap, cap_style, p.muted, Align::right}});
     } else {
-        out.push_back({Text{c.x + c.w / 2, baseline, c.name, name_style, p.muted, Align::center}});
+        out.push_back({Text{c.x + c.w / 2, baseline, c.name, name, p.muted, Align::center}});
     }
-    return baseline;
 }
 
 }  // namespace
@@ -54,12 +52,13 @@ double add_header(std::vector<Item>& out, const Palette& p, const TextMetrics& m
 std::vector<Item> gpu_card(const Palette& p, const TextMetrics& m, const CardSpec& c) {
     std::vector<Item> out;
     out.push_back({Rect{c.x, c.y, c.w, c.h, 12, p.panel, p.grid, 2}});
-    const double stack_top = add_header(out, p, m, c) + 16, bottom = c.y + c.h - kPad;
-    const double px_per_byte = (bottom - stack_top) / c.capacity;
+    add_header(out, p, m, c);
+    const Box area = stack_area(m, c);
+    const double px_per_byte = area.h / c.capacity;
     double used = 0;
     for (const MemorySegment& seg : c.stack) used += seg.bytes;
-    add_stack(out, c, bottom, px_per_byte, stack_top);
-    out.push_back({Line{{c.x + 6, stack_top}, {c.x + c.w - 6, stack_top}, p.text, 2, true}});
+    add_stack(out, c, area, px_per_byte);
+    out.push_back({Line{{c.x + 6, area.y}, {c.x + c.w - 6, area.y}, p.text, 2, true}});
 
     const double over = used - c.capacity;
     if (c.show_overflow && over > 0) {
@@ -71,6 +70,11 @@ std::vector<Item> gpu_card(const Palette& p, const TextMetrics& m, const CardSpe
                             Align::center}});
     }
     return out;
+}
+
+Box stack_area(const TextMetrics& m, const CardSpec& c) {
+    const double top = header_baseline(m, c) + kStackGap;
+    return {c.x + kPad, top, c.w - 2 * kPad, c.y + c.h - kPad - top};
 }
 
 std::string gpu_display_name(const engine::GpuSpec& g) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "engine/presets.hpp"
+#include "story/draw/box.hpp"
 #include "story/scene.hpp"
 #include "story/text_metrics.hpp"
 #include "story/theme.hpp"
@@ -29,6 +30,9 @@ struct CardSpec {
 
 // Drawn in absolute coordinates; returns the items to add to a scene.
 std::vector<Item> gpu_card(const Palette& p, const TextMetrics& m, const CardSpec& c);
+// Where gpu_card draws the stack: from under the capacity line (its top, c.capacity bytes up)
+// to the card's bottom padding. Labels beside a card line up with its segments from this.
+Box stack_area(const TextMetrics& m, const CardSpec& c);
 
 // "h100-sxm-80gb" -> "H100"
 std::string gpu_display_name(const engine::GpuSpec& g);

@@ -10,12 +10,8 @@
 #include <new>
 #include <vector>
 
-extern "C" {
-#include <libavutil/channel_layout.h>
-#include <libswresample/swresample.h>
-}
-
 #include "render/av/av.hpp"
+#include "render/av/resampler.hpp"
 #include "render/sys/error.hpp"
 
 namespace render {
@@ -57,11 +53,6 @@ class RawMono final : public AudioReader::Source {
     std::FILE* file_ = nullptr;
 };
 
-struct SwrDeleter {
-    void operator()(SwrContext* s) const { swr_free(&s); }
-};
-using SwrPtr = std::unique_ptr<SwrContext, SwrDeleter>;
-
 struct OpenedAudio {
     InputContextPtr input;
     AVStream* stream = nullptr;
@@ -73,12 +64,6 @@ OpenedAudio open_audio(const std::string& path) {
     if (index < 0) throw SystemError(path + " has no audio stream (it is not a sound file)");
     a.stream = a.input->streams[index];
     return a;
-}
-
-AVChannelLayout layout_of(int channels) {
-    AVChannelLayout layout;
-    av_channel_layout_default(&layout, channels);
-    return layout;
 }
 
 // Demuxes and decodes the first audio stream, converting every frame to the reader's format.
@@ -94,7 +79,6 @@ class Decoded final : public AudioReader::Source {
                  "cannot decode " + path);
         codec_->thread_count = 1;
         av_check(avcodec_open2(codec_.get(), codec, nullptr), "cannot decode " + path);
-        open_resampler();
     }
 
     std::size_t read(float* out, std::size_t frames) override {
@@ -110,31 +94,22 @@ class Decoded final : public AudioReader::Source {
     }
 
   private:
-    void open_resampler() {
-        AVChannelLayout in = codec_->ch_layout;
-        if (in.order == AV_CHANNEL_ORDER_UNSPEC) in = layout_of(in.nb_channels);
-        AVChannelLayout out = layout_of(channels_);
-        SwrContext* raw = nullptr;
-        av_check(swr_alloc_set_opts2(&raw, &out, AV_SAMPLE_FMT_FLT, kAudioSampleRate, &in,
-                                     codec_->sample_fmt, codec_->sample_rate, 0, nullptr),
-                 "cannot convert " + path_);
-        swr_.reset(raw);
-        av_check(swr_init(swr_.get()), "cannot convert " + path_);
-    }
-
-    // Converts `frame` (nullptr: flushes the resampler) into pending_.
+    // Converts `frame` (nullptr: flushes the resampler) into pending_; a frame in another
+    // format than the last (a stream may change midway) gets a resampler of its own.
     void convert(const AVFrame* frame) {
-        const int in = frame ? frame->nb_samples : 0;
-        const int room = swr_get_out_samples(swr_.get(), in);
-        pending_.resize(static_cast<std::size_t>(std::max(room, 0)) * channels_);
-        auto* dst = reinterpret_cast<std::uint8_t*>(pending_.data());
-        const int got = av_check(
-            swr_convert(swr_.get(), &dst, room,
-                        frame ? const_cast<const std::uint8_t**>(frame->extended_data) : nullptr,
-                        in),
-            "cannot convert " + path_);
-        pending_.resize(static_cast<std::size_t>(got) * channels_);
+        pending_.clear();
         pos_ = 0;
+        if (frame && (!resampler_ || !resampler_->takes(*frame))) {
+            if (resampler_) resampler_->flush(pending_);
+            resampler_ = std::make_unique<Resampler>(
+                frame->ch_layout, static_cast<AVSampleFormat>(frame->format), frame->sample_rate,
+                channels_);
+        }
+        if (!resampler_) return;
+        if (frame)
+            resampler_->convert(frame->extended_data, frame->nb_samples, pending_);
+        else
+            resampler_->flush(pending_);
     }
 
     // Decodes until some converted samples are pending; false at the end of the file.
@@ -177,7 +152,7 @@ class Decoded final : public AudioReader::Source {
     int channels_;
     OpenedAudio audio_;
     CodecContextPtr codec_;
-    SwrPtr swr_;
+    std::unique_ptr<Resampler> resampler_;
     AvPacketPtr packet_ = make_packet();
     AvFramePtr frame_ = make_frame();
     std::vector<float> pending_;
@@ -234,6 +209,28 @@ std::int64_t audio_frames(const std::string& path) {
     std::vector<float> block(8192);
     while (const std::size_t got = reader.read(block.data(), block.size())) total += got;
     return total;
+}
+
+DecodedAudio decode_audio(const std::string& path, int channels) {
+    AudioReader reader(path, channels);
+    DecodedAudio audio{channels, {}};
+    constexpr std::size_t kBlock = 8192;
+    std::vector<float> block(kBlock * static_cast<std::size_t>(channels));
+    while (const std::size_t got = reader.read(block.data(), kBlock))
+        audio.samples.insert(audio.samples.end(), block.begin(),
+                             block.begin() + static_cast<std::ptrdiff_t>(got * channels));
+    return audio;
+}
+
+std::vector<float> resample_mono(const std::vector<float>& pcm, int rate) {
+    if (rate == kAudioRate) return pcm;
+    const AVChannelLayout mono = AV_CHANNEL_LAYOUT_MONO;
+    Resampler resampler(mono, AV_SAMPLE_FMT_FLT, rate, 1);
+    std::vector<float> out;
+    const auto* in = reinterpret_cast<const std::uint8_t*>(pcm.data());
+    resampler.convert(&in, static_cast<int>(pcm.size()), out);
+    resampler.flush(out);
+    return out;
 }
 
 }  // namespace render

@@ -44,8 +44,8 @@ CodecContextPtr open_audio_encoder(const AudioCodecSetup& setup, bool global_hea
     if (!codec) throw SystemError("libavcodec was built without the " + setup.encoder + " encoder");
     CodecContextPtr ctx(avcodec_alloc_context3(codec));
     if (!ctx) throw std::bad_alloc();
-    ctx->sample_rate = kAudioSampleRate;
-    ctx->time_base = AVRational{1, kAudioSampleRate};
+    ctx->sample_rate = kAudioRate;
+    ctx->time_base = AVRational{1, kAudioRate};
     const AVChannelLayout stereo = AV_CHANNEL_LAYOUT_STEREO;
     av_check(av_channel_layout_copy(&ctx->ch_layout, &stereo), "cannot set up " + setup.encoder);
     // The codec's own float layout: planar for AAC, interleaved for Opus and PCM.
@@ -97,7 +97,7 @@ void AudioEncoder::finish() {
 void AudioEncoder::send_from(std::size_t first, std::size_t frames) {
     AvFramePtr f = make_frame();
     f->format = codec_->sample_fmt;
-    f->sample_rate = kAudioSampleRate;
+    f->sample_rate = kAudioRate;
     f->nb_samples = static_cast<int>(frames);
     av_check(av_channel_layout_copy(&f->ch_layout, &codec_->ch_layout), "cannot encode audio");
     av_check(av_frame_get_buffer(f.get(), 0), "cannot allocate an audio frame");

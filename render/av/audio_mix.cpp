@@ -25,7 +25,7 @@ extern "C" {
 namespace render {
 
 std::int64_t film_sample(std::int64_t frame, int fps) {
-    return (2 * frame * kAudioSampleRate + fps) / (2 * static_cast<std::int64_t>(fps));
+    return (2 * frame * kAudioRate + fps) / (2 * static_cast<std::int64_t>(fps));
 }
 
 namespace {
@@ -105,8 +105,8 @@ class MixGraph {
   private:
     AVFilterContext* source(const char* name) {
         AVFilterContext* ctx = nullptr;
-        const std::string args = "time_base=1/" + std::to_string(kAudioSampleRate) +
-                                 ":sample_rate=" + std::to_string(kAudioSampleRate) +
+        const std::string args = "time_base=1/" + std::to_string(kAudioRate) +
+                                 ":sample_rate=" + std::to_string(kAudioRate) +
                                  ":sample_fmt=flt:channel_layout=stereo";
         av_check(avfilter_graph_create_filter(&ctx, avfilter_get_by_name("abuffer"), name,
                                               args.c_str(), nullptr, graph_.get()),
@@ -125,7 +125,7 @@ class MixGraph {
     void add(AVFilterContext* src, const float* pcm, std::size_t frames, std::int64_t pts) {
         AvFramePtr f = make_frame();
         f->format = AV_SAMPLE_FMT_FLT;
-        f->sample_rate = kAudioSampleRate;
+        f->sample_rate = kAudioRate;
         f->nb_samples = static_cast<int>(frames);
         const AVChannelLayout stereo = AV_CHANNEL_LAYOUT_STEREO;
         av_check(av_channel_layout_copy(&f->ch_layout, &stereo), "cannot mix");
@@ -156,12 +156,12 @@ std::string mix_settings() {
 }
 
 std::int64_t fade_out_start(std::int64_t film_samples) {
-    return film_samples - static_cast<std::int64_t>(kMix.fade_out_seconds * kAudioSampleRate);
+    return film_samples - static_cast<std::int64_t>(kMix.fade_out_seconds * kAudioRate);
 }
 
 std::int64_t window_warmup(std::int64_t from) {
     return std::max<std::int64_t>(
-        0, from - static_cast<std::int64_t>(kMix.warmup_seconds * kAudioSampleRate));
+        0, from - static_cast<std::int64_t>(kMix.warmup_seconds * kAudioRate));
 }
 
 struct MixWindow::Impl {
@@ -200,9 +200,9 @@ struct MixWindow::Impl {
     // The fades' gain at film sample s: linear ramps on the film's clock, so every window that
     // holds a sample gives it the same gain.
     double fade(std::int64_t s) const {
-        const double in = static_cast<double>(s) / (kMix.fade_in_seconds * kAudioSampleRate);
+        const double in = static_cast<double>(s) / (kMix.fade_in_seconds * kAudioRate);
         const double out =
-            static_cast<double>(film_samples - s) / (kMix.fade_out_seconds * kAudioSampleRate);
+            static_cast<double>(film_samples - s) / (kMix.fade_out_seconds * kAudioRate);
         return std::clamp(std::min(in, out), 0.0, 1.0);
     }
 

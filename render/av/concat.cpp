@@ -81,7 +81,7 @@ AVStream* add_copied_stream(AVFormatContext* output, const AVStream& source) {
 AVStream* add_audio_stream(AVFormatContext* output, const AVStream& source) {
     AVStream* st = add_copied_stream(output, source);
     st->codecpar->initial_padding = kAacFrame;
-    st->time_base = AVRational{1, kAudioSampleRate};
+    st->time_base = AVRational{1, kAudioRate};
     return st;
 }
 
@@ -250,7 +250,7 @@ class AudioRun final : public PacketRun {
         held_.pop_front();
         const std::int64_t pts = next_ * kAacFrame;
         const std::int64_t duration = next_ == frames_ - 2 ? samples_ - pts : kAacFrame;
-        const AVRational samples{1, kAudioSampleRate};
+        const AVRational samples{1, kAudioRate};
         packet()->pts = packet()->dts = av_rescale_q(pts, samples, out().time_base);
         packet()->duration = av_rescale_q(duration, samples, out().time_base);
         packet()->stream_index = out().index;

@@ -20,7 +20,7 @@ struct LoudnessMeter::State {
 };
 
 LoudnessMeter::LoudnessMeter() : state_(std::make_unique<State>()) {
-    state_->st = ebur128_init(2, kAudioSampleRate, EBUR128_MODE_I | EBUR128_MODE_TRUE_PEAK);
+    state_->st = ebur128_init(2, kAudioRate, EBUR128_MODE_I | EBUR128_MODE_TRUE_PEAK);
     if (!state_->st) throw std::bad_alloc();
 }
 
@@ -42,8 +42,8 @@ Loudness LoudnessMeter::result() const {
         peak = std::max(peak, p);
     }
     r.true_peak_db = peak > 0 ? 20 * std::log10(peak) : -std::numeric_limits<double>::infinity();
-    r.seconds = static_cast<double>(frames_) / kAudioSampleRate;
-    r.sample_rate = kAudioSampleRate;
+    r.seconds = static_cast<double>(frames_) / kAudioRate;
+    r.sample_rate = kAudioRate;
     return r;
 }
 

@@ -13,7 +13,7 @@ void encode_sound(const FilmAudio& audio, std::int64_t from, std::int64_t to,
     const bool global_header = output->oformat->flags & AVFMT_GLOBALHEADER;
     AudioEncoder encoder(setup, global_header, [&](AVPacket* packet) {
         if (!keep(packet)) return;
-        av_packet_rescale_ts(packet, AVRational{1, kAudioSampleRate}, stream->time_base);
+        av_packet_rescale_ts(packet, AVRational{1, kAudioRate}, stream->time_base);
         packet->stream_index = stream->index;
         write_packet(output.get(), packet, file);
     });
@@ -22,7 +22,7 @@ void encode_sound(const FilmAudio& audio, std::int64_t from, std::int64_t to,
     av_check(avcodec_parameters_from_context(stream->codecpar, &encoder.context()),
              "cannot copy the " + setup.encoder + " parameters");
     stream->codecpar->initial_padding = 0;  // a film's edit list cuts the priming, once
-    stream->time_base = AVRational{1, kAudioSampleRate};
+    stream->time_base = AVRational{1, kAudioRate};
     write_header(output.get(), file, std::string(muxer) == "mp4" ? kMp4Options : MuxerOptions{});
     MixWindow(audio, from, to)
         .drain([&](const float* pcm, std::size_t frames) { encoder.push(pcm, frames); }, cancel);

@@ -10,8 +10,10 @@
 #include <memory>
 
 #include "render/cli/commands.hpp"
+#include "render/cli/storyboard_inputs.hpp"
 #include "render/sys/files.hpp"
-#include "story/load.hpp"
+#include "render/sys/temp_dir.hpp"
+#include "story/timed.hpp"
 
 namespace render {
 namespace {
@@ -40,21 +42,26 @@ std::optional<std::string> read_storyboard(const std::string& path, std::string&
     return read_file(path, error);
 }
 
-// Whether the file is a valid storyboard; reports on stdout (ok) or stderr (errors).
+// Whether the file is a valid storyboard; reports on stdout (ok, and each chapter's speech time
+// when a voice speaks) and stderr (errors and warnings).
 bool check_file(const std::string& path) {
-    story::Diagnostics diags;
+    story::Diagnostics errors;
+    std::vector<story::Diagnostic> warnings;
     std::string read_error;
-    auto text = read_storyboard(path, read_error);
-    if (!text) {
-        diags.error(path, {}, "cannot read: " + read_error);
-    } else if (auto sb = story::parse_storyboard(*text, path, diags)) {
-        const std::size_t n = sb->chapters.size();
-        std::cout << path << ": ok (" << n << (n == 1 ? " chapter, " : " chapters, ")
-                  << minutes_seconds(total_duration(*sb)) << ")\n";
-        return true;
-    }
-    std::cerr << diags.format();
-    return false;
+    std::optional<story::Storyboard> sb;
+    if (auto text = read_storyboard(path, read_error))
+        sb = timed_storyboard(*text, path, errors, warnings);
+    else
+        errors.error(path, {}, "cannot read: " + read_error);
+    std::cerr << story::format_diagnostics(errors, warnings);
+    if (!sb) return false;
+    const std::size_t n = sb->chapters.size();
+    std::cout << path << ": ok (" << n << (n == 1 ? " chapter, " : " chapters, ")
+              << minutes_seconds(total_duration(*sb)) << ")\n";
+    if (story::narrated(*sb))
+        for (const story::ChapterSpec& c : sb->chapters)
+            std::cout << "  " << story::speech_summary(c) << "\n";
+    return true;
 }
 
 }  // namespace
@@ -64,6 +71,13 @@ void add_check_command(CLI::App& app, int& exit_code) {
     CLI::App* cmd = app.add_subcommand("check", "Validate storyboards; report every error");
     cmd->add_option("storyboards", *files, "Storyboard YAML files")->required();
     cmd->callback([files, &exit_code] {
+        // check writes nothing: without a speech cache to reuse, narrated lines are spoken into a
+        // temporary one, removed when the check ends.
+        std::optional<TempDir> scratch;
+        if (!std::filesystem::exists(speech_cache())) {
+            scratch.emplace((std::filesystem::temp_directory_path() / "shardreel-speech").string());
+            speech_cache() = scratch->path();
+        }
         bool all_valid = true;
         for (const std::string& path : *files) all_valid = check_file(path) && all_valid;
         exit_code = all_valid ? 0 : 2;

@@ -26,6 +26,8 @@ int main(int argc, char** argv) {
         render::add_numbers_command(app, exit_code);
         render::add_sheet_command(app, exit_code);
         render::add_schema_command(app, exit_code);
+        render::add_script_command(app, exit_code);
+        render::add_voices_command(app, exit_code);
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);

@@ -6,8 +6,9 @@
 #include <ostream>
 
 #include "render/sys/files.hpp"
+#include "render/voice/speech.hpp"
 #include "story/limits.hpp"
-#include "story/load.hpp"
+#include "story/timed.hpp"
 #include "story/units.hpp"
 
 namespace render {
@@ -29,6 +30,23 @@ std::vector<std::string> split_ids(const std::string& csv) {
 
 }  // namespace
 
+std::string& speech_cache() {
+    static std::string dir = "out/cache";
+    return dir;
+}
+
+// Where the voice plugs in: gives every beat a voice speaks (narration not off) its Speech, from
+// the speech cache or synthesis, adding an error for a line it cannot speak.
+void fill_voice_speech(story::Storyboard& board, story::Diagnostics& errors) {
+    fill_speech(board, speech_cache(), errors);
+}
+
+std::optional<story::Storyboard> timed_storyboard(const std::string& text, const std::string& path,
+                                                  story::Diagnostics& errors,
+                                                  std::vector<story::Diagnostic>& warnings) {
+    return story::load_timed(text, path, errors, warnings, fill_voice_speech);
+}
+
 std::optional<story::Storyboard> load_storyboard(const std::string& path, std::ostream& err) {
     std::string error;
     const auto text = read_file(path, error);
@@ -36,9 +54,10 @@ std::optional<story::Storyboard> load_storyboard(const std::string& path, std::o
         err << path << ": error: cannot read: " << error << "\n";
         return std::nullopt;
     }
-    story::Diagnostics diags;
-    auto board = story::parse_storyboard(*text, path, diags);
-    if (!diags.empty()) err << diags.format();
+    story::Diagnostics errors;
+    std::vector<story::Diagnostic> warnings;
+    auto board = timed_storyboard(*text, path, errors, warnings);
+    err << story::format_diagnostics(errors, warnings);
     return board;
 }
 

@@ -12,7 +12,18 @@
 
 namespace render {
 
-// Reads and parses a storyboard; prints every diagnostic to err and returns nullopt on failure.
+// A storyboard's text parsed and timed (story::load_timed), the voices' speech filled in by
+// fill_voice_speech: what every command reads. nullopt when errors were added.
+std::optional<story::Storyboard> timed_storyboard(const std::string& text, const std::string& path,
+                                                  story::Diagnostics& errors,
+                                                  std::vector<story::Diagnostic>& warnings);
+
+// Where narrated storyboards' speech is cached and looked up (<dir>/speech): `out/cache` unless a
+// command's --cache set it before loading.
+std::string& speech_cache();
+
+// Reads a storyboard and times it (timed_storyboard); prints every error and warning to err and
+// returns nullopt on an error.
 std::optional<story::Storyboard> load_storyboard(const std::string& path, std::ostream& err);
 
 // Storyboard arguments with each directory replaced by the *.yaml files in it, sorted by name.

@@ -3,7 +3,6 @@
 
 #include <dlfcn.h>
 
-#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -11,16 +10,6 @@
 #include "render/sys/files.hpp"
 
 namespace render {
-
-namespace {
-
-// Beside the running binary (build/shardreel -> build/shardreel-video.so), wherever it is run
-// from.
-std::string module_path() {
-    return (std::filesystem::path(running_binary()).parent_path() / "shardreel-video.so").string();
-}
-
-}  // namespace
 
 bool wants_video_commands(int argc, const char* const* argv) {
     for (int i = 1; i < argc; ++i) {
@@ -33,7 +22,7 @@ bool wants_video_commands(int argc, const char* const* argv) {
 }
 
 void add_video_commands(CLI::App& app, int& exit_code) {
-    const std::string path = module_path();
+    const std::string path = beside_binary("shardreel-video.so");
     // Never unloaded: its code runs until exit. RTLD_NOW reports a missing symbol here, not
     // halfway through a render.
     void* module = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);

@@ -6,13 +6,10 @@
 #include <ft2build.h>
 
 #include <array>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <mutex>
+#include <optional>
 #include <unordered_map>
 #include <vector>
 #include FT_FREETYPE_H
@@ -53,13 +50,14 @@ void release_ft(void* p) {
     delete owner;
 }
 
-std::string read_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw SystemError("cannot read font " + path + ": " + std::strerror(errno) +
+std::string read_font(const std::string& path) {
+    std::string error;
+    std::optional<std::string> bytes = read_file(path, error);
+    if (!bytes)
+        throw SystemError("cannot read font " + path + ": " + error +
                           " (the fonts ship in shardreel's fonts/ directory; SHARDREEL_HOME names "
                           "the directory that holds it)");
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    return std::move(*bytes);
 }
 
 // Fixed options so glyph outlines and positions are identical on every machine.
@@ -204,7 +202,7 @@ Fonts::Fonts(const std::string& font_dir) : impl_(std::make_unique<Impl>()) {
     try {
         for (std::size_t i = 0; i < face_files.size(); ++i) {
             const std::string path = (std::filesystem::path(font_dir) / face_files[i]).string();
-            const std::string bytes = read_file(path);
+            const std::string bytes = read_font(path);
             XXH3_64bits_update(hash, bytes.data(), bytes.size());
             impl_->faces[i] = load_face(library, path, bytes);
         }

@@ -6,22 +6,15 @@
 #include <filesystem>
 
 #include "render/sys/files.hpp"
+#include "story/format.hpp"
 
 namespace render {
 
 namespace {
 
-std::string timestamp(double seconds, char decimal_sep) {
-    const long long ms = std::llround(seconds * 1000);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%02lld:%02lld:%02lld%c%03lld", ms / 3600000, ms / 60000 % 60,
-                  ms / 1000 % 60, decimal_sep, ms % 1000);
-    return buf;
-}
-
 std::string span(const story::FilmTime& time, const story::CueTime& c, char decimal_sep) {
-    return timestamp(time.seconds(c.start), decimal_sep) + " --> " +
-           timestamp(time.seconds(c.end), decimal_sep);
+    return story::format_timecode(time.seconds(c.start), decimal_sep) + " --> " +
+           story::format_timecode(time.seconds(c.end), decimal_sep);
 }
 
 std::string sibling(const std::string& path, const char* ext) {

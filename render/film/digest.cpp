@@ -6,51 +6,16 @@
 #include <xxhash.h>
 
 #include <array>
-#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <new>
 #include <type_traits>
 
+#include "render/sys/hash.hpp"
 #include "story/time.hpp"
 
 namespace render {
-
-namespace {
-
-std::string to_hex(XXH128_hash_t h) {
-    char hex[33];
-    std::snprintf(hex, sizeof hex, "%016llx%016llx", static_cast<unsigned long long>(h.high64),
-                  static_cast<unsigned long long>(h.low64));
-    return hex;
-}
-
-}  // namespace
-
-std::string xxh3_128_hex(const std::string& bytes) {
-    return to_hex(XXH3_128bits(bytes.data(), bytes.size()));
-}
-
-std::optional<std::string> file_digest(const std::string& path, std::string& error) {
-    std::FILE* file = std::fopen(path.c_str(), "rb");
-    if (!file) {
-        error = std::strerror(errno);
-        return std::nullopt;
-    }
-    XXH3_state_t* state = XXH3_createState();
-    if (!state || XXH3_128bits_reset(state) != XXH_OK) throw std::bad_alloc();
-    std::array<char, 1 << 16> block;
-    while (const std::size_t n = std::fread(block.data(), 1, block.size(), file))
-        XXH3_128bits_update(state, block.data(), n);
-    const bool failed = std::ferror(file);
-    if (failed) error = std::strerror(errno);
-    std::fclose(file);
-    const XXH128_hash_t hash = XXH3_128bits_digest(state);
-    XXH3_freeState(state);
-    if (failed) return std::nullopt;
-    return to_hex(hash);
-}
 
 // Bytes gathered in a buffer and handed to XXH3 in blocks (one update call per field would cost
 // more than the hashing). Members, so every overload sees every other whatever their order.
@@ -162,7 +127,8 @@ void SceneDigest::add(const story::Scene& scene) { impl_->put(scene); }
 
 std::string SceneDigest::hex() {
     impl_->flush();
-    return to_hex(XXH3_128bits_digest(impl_->state));
+    const XXH128_hash_t h = XXH3_128bits_digest(impl_->state);
+    return hex128(h.high64, h.low64);
 }
 
 std::string frames_digest(const story::Chapter& chapter, int frames, int fps) {

@@ -2,19 +2,12 @@
 // display list streamed field by field, in binary), so a key changes exactly when a frame would.
 #pragma once
 #include <memory>
-#include <optional>
 #include <string>
 
 #include "story/chapter.hpp"
 #include "story/scene.hpp"
 
 namespace render {
-
-// XXH3-128 of bytes as 32 lowercase hex digits.
-std::string xxh3_128_hex(const std::string& bytes);
-// XXH3-128 of a file's bytes, read in blocks (music may be large); nullopt with error set to the
-// system's reason when it cannot be read.
-std::optional<std::string> file_digest(const std::string& path, std::string& error);
 
 // Scenes fed one after another: equal sequences give equal digests and, short of an XXH3-128
 // collision, unequal ones differ (lists and strings are length-prefixed, variants tagged; -0 is

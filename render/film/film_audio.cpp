@@ -7,7 +7,7 @@
 #include <filesystem>
 
 #include "render/av/audio_decode.hpp"
-#include "render/film/digest.hpp"
+#include "render/sys/hash.hpp"
 #include "render/sys/error.hpp"
 #include "story/film_time.hpp"
 

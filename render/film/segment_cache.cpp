@@ -13,6 +13,8 @@
 #include "render/film/digest.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
+#include "render/sys/hash.hpp"
+#include "render/sys/json_file.hpp"
 #include "story/time.hpp"
 
 namespace render {
@@ -26,15 +28,6 @@ std::string json_path(const std::string& dir, const std::string& key) {
 
 bool is_key(const std::string& stem) {
     return stem.size() == 32 && stem.find_first_not_of("0123456789abcdef") == std::string::npos;
-}
-
-std::optional<nlohmann::json> read_record(const std::string& path) {
-    std::string error;
-    const auto text = read_file(path, error);
-    if (!text) return std::nullopt;
-    auto record = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
-    if (record.is_discarded() || !record.is_object()) return std::nullopt;
-    return record;
 }
 
 bool opens_with_frames(const std::string& path, const SegmentKey& k) {
@@ -66,7 +59,7 @@ SegmentKey segment_key(const story::ChapterSpec& spec, const story::Chapter& cha
         {"drawing", SHARDREEL_DRAWING_DIGEST},
     };
     std::string text = inputs.dump();  // object keys sorted: canonical
-    return {xxh3_128_hex(text), std::move(text), frames};
+    return {xxh3_hex(text), std::move(text), frames};
 }
 
 SegmentCache::SegmentCache(std::string dir) : dir_(std::move(dir)) {}
@@ -89,13 +82,13 @@ void SegmentCache::prepare() {
 }
 
 bool SegmentCache::valid(const SegmentKey& k) const {
-    const auto record = read_record(json_path(dir_, k.key));
+    const auto record = read_json_object(json_path(dir_, k.key));
     if (!record || record->value("inputs", nlohmann::json()).dump() != k.inputs ||
         record->value("frames", -1) != k.frames)
         return false;
     std::string error;
     const auto bytes = read_file(segment_path(k), error);
-    return bytes && xxh3_128_hex(*bytes) == record->value("xxh3", "") &&
+    return bytes && xxh3_hex(*bytes) == record->value("xxh3", "") &&
            opens_with_frames(segment_path(k), k);
 }
 
@@ -115,7 +108,7 @@ void SegmentCache::commit(const SegmentKey& k) const {
     const nlohmann::json record = {{"key", k.key},
                                    {"frames", k.frames},
                                    {"bytes", bytes->size()},
-                                   {"xxh3", xxh3_128_hex(*bytes)},
+                                   {"xxh3", xxh3_hex(*bytes)},
                                    {"inputs", nlohmann::json::parse(k.inputs)}};
     try {
         write_file_atomic(json_path(dir_, k.key), record.dump(2) + "\n");

@@ -6,7 +6,7 @@
 
 #include "render/av/audio_encoder.hpp"
 #include "render/drawing_digest.hpp"  // generated at build time
-#include "render/film/digest.hpp"
+#include "render/sys/hash.hpp"
 #include "render/sinks/sink.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/parallel.hpp"
@@ -59,7 +59,7 @@ SegmentKey sound_key(const FilmAudio& sound, const AacWindow& w) {
         {"code", SHARDREEL_DRAWING_DIGEST},
     };
     std::string text = inputs.dump();
-    return {xxh3_128_hex(text), std::move(text), static_cast<int>(w.end - (w.first - w.lead)),
+    return {xxh3_hex(text), std::move(text), static_cast<int>(w.end - (w.first - w.lead)),
             SegmentKind::sound};
 }
 

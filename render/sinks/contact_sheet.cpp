@@ -13,6 +13,7 @@
 
 #include "render/draw/markup.hpp"
 #include "render/draw/raster.hpp"
+#include "render/sinks/png_writer.hpp"
 #include "render/sinks/still_sinks.hpp"
 #include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"
@@ -127,22 +128,6 @@ void draw_label(cairo_t* cr, const Fonts& fonts, const std::string& left, const 
     const story::TextStyle time_style{15, story::Weight::regular, true};
     text_at(cr, fonts, left, id_style, label_color, x, y);
     text_at(cr, fonts, right, time_style, muted_color, x + width, y, true);
-}
-
-cairo_status_t append_bytes(void* closure, const unsigned char* data, unsigned length) {
-    static_cast<std::string*>(closure)->append(reinterpret_cast<const char*>(data), length);
-    return CAIRO_STATUS_SUCCESS;
-}
-
-// Encoded in memory, then written through write_temp, so a failed write says why (a full disk).
-void save_png(cairo_surface_t* surface, const std::string& output) {
-    std::string png;
-    if (const cairo_status_t status =
-            cairo_surface_write_to_png_stream(surface, append_bytes, &png))
-        throw SystemError("cannot encode " + output + ": " + cairo_status_to_string(status));
-    TempFile temp(output);
-    write_temp(temp, png);
-    temp.commit();
 }
 
 // ---- HTML page ----
@@ -270,7 +255,7 @@ void write_sheet_png(const story::Storyboard& board, const story::Video& video,
     }
     if (const cairo_status_t status = cairo_status(cr.cr))
         throw SystemError("cannot draw " + output + ": " + cairo_status_to_string(status));
-    save_png(sheet.s, output);
+    write_png(sheet.s, output);
 }
 
 void write_sheet_html(const story::Storyboard& board, const story::Video& video,

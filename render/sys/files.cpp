@@ -66,6 +66,10 @@ std::string running_binary() {
     return ec ? std::string() : exe.string();
 }
 
+std::string beside_binary(const std::string& name) {
+    return (std::filesystem::path(running_binary()).parent_path() / name).string();
+}
+
 std::string home_dir() {
     if (const char* home = std::getenv("SHARDREEL_HOME"); home && *home) return home;
     return SHARDREEL_SOURCE_DIR;

@@ -23,6 +23,9 @@ void ensure_parent_dir(const std::string& path);
 
 // The running binary's path (/proc/self/exe), or empty when the system does not say.
 std::string running_binary();
+// The file name in the running binary's directory (build/shardreel -> build/NAME), wherever it
+// is run from: where the binary finds its modules.
+std::string beside_binary(const std::string& name);
 
 // Repository root for shipped files (fonts/, storyboards/): $SHARDREEL_HOME, else the source tree.
 std::string home_dir();

@@ -10,7 +10,6 @@
 #include "story/chapter_base.hpp"
 #include "story/draw/draw.hpp"
 #include "story/format.hpp"
-#include "story/strategy_kit.hpp"
 #include "story/vocab.hpp"
 
 namespace story {
@@ -26,13 +25,10 @@ constexpr double kLabelsAfter = 0.3;  // s after its segment starts filling, a l
 // The card, its stack labels beside it, and the read-out column right of them.
 constexpr Box kCard{130, 300, 300, 560};
 constexpr double kCardSpill = 0.16;
-// gpu_card's stack: from kStackBottom above the card's bottom, kStackChrome shorter than the card.
-constexpr double kStackBottom = 14, kStackChrome = 72;
 constexpr double kLabelX = kCard.x + kCard.w + 30, kValueRight = 800, kSwatch = 18, kSwatchGap = 10;
 constexpr double kLabelPitch = 52, kLabelsBelowTop = 40, kLowestLabel = 10;
 constexpr double kRightX = 900, kRightW = frame::kRight - kRightX, kReadoutTop = 288;
 constexpr double kBarGap = 14, kSectionGap = 24, kLayerBarH = 44, kComputeBarH = 56;
-constexpr double kLegendGap = 36;     // between two legend entries (as add_legend spaces them)
 constexpr double kScoresFill = 0.4;   // the attention scores' share of the bar, drawn faint
 constexpr double kScoresFadePx = 40;  // their legend entry fades with the bar's last 40 px
 constexpr double kMostUnits = 4;      // the compute bar has room for full recompute's 4 passes
@@ -86,7 +82,8 @@ class CheckpointChapter final : public ChapterBase {
           activations_labels_in_(Fade::in(at(kFillAt) + kStatesFillFor + kLabelsAfter)),
           layer_in_(Fade::in(at(kLayerAt))),
           total_in_(Fade::in(at(kTotalAt))),
-          compute_in_(Fade::in(at(kComputeAt))) {
+          compute_in_(Fade::in(at(kComputeAt))),
+          readout_(metrics_, kRightX, kReadoutTop) {
         lay_out_readout();
         for (const CkptState& k : ckpt_) most_coef_ = std::max(most_coef_, k.coef.total());
     }
@@ -105,24 +102,22 @@ class CheckpointChapter final : public ChapterBase {
     // The read-out's baselines and bars, placed once by a text column in the lines' roles (the
     // texts drawn at t are fitted into these lines, so a changing number never moves the rest).
     void lay_out_readout() {
-        TextColumn col(metrics_, kRightX, kReadoutTop);
-        col.line("heading", kHeadingStyle, palette_.text)
+        readout_.line("heading", kHeadingStyle, palette_.text)
             .line("formula", Role::body, palette_.text)
             .line("numbers", kNumbersStyle, palette_.text)
             .gap(kBarGap);
-        layer_bar_y_ = col.bottom();
-        col.gap(kLayerBarH + kBarGap)
+        layer_bar_y_ = readout_.bottom();
+        readout_.gap(kLayerBarH + kBarGap)
             .line("legend", Role::note, palette_.text)
             .gap(kBarGap)
             .line("total", kResultStyle, palette_.text)
             .gap(kSectionGap)
             .line("heading", kHeadingStyle, palette_.text)
             .gap(kBarGap);
-        compute_bar_y_ = col.bottom();
-        col.gap(kComputeBarH + kBarGap)
+        compute_bar_y_ = readout_.bottom();
+        readout_.gap(kComputeBarH + kBarGap)
             .line("sum", kResultStyle, palette_.text)
             .line("extra", kResultStyle, palette_.text);
-        for (const Text& line : col.lines()) baselines_.push_back(line.y);
     }
 
     const engine::Config& state(double t) const {
@@ -138,7 +133,7 @@ class CheckpointChapter final : public ChapterBase {
     void add_line(Scene& s, ReadoutLine line, std::string text, TextStyle style, Color color,
                   double alpha) const {
         style.size = fit_size(metrics_, text, style, kRightW);
-        s.add(Text{kRightX, baselines_[line], std::move(text), style, color}, alpha);
+        s.add(Text{kRightX, readout_.baseline(line), std::move(text), style, color}, alpha);
     }
 
     struct Segment {
@@ -177,8 +172,8 @@ class CheckpointChapter final : public ChapterBase {
     // Each label at its segment's middle, pushed apart so none collide, kept beside the card.
     void add_stack_labels(Scene& s, double t, const std::vector<Segment>& segs,
                           const CardSpec& card) const {
-        const double bottom = kCard.bottom() - kStackBottom,
-                     px = (kCard.h - kStackChrome) / card.capacity;
+        const Box stack = stack_area(metrics_, card);
+        const double bottom = stack.bottom(), px = stack.h / card.capacity;
         std::vector<double> ys;
         double y = bottom;
         for (const Segment& seg : segs) {
@@ -214,7 +209,7 @@ class CheckpointChapter final : public ChapterBase {
         if (alpha <= 0) return;
         const engine::Config& c = state(t);
         add_line(s, kHeading, "Activations kept per layer", kHeadingStyle, palette_.text, alpha);
-        s.add(Text{frame::kRight, baselines_[kHeading], recompute_name(c),
+        s.add(Text{frame::kRight, readout_.baseline(kHeading), recompute_name(c),
                    weighted(style_of(Role::label), Weight::semibold), palette_.highlight,
                    Align::right},
               alpha);
@@ -245,12 +240,11 @@ class CheckpointChapter final : public ChapterBase {
             s.add(filled({kept.right(), kept.y, scores * px, kept.h}, 3, faint,
                          palette_.activations, 1.5),
                   alpha);
-        const double x = add_legend(s, palette_, metrics_, kRightX, baselines_[kLegend],
-                                    {{"kept for the backward pass", palette_.activations}}, alpha);
+        std::vector<LegendEntry> legend{{"kept for the backward pass", palette_.activations}};
         // The scores' entry fades with their bar as it collapses.
         if (shown)
-            add_legend(s, palette_, metrics_, x + kLegendGap, baselines_[kLegend],
-                       {{"attention scores", faint}}, std::min(alpha, scores * px / kScoresFadePx));
+            legend.push_back({"attention scores", faint, false, scores * px / kScoresFadePx});
+        add_legend(s, palette_, metrics_, kRightX, readout_.baseline(kLegend), legend, alpha);
     }
 
     void add_total(Scene& s, double t) const {
@@ -312,7 +306,7 @@ class CheckpointChapter final : public ChapterBase {
     const PassColors colors_;
     const Fade card_in_, states_fill_, activations_fill_, states_labels_in_, activations_labels_in_,
         layer_in_, total_in_, compute_in_;
-    std::vector<double> baselines_;  // of the read-out's lines (ReadoutLine)
+    TextColumn readout_;  // the read-out's lines (ReadoutLine), their texts drawn at t
     double layer_bar_y_ = 0, compute_bar_y_ = 0;
     double most_coef_ = 1e-9;  // bytes per element of the chapter's heaviest state
 };

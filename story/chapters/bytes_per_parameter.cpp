@@ -30,16 +30,15 @@ constexpr double kSlideShare = 0.5, kGrowFrom = 0.4, kShrinkShare = 0.4;
 // Left column: bytes per parameter as a stacked bar, its labels beside it.
 constexpr double kBarX = 150, kBarW = 150, kBarBottom = 860,
                  kPxPerByte = 24;  // 18 B (fp32 grads) still fits
-constexpr double kLabelX = kBarX + kBarW + 28, kValueRight = 800, kHeadingY = 320;
+constexpr double kLabelX = kBarX + kBarW + 28, kValueRight = 800;
 constexpr double kMinLabelGap = 70;  // px between two segment labels' middles
-// A segment label: a swatch, its name and value kNameLift above the segment's middle, the
-// detail kDetailDrop below it; the total's rule kRuleLift above its line, kTotalLift over the bar.
-constexpr double kSwatch = 12, kSwatchLift = 22, kSwatchGap = 22, kNameLift = 8, kDetailDrop = 22;
-constexpr double kTotalLift = 24, kRuleLift = 46;
-// Right column: the headline, its note and the "N x 80 GB" line, then the cards: a grid standing
-// on kGrid's bottom, at most kPerRow a row, each at most kMaxCard.
-constexpr double kRightX = 960, kRightW = frame::kRight - kRightX;
-constexpr double kHeadlineY = 320, kNoteY = 362, kNeededY = 402;
+// A segment label: its name over its detail, centred on the segment's middle, a swatch beside
+// the name; the total's rule kRuleLift above its line, kTotalLift over the bar.
+constexpr double kSwatch = 12, kSwatchGap = 22, kTotalLift = 24, kRuleLift = 46;
+// The heading over the bar and, at its height on the right, the read-out: the headline, its
+// note and the "N x 80 GB" line; then the cards: a grid standing on kGrid's bottom, at most
+// kPerRow a row, each at most kMaxCard.
+constexpr double kReadoutTop = 280, kRightX = 960, kRightW = frame::kRight - kRightX;
 constexpr Box kGrid{kRightX, 450, kRightW, 410};
 constexpr int kPerRow = 8;
 constexpr double kCardGapX = 16, kCardGapY = 56, kNarrowCard = 150;
@@ -47,6 +46,11 @@ constexpr Box kMaxCard{0, 0, 210, 400};
 // Where the lone card stands before the state spreads over more cards.
 constexpr Box kSingleCard{kRightX + (kRightW - 260) / 2, 540, 260, 320};
 constexpr double kSingleSpill = 0.3;  // of its height: the overflow drawn above it
+
+enum ReadoutLine { kHeadline, kNote, kNeeded };
+
+const TextStyle kSegmentName = weighted(style_of(Role::label), Weight::semibold);
+const TextStyle kNeededStyle = tabular(weighted(style_of(Role::body), Weight::semibold));
 
 struct Segment {
     std::string name, detail;
@@ -85,7 +89,13 @@ class BytesChapter final : public ChapterBase {
           card_in_(Fade::in(at(kCardAt))),
           fill_(Fade::in(at(kFillAt), kFillFor)),
           spread_(Fade::in(at(kSpreadAt), kSpreadFor)),
-          more_cards_in_{at(kSpreadAt) + kCardsAfterSpread, kCardStep, kCardFor} {
+          more_cards_in_{at(kSpreadAt) + kCardsAfterSpread, kCardStep, kCardFor},
+          heading_(metrics_, frame::kLeft, kReadoutTop),
+          readout_(metrics_, kRightX, kReadoutTop) {
+        heading_.line("Bytes per parameter", Role::heading, palette_.text);
+        readout_.line("headline", Role::value, palette_.text)
+            .line("note", Role::note, palette_.muted)
+            .line("needed", kNeededStyle, palette_.highlight);
         for (double start : kSegmentStart) {
             segments_in_.push_back(Fade::in(at(start), kSegmentFor));
             labels_in_.push_back(Fade::in(at(start) + kLabelAfter));
@@ -125,9 +135,7 @@ class BytesChapter final : public ChapterBase {
     }
 
     void add_bytes_bar(Scene& s, double t) const {
-        s.add(Text{frame::kLeft, kHeadingY, "Bytes per parameter", style_of(Role::heading),
-                   palette_.text},
-              heading_in_.at(t));
+        heading_.add_to(s, heading_in_.at(t));
         const auto segs = segments(t);
         double y = kBarBottom, total = 0;
         std::vector<double> label_y;
@@ -164,14 +172,17 @@ class BytesChapter final : public ChapterBase {
     }
 
     void add_segment_label(Scene& s, const Segment& seg, double y, double alpha) const {
-        const TextStyle name = weighted(style_of(Role::label), Weight::semibold);
         const TextStyle value = sized(style_of(Role::figure), frame::kLabelSize + 4);
-        const double text_x = kLabelX + kSwatchGap;
-        s.add(filled({kLabelX, y - kSwatchLift, kSwatch, kSwatch}, 3, seg.color), alpha);
-        s.add(Text{text_x, y - kNameLift, seg.name, name, palette_.text}, alpha);
-        s.add(Text{text_x, y + kDetailDrop, seg.detail, style_of(Role::small), palette_.muted},
+        TextColumn label(metrics_, kLabelX + kSwatchGap, 0);
+        label.line(seg.name, kSegmentName, palette_.text)
+            .line(seg.detail, Role::small, palette_.muted)
+            .centre_on(y);
+        const double name_middle = middle_of(metrics_, label.lines().front());
+        s.add(filled(box_around({kLabelX + kSwatch / 2, name_middle}, kSwatch, kSwatch), 3,
+                     seg.color),
               alpha);
-        s.add(Text{kValueRight, y - kNameLift, format_bytes_per_param(seg.bytes), value,
+        label.add_to(s, alpha);
+        s.add(Text{kValueRight, label.baseline(), format_bytes_per_param(seg.bytes), value,
                    palette_.text, Align::right},
               alpha);
     }
@@ -186,11 +197,11 @@ class BytesChapter final : public ChapterBase {
         const std::string line = format_params(params) + " parameters × " +
                                  format_bytes_per_param(bpp) + " = " + format_bytes(states);
         const TextStyle style = style_of(Role::value);
-        s.add(Text{kRightX, kHeadlineY, line,
+        s.add(Text{kRightX, readout_.baseline(kHeadline), line,
                    sized(style, fit_size(metrics_, line, style, kRightW)), palette_.text},
               u);
-        s.add(Text{kRightX, kNoteY, "model state before a single activation", style_of(Role::note),
-                   palette_.muted},
+        s.add(Text{kRightX, readout_.baseline(kNote), "model state before a single activation",
+                   style_of(Role::note), palette_.muted},
               u);
     }
 
@@ -298,10 +309,11 @@ class BytesChapter final : public ChapterBase {
         const long long held = u <= 0   ? reports_[m.from].gpus_to_hold_model_states
                                : u >= 1 ? reports_[m.to].gpus_to_hold_model_states
                                         : static_cast<long long>(std::ceil(states / cap - 1e-9));
-        const TextStyle note = tabular(weighted(style_of(Role::body), Weight::semibold));
         const std::string line =
             format_int(held) + " × " + format_bytes(cap) + " " + gpu_name(t) + " just to hold it";
-        s.add(Text{kGrid.cx(), kNeededY, line, note, palette_.highlight, Align::center}, alpha);
+        s.add(Text{kGrid.cx(), readout_.baseline(kNeeded), line, kNeededStyle, palette_.highlight,
+                   Align::center},
+              alpha);
     }
 
     // The part of the concatenated stack that falls in [start, start + cap).
@@ -321,6 +333,8 @@ class BytesChapter final : public ChapterBase {
     const Fade heading_in_, total_in_, card_in_, fill_, spread_;
     const Stagger more_cards_in_;
     std::vector<Fade> segments_in_, labels_in_;
+    // The heading over the bar; the read-out's lines, laid out once (their texts change at t).
+    TextColumn heading_, readout_;
 };
 
 std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,

@@ -31,25 +31,28 @@ constexpr double kGatherBack = 0.4, kBackward = 0.55, kScatter = 0.4, kReshardBa
 constexpr int kMaxSlices = 8, kMaxCards = 8;
 constexpr int kMaxShards = 1024;
 
-// The loaf on the left: up to kMaxSlices slices, each cut into shards kShardGap px apart once
-// sharded (their colour dimmed by kShardDim); the slice at work outlined kCurrentPad px out.
-constexpr double kLoafX = 120, kLoafW = 400, kLoafTop = 300, kSliceH = 46, kSliceGap = 14;
-constexpr double kShardGap = 3, kShardDim = 0.45, kShardRadius = 4;
+// The loaf on the left, in a column from kLoafLabelTop: its label, kLoafGap under it the loaf,
+// kNotesGap under that its notes. Up to kMaxSlices slices, each cut into shards kShardGap px
+// apart once sharded (their colour dimmed by kShardDim); the slice at work outlined kCurrentPad
+// px out.
+constexpr double kLoafX = 120, kLoafW = 400, kLoafLabelTop = 251, kLoafGap = 18, kNotesGap = 13;
+constexpr double kSliceH = 46, kSliceGap = 14, kShardGap = 3, kShardDim = 0.45, kShardRadius = 4;
 constexpr double kCurrentPad = 6, kCurrentRadius = 8, kCurrentStroke = 3;
-// The loaf's label above it, its notes kNoteDrop and kShardNoteDrop below its last slice.
-constexpr double kLoafLabelLift = 24, kNoteDrop = 38, kShardNoteDrop = 74;
-// The cards on the right under the read-outs, each with its gauge kGaugeDrop under it and, above
-// it, the workspace where the gathered slice is assembled.
+// The cards on the right under the read-outs, each with its gauge's line kGaugeGap under it and,
+// above it, the workspace where the gathered slice is assembled.
 constexpr Box kCards{600, 480, frame::kRight - 600, 370};
-constexpr double kCardGap = 18, kMaxCardW = 190, kGaugeDrop = 36;
+constexpr double kCardGap = 18, kMaxCardW = 190, kGaugeGap = 11;
 constexpr double kWorkspaceGap = 24, kWorkspaceH = 26, kCellRadius = 3, kCellGap = 2;
 constexpr double kComputePad = 3, kComputeRadius = 5, kComputeStroke = 2;
 // A gathered shard arrives kFirstArrival into its step, the farthest one at the end; nearer
 // cards first. Shards in flight hop kHop px (and kHopPerPx of the distance) over the cards.
 constexpr double kFirstArrival = 0.25, kWaiting = 0.15;
 constexpr double kToken = 14, kHop = 16, kHopPerPx = 0.03;
-// The read-outs above the cards: a heading, then one or two lines of figures.
-constexpr double kHeadingBaseline = 290, kFirstLine = 340, kSecondLine = 384;
+// The read-outs above the cards from kReadoutTop: a heading, kHeadingGap under it one or two
+// lines of figures.
+constexpr double kReadoutTop = 255, kHeadingGap = 8;
+enum ReadoutLine { kHeadingLine, kFirstLine, kSecondLine };
+enum LoafLine { kLoafLabel, kSliceNote, kShardNote };
 const TextStyle kHeading =
     weighted(sized(style_of(Role::body), frame::kBodySize + 2), Weight::semibold);
 const TextStyle kFigures = tabular(sized(style_of(Role::body), 28));
@@ -98,7 +101,12 @@ class FsdpChapter final : public ChapterBase {
           traffic_in_(Fade::in(at(kTrafficAt), kShardFor)),
           model_in_(Fade::in(at(kModelAt)).out(at(kModelOutAt), kModelOutFor)),
           slices_in_{at(kLoafAt), kSliceStagger},
-          cards_in_{at(kCardsAt)} {
+          cards_in_{at(kCardsAt)},
+          readout_(metrics_, kCards.x, kReadoutTop) {
+        readout_.line("heading", kHeading, palette_.text)
+            .gap(kHeadingGap)
+            .line("first", kFigures, palette_.text)
+            .line("second", kFigures, palette_.text);
         for (engine::Config c : timeline_.states()) {
             c.layout.zero = 3;
             plans_.push_back(engine::fsdp_plan(c));
@@ -136,7 +144,7 @@ class FsdpChapter final : public ChapterBase {
     }
 
   private:
-    double pace() const { return std::min(1.0, spec_.duration / default_duration_); }
+    double pace() const { return at(1); }  // steps take this times their authored seconds
     int shards() const { return plans_.front().shards; }
 
     void build_film(const engine::FsdpPlan& plan) {
@@ -165,18 +173,32 @@ class FsdpChapter final : public ChapterBase {
         }
     }
 
-    // The loaf's slices and their shard cells; the row of cards (the first state's shards) and
-    // each card's workspace.
+    // The loaf's label, slices and their shard cells, and its notes; the row of cards (the first
+    // state's shards), their gauges' line and each card's workspace.
     void place() {
         const int n = shards();
-        const Box loaf{kLoafX, kLoafTop, kLoafW, slices_ * (kSliceH + kSliceGap) - kSliceGap};
+        TextColumn column(metrics_, kLoafX, kLoafLabelTop);
+        column.line(format_params(reports_.front().params) + " model · " +
+                        std::to_string(plans_.front().layers) + " layers",
+                    Role::label, palette_.text);
+        const Box loaf{kLoafX, column.bottom() + kLoafGap, kLoafW,
+                       slices_ * (kSliceH + kSliceGap) - kSliceGap};
         for (int g = 0; g < slices_; ++g) {
             slice_.push_back(column_cell(loaf, slices_, g, kSliceGap));
             shard_cells_.emplace_back();
             for (int j = 0; j < n; ++j) shard_cells_.back().push_back(row_cell(slice_[g], n, j, 0));
         }
-        notes_at_ = loaf.bottom() + kNoteDrop;
-        shard_note_at_ = loaf.bottom() + kShardNoteDrop;
+        const std::string per = per_slice_ == 1
+                                    ? "one slice = one layer"
+                                    : "one slice = " + std::to_string(per_slice_) + " layers";
+        column.gap(kLoafGap + loaf.h + kNotesGap)
+            .line(per, Role::note, palette_.muted)
+            .line("cut into " + std::to_string(n) + " shards, one per card", Role::note,
+                  palette_.muted);
+        loaf_text_ = column.lines();
+        gauge_baseline_ = TextColumn(metrics_, 0, kCards.bottom() + kGaugeGap)
+                              .line("gauge", Role::figure, palette_.text)
+                              .baseline();
         ranks_ = shown_ranks(n, kMaxCards);
         const int slots = static_cast<int>(ranks_.size());
         for (int i = 0; i < slots; ++i) {
@@ -204,11 +226,7 @@ class FsdpChapter final : public ChapterBase {
     // The loaf: slices cut into one shard per card; the slice at work is outlined.
     void add_loaf(Scene& s, double t, const FilmAt& f) const {
         const double in = loaf_in_.at(t), shard = shard_in_.at(t);
-        s.add(Text{kLoafX, kLoafTop - kLoafLabelLift,
-                   format_params(reports_.front().params) + " model · " +
-                       std::to_string(plans_.front().layers) + " layers",
-                   style_of(Role::label), palette_.text},
-              in);
+        s.add(loaf_text_[kLoafLabel], in);
         const int n = shards();
         const double gap = n > 1 ? kShardGap * shard : 0;
         const Color fill = with_alpha(palette_.weights, 1 - kShardDim * shard);
@@ -220,14 +238,8 @@ class FsdpChapter final : public ChapterBase {
                               f.phase->backward ? palette_.gradients : palette_.highlight,
                               kCurrentStroke));
         }
-        const std::string per = per_slice_ == 1
-                                    ? "one slice = one layer"
-                                    : "one slice = " + std::to_string(per_slice_) + " layers";
-        s.add(Text{kLoafX, notes_at_, per, style_of(Role::note), palette_.muted}, in);
-        s.add(
-            Text{kLoafX, shard_note_at_, "cut into " + std::to_string(n) + " shards, one per card",
-                 style_of(Role::note), palette_.muted},
-            shard);
+        s.add(loaf_text_[kSliceNote], in);
+        s.add(loaf_text_[kShardNote], shard);
     }
 
     void add_cards(Scene& s, double t, const FilmAt& f) const {
@@ -260,7 +272,7 @@ class FsdpChapter final : public ChapterBase {
             card.capacity_label = false;
             card.label_size = card_label_size(b.w);
             add_items(s, gpu_card(palette_, metrics_, card), alpha);
-            s.add(Text{b.cx(), b.bottom() + kGaugeDrop, format_bytes(now), style_of(Role::figure),
+            s.add(Text{b.cx(), gauge_baseline_, format_bytes(now), style_of(Role::figure),
                        palette_.text, Align::center},
                   alpha);
             add_workspace(s, i, f, alpha);
@@ -349,13 +361,15 @@ class FsdpChapter final : public ChapterBase {
             add_whole_model(s, t);
             return;
         }
-        s.add(Text{kCards.x, kHeadingBaseline, phase_text(f), kHeading, palette_.text}, in);
+        const double heading = readout_.baseline(kHeadingLine),
+                     first = readout_.baseline(kFirstLine), second = readout_.baseline(kSecondLine);
+        s.add(Text{kCards.x, heading, phase_text(f), kHeading, palette_.text}, in);
         const double traffic = traffic_in_.at(t);
         const std::string gauge = "Live model states per card: " + format_bytes(live(f)) +
                                   ", peak " + format_bytes(value_at(t, peak_)) + " = " +
                                   format_bytes(value_at(t, sharded_)) +
                                   " of shards + one layer and its gradients";
-        s.add(Text{kCards.x, kFirstLine, gauge, fit(gauge), palette_.muted}, in * (1 - traffic));
+        s.add(Text{kCards.x, first, gauge, fit(gauge), palette_.muted}, in * (1 - traffic));
         if (traffic <= 0) return;
         const int n = shards();
         const std::string sent = "Per card per step: 3 × " + fraction_text(n - 1, n) + " × " +
@@ -364,8 +378,8 @@ class FsdpChapter final : public ChapterBase {
         const std::string vs =
             "data parallel's all-reduce moves " + format_bytes(value_at(t, dp_bytes_)) + ": FSDP " +
             format_sig3(value_at(t, fsdp_bytes_) / value_at(t, dp_bytes_)) + "× as much";
-        s.add(Text{kCards.x, kFirstLine, sent, fit(sent), palette_.comm}, traffic);
-        s.add(Text{kCards.x, kSecondLine, vs, fit(vs), palette_.text}, traffic);
+        s.add(Text{kCards.x, first, sent, fit(sent), palette_.comm}, traffic);
+        s.add(Text{kCards.x, second, vs, fit(vs), palette_.text}, traffic);
     }
 
     // Before the shards: the whole model's state against one card.
@@ -373,8 +387,9 @@ class FsdpChapter final : public ChapterBase {
         const std::string line = "Model states: " + format_bytes(value_at(t, model_states_)) +
                                  ", one card holds " +
                                  format_bytes(report_at(t).per_gpu.capacity.value);
-        s.add(Text{kCards.x, kHeadingBaseline, line, tabular(kHeading), palette_.text},
-              model_in_.at(t));
+        s.add(
+            Text{kCards.x, readout_.baseline(kHeadingLine), line, tabular(kHeading), palette_.text},
+            model_in_.at(t));
     }
 
     // The figures' style, shrunk until the line fits above the cards.
@@ -390,11 +405,13 @@ class FsdpChapter final : public ChapterBase {
         sharded_, peak_;
     std::vector<Phase> film_;
     int slices_ = 1, per_slice_ = 1;
-    // Geometry, placed once: the loaf's slices and shard cells, its notes' baselines; the shown
+    // Geometry, placed once: the loaf's slices and shard cells; the shown
     // ranks' cards and workspaces, with one cell per shard.
     std::vector<Box> slice_, cards_, workspace_;
     std::vector<std::vector<Box>> shard_cells_, workspace_cells_;
-    double notes_at_ = 0, shard_note_at_ = 0;
+    std::vector<Text> loaf_text_;  // its label and notes (LoafLine)
+    double gauge_baseline_ = 0;    // of the figures under the cards
+    TextColumn readout_;           // the read-out's lines (ReadoutLine), their texts drawn at t
     std::vector<int> ranks_;
 };
 

@@ -32,18 +32,21 @@ constexpr Box kNodes{frame::kLeft, 252, frame::kRight - frame::kLeft, 226};
 constexpr double kNodeGap = 180, kTileDrop = 56, kTileRowW = 724, kTileH = 64, kTileW = 84;
 constexpr double kTileGap = 8, kNamedTileW = 70, kBusDrop = 54, kNetworkLift = 26;
 constexpr int kMaxTiles = 16;
+// Under the nodes, one text column: the two links drawn to scale, kScaleGap apart, then the
+// table's header kSectionGap below, its rule kRuleGap under the header and the rows under that.
+constexpr double kScaleTop = 523, kScaleGap = 14, kSectionGap = 22, kRuleGap = 6;
 // Bandwidth to scale: bar length and thickness both proportional to one direction's bandwidth,
 // each bar centred kBarLift above its label's baseline, its value kValueGap past its end.
-constexpr double kScaleBarX = 300, kScaleBarMax = 760, kScaleY[2] = {548, 598};
+constexpr double kScaleBarX = 300, kScaleBarMax = 760;
 constexpr double kBarLift = 9, kValueGap = 18, kBarRadius = 4;
-// Table of traffic per step: a header, then one row per strategy; in a row the name's and the
-// numbers' baseline, the detail's, and the time bar beneath each time (kCellW wide at most).
-constexpr double kHeaderY = 658, kRuleDrop = 12, kRowH = 76, kRowRise = 12;
-constexpr Box kTable{frame::kLeft, 676, frame::kRight - frame::kLeft, 3 * kRowH};
-constexpr double kLineY = 30, kDetailY = 58, kTimeBarY = 44, kTimeBarH = 10;
+// Table of traffic per step, one row per strategy rising kRowRise px into place: its name over
+// its detail centred in the row, the numbers on the name's line, and the time bar kTimeBarDrop
+// under each time (kCellW wide at most).
+constexpr double kRowH = 82, kRowRise = 12, kTimeBarDrop = 14, kTimeBarH = 10;
 constexpr double kBytesRight = 1010, kCellX[2] = {1060, 1460}, kCellW = 330;
-// The verdict frame: around a time cell, kVerdictPad px wider than it on either side.
-constexpr double kVerdictPad = 16, kVerdictRadius = 10;
+// The verdict frame: around a time cell, kVerdictPad px wider than it on either side and
+// kVerdictInset px inside its row at the top and bottom.
+constexpr double kVerdictPad = 16, kVerdictInset = 2, kVerdictRadius = 10;
 // Chunks: px per second for the fastest link's one-direction bandwidth; they fade over kEdge px
 // at either end of a link.
 constexpr double kFastestSpeed = 520, kChunkSpacing = 130, kChunkSize = 14, kEdge = 30;
@@ -52,8 +55,10 @@ const TextStyle kRowName = sized(weighted(style_of(Role::body), Weight::semibold
 const TextStyle kNumber = sized(style_of(Role::value), 30);
 const TextStyle kLinkName = weighted(style_of(Role::label), Weight::semibold);
 const TextStyle kLinkValue = tabular(style_of(Role::note));
+const TextStyle kHeader = style_of(Role::label);
 
 enum Link { kNvlink = 0, kNetwork = 1 };
+enum ColumnLine { kNvlinkLine = kNvlink, kNetworkLine = kNetwork, kHeaderLine };
 
 struct Row {
     std::string name, detail;
@@ -69,6 +74,7 @@ class InterconnectChapter final : public ChapterBase {
   public:
     InterconnectChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
         : ChapterBase(spec, video, metrics),
+          column_(metrics_, frame::kLeft, kScaleTop),
           nodes_in_{at(kNodesAt), kNodeStep},
           tiles_in_{at(kNodesAt) + kTilesAfter, kTileStep},
           bus_in_(Fade::in(at(kNvlinkAt), kLinkFor)),
@@ -87,9 +93,9 @@ class InterconnectChapter final : public ChapterBase {
         for (int i = 0; i < 3; ++i) {
             rows_in_.push_back(Fade::in(at(kRowAt[i])));
             bars_in_.push_back(Fade::in(at(kRowAt[i]) + kBarsAfter, kBarsFor));
-            row_boxes_.push_back(column_cell(kTable, 3, i, 0));
         }
         place_nodes();
+        place_column();
     }
 
     Scene scene_at(double t) const override {
@@ -115,6 +121,17 @@ class InterconnectChapter final : public ChapterBase {
                 tiles_[n].push_back(row_cell(tiles, k, i, kTileGap, kTileW));
         }
         bus_y_ = tiles_[0][0].bottom() + kBusDrop;
+    }
+    // The scale's two lines, the table's header and its rule, then the table's rows.
+    void place_column() {
+        column_.line("NVLink", kLinkName, palette_.text)
+            .gap(kScaleGap)
+            .line("Network", kLinkName, palette_.text)
+            .gap(kSectionGap)
+            .line("Traffic per GPU per step", kHeader, palette_.muted);
+        rule_y_ = column_.bottom() + kRuleGap;
+        const Box table{frame::kLeft, rule_y_ + kRuleGap, frame::kRight - frame::kLeft, 3 * kRowH};
+        for (int i = 0; i < 3; ++i) row_boxes_.push_back(column_cell(table, 3, i, 0));
     }
     const engine::Config& config(double t) const {
         return timeline_.states()[timeline_.morph_at(t).to];
@@ -193,11 +210,9 @@ class InterconnectChapter final : public ChapterBase {
         for (int link : {kNvlink, kNetwork}) {
             const double u = scale_in_[link].at(t);
             if (u <= 0) continue;
-            const double bw = bandwidth_at(t, link), y = kScaleY[link];
+            const double bw = bandwidth_at(t, link), y = column_.baseline(link);
             const double len = kScaleBarMax * bw / fastest_ * u, h = link_width(bw, fastest_);
-            s.add(Text{frame::kLeft, y, link == kNvlink ? "NVLink" : "Network", kLinkName,
-                       palette_.text},
-                  u);
+            s.add(column_.lines()[link], u);
             const Box bar{kScaleBarX, y - kBarLift - h / 2, len, h};
             s.add(filled(bar, std::min(kBarRadius, h / 2), palette_.muted), u);
             s.add(Text{bar.right() + kValueGap, y, scale_label(t, link), kLinkValue, palette_.text},
@@ -235,16 +250,15 @@ class InterconnectChapter final : public ChapterBase {
     void add_table(Scene& s, double t) const {
         const double head = head_in_.at(t);
         if (head <= 0) return;
-        const TextStyle label = style_of(Role::label);
-        const auto header = [&](double x, const char* text, Align align) {
-            s.add(Text{x, kHeaderY, text, label, palette_.muted, align}, head);
+        const Text& title = column_.lines()[kHeaderLine];
+        const auto header = [&](double x, const char* text) {
+            s.add(Text{x, title.y, text, kHeader, palette_.muted, Align::right}, head);
         };
-        header(frame::kLeft, "Traffic per GPU per step", Align::left);
-        header(kBytesRight, "bytes", Align::right);
-        header(kCellX[kNvlink] + kCellW, "time on NVLink", Align::right);
-        header(kCellX[kNetwork] + kCellW, "time on the network", Align::right);
-        const double rule = kHeaderY + kRuleDrop;
-        s.add(Line{{frame::kLeft, rule}, {frame::kRight, rule}, palette_.grid, 2}, head);
+        s.add(title, head);
+        header(kBytesRight, "bytes");
+        header(kCellX[kNvlink] + kCellW, "time on NVLink");
+        header(kCellX[kNetwork] + kCellW, "time on the network");
+        s.add(Line{{frame::kLeft, rule_y_}, {frame::kRight, rule_y_}, palette_.grid, 2}, head);
         const auto r = rows(t);
         for (int i = 0; i < 3; ++i) add_row(s, t, i, r[i]);
     }
@@ -252,44 +266,48 @@ class InterconnectChapter final : public ChapterBase {
     void add_row(Scene& s, double t, int i, const Row& row) const {
         const double u = rows_in_[i].at(t);
         if (u <= 0) return;
-        const double y = row_boxes_[i].y + kRowRise * (1 - u);
+        Box box = row_boxes_[i];
+        box.y += kRowRise * (1 - u);
         const Morph m = timeline_.morph_at(t);
         const engine::LinkTiming& a = pick(timings_[m.from], i);
         const engine::LinkTiming& b = pick(timings_[m.to], i);
-        s.add(Text{frame::kLeft, y + kLineY, row.name, kRowName, palette_.text}, u);
-        s.add(Text{frame::kLeft, y + kDetailY, row.detail, style_of(Role::small), palette_.muted},
-              u);
+        TextColumn text(metrics_, frame::kLeft, 0);
+        text.line(row.name, kRowName, palette_.text)
+            .line(row.detail, Role::small, palette_.muted)
+            .centre_on(box.cy());
+        text.add_to(s, u);
+        const double y = text.baseline();
         const double bytes = lerp(a.bytes.value, b.bytes.value, m.u);
-        s.add(Text{kBytesRight, y + kLineY, bytes > 0 ? format_bytes(bytes) : "—", kNumber,
-                   palette_.text, Align::right},
+        s.add(Text{kBytesRight, y, bytes > 0 ? format_bytes(bytes) : "—", kNumber, palette_.text,
+                   Align::right},
               u);
         for (int link : {kNvlink, kNetwork}) {
             const double seconds = lerp_timing(a, b, m.u, link);
-            s.add(Text{kCellX[link] + kCellW, y + kLineY, bytes > 0 ? format_time(seconds) : "—",
-                       kNumber, palette_.text, Align::right},
+            s.add(Text{kCellX[link] + kCellW, y, bytes > 0 ? format_time(seconds) : "—", kNumber,
+                       palette_.text, Align::right},
                   u);
             const double w = kCellW * seconds / longest_ * bars_in_[i].at(t);
             if (w > 0.5)
-                s.add(filled({kCellX[link], y + kTimeBarY, w, kTimeBarH}, 3, palette_.comm), u);
+                s.add(filled({kCellX[link], y + kTimeBarDrop, w, kTimeBarH}, 3, palette_.comm), u);
         }
-        add_verdict(s, t, y, a, b, m.u);
+        add_verdict(s, t, box, a, b, m.u);
     }
 
     // A highlight frame around the time on the link this layout puts the group on; it slides
     // when a `set:` moves the group to the other link.
-    void add_verdict(Scene& s, double t, double y, const engine::LinkTiming& a,
+    void add_verdict(Scene& s, double t, const Box& row, const engine::LinkTiming& a,
                      const engine::LinkTiming& b, double u) const {
         const double v = verdict_in_.at(t);
         if (v <= 0) return;
-        const auto cell = [y](const engine::LinkTiming& l) {
-            return Box{kCellX[l.crosses_nodes ? kNetwork : kNvlink], y - 2, kCellW, kRowH - 6};
+        const auto cell = [&row](const engine::LinkTiming& l) {
+            return Box{kCellX[l.crosses_nodes ? kNetwork : kNvlink], row.y, kCellW, row.h};
         };
         const auto shown = [](const engine::LinkTiming& l) {
             return l.bytes.value > 0 ? 1.0 : 0.0;
         };
         const double alpha = v * lerp(shown(a), shown(b), u);
         if (alpha <= 0) return;
-        s.add(outline(inset(lerp(cell(a), cell(b), u), -kVerdictPad, 0), kVerdictRadius,
+        s.add(outline(inset(lerp(cell(a), cell(b), u), -kVerdictPad, kVerdictInset), kVerdictRadius,
                       palette_.highlight, 3),
               alpha);
     }
@@ -299,7 +317,10 @@ class InterconnectChapter final : public ChapterBase {
     Box nodes_[2];
     std::vector<Box> tiles_[2];
     double bus_y_ = 0;
-    std::vector<Box> row_boxes_;  // the table's
+    // The scale's lines and the table's header (ColumnLine), the header's rule, the table's rows.
+    TextColumn column_;
+    double rule_y_ = 0;
+    std::vector<Box> row_boxes_;
     const Stagger nodes_in_, tiles_in_;
     const Fade bus_in_, network_in_, head_in_, verdict_in_;
     Fade scale_in_[2] = {Fade::shown(), Fade::shown()};

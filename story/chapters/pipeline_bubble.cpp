@@ -11,7 +11,6 @@
 #include "story/chapter_base.hpp"
 #include "story/draw/draw.hpp"
 #include "story/format.hpp"
-#include "story/strategy_kit.hpp"
 
 namespace story {
 

@@ -28,14 +28,12 @@ struct Visit {
 constexpr Visit kVisits[] = {{2.5, 0, 0}, {5.0, 1, 3}, {8.5, 4, 5}, {12.0, 6, 6}};
 constexpr double kVisitsEnd = 15.0, kSlideFor = 0.6;  // s the highlight takes to the next visit
 
-// Columns (x of left edges or right-aligned anchors) and the table's rows, each rising kRowRise
-// px into place as it enters; in a row the name's and detail's baselines, the numbers' baseline
-// and the gauge.
+// Columns (x of left edges or right-aligned anchors). The header's line from kHeaderTop, its
+// rule kRuleGap under it and the table's rows kRuleGap under that, each rising kRowRise px into
+// place as it enters: a row's name over its detail, its numbers and gauge centred in the row.
 constexpr double kNameX = frame::kLeft, kMemRight = 580, kGaugeX = 604, kGaugeW = 300;
 constexpr double kBytesRight = 1240, kTimeRight = 1405, kBubbleRight = 1555, kFitsX = 1596;
-constexpr double kHeaderY = 286, kRuleDrop = 12, kRowH = 84, kRowRise = 14;
-constexpr Box kTable{frame::kLeft, 304, frame::kRight - frame::kLeft, kRows* kRowH};
-constexpr double kNameY = 38, kDetailY = 68, kNumberY = 50, kGaugeTop = 26, kGaugeH = 28;
+constexpr double kHeaderTop = 261, kRuleGap = 6, kRowH = 84, kRowRise = 14, kGaugeH = 28;
 constexpr double kSpill = 180;  // px: the largest overflow's spill past the capacity line
 // The highlight frame: kFramePad px wider than the table on either side, kFrameInset px inside
 // its rows at the top and bottom.
@@ -43,6 +41,7 @@ constexpr double kFramePad = 14, kFrameInset = 2, kFrameRadius = 12, kFrameFill 
 
 const TextStyle kRowName = sized(weighted(style_of(Role::body), Weight::semibold), 30);
 const TextStyle kNumber = sized(style_of(Role::value), 30);
+const TextStyle kHeader = style_of(Role::label);
 
 using Row = std::array<engine::Report, kRows>;
 
@@ -68,6 +67,7 @@ class SummaryChapter final : public ChapterBase {
   public:
     SummaryChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
         : ChapterBase(spec, video, metrics),
+          header_(metrics_, kNameX, kHeaderTop),
           header_in_(Fade::in(at(kHeaderAt))),
           rows_in_{at(kRowsAt), kStagger},
           focus_in_(Fade::in(at(kVisits[0].at)).out(at(kVisitsEnd))) {
@@ -85,7 +85,11 @@ class SummaryChapter final : public ChapterBase {
                 spill_full_ =
                     std::max(spill_full_, (r.per_gpu.total.value - r.per_gpu.capacity.value) /
                                               r.per_gpu.capacity.value);
-        for (int i = 0; i < kRows; ++i) row_boxes_.push_back(column_cell(kTable, kRows, i, 0));
+        header_.line("Strategy on", kHeader, palette_.muted);
+        rule_y_ = header_.bottom() + kRuleGap;
+        const Box table{frame::kLeft, rule_y_ + kRuleGap, frame::kRight - frame::kLeft,
+                        kRows * kRowH};
+        for (int i = 0; i < kRows; ++i) row_boxes_.push_back(column_cell(table, kRows, i, 0));
         for (const Visit& v : kVisits) {
             const Box rows = bounding({row_boxes_[v.first], row_boxes_[v.last]});
             visit_frames_.push_back(inset(rows, -kFramePad, kFrameInset));
@@ -122,7 +126,7 @@ class SummaryChapter final : public ChapterBase {
         const double u = header_in_.at(t);
         const engine::Config& c = timeline_.states()[timeline_.morph_at(t).to];
         const auto header = [&](double x, const std::string& text, Align align = Align::left) {
-            s.add(Text{x, kHeaderY, text, style_of(Role::label), palette_.muted, align}, u);
+            s.add(Text{x, header_.baseline(), text, kHeader, palette_.muted, align}, u);
         };
         header(kNameX, "Strategy on " + format_int(c.layout.gpus) + " GPUs");
         header(kMemRight, "Per card", Align::right);
@@ -130,8 +134,7 @@ class SummaryChapter final : public ChapterBase {
         header(kTimeRight, "Comm / step", Align::right);
         header(kBubbleRight, "Bubble", Align::right);
         header(kFitsX, "Fits?");
-        const double rule = kHeaderY + kRuleDrop;
-        s.add(Line{{frame::kLeft, rule}, {frame::kRight, rule}, palette_.grid, 2}, u);
+        s.add(Line{{frame::kLeft, rule_y_}, {frame::kRight, rule_y_}, palette_.grid, 2}, u);
     }
 
     // A highlight frame walks down the table with the captions.
@@ -153,17 +156,18 @@ class SummaryChapter final : public ChapterBase {
     void add_row(Scene& s, double t, int i) const {
         const double u = rows_in_.at(t, i);
         if (u <= 0) return;
-        const double y = row_boxes_[i].y + kRowRise * (1 - u);
+        const double middle = row_boxes_[i].cy() + kRowRise * (1 - u);
         const Morph m = timeline_.morph_at(t);
         const engine::StrategyConfig& strategy = layouts_[m.to][i];
-        s.add(Text{kNameX, y + kNameY, std::string(engine::to_string(strategy.kind)), kRowName,
-                   palette_.text},
-              u);
-        s.add(Text{kNameX, y + kDetailY, layout_text(strategy), style_of(Role::small),
-                   palette_.muted},
-              u);
+        TextColumn(metrics_, kNameX, 0)
+            .line(std::string(engine::to_string(strategy.kind)), kRowName, palette_.text)
+            .line(layout_text(strategy), Role::small, palette_.muted)
+            .centre_on(middle)
+            .add_to(s, u);
         const auto number = [&](double right, const std::string& text) {
-            s.add(Text{right, y + kNumberY, text, kNumber, palette_.text, Align::right}, u);
+            s.add(Text{right, centred_baseline(metrics_, text, kNumber, middle), text, kNumber,
+                       palette_.text, Align::right},
+                  u);
         };
 
         const auto get = [&](auto f) { return value(t, i, f); };
@@ -175,8 +179,8 @@ class SummaryChapter final : public ChapterBase {
             get([](const engine::Report& r) { return r.per_gpu.gradients.value; }),
             get([](const engine::Report& r) { return r.per_gpu.optimizer.value; }),
             get([](const engine::Report& r) { return r.per_gpu.activations.value; })};
-        GaugeSpec gauge{
-            {kGaugeX, y + kGaugeTop, kGaugeW, kGaugeH}, cap, memory_stack(palette_, bytes), kSpill};
+        GaugeSpec gauge{box_around({kGaugeX + kGaugeW / 2, middle}, kGaugeW, kGaugeH), cap,
+                        memory_stack(palette_, bytes), kSpill};
         gauge.spill_full = spill_full_;
         add_items(s, memory_gauge(palette_, gauge), u);
 
@@ -192,8 +196,8 @@ class SummaryChapter final : public ChapterBase {
         // a morph this is exactly the engine's per_gpu.fits: total <= capacity).
         const bool fits = total <= cap;
         const std::string mark = fits ? "✓ fits" : "✗ " + format_bytes(total - cap) + " over";
-        s.add(Text{kFitsX, y + kNumberY, mark,
-                   fits ? style_of(Role::figure) : tabular(style_of(Role::note)),
+        const TextStyle style = fits ? style_of(Role::figure) : tabular(style_of(Role::note));
+        s.add(Text{kFitsX, centred_baseline(metrics_, mark, style, middle), mark, style,
                    fits ? palette_.text : palette_.muted},
               u);
     }
@@ -201,6 +205,8 @@ class SummaryChapter final : public ChapterBase {
     std::vector<std::vector<engine::StrategyConfig>> layouts_;
     std::vector<Row> rows_;
     double spill_full_ = 0;
+    TextColumn header_;  // the header's line; its rule, then the table's rows
+    double rule_y_ = 0;
     std::vector<Box> row_boxes_, visit_frames_;
     std::vector<Fade> visit_slides_;
     const Fade header_in_;

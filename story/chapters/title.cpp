@@ -20,25 +20,29 @@ constexpr double kSliceW = 560, kSliceH = 22, kSliceGap = 9, kSlideIn = 60;
 constexpr Box kLoaf{(frame::kWidth - kSliceW) / 2, 230, kSliceW,
                     kSlices* kSliceH + (kSlices - 1) * kSliceGap};
 constexpr double kSliceRadius = 6, kLitStroke = 3;
-// The title (kTitleSize, fitted to the safe area), rising kRise px as it fades in; the subtitle
-// beneath it, wrapped to kSubtitleW.
-constexpr double kTitleSize = 80, kMinTitleSize = 48, kTitleBaseline = 660, kRise = 20;
-constexpr double kSubtitleDrop = 80, kSubtitleStep = 46, kSubtitleW = 1300;
+// A text column from kTitleTop, rising kRise px as it fades in: the title (kTitleSize, fitted to
+// the safe area), then kSubtitleGap under it the subtitle, wrapped to kSubtitleW.
+constexpr double kTitleSize = 80, kMinTitleSize = 48, kTitleTop = 582, kRise = 20;
+constexpr double kSubtitleGap = 21, kSubtitleW = 1300;
 
 class TitleChapter final : public ChapterBase {
   public:
     TitleChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
         : ChapterBase(spec, video, metrics),
           title_in_(Fade::in(kTitleAt, kTextFor)),
-          subtitle_in_(Fade::in(kSubtitleAt, kTextFor)),
-          title_style_(sized(style_of(Role::title), kTitleSize)),
-          subtitle_(spec_.subtitle.empty() ? std::vector<std::string>{}
-                                           : wrap_balanced(metrics_, spec_.subtitle,
-                                                           style_of(Role::body), kSubtitleW)) {
+          subtitle_in_(Fade::in(kSubtitleAt, kTextFor)) {
         for (int i = 0; i < kSlices; ++i)
             slices_.push_back(column_cell(kLoaf, kSlices, i, kSliceGap));
-        title_style_.size = fit_size(metrics_, spec_.title, title_style_,
-                                     frame::kRight - frame::kLeft, kMinTitleSize);
+        TextStyle title = sized(style_of(Role::title), kTitleSize);
+        title.size =
+            fit_size(metrics_, spec_.title, title, frame::kRight - frame::kLeft, kMinTitleSize);
+        TextColumn column(metrics_, kLoaf.cx(), kTitleTop, Align::center);
+        column.line(spec_.title, title, palette_.text).gap(kSubtitleGap);
+        if (!spec_.subtitle.empty())
+            for (std::string& line :
+                 wrap_balanced(metrics_, spec_.subtitle, style_of(Role::body), kSubtitleW))
+                column.line(std::move(line), Role::body, palette_.muted);
+        titles_ = column.lines();
     }
 
     Scene scene_at(double t) const override {
@@ -65,20 +69,19 @@ class TitleChapter final : public ChapterBase {
         }
     }
 
+    // The title's column rises with the title's fade; the subtitle fades in on its own.
     void add_titles(Scene& s, double t) const {
         const double u = title_in_.at(t);
-        const double y = kTitleBaseline + kRise * (1 - u);
-        s.add(Text{kLoaf.cx(), y, spec_.title, title_style_, palette_.text, Align::center}, u);
-        for (std::size_t i = 0; i < subtitle_.size(); ++i)
-            s.add(Text{kLoaf.cx(), y + kSubtitleDrop + kSubtitleStep * static_cast<double>(i),
-                       subtitle_[i], style_of(Role::body), palette_.muted, Align::center},
-                  subtitle_in_.at(t));
+        for (std::size_t i = 0; i < titles_.size(); ++i) {
+            Text line = titles_[i];
+            line.y += kRise * (1 - u);
+            s.add(line, i == 0 ? u : subtitle_in_.at(t));
+        }
     }
 
     const Fade title_in_, subtitle_in_;
-    TextStyle title_style_;
-    const std::vector<std::string> subtitle_;
     std::vector<Box> slices_;
+    std::vector<Text> titles_;  // the title, then the subtitle's lines
 };
 
 std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,

@@ -10,7 +10,6 @@
 #include "story/draw/cards.hpp"
 #include "story/draw/draw.hpp"
 #include "story/format.hpp"
-#include "story/strategy_kit.hpp"
 
 namespace story {
 
@@ -26,20 +25,18 @@ constexpr double kSwapFor = 0.45, kSwapInAt = 1 - kSwapFor;
 // A part that shrinks dims over the first half of its morph, then collapses over the second.
 constexpr double kDimFor = 0.5, kGhostDim = 0.75;
 
-// Cards on the left, the stage table on the right, their keys along the bottom.
+// Cards on the left, the stage table on the right, their keys' line kKeyGap under the cards.
 constexpr int kMaxCards = 8;
 constexpr double kCardsRight = 1180;
 constexpr Box kCards{frame::kLeft, 300, kCardsRight - frame::kLeft, 540};
 constexpr double kCardGap = 16, kMaxCardW = 200, kMaxSpill = 0.12;
-constexpr double kKeyBaseline = 900;
-// The table: a header row, then one framed row per stage (frames stay in the safe area); a
-// row's name sits kRowBaseline below its frame's top with its note beneath, its figures at right.
+constexpr double kKeyGap = 35;
+// The table: a header line from kHeaderTop, then kHeaderGap under it one framed row per stage
+// (frames stay in the safe area): a row's name over its note centred in it, its figures on the
+// name's line at the right.
 constexpr double kTableLeft = 1250, kTableRight = frame::kRight - 20;
-constexpr double kFramePad = 20, kRowH = 96, kRowGap = 12, kHeaderBaseline = 300;
-constexpr Box kRows{kTableLeft - kFramePad, 324, kTableRight - kTableLeft + 2 * kFramePad,
-                    kStages* kRowH + (kStages - 1) * kRowGap};
-constexpr double kRowBaseline = 46, kNoteDrop = 34, kBytesColumn = 150, kRowRadius = 10,
-                 kRowStroke = 2;
+constexpr double kHeaderTop = 275, kHeaderGap = 18, kFramePad = 20, kRowH = 96, kRowGap = 12;
+constexpr double kBytesColumn = 150, kRowRadius = 10, kRowStroke = 2;
 
 const std::array<const char*, kStages> kStageName{"Plain DP", "ZeRO-1", "ZeRO-2", "ZeRO-3"};
 const std::array<const char*, kStages> kStageSharded{"nothing sharded", "optimizer state sharded",
@@ -47,6 +44,7 @@ const std::array<const char*, kStages> kStageSharded{"nothing sharded", "optimiz
 
 const TextStyle kStageStyle = weighted(style_of(Role::body), Weight::semibold);
 const TextStyle kFigureStyle = tabular(kStageStyle);
+const TextStyle kHeaderStyle = style_of(Role::label);
 
 // Per-card model states (weights + gradients + optimizer) at ZeRO stage z, for one config.
 double model_states(engine::Config c, int z) {
@@ -61,7 +59,11 @@ class ZeroChapter final : public ChapterBase {
         : ChapterBase(spec, video, metrics),
           cards_in_{at(kCardsAt)},
           key_in_(Fade::in(at(kKeyAt))),
-          table_in_(Fade::in(at(kTableAt))) {
+          table_in_(Fade::in(at(kTableAt))),
+          header_(metrics_, kTableLeft, kHeaderTop),
+          key_(metrics_, kCards.x, kCards.bottom() + kKeyGap) {
+        header_.line("Model states per card", kHeaderStyle, palette_.muted);
+        key_.line("key", Role::note, palette_.muted);
         for (const engine::Config& c : timeline_.states()) {
             for (int z = 0; z < kStages; ++z) states_[z].push_back(model_states(c, z));
             ranks_.push_back(shown_ranks(c.layout.gpus, kMaxCards));
@@ -71,7 +73,10 @@ class ZeroChapter final : public ChapterBase {
             for (int i = 0; i < n; ++i)
                 rows_of_.back().push_back(row_cell(kCards, n, i, kCardGap, kMaxCardW));
         }
-        for (int z = 0; z < kStages; ++z) rows_.push_back(column_cell(kRows, kStages, z, kRowGap));
+        const Box rows{kTableLeft - kFramePad, header_.bottom() + kHeaderGap,
+                       kTableRight - kTableLeft + 2 * kFramePad,
+                       kStages * kRowH + (kStages - 1) * kRowGap};
+        for (int z = 0; z < kStages; ++z) rows_.push_back(column_cell(rows, kStages, z, kRowGap));
     }
 
     Scene scene_at(double t) const override {
@@ -79,14 +84,14 @@ class ZeroChapter final : public ChapterBase {
         const Morph m = timeline_.morph_at(t);
         add_cards(s, t, m);
         add_table(s, t, m);
-        add_legend(s, palette_, metrics_, kCards.x, kKeyBaseline,
+        add_legend(s, palette_, metrics_, kCards.x, key_.baseline(),
                    {{"Weights", palette_.weights},
                     {"Gradients", palette_.gradients},
                     {"Optimizer state", palette_.optimizer},
                     {"Activations", palette_.activations}},
                    key_in_.at(t));
         s.add(
-            Text{kTableLeft, kKeyBaseline,
+            Text{kTableLeft, key_.baseline(),
                  "Dashed line: " + format_bytes(report_at(t).per_gpu.capacity.value) + " per card",
                  style_of(Role::note), palette_.muted},
             key_in_.at(t));
@@ -165,11 +170,9 @@ class ZeroChapter final : public ChapterBase {
     void add_table(Scene& s, double t, const Morph& m) const {
         const double in = table_in_.at(t);
         if (in <= 0) return;
-        s.add(Text{kTableLeft, kHeaderBaseline, "Model states per card", style_of(Role::label),
-                   palette_.muted},
-              in);
-        s.add(Text{kTableRight, kHeaderBaseline, "vs plain DP", style_of(Role::label),
-                   palette_.muted, Align::right},
+        header_.add_to(s, in);
+        s.add(Text{kTableRight, header_.baseline(), "vs plain DP", kHeaderStyle, palette_.muted,
+                   Align::right},
               in);
         const int reached_from = zero(m.from), reached_to = zero(m.to);
         for (int z = 0; z <= std::max(reached_from, reached_to); ++z) {
@@ -187,12 +190,13 @@ class ZeroChapter final : public ChapterBase {
         if (current > 0)
             s.add(filled(row, kRowRadius, palette_.panel, palette_.highlight, kRowStroke),
                   alpha * current);
-        const double y = row.y + kRowBaseline;
+        TextColumn text(metrics_, kTableLeft, 0);
+        text.line(kStageName[z], kStageStyle, palette_.text)
+            .line(kStageSharded[z], Role::note, palette_.muted)
+            .centre_on(row.cy());
+        text.add_to(s, alpha);
+        const double y = text.baseline();
         const double states = morphed(m, states_[z]), dp = morphed(m, states_[0]);
-        s.add(Text{kTableLeft, y, kStageName[z], kStageStyle, palette_.text}, alpha);
-        s.add(
-            Text{kTableLeft, y + kNoteDrop, kStageSharded[z], style_of(Role::note), palette_.muted},
-            alpha);
         s.add(Text{kTableRight - kBytesColumn, y, format_bytes(states), kFigureStyle, palette_.text,
                    Align::right},
               alpha);
@@ -207,6 +211,7 @@ class ZeroChapter final : public ChapterBase {
     std::vector<std::vector<int>> ranks_;              // shown ranks of each state's row
     std::vector<std::vector<Box>> rows_of_;            // a row of n card slots, by n
     std::vector<Box> rows_;                            // the table's stage rows
+    TextColumn header_, key_;  // the table's header line; the keys' line under the cards
 };
 
 std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,

@@ -56,7 +56,7 @@ double middle_of(const TextMetrics& m, const Text& line) {
 }
 
 TextColumn::TextColumn(const TextMetrics& m, double x, double top, Align align)
-    : metrics_(m), x_(x), bottom_(top), align_(align) {}
+    : metrics_(m), x_(x), top_(top), bottom_(top), align_(align) {}
 
 TextColumn& TextColumn::line(std::string text, const TextStyle& style, Color color) {
     const TextExtent e = metrics_.measure(text, style);
@@ -73,6 +73,14 @@ TextColumn& TextColumn::line(std::string text, Role role, Color color) {
 
 TextColumn& TextColumn::gap(double px) {
     bottom_ += px;
+    return *this;
+}
+
+TextColumn& TextColumn::centre_on(double y) {
+    const double dy = y - (top_ + bottom_) / 2;
+    for (Text& t : lines_) t.y += dy;
+    top_ += dy;
+    bottom_ += dy;
     return *this;
 }
 

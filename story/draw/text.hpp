@@ -40,6 +40,13 @@ class TextColumn {
     TextColumn& line(std::string text, const TextStyle& style, Color color);
     TextColumn& line(std::string text, Role role, Color color);
     TextColumn& gap(double px);  // extra space before the next line
+    // Moves every line so the column, from its top to bottom(), centres on y: a table row's name
+    // over its detail, centred in the row.
+    TextColumn& centre_on(double y);
+    // The baseline of line i (of the first by default). A column laid out once in a chapter's
+    // constructor (with the roles of its lines) gives the read-outs drawn at t their baselines: a
+    // number that changes, or a line shrunk to fit, never moves the lines under it.
+    double baseline(std::size_t i = 0) const { return lines_.at(i).y; }
     // Below the last line's descent: where the next thing under the column may start.
     double bottom() const { return bottom_; }
     const std::vector<Text>& lines() const { return lines_; }
@@ -47,7 +54,7 @@ class TextColumn {
 
   private:
     const TextMetrics& metrics_;
-    double x_, bottom_;
+    double x_, top_, bottom_;
     Align align_;
     bool first_ = true;
     std::vector<Text> lines_;

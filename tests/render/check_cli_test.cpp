@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 #include "tests/render/cli.hpp"
@@ -82,4 +83,41 @@ TEST_CASE("check reads every file and fails when any is invalid or unreadable") 
 TEST_CASE("check without a file is a usage error") {
     TempDir cwd;
     CHECK(check(cwd.path, "").exit_code == 2);
+}
+
+TEST_CASE("check prints each chapter's speech time when a voice speaks, and its warnings") {
+    TempDir dir, cwd;
+    const fs::path file = dir.path / "spoken.yaml";
+    // Any voice takes longer than 0.01 s over this line: the beat at 0.01 s is a warning.
+    std::ofstream(file) << "shardreel: 1\n"
+                           "video: {narration: 'espeak-ng:en-us'}\n"
+                           "chapters:\n"
+                           "  - {id: intro, kind: title, duration: 3s, narration: off}\n"
+                           "  - id: bytes\n"
+                           "    kind: bytes_per_parameter\n"
+                           "    duration: auto\n"
+                           "    beats:\n"
+                           "      - {at: 0s, say: Every parameter costs sixteen bytes.}\n"
+                           "      - {at: 0.01s, set: {precision: fp8}}\n";
+    const render_test::CliRun r = check(cwd.path, "'" + file.string() + "'");
+    CHECK(r.exit_code == 0);
+    const std::regex out(
+        std::regex_replace(file.string(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+        R"(: ok \(2 chapters, 0:[0-9]{2}\)
+  chapter 'intro': narration off, 3\.0 s
+  chapter 'bytes': speech [0-9]+\.[0-9] s of [0-9]+\.[0-9] s
+)");
+    INFO(r.out);
+    CHECK(std::regex_match(r.out, out));
+    INFO(r.err);
+    CHECK(std::regex_match(r.err, std::regex(".*spoken\\.yaml:9:23: warning: speech runs [0-9.]+s "
+                                             "past the beat at 0\\.01s, line 10, which changes "
+                                             "the picture mid-line\n")));
+    CHECK(fs::is_empty(cwd.path));
+}
+
+TEST_CASE("check prints no speech times for a silent storyboard") {
+    TempDir dir, cwd;
+    const fs::path file = write_valid_storyboard(dir);
+    CHECK(check(cwd.path, "'" + file.string() + "'").out.find("speech") == std::string::npos);
 }

@@ -111,6 +111,21 @@ std::vector<std::string> names_in(const fs::path& dir) {
     return names;
 }
 
+// A film and its captions from an earlier render, which a failed render must leave as they are.
+void write_old_film(const fs::path& film) {
+    fs::create_directories(film.parent_path());
+    write_text(film, "OLD");
+    write_text(fs::path(film).replace_extension(".vtt"), "OLDVTT");
+}
+
+// The earlier film and captions unchanged, nothing else beside them, no temporary file under dir.
+void check_old_film_kept(const fs::path& film, const fs::path& dir) {
+    CHECK(slurp(film) == "OLD");
+    CHECK(slurp(fs::path(film).replace_extension(".vtt")) == "OLDVTT");
+    CHECK(names_in(film.parent_path()) == std::vector<std::string>{"film.mp4", "film.vtt"});
+    CHECK_FALSE(has_temp_files(dir));
+}
+
 }  // namespace
 
 TEST_CASE("a disk that fills while a segment is drawn: exit 1, old files kept, cache resumable",
@@ -185,10 +200,8 @@ TEST_CASE(
     "privileges",
     "[faults]") {
     TempDir dir;
-    const fs::path out = dir.path / "out", film = out / "film.mp4", cache = dir.path / "cache";
-    fs::create_directories(out);
-    write_text(film, "OLD");
-    write_text(out / "film.vtt", "OLDVTT");
+    const fs::path film = dir.path / "out" / "film.mp4", cache = dir.path / "cache";
+    write_old_film(film);
     // 16 KiB per file: the intro segment fits, the bytes segment does not. SIGXFSZ is ignored so
     // the write fails with EFBIG instead of killing the process.
     const auto run =
@@ -198,10 +211,7 @@ TEST_CASE(
     CHECK_THAT(run.err, Catch::Contains("cannot write " + cache.string() + "/") &&
                             Catch::Contains(": File too large") &&
                             Catch::Contains("chapter 'bytes'"));
-    CHECK(slurp(film) == "OLD");
-    CHECK(slurp(out / "film.vtt") == "OLDVTT");
-    CHECK(names_in(out) == std::vector<std::string>{"film.mp4", "film.vtt"});  // no .srt
-    CHECK_FALSE(has_temp_files(dir.path));
+    check_old_film_kept(film, dir.path);     // no .srt either
     CHECK(segment_keys(cache).size() == 1);  // intro, finished before
     CHECK(records_match_segments(cache));
 
@@ -211,10 +221,8 @@ TEST_CASE(
 TEST_CASE("a file size limit (EFBIG) while the film is assembled: the old film and captions kept",
           "[faults]") {
     TempDir dir;
-    const fs::path out = dir.path / "out", film = out / "film.mp4", cache = dir.path / "cache";
-    fs::create_directories(out);
-    write_text(film, "OLD");
-    write_text(out / "film.vtt", "OLDVTT");
+    const fs::path film = dir.path / "out" / "film.mp4", cache = dir.path / "cache";
+    write_old_film(film);
     // 28 KiB per file: both segments (5 and 26 KB) and the captions fit, the 31 KB film does not.
     const auto run =
         run_shell("trap '' XFSZ; ulimit -f 28; " + shardreel(render_args(film, cache)) + " -q");
@@ -223,10 +231,7 @@ TEST_CASE("a file size limit (EFBIG) while the film is assembled: the old film a
     CHECK_THAT(run.err, Catch::Contains("cannot write " + film.string() + ": File too large"));
     REQUIRE(segment_keys(cache).size() == 2);  // the limit struck the film, not a segment
     CHECK(records_match_segments(cache));
-    CHECK(slurp(film) == "OLD");
-    CHECK(slurp(out / "film.vtt") == "OLDVTT");
-    CHECK(names_in(out) == std::vector<std::string>{"film.mp4", "film.vtt"});
-    CHECK_FALSE(has_temp_files(dir.path));
+    check_old_film_kept(film, dir.path);
 
     // Both segments were finished before the failure: the next render draws nothing.
     check_resumes(film, cache, {{"intro", true}, {"bytes", true}});

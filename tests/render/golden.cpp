@@ -1,4 +1,4 @@
-// Golden PNGs are read and compared with Cairo, the library that wrote them.
+// Golden PNGs are read with Cairo and compared pixel by pixel; diffs go through the PNG writer.
 #include "tests/render/golden.hpp"
 
 #include <cairo.h>
@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+
+#include "render/sinks/png_writer.hpp"
 
 namespace render_test {
 namespace {
@@ -59,7 +61,7 @@ void write_diff(const Image& golden, const Image& actual, const std::string& pat
         }
     }
     cairo_surface_mark_dirty(out.get());
-    cairo_surface_write_to_png(out.get(), path.c_str());
+    render::write_png(out.get(), path);
 }
 
 long count_mismatches(const Image& golden, const Image& actual) {

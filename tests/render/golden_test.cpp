@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
+#include "render/sinks/png_writer.hpp"
 #include "tests/render/test_scene.hpp"
 
 using render_test::compare_golden;
@@ -31,7 +32,7 @@ std::string with_changed_pixels(const std::string& src, int n, const std::string
         if (i % 4 != 3) data[i] = static_cast<unsigned char>(255 - data[i]);
     }
     cairo_surface_mark_dirty(s);
-    cairo_surface_write_to_png(s, dst.c_str());
+    render::write_png(s, dst);
     cairo_surface_destroy(s);
     return dst;
 }

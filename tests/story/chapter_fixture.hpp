@@ -8,22 +8,24 @@
 #include <sstream>
 
 #include "story/chapter.hpp"
-#include "story/load.hpp"
+#include "story/timed.hpp"
 #include "story/timeline.hpp"
 
 namespace chapter_test {
 
 inline const story::ApproxTextMetrics kMetrics;
 
-// A storyboard file that must load without diagnostics.
+// A storyboard file that must load and time without diagnostics.
 inline story::Storyboard load_file(const std::string& path) {
     std::ifstream in(path);
     std::stringstream text;
     text << in.rdbuf();
     story::Diagnostics diags;
-    auto sb = story::parse_storyboard(text.str(), path, diags);
-    INFO(diags.format());
+    std::vector<story::Diagnostic> warnings;
+    auto sb = story::load_timed(text.str(), path, diags, warnings);
+    INFO(story::format_diagnostics(diags, warnings));
     REQUIRE(sb);
+    REQUIRE(warnings.empty());
     return *sb;
 }
 

@@ -4,6 +4,7 @@
 
 #include "engine/report.hpp"
 #include "story/chapter.hpp"
+#include "story/chapter_base.hpp"
 #include "story/format.hpp"
 #include "tests/story/on_screen.hpp"
 
@@ -112,4 +113,29 @@ TEST_CASE("captions are burned into the frame only when the video asks for it", 
         const Scene s = make_chapter(spec, video, kMetrics)->scene_at(5);
         CHECK(appears_anywhere(s, "Every parameter costs memory.") == (mode == Captions::burn));
     }
+}
+
+TEST_CASE("choreography compresses to a shorter chapter; fit: stretch also stretches it",
+          "[chapters]") {
+    CHECK(scaled_time(6, 12, 24) == 3);
+    CHECK(scaled_time(6, 12, 24, true) == 3);
+    CHECK(scaled_time(6, 48, 24) == 6);  // fit: tail: at its own pace, then held
+    CHECK(scaled_time(6, 48, 24, true) == 12);
+    CHECK(scaled_time(6, 24, 24, true) == 6);
+}
+
+TEST_CASE("a stretched chapter shows at twice the length what a tail one shows at once",
+          "[chapters]") {
+    ChapterSpec tail = bytes_spec(), stretched = bytes_spec();
+    tail.beats.clear();
+    tail.duration = 2 * find_kind("bytes_per_parameter")->default_duration;
+    stretched.beats.clear();
+    stretched.duration = tail.duration;
+    stretched.stretch = true;
+    const Video video;
+    const auto a = make_chapter(tail, video, kMetrics),
+               b = make_chapter(stretched, video, kMetrics);
+    const double early = find_kind("bytes_per_parameter")->default_duration / 3;
+    CHECK(b->scene_at(2 * early) == a->scene_at(early));
+    CHECK(b->scene_at(early) != a->scene_at(early));
 }

@@ -52,6 +52,22 @@ TEST_CASE("a text column places each line below the last from measured extents",
     CHECK(s.items.empty());
 }
 
+TEST_CASE("a text column centres on a row's middle and keeps its baselines", "[draw]") {
+    const ApproxTextMetrics m;
+    TextColumn col(m, 0, 0);
+    col.line("Data parallel", Role::body, {}).line("gradient all-reduce", Role::small, {});
+    const double height = col.bottom(), pitch = col.baseline(1) - col.baseline(0);
+    col.centre_on(500);
+    CHECK(col.bottom() == Approx(500 + height / 2));
+    CHECK(col.baseline(0) == Approx(500 - height / 2 + 0.97 * 34));
+    CHECK(col.baseline(1) - col.baseline(0) == Approx(pitch));
+    CHECK(col.lines()[1].y == col.baseline(1));
+    CHECK(col.baseline() == col.baseline(0));
+    col.line("next", Role::note, {});  // lines added after centring follow the moved column
+    CHECK(col.baseline(2) == Approx(col.baseline(1) + 0.24 * 22 + (0.2 + 0.97) * 26));
+    CHECK_THROWS(col.baseline(3));
+}
+
 TEST_CASE("roles keep STYLE.md's sizes and nothing under 22 px", "[draw]") {
     CHECK(style_of(Role::title).size == 60);
     CHECK(style_of(Role::heading).size == 40);
@@ -91,4 +107,26 @@ TEST_CASE("add_items fades a group by one rule: alpha clamped to [0, 1]", "[draw
     add_items(s, {{Rect{}, 1}}, 0);
     REQUIRE(s.items.size() == 1);
     CHECK(s.items[0].opacity == 0.5);
+}
+
+TEST_CASE("a legend row places its entries left to right, each fading on its own", "[draw]") {
+    const ApproxTextMetrics m;
+    const Palette& p = palette(ThemeName::dark);
+    Scene s;
+    const double right = add_legend(
+        s, p, m, 100, 500,
+        {{"Forward", p.weights}, {"Idle", p.idle, true}, {"scores", p.activations, false, 0.25}},
+        0.5);
+    REQUIRE(s.items.size() == 6);  // a swatch and a label per entry
+    const auto& idle = std::get<Rect>(s.items[2].shape);
+    const auto& scores = std::get<Text>(s.items[5].shape);
+    CHECK(idle.hatch == p.idle);
+    CHECK(idle.fill == p.panel);
+    CHECK(idle.x > std::get<Text>(s.items[1].shape).x);
+    CHECK(scores.style == style_of(Role::note));
+    CHECK(scores.y == 500);
+    CHECK(right == Approx(scores.x + m.measure("scores", scores.style).advance));
+    CHECK(s.items[1].opacity == 0.5);                 // the row's alpha
+    CHECK(s.items[5].opacity == 0.25);                // below it, the entry's own
+    CHECK(std::get<Rect>(s.items[0].shape).y < 500);  // the swatch sits on the baseline
 }

@@ -7,7 +7,8 @@
 namespace story_test {
 
 // "# expect: 6:7: message" lines at the top of a file's text, formatted as the loader prints
-// them for `file`: "file:6:7: error: message\n". A lone "# expect: ok" means none.
+// them for `file`: "file:6:7: error: message\n" ("# expect: 6:7: warning: message" for a
+// warning). A lone "# expect: ok" means none.
 inline std::string expected_diagnostics(const std::string& text, const std::string& file) {
     const std::string prefix = "# expect: ";
     std::istringstream in(text);
@@ -16,8 +17,9 @@ inline std::string expected_diagnostics(const std::string& text, const std::stri
         const std::string rest = line.substr(prefix.size());
         if (rest == "ok") continue;
         const std::size_t message_at = rest.find(": ");
-        out += file + ":" + rest.substr(0, message_at) + ": error: " + rest.substr(message_at + 2) +
-               "\n";
+        const std::string message = rest.substr(message_at + 2);
+        out += file + ":" + rest.substr(0, message_at) +
+               (message.starts_with("warning: ") ? ": " : ": error: ") + message + "\n";
     }
     return out;
 }

@@ -8,8 +8,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "story/load.hpp"
 #include "story/time.hpp"
+#include "story/timed.hpp"
 #include "story/timeline.hpp"
 
 using namespace story;
@@ -63,8 +63,9 @@ Storyboard load(const std::filesystem::path& path) {
     std::stringstream text;
     text << in.rdbuf();
     Diagnostics diags;
-    auto board = parse_storyboard(text.str(), path.string(), diags);
-    INFO(diags.format());
+    std::vector<Diagnostic> warnings;
+    auto board = load_timed(text.str(), path.string(), diags, warnings);
+    INFO(format_diagnostics(diags, warnings));
     REQUIRE(board);
     return *board;
 }
@@ -183,4 +184,50 @@ TEST_CASE("film time: an empty storyboard has no frames and nothing on screen", 
     CHECK_FALSE(time.chapter_at(0));
     CHECK_FALSE(time.beat_at(0));
     CHECK(time.cue_at(0) == nullptr);
+}
+
+namespace {
+
+Beat spoken(double at, const std::string& text, double seconds) {
+    Beat b = say(at, text);
+    b.speech = Speech{seconds, {}};
+    return b;
+}
+
+// A 6 s chapter: a line of 1 s at 0 (caption to 1.5 s), a beat that only animates at 1.2 s (no
+// cut), a line of 2 s at 2 s cut by the next line at 3 s, and a last line running to the end.
+ChapterSpec voiced_chapter(VoiceEngine engine) {
+    ChapterSpec spec = chapter("v", 6,
+                               {spoken(0, "one", 1), say(1.2, ""), spoken(2, "two", 2),
+                                spoken(3, "three", 0.5), spoken(5, "four", 3)});
+    spec.narration.engine = engine;
+    return spec;
+}
+
+}  // namespace
+
+TEST_CASE("film time: a voice's captions run to 0.5 s after its speech, cut at the next line",
+          "[film_time]") {
+    const ChapterSpec spec = voiced_chapter(VoiceEngine::espeak);
+    CHECK(caption_end(spec, 0) == 1.5);  // not cut by the beat at 1.2 s that only animates
+    CHECK(caption_end(spec, 2) == 3);    // the next line
+    CHECK(caption_end(spec, 3) == 4);
+    CHECK(caption_end(spec, 4) == 6);  // the chapter's end
+    const FilmTime time({chapter("lead", 1, {}), spec}, 10);
+    std::vector<Cue> cues = map_cues(time);
+    CHECK(cues ==
+          std::vector<Cue>{{1, 2.5, "one"}, {3, 4, "two"}, {4, 5, "three"}, {6, 7, "four"}});
+    // Burned captions follow the same rule.
+    CHECK(Timeline(spec).cues() ==
+          std::vector<Cue>{{0, 1.5, "one"}, {2, 3, "two"}, {3, 4, "three"}, {5, 6, "four"}});
+}
+
+TEST_CASE("film time: without a voice captions run to the next beat, estimates or not",
+          "[film_time]") {
+    const ChapterSpec spec = voiced_chapter(VoiceEngine::off);
+    CHECK(caption_end(spec, 0) == 1.2);
+    CHECK(caption_end(spec, 2) == 3);
+    CHECK(caption_end(spec, 4) == 6);
+    CHECK(Timeline(spec).cues() ==
+          std::vector<Cue>{{0, 1.2, "one"}, {2, 3, "two"}, {3, 5, "three"}, {5, 6, "four"}});
 }

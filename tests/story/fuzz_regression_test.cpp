@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "fuzz/exercise.hpp"
-#include "story/load.hpp"
+#include "story/timed.hpp"
 #include "tests/story/expectations.hpp"
 
 namespace {
@@ -32,8 +32,10 @@ TEST_CASE("every fuzz crasher loads with its expected diagnostics and draws when
         INFO(path);
         REQUIRE(text.starts_with("# expect: "));
         story::Diagnostics diags;
-        const auto board = story::parse_storyboard(text, path, diags);
-        CHECK(diags.format() == story_test::expected_diagnostics(text, path));
+        std::vector<story::Diagnostic> warnings;
+        const auto board = story::load_timed(text, path, diags, warnings);
+        CHECK(story::format_diagnostics(diags, warnings) ==
+              story_test::expected_diagnostics(text, path));
         if (board) {
             int scenes = 0;
             fuzz::exercise(*board, board->video, metrics, [&](const story::Scene&) { ++scenes; });

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -134,6 +135,13 @@ TEST_CASE("README states every limit and keyword as limits.hpp has it") {
         INFO(stated);
         CHECK(reliability.find(stated) != std::string::npos);
     }
+    for (const Range& r : kRanges) {
+        char stated[96];
+        std::snprintf(stated, sizeof stated, "`%s` %g..%g %s", std::string(r.key).c_str(), r.lo,
+                      r.hi, std::string(r.unit).c_str());
+        INFO(stated);
+        CHECK(reliability.find(stated) != std::string::npos);
+    }
     const std::string storyboards = readme_section("Storyboards (schema version 1)");
     for (const Choice& c : kChoices) {
         std::string stated = "`" + std::string(c.key) + "`";
@@ -142,6 +150,12 @@ TEST_CASE("README states every limit and keyword as limits.hpp has it") {
         INFO(stated);
         CHECK(storyboards.find(stated) != std::string::npos);
     }
+    std::string voices = "`voice`";
+    for (std::string_view e : kVoiceEngines)
+        voices += (voices.size() == 7 ? " " : "|") + std::string(e) +
+                  (engine_names_voice(e) ? ":VOICE" : "");
+    INFO(voices);
+    CHECK(storyboards.find(voices) != std::string::npos);
 }
 
 namespace {

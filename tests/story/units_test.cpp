@@ -65,6 +65,18 @@ TEST_CASE("counts: plain, exponent and K/M/B/T suffixes") {
     CHECK(story::parse_count("1e400") == std::nullopt);
 }
 
+TEST_CASE("levels: signed decibels, the unit optional") {
+    CHECK(story::parse_level("-20dB") == Opt(-20));
+    CHECK(story::parse_level("-18.5 dB") == Opt(-18.5));
+    CHECK(story::parse_level("0") == Opt(0));
+    CHECK(story::parse_level("6") == Opt(6));  // in range or not is the caller's
+    CHECK(story::parse_level("-20 LUFS") == std::nullopt);
+    CHECK(story::parse_level("- 20") == std::nullopt);
+    CHECK(story::parse_level("--20") == std::nullopt);
+    CHECK(story::unit_error("loud", story::Quantity::level) ==
+          "cannot parse 'loud' as a level (expected e.g. -20dB or -20)");
+}
+
 TEST_CASE("whole numbers and frame sizes") {
     CHECK(story::parse_integer("4096") == std::optional<long long>(4096));
     CHECK(story::parse_integer("-3") == std::optional<long long>(-3));
@@ -126,24 +138,39 @@ TEST_CASE("diagnostics print compiler style, sorted by file, line and column") {
           "b.yaml:2:1: error: second file\n");
 }
 
+TEST_CASE("warnings print beside errors, sorted with them") {
+    story::Diagnostics errors;
+    errors.error("a.yaml", {9, 1}, "an error");
+    const std::vector<story::Diagnostic> warnings{
+        {"a.yaml", {3, 14}, "speech runs 0.4s past the beat", story::Severity::warning},
+        {"a.yaml", {12, 2}, "later", story::Severity::warning}};
+    CHECK(warnings[0].format() == "a.yaml:3:14: warning: speech runs 0.4s past the beat");
+    CHECK(story::format_diagnostics(errors, warnings) ==
+          "a.yaml:3:14: warning: speech runs 0.4s past the beat\n"
+          "a.yaml:9:1: error: an error\n"
+          "a.yaml:12:2: warning: later\n");
+    CHECK(story::format_diagnostics(errors, {}) == errors.format());
+}
+
 TEST_CASE("each quantity's schema pattern matches exactly the text its parser reads") {
     // Numbers in every form from_chars sees (and some it refuses), with every unit of every
     // quantity, wrong cases and junk after them. Not here: magnitudes the pattern cannot see
     // (1e400) and "-0", which from_chars reads as zero.
-    const std::vector<std::string> numbers{"1",  "1.5", ".5",   "1.",  "1e3",  "2E-2", "0",
-                                           "-1", "+1",  "inf",  "nan", ".",    "1..2", "e3",
-                                           "",   " 3 ", "1 .5", "\t7", "0x10", "1,5"};
+    const std::vector<std::string> numbers{
+        "1",  "1.5", ".5",  "1.",   "1e3", "2E-2", "0",   "-1",  "+1",  "inf", "nan", ".",   "1..2",
+        "e3", "",    " 3 ", "1 .5", "\t7", "0x10", "1,5", "-20", "--2", "- 2", "-.5", "-1e1"};
     const std::vector<std::string> units{
-        "",   "s",    "ms",    "f",   "min", "h",    "B",     "KB",    "MB",  "GB",
-        "TB", "PB",   "KiB",   "MiB", "GiB", "TiB",  "b",     "Kb",    "Mb",  "Gb",
-        "Tb", "K",    "M",     "T",   "gb",  "GB/s", "Gb/s",  "TiB/s", "b/s", "B/s",
-        "k",  "Gbps", " GB/s", "s ",  " ms", "/s",   "GB /s", "S",     "f/s"};
+        "",   "s",   "ms",  "f",     "min",  "h",     "B",   "KB",  "MB", "GB",   "TB",
+        "PB", "KiB", "MiB", "GiB",   "TiB",  "b",     "Kb",  "Mb",  "Gb", "Tb",   "K",
+        "M",  "T",   "gb",  "GB/s",  "Gb/s", "TiB/s", "b/s", "B/s", "k",  "Gbps", " GB/s",
+        "s ", " ms", "/s",  "GB /s", "S",    "f/s",   "dB",  " dB", "db"};
     const std::pair<story::Quantity, std::function<bool(const std::string&)>> parsers[] = {
         {story::Quantity::size, [](const std::string& s) { return !!story::parse_size(s); }},
         {story::Quantity::bandwidth,
          [](const std::string& s) { return !!story::parse_bandwidth(s); }},
         {story::Quantity::time, [](const std::string& s) { return !!story::parse_time(s, 30); }},
         {story::Quantity::count, [](const std::string& s) { return !!story::parse_count(s); }},
+        {story::Quantity::level, [](const std::string& s) { return !!story::parse_level(s); }},
     };
     for (const auto& [quantity, parses] : parsers) {
         const std::regex pattern(story::quantity_pattern(quantity), std::regex::ECMAScript);

@@ -50,10 +50,11 @@ std::string common_flags(const JobsArgs& args, const std::string& cache_dir) {
 }
 
 int run_jobs(const JobsArgs& args) {
-    const auto films = load_films(args.storyboards, args.only, args.video, std::cerr);
-    if (!films) return 2;
     const std::string cache_dir =
         args.cache_dir.empty() ? default_cache_dir("out/film.mp4") : args.cache_dir;
+    speech_cache() = cache_dir;
+    const auto films = load_films(args.storyboards, args.only, args.video, std::cerr);
+    if (!films) return 2;
     const std::string program =
         shell_quote(args.program.empty() ? fallback_program() : args.program);
     const std::string flags = common_flags(args, cache_dir);

@@ -105,6 +105,9 @@ bool prepare_sound(const RenderArgs& args, std::vector<FilmJob>& films) {
 // Loads, selects and resolves every storyboard and names its output; false (diagnostics
 // printed) if any is bad.
 bool prepare_films(const RenderArgs& args, std::vector<FilmJob>& films) {
+    speech_cache() = args.batch.cache_dir.empty()
+                         ? default_cache_dir(args.output.empty() ? "out/film.mp4" : args.output)
+                         : args.batch.cache_dir;
     auto loaded = load_films(args.storyboards, args.only, args.video, std::cerr);
     if (!loaded) return false;
     if (!args.output.empty() && loaded->size() > 1) {

@@ -1,0 +1,254 @@
+// Filling beats' speech from the cache or the voice module; see speech.hpp.
+#include "render/voice/speech.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <ostream>
+#include <set>
+#include <thread>
+#include <tuple>
+
+#include "render/sys/error.hpp"
+#include "render/sys/files.hpp"
+#include "render/sys/hash.hpp"
+#include "render/sys/parallel.hpp"
+#include "render/voice/speech_cache.hpp"
+#include "render/voice/voice_module.hpp"
+#include "story/diagnostics.hpp"
+
+namespace render {
+namespace fs = std::filesystem;
+using story::VoiceEngine;
+
+namespace {
+
+// The order a take's extensions are tried in; README "Narration voices".
+const std::vector<std::string> kTakeExtensions = {"wav", "flac", "mp3", "opus", "ogg", "m4a"};
+
+// `espeak-ng` or `festival` without a voice name speaks English.
+std::string voice_or_default(const story::Narration& narration) {
+    if (!narration.voice.empty()) return narration.voice;
+    if (narration.engine == VoiceEngine::espeak) return "en-us";
+    if (narration.engine == VoiceEngine::festival) return "cmu_us_slt_arctic_hts";
+    return "";
+}
+
+bool exists(const fs::path& path) {
+    std::error_code ec;
+    return fs::exists(path, ec);
+}
+
+std::string join(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out;
+}
+
+// A line the cache did not hold.
+struct Miss {
+    story::Beat* beat = nullptr;
+    voice::LineRequest request;
+    SpeechKey key;
+    story::SourcePos voice_pos, take_pos;
+};
+
+class SpeechFiller {
+  public:
+    SpeechFiller(story::Storyboard& board, const std::string& cache_dir, int workers)
+        : file_(board.file),
+          base_(fs::path(board.file).parent_path()),
+          cache_(cache_dir),
+          workers_(workers > 0 ? workers : static_cast<int>(std::thread::hardware_concurrency())) {}
+
+    bool run(story::Storyboard& board, story::Diagnostics& diags) {
+        for (story::ChapterSpec& chapter : board.chapters) {
+            if (chapter.narration.engine == VoiceEngine::off) continue;
+            for (std::size_t i = 0; i < chapter.beats.size(); ++i) {
+                if (!chapter.beats[i].say.empty()) look_up(chapter, i);
+            }
+        }
+        if (!misses_.empty()) speak_misses();
+        diags.append(diags_);
+        return diags_.empty();
+    }
+
+  private:
+    void look_up(story::ChapterSpec& chapter, std::size_t index) {
+        story::Beat& beat = chapter.beats[index];
+        Miss miss{&beat,
+                  {chapter.narration.engine,
+                   voice_or_default(chapter.narration),
+                   chapter.narration.wpm,
+                   beat.say,
+                   {},
+                   ""},
+                  {},
+                  chapter.narration.pos,
+                  beat.take.empty() ? beat.pos : beat.take_pos};
+        for (const story::Bookmark& mark : beat.marks) miss.request.marks.push_back(mark.offset);
+        std::string take_digest;
+        if (miss.request.engine == VoiceEngine::recorded) {
+            const auto take = find_take(chapter, index + 1, beat);
+            if (!take) return;
+            std::string error;
+            const auto bytes = read_file(*take, error);
+            if (!bytes) return report(miss.take_pos, "cannot read take " + *take + ": " + error);
+            miss.request.take = *take;
+            take_digest = xxh3_hex(*bytes);
+        }
+        miss.key = speech_key(miss.request, take_digest);
+        if (auto hit = cache_.lookup(miss.key)) {
+            beat.speech = std::move(*hit);
+        } else {
+            misses_.push_back(std::move(miss));
+        }
+    }
+
+    // `take: FILE`, else <takes>/<chapter>-<n>.<ext> with n the beat's place among all the
+    // chapter's beats (from 1) and exactly one of the extensions present.
+    std::optional<std::string> find_take(const story::ChapterSpec& chapter, std::size_t n,
+                                         const story::Beat& beat) {
+        if (!beat.take.empty()) {
+            const std::string path = (base_ / beat.take).string();
+            if (exists(path)) return path;
+            report(beat.take_pos, "take " + path + " does not exist");
+            return std::nullopt;
+        }
+        if (chapter.narration.takes.empty()) {
+            report(beat.pos,
+                   "narration: recorded needs `takes: DIR`, or `take: FILE` on this beat");
+            return std::nullopt;
+        }
+        const std::string stem =
+            (base_ / chapter.narration.takes / (chapter.id + "-" + std::to_string(n))).string();
+        std::vector<std::string> found;
+        for (const std::string& ext : kTakeExtensions) {
+            if (exists(stem + "." + ext)) found.push_back(stem + "." + ext);
+        }
+        if (found.size() == 1) return found.front();
+        if (found.empty()) {
+            report(beat.pos, "no take for this line: expected " + stem +
+                                 ".wav (or .flac, .mp3, .opus, .ogg or .m4a)");
+        } else {
+            report(beat.pos, "two takes for this line: " + found[0] + " and " + found[1] +
+                                 " (keep one, or name it with `take:`)");
+        }
+        return std::nullopt;
+    }
+
+    // Loads the module (the first miss of the process does), checks every voice, then speaks
+    // each line once (beats saying the same line with the same voice share it), on `workers_`
+    // threads, and stores it. After an error nothing is stored; only the takes are still
+    // decoded, to report them all.
+    void speak_misses() {
+        voice::Synthesizer& synthesizer = voice_synthesizer();
+        std::vector<std::vector<Miss*>> lines;  // in file order, each with the beats saying it
+        std::map<std::string, std::size_t> line_of;
+        for (Miss& m : misses_) {
+            if (!known_voice(synthesizer, m)) continue;
+            const auto [at, fresh] = line_of.try_emplace(m.key.key, lines.size());
+            if (fresh) lines.emplace_back();
+            lines[at->second].push_back(&m);
+        }
+        const bool store = diags_.empty();
+        run_parallel(workers_, lines.size(), process_token(),
+                     [&](std::size_t i, const CancelToken& batch) {
+                         batch.check();
+                         const Miss& first = *lines[i].front();
+                         if (!store && first.request.engine != VoiceEngine::recorded) return;
+                         voice::Line line;
+                         const voice::Outcome outcome = synthesizer.speak(first.request, line);
+                         check(outcome, first);
+                         if (!store || outcome.kind != voice::Outcome::Kind::ok) return;
+                         const story::Speech speech = cache_.store(first.key, line);
+                         for (Miss* m : lines[i]) m->beat->speech = speech;
+                     });
+    }
+
+    // A take that is no sound is the storyboard's error; an engine's failure is the system's.
+    void check(const voice::Outcome& outcome, const Miss& m) {
+        if (outcome.kind == voice::Outcome::Kind::bad_take)
+            report(m.take_pos, "take is not audio: " + outcome.message);
+        if (outcome.kind == voice::Outcome::Kind::failed)
+            throw SystemError(std::string(voice::engine_name(m.request.engine)) +
+                              " could not speak the line of " + file_ + ":" +
+                              std::to_string(m.beat->pos.line) + ": " + outcome.message);
+    }
+
+    bool known_voice(voice::Synthesizer& synthesizer, const Miss& m) {
+        const VoiceEngine engine = m.request.engine;
+        if (engine == VoiceEngine::recorded) return true;
+        const std::string what = std::string(voice::engine_name(engine)) + " voice";
+        auto [names, fresh] = voices_.try_emplace(engine);
+        if (fresh) {
+            const voice::Outcome outcome = synthesizer.voices(engine, names->second);
+            if (outcome.kind != voice::Outcome::Kind::ok)
+                throw SystemError(what + "s are not available: " + outcome.message);
+        }
+        const std::vector<std::string>& voices = names->second;
+        if (std::binary_search(voices.begin(), voices.end(), m.request.voice)) return true;
+        std::string message = story::unknown_name(what, m.request.voice, voices);
+        if (message.find("did you mean") != std::string::npos)
+            message += "; voices: " + join(voices);
+        report(m.voice_pos, message + " (`shardreel voices` lists them)");
+        return false;
+    }
+
+    // A chapter inheriting the film's voice reports its problem at the film's `narration:` once.
+    void report(story::SourcePos pos, const std::string& message) {
+        const std::lock_guard<std::mutex> lock(report_mutex_);  // lines are spoken in parallel
+        if (reported_.insert({pos.line, pos.col, message}).second)
+            diags_.error(file_, pos, message);
+    }
+
+    std::string file_;
+    fs::path base_;
+    SpeechCache cache_;
+    int workers_;
+    std::mutex report_mutex_;
+    story::Diagnostics diags_;
+    std::set<std::tuple<int, int, std::string>> reported_;
+    std::vector<Miss> misses_;
+    std::map<VoiceEngine, std::vector<std::string>> voices_;
+};
+
+}  // namespace
+
+bool fill_speech(story::Storyboard& board, const std::string& cache_dir, story::Diagnostics& diags,
+                 int workers) {
+    return SpeechFiller(board, cache_dir, workers).run(board, diags);
+}
+
+bool fill_speech(story::Storyboard& board, const std::string& cache_dir, std::ostream& err,
+                 int workers) {
+    story::Diagnostics diags;
+    const bool ok = fill_speech(board, cache_dir, diags, workers);
+    err << diags.format();
+    return ok;
+}
+
+std::optional<SpeechLine> speech_line(const story::Beat& beat, const std::string& cache_dir) {
+    if (!beat.speech || beat.speech->key.empty()) return std::nullopt;
+    return SpeechLine{beat.speech->key, SpeechCache(cache_dir).pcm_path(beat.speech->key),
+                      beat.speech->seconds};
+}
+
+std::vector<float> read_speech_pcm(const SpeechLine& line) {
+    std::string error;
+    const auto bytes = read_file(line.path, error);
+    if (!bytes) throw SystemError("cannot read speech " + line.path + ": " + error);
+    const auto samples = static_cast<std::size_t>(std::lround(line.seconds * voice::kSampleRate));
+    if (bytes->size() != samples * sizeof(float))
+        throw SystemError("speech " + line.path + " holds " + std::to_string(bytes->size()) +
+                          " bytes, not the " + std::to_string(samples * sizeof(float)) +
+                          " of its " + std::to_string(samples) + " samples");
+    std::vector<float> pcm(samples);
+    std::memcpy(pcm.data(), bytes->data(), bytes->size());
+    return pcm;
+}
+
+}  // namespace render

@@ -1,0 +1,64 @@
+// What the core asks of the voice module (build/shardreel-voice.so: espeak-ng, Festival and
+// recorded takes) and what it answers: plain values across the dlopen boundary, no exceptions.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "story/narration.hpp"
+
+namespace render::voice {
+
+// As storyboards name the engines: "espeak-ng", "festival", "recorded", "off".
+inline const char* engine_name(story::VoiceEngine engine) {
+    switch (engine) {
+        case story::VoiceEngine::espeak:
+            return "espeak-ng";
+        case story::VoiceEngine::festival:
+            return "festival";
+        case story::VoiceEngine::recorded:
+            return "recorded";
+        case story::VoiceEngine::off:
+            break;
+    }
+    return "off";
+}
+
+inline constexpr int kSampleRate = 48000;  // of every line
+
+// One beat's line to speak.
+struct LineRequest {
+    story::VoiceEngine engine = story::VoiceEngine::espeak;
+    std::string voice;               // the engine's voice ("en-us"); empty for recorded
+    int wpm = 0;                     // words per minute; 0: the engine's own pace
+    std::string text;                // the beat's say: text, bookmarks removed
+    std::vector<std::size_t> marks;  // byte offsets into text of the bookmarked words
+    std::string take;                // recorded: the take file's path
+};
+
+// The line as spoken: 48 kHz mono float, silence trimmed, at -16 LUFS.
+struct Line {
+    std::vector<float> pcm;
+    std::vector<double> marks;  // seconds from the first sample, one per request mark
+};
+
+struct Outcome {
+    enum class Kind { ok, bad_take, failed };
+    Kind kind = Kind::ok;
+    std::string message;  // bad_take: why the take is no sound; failed: the engine's failure
+};
+
+class Synthesizer {
+  public:
+    virtual ~Synthesizer() = default;
+    // The engine's voice names, sorted (espeak-ng's ~130, Festival's installed ones).
+    virtual Outcome voices(story::VoiceEngine engine, std::vector<std::string>& names) = 0;
+    // Speaks (or decodes) the line; the voice must be one voices() lists. Thread-safe: lines
+    // asked for from several threads are spoken side by side, each in a process of its own.
+    virtual Outcome speak(const LineRequest& request, Line& line) = 0;
+};
+
+}  // namespace render::voice
+
+// The module's one entry point; the instance lives until exit.
+extern "C" render::voice::Synthesizer* shardreel_voice_synthesizer();

@@ -1,0 +1,380 @@
+// Narration's speech (render/voice): espeak-ng and Festival speak the same bytes every time,
+// bookmarks fall in order inside the speech, wpm sets the pace, every line is trimmed and at
+// -16 LUFS, recorded takes are found, decoded and levelled, bad voices and takes are errors at
+// their line, and the speech cache serves lines without loading the voice module.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "render/sys/files.hpp"
+#include "render/voice/speech.hpp"
+#include "tests/render/cli.hpp"
+#include "tests/render/sound.hpp"
+
+using namespace render_test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* const kLine = "Scale to 70 billion parameters, and the state grows to 1,120 GB.";
+
+story::Narration voice(story::VoiceEngine engine, const std::string& name, int wpm = 0) {
+    story::Narration n;
+    n.engine = engine;
+    n.voice = name;
+    n.wpm = wpm;
+    n.pos = {3, 12};
+    return n;
+}
+
+story::Narration recorded(const std::string& takes) {
+    story::Narration n = voice(story::VoiceEngine::recorded, "");
+    n.takes = takes;
+    return n;
+}
+
+// One chapter `intro` whose beats say lines (an empty one only animates), the Nth at line 10+2N.
+story::Storyboard board(const story::Narration& narration, const std::vector<std::string>& lines,
+                        const fs::path& file) {
+    story::Storyboard b;
+    b.file = file.string();
+    story::ChapterSpec chapter;
+    chapter.id = "intro";
+    chapter.duration = 20;
+    chapter.narration = narration;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        story::Beat beat;
+        beat.say = lines[i];
+        beat.pos = {10 + 2 * static_cast<int>(i), 7};
+        chapter.beats.push_back(beat);
+    }
+    b.chapters.push_back(chapter);
+    return b;
+}
+
+// Bookmarks the words of the first beat (by their first occurrence).
+void mark(story::Storyboard& b, const std::vector<std::string>& words) {
+    story::Beat& beat = b.chapters[0].beats[0];
+    for (const std::string& w : words) beat.marks.push_back({w, beat.say.find(w)});
+}
+
+struct Filled {
+    bool ok = false;
+    std::string err;
+};
+
+Filled fill(story::Storyboard& b, const fs::path& cache) {
+    std::ostringstream err;
+    const bool ok = render::fill_speech(b, cache.string(), err);
+    return {ok, err.str()};
+}
+
+const story::Speech& speech(const story::Storyboard& b, std::size_t beat = 0) {
+    REQUIRE(b.chapters[0].beats[beat].speech);
+    return *b.chapters[0].beats[beat].speech;
+}
+
+std::vector<float> pcm(const story::Storyboard& b, const fs::path& cache, std::size_t beat = 0) {
+    const auto line = render::speech_line(b.chapters[0].beats[beat], cache.string());
+    REQUIRE(line);
+    return render::read_speech_pcm(*line);
+}
+
+const story::Narration kEspeak = voice(story::VoiceEngine::espeak, "en-us");
+const story::Narration kFestival = voice(story::VoiceEngine::festival, "cmu_us_slt_arctic_hts");
+
+}  // namespace
+
+TEST_CASE("espeak-ng and Festival speak a line as the same bytes every time", "[voice]") {
+    for (const story::Narration& n : {kEspeak, kFestival}) {
+        INFO(n.voice);
+        const TempDir dir;
+        story::Storyboard a = board(n, {kLine}, dir.path / "a.yaml");
+        story::Storyboard b = a;
+        REQUIRE(fill(a, dir.path / "one").ok);
+        REQUIRE(fill(b, dir.path / "two").ok);
+        CHECK(speech(a) == speech(b));
+        CHECK(speech(a).seconds > 3);  // the line takes a few seconds to say
+        CHECK(speech(a).seconds < 8);
+        const auto line = render::speech_line(a.chapters[0].beats[0], (dir.path / "one").string());
+        REQUIRE(line);
+        CHECK(line->path == (dir.path / "one/speech" / (speech(a).key + ".f32")).string());
+        CHECK(slurp(line->path) == slurp(dir.path / "two/speech" / (speech(a).key + ".f32")));
+        CHECK(pcm(a, dir.path / "one").size() ==
+              static_cast<std::size_t>(std::lround(speech(a).seconds * 48000)));
+        CHECK_FALSE(has_temp_files(dir.path));
+    }
+}
+
+TEST_CASE("lines spoken side by side are the bytes spoken one after another", "[voice]") {
+    for (const story::Narration& n : {kEspeak, kFestival}) {
+        INFO(n.voice);
+        const TempDir dir;
+        const std::vector<std::string> lines = {kLine, "Two cards hold the weights.", "", "Yes.",
+                                                "Every parameter costs memory three times over."};
+        story::Storyboard one = board(n, lines, dir.path / "a.yaml");
+        story::Storyboard two = one;
+        std::ostringstream err;
+        REQUIRE(render::fill_speech(one, (dir.path / "one").string(), err, 1));
+        REQUIRE(render::fill_speech(two, (dir.path / "two").string(), err, 2));
+        for (std::size_t i : {0, 1, 3, 4}) {
+            CHECK(speech(one, i) == speech(two, i));
+            CHECK(slurp(dir.path / "one/speech" / (speech(one, i).key + ".f32")) ==
+                  slurp(dir.path / "two/speech" / (speech(two, i).key + ".f32")));
+        }
+    }
+}
+
+TEST_CASE("bookmarks fall in order inside the speech, where their words are", "[voice]") {
+    for (const story::Narration& n : {kEspeak, kFestival}) {
+        INFO(n.voice);
+        const TempDir dir;
+        story::Storyboard b = board(n, {kLine}, dir.path / "a.yaml");
+        mark(b, {"Scale", "70", "state", "GB"});
+        REQUIRE(fill(b, dir.path / "cache").ok);
+        const story::Speech& s = speech(b);
+        REQUIRE(s.marks.size() == 4);
+        CHECK(s.marks[0] < 0.1);  // the first word starts the trimmed line
+        CHECK(s.marks[0] < s.marks[1]);
+        CHECK(s.marks[1] < s.marks[2]);
+        CHECK(s.marks[2] < s.marks[3]);
+        CHECK(s.marks[3] < s.seconds - 0.3);  // "gigabytes" still to be said
+        // "70 billion parameters, and the" lies between marks 1 and 2: a second or more.
+        CHECK(s.marks[2] - s.marks[1] > 1.0);
+        // A hit gives the same times back.
+        story::Storyboard again = board(n, {kLine}, dir.path / "a.yaml");
+        mark(again, {"Scale", "70", "state", "GB"});
+        REQUIRE(fill(again, dir.path / "cache").ok);
+        CHECK(speech(again) == s);
+    }
+}
+
+TEST_CASE("wpm sets the pace of both engines", "[voice]") {
+    for (const story::Narration& n : {kEspeak, kFestival}) {
+        INFO(n.voice);
+        const TempDir dir;
+        story::Narration slow = n, fast = n;
+        slow.wpm = 120;
+        fast.wpm = 240;
+        story::Storyboard a = board(slow, {kLine}, dir.path / "a.yaml");
+        story::Storyboard b = board(fast, {kLine}, dir.path / "a.yaml");
+        REQUIRE(fill(a, dir.path / "cache").ok);
+        REQUIRE(fill(b, dir.path / "cache").ok);
+        CHECK(speech(a).key != speech(b).key);
+        // Twice the words per minute: about half the time (pauses scale less).
+        CHECK(speech(a).seconds / speech(b).seconds > 1.6);
+        CHECK(speech(a).seconds / speech(b).seconds < 2.4);
+    }
+}
+
+TEST_CASE("every spoken line is trimmed to 30 ms of silence and levelled to -16 LUFS", "[voice]") {
+    for (const story::Narration& n : {kEspeak, kFestival}) {
+        INFO(n.voice);
+        const TempDir dir;
+        story::Storyboard b = board(n, {kLine, "Yes."}, dir.path / "a.yaml");
+        REQUIRE(fill(b, dir.path / "cache").ok);
+        const std::vector<float> line = pcm(b, dir.path / "cache");
+        CHECK(lufs(line) == Approx(-16).margin(0.1));
+        CHECK(peak_dbfs(line) <= -1 + 1e-4);
+        // 30 ms (1440 samples) of what was silence, then the first sound of the speech; the
+        // same at the end.
+        CHECK(peak_dbfs({line.begin(), line.begin() + 1440}) <
+              20 * std::log10(std::abs(line[1440])));
+        const std::size_t end = line.size() - 1441;
+        CHECK(peak_dbfs({line.end() - 1440, line.end()}) < 20 * std::log10(std::abs(line[end])));
+        // A line under 0.4 s of speech has no gating block; it is levelled all the same.
+        const std::vector<float> yes = pcm(b, dir.path / "cache", 1);
+        CHECK(peak_dbfs(yes) > -12);
+    }
+}
+
+TEST_CASE("a recorded take is decoded at 48 kHz, trimmed and levelled", "[voice]") {
+    const TempDir dir;
+    fs::create_directories(dir.path / "takes");
+    // A quiet 44.1 kHz stereo 440 Hz tone, 1 s between half-second silences.
+    const auto take =
+        concat(concat(silence(0.5, 44100), tone(440, 1.0, 44100, 0.05)), silence(0.5, 44100));
+    write_wav(dir.path / "takes/intro-1.wav", 44100, 2, stereo(take));
+    story::Storyboard b = board(recorded("takes"), {kLine}, dir.path / "film.yaml");
+    mark(b, {"state"});
+    const Filled f = fill(b, dir.path / "cache");
+    INFO(f.err);
+    REQUIRE(f.ok);
+    CHECK(speech(b).seconds == Approx(1.06).margin(0.002));  // the tone and 30 ms each side
+    const std::vector<float> line = pcm(b, dir.path / "cache");
+    CHECK(pitch({line.begin() + 9600, line.end() - 9600}, 48000) == Approx(440).margin(0.5));
+    CHECK(lufs(line) == Approx(-16).margin(0.1));
+    CHECK(peak_dbfs(line) <= -1 + 1e-4);
+    // A take's words are not known: the mark sits at its share of the text.
+    const double share =
+        static_cast<double>(std::string(kLine).find("state")) / std::string(kLine).size();
+    REQUIRE(speech(b).marks.size() == 1);
+    CHECK(speech(b).marks[0] == Approx(share * speech(b).seconds));
+
+    // A quiet take with a loud click: the tone reaches -16 LUFS, the click is held at -1 dBFS,
+    // and the limiter's dip around it lasts milliseconds, not the take.
+    auto clicky = tone(440, 1.0, 48000, 0.01);
+    clicky[24000] = 1.0f;
+    write_wav(dir.path / "takes/intro-1.wav", 48000, 1, clicky);
+    story::Storyboard c = board(recorded("takes"), {kLine}, dir.path / "film.yaml");
+    REQUIRE(fill(c, dir.path / "cache").ok);
+    CHECK(speech(c).key != speech(b).key);  // the take's bytes are in the key
+    const std::vector<float> held = pcm(c, dir.path / "cache");
+    CHECK(peak_dbfs(held) == Approx(-1).margin(0.01));
+    CHECK(lufs(held) == Approx(-16).margin(0.1));
+    const std::size_t click = 24000;  // nothing is trimmed off the front: the tone starts at once
+    CHECK(peak_dbfs({held.begin(), held.begin() + click - 960}) ==
+          Approx(peak_dbfs({held.end() - 4800, held.end()})).margin(0.1));
+}
+
+TEST_CASE("takes are named by the beat's place among all the chapter's beats, or by take:",
+          "[voice]") {
+    const TempDir dir;
+    fs::create_directories(dir.path / "takes");
+    write_wav(dir.path / "takes/intro-1.wav", 48000, 1, tone(440, 1.0, 48000, 0.3));
+    write_wav(dir.path / "takes/intro-3.flac.wav", 48000, 1, tone(440, 9.0, 48000, 0.3));
+    write_wav(dir.path / "takes/intro-3.wav", 48000, 1, tone(440, 2.0, 48000, 0.3));
+    write_wav(dir.path / "mine.wav", 48000, 1, tone(440, 3.0, 48000, 0.3));
+    story::Storyboard b =
+        board(recorded("takes"), {"One.", "", "Three.", "Four."}, dir.path / "film.yaml");
+    b.chapters[0].beats[3].take = "mine.wav";
+    REQUIRE(fill(b, dir.path / "cache").ok);
+    CHECK(speech(b, 0).seconds == Approx(1.0).margin(0.07));
+    CHECK_FALSE(b.chapters[0].beats[1].speech);  // it only animates
+    CHECK(speech(b, 2).seconds == Approx(2.0).margin(0.07));
+    CHECK(speech(b, 3).seconds == Approx(3.0).margin(0.07));
+}
+
+TEST_CASE("a take that is missing, ambiguous, unreadable or not audio is an error at its line",
+          "[voice]") {
+    const TempDir dir;
+    fs::create_directories(dir.path / "takes");
+    write_text(dir.path / "takes/intro-1.wav", "not a sound\n");
+    write_wav(dir.path / "takes/intro-2.wav", 48000, 1, tone(440, 1.0, 48000, 0.3));
+    write_wav(dir.path / "takes/intro-2.mp3", 48000, 1, tone(440, 1.0, 48000, 0.3));
+    fs::create_directories(dir.path / "takes/intro-4.wav");  // a folder: no bytes to read
+    story::Storyboard b = board(recorded("takes"), {"One.", "Two.", "Three.", "Four.", "Five."},
+                                dir.path / "film.yaml");
+    b.chapters[0].beats[4].take = "takes/gone.wav";
+    b.chapters[0].beats[4].take_pos = {18, 13};
+    const Filled f = fill(b, dir.path / "cache");
+    CHECK_FALSE(f.ok);
+    const std::string film = (dir.path / "film.yaml").string();
+    const std::string takes = (dir.path / "takes").string();
+    CHECK(f.err == film + ":10:7: error: take is not audio: cannot open " + takes +
+                       "/intro-1.wav: Invalid data found when processing input\n" +  //
+                       film + ":12:7: error: two takes for this line: " + takes +
+                       "/intro-2.wav and " + takes +
+                       "/intro-2.mp3 (keep one, or name it with `take:`)\n" +  //
+                       film + ":14:7: error: no take for this line: expected " + takes +
+                       "/intro-3.wav (or .flac, .mp3, .opus, .ogg or .m4a)\n" +  //
+                       film + ":16:7: error: cannot read take " + takes +
+                       "/intro-4.wav: Is a directory\n" +  //
+                       film + ":18:13: error: take " + (dir.path / "takes/gone.wav").string() +
+                       " does not exist\n");
+    CHECK_FALSE(fs::exists(dir.path / "cache"));  // nothing spoken, nothing stored
+}
+
+TEST_CASE("an unknown voice is an error at its narration, with the voices and a did-you-mean",
+          "[voice]") {
+    const TempDir dir;
+    story::Storyboard b = board(voice(story::VoiceEngine::espeak, "en-uss"), {"One.", "Two."},
+                                dir.path / "film.yaml");
+    b.chapters.push_back(b.chapters[0]);  // a second chapter with the film's voice
+    b.chapters[1].id = "more";
+    Filled f = fill(b, dir.path / "cache");
+    CHECK_FALSE(f.ok);
+    const std::string film = (dir.path / "film.yaml").string();
+    CHECK_THAT(f.err, Catch::StartsWith(film + ":3:12: error: unknown espeak-ng voice 'en-uss' "
+                                               "(did you mean 'en-us'?); voices: af, am, an, "));
+    CHECK_THAT(f.err, Catch::Contains(", en-gb, ") && Catch::Contains(", fr, "));
+    CHECK(std::count(f.err.begin(), f.err.end(), '\n') == 1);  // once for both chapters
+    CHECK_FALSE(fs::exists(dir.path / "cache"));
+
+    story::Storyboard c =
+        board(voice(story::VoiceEngine::festival, "slt"), {"One."}, dir.path / "film.yaml");
+    f = fill(c, dir.path / "cache");
+    CHECK_FALSE(f.ok);
+    CHECK(f.err == film +
+                       ":3:12: error: unknown festival voice 'slt' (expected "
+                       "cmu_us_slt_arctic_hts) (`shardreel voices` lists them)\n");
+}
+
+TEST_CASE("a damaged speech cache entry is spoken again", "[voice]") {
+    const TempDir dir;
+    story::Storyboard b = board(kEspeak, {kLine}, dir.path / "film.yaml");
+    REQUIRE(fill(b, dir.path / "cache").ok);
+    const auto line = render::speech_line(b.chapters[0].beats[0], (dir.path / "cache").string());
+    REQUIRE(line);
+    const std::string bytes = slurp(line->path);
+    write_text(line->path, bytes.substr(0, bytes.size() / 2));
+    story::Storyboard again = board(kEspeak, {kLine}, dir.path / "film.yaml");
+    REQUIRE(fill(again, dir.path / "cache").ok);
+    CHECK(speech(again) == speech(b));
+    CHECK(slurp(line->path) == bytes);
+}
+
+TEST_CASE("beats without a voice are left for the reading-time estimate", "[voice]") {
+    const TempDir dir;
+    story::Storyboard b = board(story::Narration{}, {kLine}, dir.path / "film.yaml");
+    REQUIRE(fill(b, dir.path / "cache").ok);
+    CHECK_FALSE(b.chapters[0].beats[0].speech);
+    CHECK_FALSE(render::speech_line(b.chapters[0].beats[0], (dir.path / "cache").string()));
+    CHECK_FALSE(fs::exists(dir.path / "cache"));
+}
+
+// Run by the next test in a child process: fills the speech of one espeak-ng line (or, with
+// SHARDREEL_VOICE_CHILD_OFF set, of a film without narration) against the given cache.
+TEST_CASE("fill_speech in a child process", "[.child]") {
+    const char* cache = std::getenv("SHARDREEL_VOICE_CHILD_CACHE");
+    REQUIRE(cache);
+    const bool off = std::getenv("SHARDREEL_VOICE_CHILD_OFF") != nullptr;
+    story::Storyboard b = board(off ? story::Narration{} : kEspeak, {kLine}, "film.yaml");
+    REQUIRE(fill(b, cache).ok);
+    REQUIRE(b.chapters[0].beats[0].speech.has_value() != off);
+}
+
+TEST_CASE("a speech cache hit, or a film without narration, never loads the voice module",
+          "[voice]") {
+    const TempDir dir;
+    // Whether the child's dynamic loader mapped the module (LD_DEBUG=libs logs every library).
+    const auto loads_module = [&](const std::string& env) {
+        const CliRun r = run_shell(env + " SHARDREEL_VOICE_CHILD_CACHE=" + q(dir.path / "cache") +
+                                   " LD_DEBUG=libs " + q(render::running_binary()) +
+                                   " 'fill_speech in a child process'");
+        INFO(r.out << r.err.substr(0, 2000));
+        REQUIRE(r.exit_code == 0);
+        CHECK((r.err.find("libespeak-ng.so") != std::string::npos) ==
+              (r.err.find("shardreel-voice.so") != std::string::npos));
+        return r.err.find("shardreel-voice.so") != std::string::npos;
+    };
+    CHECK(loads_module(""));  // the first time, the line is spoken
+    CHECK_FALSE(loads_module(""));
+    CHECK_FALSE(loads_module("SHARDREEL_VOICE_CHILD_OFF=1"));
+}
+
+TEST_CASE("shardreel voices lists every voice as narration: names it", "[voice]") {
+    const CliRun all = run_cli("voices");
+    CHECK(all.exit_code == 0);
+    CHECK_THAT(all.out, Catch::StartsWith("espeak-ng:af\n") &&
+                            Catch::Contains("\nespeak-ng:en-us\n") &&
+                            Catch::EndsWith("\nfestival:cmu_us_slt_arctic_hts\n"));
+    const CliRun festival = run_cli("voices festival");
+    CHECK(festival.exit_code == 0);
+    CHECK(festival.out == "festival:cmu_us_slt_arctic_hts\n");
+    const CliRun wrong = run_cli("voices festvial");
+    CHECK(wrong.exit_code == 2);
+    CHECK(wrong.err == "shardreel: error: unknown engine 'festvial' (did you mean 'festival'?)\n");
+    CHECK(wrong.out.empty());
+}
+
+TEST_CASE("without its voice module, speaking fails with exit 1 and names the module", "[voice]") {
+    const TempDir dir;
+    const auto lone = dir.path / "shardreel";  // the binary alone: no shardreel-voice.so beside it
+    fs::copy_file(SHARDREEL_BINARY, lone);
+    const CliRun r = run_shell(q(lone) + " voices", dir.path);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Catch::StartsWith("shardreel: error: cannot load the voice module " +
+                                        (dir.path / "shardreel-voice.so").string() + ": "));
+}
