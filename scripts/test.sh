@@ -15,7 +15,7 @@ if [ "${1:-}" = --sanitize ]; then
   # The CLI tests run the sanitized binary too: these reach it through the environment.
   # Full malloc stacks (system libraries have no frame pointers) so that scripts/lsan.supp can
   # match third-party frames by name.
-  export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:fast_unwind_on_malloc=0:check_initialization_order=1:strict_init_order=1"
+  export ASAN_OPTIONS="suppressions=$root/scripts/asan.supp:halt_on_error=1:detect_leaks=1:fast_unwind_on_malloc=0:check_initialization_order=1:strict_init_order=1"
   export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
   export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0"
 fi

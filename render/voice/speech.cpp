@@ -6,16 +6,15 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
-#include <mutex>
 #include <ostream>
 #include <set>
 #include <thread>
 #include <tuple>
 
+#include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
 #include "render/sys/hash.hpp"
-#include "render/sys/parallel.hpp"
 #include "render/voice/speech_cache.hpp"
 #include "render/voice/voice_module.hpp"
 #include "story/diagnostics.hpp"
@@ -141,9 +140,9 @@ class SpeechFiller {
     }
 
     // Loads the module (the first miss of the process does), checks every voice, then speaks
-    // each line once (beats saying the same line with the same voice share it), on `workers_`
-    // threads, and stores it. After an error nothing is stored; only the takes are still
-    // decoded, to report them all.
+    // each line once (beats saying the same line with the same voice share it), `workers_` at
+    // once, and stores it. After an error nothing is stored; only the takes are still decoded,
+    // to report them all.
     void speak_misses() {
         voice::Synthesizer& synthesizer = voice_synthesizer();
         std::vector<std::vector<Miss*>> lines;  // in file order, each with the beats saying it
@@ -155,28 +154,47 @@ class SpeechFiller {
             lines[at->second].push_back(&m);
         }
         const bool store = diags_.empty();
-        run_parallel(workers_, lines.size(), process_token(),
-                     [&](std::size_t i, const CancelToken& batch) {
-                         batch.check();
-                         const Miss& first = *lines[i].front();
-                         if (!store && first.request.engine != VoiceEngine::recorded) return;
-                         voice::Line line;
-                         const voice::Outcome outcome = synthesizer.speak(first.request, line);
-                         check(outcome, first);
-                         if (!store || outcome.kind != voice::Outcome::Kind::ok) return;
-                         const story::Speech speech = cache_.store(first.key, line);
-                         for (Miss* m : lines[i]) m->beat->speech = speech;
-                     });
+        std::vector<std::vector<Miss*>> asked;
+        std::vector<voice::LineRequest> requests;
+        for (std::vector<Miss*>& line : lines) {
+            if (!store && line.front()->request.engine != VoiceEngine::recorded) continue;
+            requests.push_back(line.front()->request);
+            asked.push_back(std::move(line));
+        }
+        Receiver receiver(*this, asked, store);
+        synthesizer.speak_all(requests, workers_, receiver);
+        process_token().check();
+        if (receiver.failure) throw SystemError(*receiver.failure);
     }
 
-    // A take that is no sound is the storyboard's error; an engine's failure is the system's.
-    void check(const voice::Outcome& outcome, const Miss& m) {
+    // Stores each line as it comes; the first engine failure stops the rest.
+    struct Receiver final : voice::LineReceiver {
+        Receiver(SpeechFiller& filler, const std::vector<std::vector<Miss*>>& lines, bool store)
+            : filler(filler), lines(lines), store(store) {}
+        bool keep_going() override { return !process_token().cancelled(); }
+        bool take(std::size_t i, const voice::Outcome& outcome, voice::Line& line) override {
+            const Miss& first = *lines[i].front();
+            failure = filler.check(outcome, first);
+            if (failure) return false;
+            if (!store || outcome.kind != voice::Outcome::Kind::ok) return true;
+            const story::Speech speech = filler.cache_.store(first.key, line);
+            for (Miss* m : lines[i]) m->beat->speech = speech;
+            return true;
+        }
+        SpeechFiller& filler;
+        const std::vector<std::vector<Miss*>>& lines;
+        bool store;
+        std::optional<std::string> failure;
+    };
+
+    // A take that is no sound is the storyboard's error; an engine's failure is the system's,
+    // returned as its message.
+    std::optional<std::string> check(const voice::Outcome& outcome, const Miss& m) {
         if (outcome.kind == voice::Outcome::Kind::bad_take)
             report(m.take_pos, "take is not audio: " + outcome.message);
-        if (outcome.kind == voice::Outcome::Kind::failed)
-            throw SystemError(std::string(voice::engine_name(m.request.engine)) +
-                              " could not speak the line of " + file_ + ":" +
-                              std::to_string(m.beat->pos.line) + ": " + outcome.message);
+        if (outcome.kind != voice::Outcome::Kind::failed) return std::nullopt;
+        return std::string(voice::engine_name(m.request.engine)) + " could not speak the line of " +
+               file_ + ":" + std::to_string(m.beat->pos.line) + ": " + outcome.message;
     }
 
     bool known_voice(voice::Synthesizer& synthesizer, const Miss& m) {
@@ -200,7 +218,6 @@ class SpeechFiller {
 
     // A chapter inheriting the film's voice reports its problem at the film's `narration:` once.
     void report(story::SourcePos pos, const std::string& message) {
-        const std::lock_guard<std::mutex> lock(report_mutex_);  // lines are spoken in parallel
         if (reported_.insert({pos.line, pos.col, message}).second)
             diags_.error(file_, pos, message);
     }
@@ -209,7 +226,6 @@ class SpeechFiller {
     fs::path base_;
     SpeechCache cache_;
     int workers_;
-    std::mutex report_mutex_;
     story::Diagnostics diags_;
     std::set<std::tuple<int, int, std::string>> reported_;
     std::vector<Miss> misses_;

@@ -48,14 +48,26 @@ struct Outcome {
     std::string message;  // bad_take: why the take is no sound; failed: the engine's failure
 };
 
+// Where speak_all() hands the lines, in the order they finish.
+class LineReceiver {
+  public:
+    virtual ~LineReceiver() = default;
+    // Asked every 100 ms while lines are being spoken; false stops them all.
+    virtual bool keep_going() = 0;
+    // The request's line, or why there is none; false stops the rest.
+    virtual bool take(std::size_t request, const Outcome& outcome, Line& line) = 0;
+};
+
 class Synthesizer {
   public:
     virtual ~Synthesizer() = default;
     // The engine's voice names, sorted (espeak-ng's ~130, Festival's installed ones).
     virtual Outcome voices(story::VoiceEngine engine, std::vector<std::string>& names) = 0;
-    // Speaks (or decodes) the line; the voice must be one voices() lists. Thread-safe: lines
-    // asked for from several threads are spoken side by side, each in a process of its own.
-    virtual Outcome speak(const LineRequest& request, Line& line) = 0;
+    // Speaks (or decodes) each line, every voice one voices() lists, each in a process of its
+    // own with at most `workers` at once. The caller must be the process's only thread: the
+    // processes are forked from it.
+    virtual void speak_all(const std::vector<LineRequest>& requests, int workers,
+                           LineReceiver& receiver) = 0;
 };
 
 }  // namespace render::voice

@@ -1,56 +1,22 @@
-// A line spoken in a forked child and sent back through a pipe; see child.hpp.
+// Children forked one after another from one thread, their pipes read with poll(); see child.hpp.
 #include "render/voice/module/child.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdint>
 #include <cstring>
 #include <exception>
-#include <stdexcept>
 #include <string>
 #include <system_error>
+#include <vector>
 
 namespace render::voice {
 
 namespace {
-
-// The reply: 0, the sample rate, the sample and mark counts, the samples, the marks; or 1 and
-// a message.
-template <typename T>
-void append(std::string& out, const T* data, std::size_t count) {
-    out.append(reinterpret_cast<const char*>(data), count * sizeof(T));
-}
-
-std::string encode(const RawSpeech& speech) {
-    const std::uint64_t head[3] = {static_cast<std::uint64_t>(speech.rate), speech.pcm.size(),
-                                   speech.marks.size()};
-    std::string out(1, '\0');
-    append(out, head, 3);
-    append(out, speech.pcm.data(), speech.pcm.size());
-    append(out, speech.marks.data(), speech.marks.size());
-    return out;
-}
-
-RawSpeech decode(const std::string& reply) {
-    if (reply.empty()) throw std::runtime_error("the engine stopped without speaking the line");
-    if (reply[0] != '\0') throw std::runtime_error(reply.substr(1));
-    std::uint64_t head[3];
-    if (reply.size() < 1 + sizeof head) throw std::runtime_error("the engine's reply is cut short");
-    std::memcpy(head, reply.data() + 1, sizeof head);
-    const std::size_t pcm_at = 1 + sizeof head, marks_at = pcm_at + head[1] * sizeof(float);
-    if (reply.size() != marks_at + head[2] * sizeof(double))
-        throw std::runtime_error("the engine's reply is cut short");
-    RawSpeech out;
-    out.rate = static_cast<int>(head[0]);
-    out.pcm.resize(head[1]);
-    std::memcpy(out.pcm.data(), reply.data() + pcm_at, head[1] * sizeof(float));
-    out.marks.resize(head[2]);
-    std::memcpy(out.marks.data(), reply.data() + marks_at, head[2] * sizeof(double));
-    return out;
-}
 
 bool write_all(int fd, const std::string& bytes) {
     for (std::size_t at = 0; at < bytes.size();) {
@@ -62,53 +28,129 @@ bool write_all(int fd, const std::string& bytes) {
     return true;
 }
 
-std::string read_all(int fd) {
-    std::string out;
-    char buffer[1 << 16];
-    for (;;) {
-        const ssize_t n = read(fd, buffer, sizeof buffer);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return out;
-        out.append(buffer, static_cast<std::size_t>(n));
-    }
-}
-
-[[noreturn]] void run_child(int fd, const std::function<RawSpeech()>& speak) {
+[[noreturn]] void run_child(int fd, const ChildWork& work) {
     std::string reply;
     try {
-        reply = encode(speak());
+        reply = work();
     } catch (const std::exception& e) {
-        reply = std::string(1, '\1') + e.what();
+        reply = failure_reply(e.what());
     }
     _exit(write_all(fd, reply) ? 0 : 1);  // no atexit handlers, no flushing the parent's buffers
 }
 
+int reap(pid_t pid) {
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    return status;
+}
+
+// How a child that gave no whole reply ended.
+std::string ending(int status) {
+    if (WIFSIGNALED(status))
+        return "the engine's process was killed by signal " + std::to_string(WTERMSIG(status)) +
+               " (" + strsignal(WTERMSIG(status)) + ")";
+    return "the engine's process exited with status " + std::to_string(WEXITSTATUS(status)) +
+           " before its reply was whole";
+}
+
+struct Child {
+    std::size_t index;
+    pid_t pid;
+    int fd;
+    std::string reply;
+};
+
+// The children running; those left when it goes (a stop, an exception) are killed and reaped.
+class Children {
+  public:
+    Children() = default;
+    Children(const Children&) = delete;
+    Children& operator=(const Children&) = delete;
+    ~Children() {
+        for (const Child& c : running_) {
+            kill(c.pid, SIGKILL);
+            close(c.fd);
+            reap(c.pid);
+        }
+    }
+
+    std::size_t size() const { return running_.size(); }
+
+    void start(std::size_t index, const ChildWork& work) {
+        int fds[2];
+        if (pipe2(fds, O_CLOEXEC) != 0)
+            throw std::system_error(errno, std::generic_category(), "cannot make a pipe");
+        const pid_t pid = fork();
+        if (pid == 0) {
+            close(fds[0]);
+            run_child(fds[1], work);
+        }
+        const int fork_error = errno;
+        close(fds[1]);  // the child's end: its exit is our EOF
+        if (pid < 0) {
+            close(fds[0]);
+            throw std::system_error(fork_error, std::generic_category(), "cannot start the engine");
+        }
+        running_.push_back({index, pid, fds[0], {}});
+    }
+
+    // Reads what is there within timeout_ms; returns the children that finished, reaped.
+    std::vector<Child> collect(int timeout_ms) {
+        std::vector<pollfd> polls;
+        for (const Child& c : running_) polls.push_back({c.fd, POLLIN, 0});
+        if (poll(polls.data(), polls.size(), timeout_ms) < 0 && errno != EINTR)
+            throw std::system_error(errno, std::generic_category(), "cannot wait for the engine");
+        std::vector<Child> finished;
+        std::vector<Child> still;
+        for (std::size_t i = 0; i < running_.size(); ++i) {
+            Child& c = running_[i];
+            if (polls[i].revents == 0 || read_some(c)) {
+                still.push_back(std::move(c));
+                continue;
+            }
+            close(c.fd);
+            const int status = reap(c.pid);
+            const bool whole = WIFEXITED(status) && WEXITSTATUS(status) == 0 && !c.reply.empty();
+            if (!whole) c.reply = failure_reply(ending(status));
+            finished.push_back(std::move(c));
+        }
+        running_ = std::move(still);
+        return finished;
+    }
+
+  private:
+    // Appends one read's worth of what poll found; false at the pipe's end.
+    static bool read_some(Child& c) {
+        char buffer[1 << 16];
+        ssize_t n;
+        while ((n = read(c.fd, buffer, sizeof buffer)) < 0 && errno == EINTR) {
+        }
+        if (n <= 0) return false;
+        c.reply.append(buffer, static_cast<std::size_t>(n));
+        return true;
+    }
+
+    std::vector<Child> running_;
+};
+
 }  // namespace
 
-RawSpeech speak_in_child(std::unique_lock<std::mutex>& lock,
-                         const std::function<RawSpeech()>& speak) {
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0)
-        throw std::system_error(errno, std::generic_category(), "cannot make a pipe");
-    const pid_t child = fork();
-    if (child == 0) {
-        close(fds[0]);
-        run_child(fds[1], speak);
+std::string failure_reply(const std::string& message) { return std::string(1, '\1') + message; }
+
+void run_children(std::size_t count, int workers,
+                  const std::function<ChildWork(std::size_t)>& prepare,
+                  const std::function<bool()>& keep_going,
+                  const std::function<bool(std::size_t, const std::string&)>& done) {
+    Children children;
+    const std::size_t most = workers > 0 ? static_cast<std::size_t>(workers) : 1;
+    for (std::size_t next = 0; next < count || children.size() > 0;) {
+        if (!keep_going()) return;
+        for (; next < count && children.size() < most; ++next) children.start(next, prepare(next));
+        for (const Child& c : children.collect(100)) {
+            if (!done(c.index, c.reply)) return;
+        }
     }
-    const int fork_error = errno;
-    // Closed before another thread's child can inherit it: that copy would hold off our EOF.
-    close(fds[1]);
-    lock.unlock();
-    if (child < 0) {
-        close(fds[0]);
-        throw std::system_error(fork_error, std::generic_category(), "cannot start the engine");
-    }
-    const std::string reply = read_all(fds[0]);
-    close(fds[0]);
-    int status = 0;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
-    }
-    return decode(reply);
 }
 
 }  // namespace render::voice

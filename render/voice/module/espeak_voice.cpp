@@ -12,7 +12,6 @@
 #include <stdexcept>
 
 #include "render/draw/markup.hpp"
-#include "render/voice/module/child.hpp"
 
 namespace render::voice {
 
@@ -79,23 +78,21 @@ Espeak::Espeak() {
     voices_ = list_voices();
 }
 
-RawSpeech Espeak::speak(std::unique_lock<std::mutex>& lock, const std::string& voice, int wpm,
-                        const std::string& text, const std::vector<std::size_t>& marks) const {
-    return speak_in_child(lock, [&] {
-        if (espeak_SetVoiceByName(voice.c_str()) != EE_OK)
-            throw std::runtime_error("espeak-ng cannot load its voice " + voice);
-        espeak_SetParameter(espeakRATE, wpm > 0 ? wpm : espeakRATE_NORMAL, 0);
-        RawSpeech out;
-        out.rate = rate_;
-        out.marks.assign(marks.size(), std::numeric_limits<double>::quiet_NaN());
-        const std::string ssml = with_marks(text, marks);
-        std::srand(1);  // should a voice draw noise from rand(), the same noise for every line
-        if (espeak_Synth(ssml.c_str(), ssml.size() + 1, 0, POS_CHARACTER, 0,
-                         espeakCHARS_UTF8 | espeakSSML, nullptr, &out) != EE_OK ||
-            espeak_Synchronize() != EE_OK)
-            throw std::runtime_error("espeak-ng could not speak the line");
-        return out;
-    });
+RawSpeech Espeak::speak(const std::string& voice, int wpm, const std::string& text,
+                        const std::vector<std::size_t>& marks) const {
+    if (espeak_SetVoiceByName(voice.c_str()) != EE_OK)
+        throw std::runtime_error("espeak-ng cannot load its voice " + voice);
+    espeak_SetParameter(espeakRATE, wpm > 0 ? wpm : espeakRATE_NORMAL, 0);
+    RawSpeech out;
+    out.rate = rate_;
+    out.marks.assign(marks.size(), std::numeric_limits<double>::quiet_NaN());
+    const std::string ssml = with_marks(text, marks);
+    std::srand(1);  // should a voice draw noise from rand(), the same noise for every line
+    if (espeak_Synth(ssml.c_str(), ssml.size() + 1, 0, POS_CHARACTER, 0,
+                     espeakCHARS_UTF8 | espeakSSML, nullptr, &out) != EE_OK ||
+        espeak_Synchronize() != EE_OK)
+        throw std::runtime_error("espeak-ng could not speak the line");
+    return out;
 }
 
 }  // namespace render::voice

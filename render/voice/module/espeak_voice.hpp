@@ -2,7 +2,6 @@
 // milliseconds; bookmarks become SSML <mark/>s, whose events carry their times.
 #pragma once
 #include <cstddef>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -18,10 +17,10 @@ class Espeak {
 
     // Each voice's file name and the languages it speaks ("en-us", "en-gb", "fr"...), sorted.
     const std::vector<std::string>& voices() const { return voices_; }
-    // Speaks in a child process (child.hpp) forked under lock, the engine's; wpm 0: espeak-ng's
+    // Speaks, changing the library's state: in a line's child (child.hpp). wpm 0: espeak-ng's
     // default of 175.
-    RawSpeech speak(std::unique_lock<std::mutex>& lock, const std::string& voice, int wpm,
-                    const std::string& text, const std::vector<std::size_t>& marks) const;
+    RawSpeech speak(const std::string& voice, int wpm, const std::string& text,
+                    const std::vector<std::size_t>& marks) const;
 
   private:
     int rate_ = 0;

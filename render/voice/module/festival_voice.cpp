@@ -9,8 +9,6 @@
 #include <optional>
 #include <stdexcept>
 
-#include "render/voice/module/child.hpp"
-
 // Where Festival's garbage collector starts scanning the C stack for live cells, and the depth
 // it refuses to recurse past (libestools globals, set by its own read-eval-print loop).
 extern LISP* stack_start_ptr;
@@ -109,6 +107,8 @@ Festival::Festival() {
 }
 
 void Festival::select(const std::string& voice) {
+    LISP base = NIL;
+    anchor_stack(&base);
     if (voice == voice_) return;
     eval("(voice_" + voice + ")");
     eval("(set! shardreel_hts_params hts_engine_params)");  // the voice's own, before "-r"
@@ -118,27 +118,23 @@ void Festival::select(const std::string& voice) {
     voice_ = voice;
 }
 
-RawSpeech Festival::speak(std::unique_lock<std::mutex>& lock, const std::string& voice, int wpm,
-                          const std::string& text, const std::vector<std::size_t>& marks) {
+RawSpeech Festival::speak(int wpm, const std::string& text, const std::vector<std::size_t>& marks) {
     LISP base = NIL;
     anchor_stack(&base);
-    select(voice);
-    return speak_in_child(lock, [&] {
-        const double speed = wpm > 0 ? wpm / kFestivalWpm : 1.0;
-        eval("(set! hts_engine_params (append shardreel_hts_params (list (list \"-r\" " +
-             std::to_string(speed) + "))))");
-        eval("(Parameter.set 'Duration_Stretch " + std::to_string(1 / speed) + ")");
-        eval("(set! shardreel_utt (utt.synth (Utterance Text " + quoted(text) + ")))");
-        EST_Utterance* utt = utterance(siod_get_lval("shardreel_utt", nullptr));
-        EST_Wave* wave_out = wave(utt->relation("Wave")->head()->f("wave"));
-        RawSpeech out;
-        out.rate = wave_out->sample_rate();
-        out.pcm.resize(static_cast<std::size_t>(wave_out->num_samples()));
-        for (int i = 0; i < wave_out->num_samples(); ++i)
-            out.pcm[static_cast<std::size_t>(i)] = static_cast<float>(wave_out->a(i, 0)) / 32768;
-        out.marks = mark_times(*utt, text, marks);
-        return out;
-    });
+    const double speed = wpm > 0 ? wpm / kFestivalWpm : 1.0;
+    eval("(set! hts_engine_params (append shardreel_hts_params (list (list \"-r\" " +
+         std::to_string(speed) + "))))");
+    eval("(Parameter.set 'Duration_Stretch " + std::to_string(1 / speed) + ")");
+    eval("(set! shardreel_utt (utt.synth (Utterance Text " + quoted(text) + ")))");
+    EST_Utterance* utt = utterance(siod_get_lval("shardreel_utt", nullptr));
+    EST_Wave* wave_out = wave(utt->relation("Wave")->head()->f("wave"));
+    RawSpeech out;
+    out.rate = wave_out->sample_rate();
+    out.pcm.resize(static_cast<std::size_t>(wave_out->num_samples()));
+    for (int i = 0; i < wave_out->num_samples(); ++i)
+        out.pcm[static_cast<std::size_t>(i)] = static_cast<float>(wave_out->a(i, 0)) / 32768;
+    out.marks = mark_times(*utt, text, marks);
+    return out;
 }
 
 }  // namespace render::voice

@@ -2,7 +2,6 @@
 // than espeak-ng, ~0.1 s per second of speech); bookmarks timed by the words' first phones.
 #pragma once
 #include <cstddef>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -10,7 +9,7 @@
 
 namespace render::voice {
 
-// Festival's interpreter is one global state: one instance per process, entered under one lock.
+// Festival's interpreter is one global state: one instance per process, entered by one thread.
 class Festival {
   public:
     Festival();  // loads Festival's init files; throws std::runtime_error
@@ -19,13 +18,14 @@ class Festival {
 
     // The installed voices (voice.list), sorted.
     const std::vector<std::string>& voices() const { return voices_; }
-    // Selects the voice (when another was), then speaks in a child process (child.hpp) forked
-    // under lock, the engine's. wpm 0: the voice's own pace, taken as 170 words per minute.
-    RawSpeech speak(std::unique_lock<std::mutex>& lock, const std::string& voice, int wpm,
-                    const std::string& text, const std::vector<std::size_t>& marks);
+    // Selects the voice when another was, and loads what it needs: done in the parent, so
+    // that each line's child (child.hpp) starts with the voice ready.
+    void select(const std::string& voice);
+    // Speaks with the selected voice, changing the interpreter's state: in a line's child. wpm
+    // 0: the voice's own pace, taken as 170 words per minute.
+    RawSpeech speak(int wpm, const std::string& text, const std::vector<std::size_t>& marks);
 
   private:
-    void select(const std::string& voice);
     std::vector<std::string> voices_;
     std::string voice_;  // the one selected
 };

@@ -2,11 +2,14 @@
 // first line, every line made 48 kHz, trimmed and normalised the same way whatever spoke it.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <exception>
 #include <memory>
-#include <mutex>
+#include <string>
+#include <vector>
 
 #include "render/av/audio_decode.hpp"
+#include "render/voice/module/child.hpp"
 #include "render/voice/module/espeak_voice.hpp"
 #include "render/voice/module/festival_voice.hpp"
 #include "render/voice/module/level.hpp"
@@ -49,10 +52,64 @@ Line finish(const RawSpeech& raw, const LineRequest& request) {
     return line;
 }
 
+// A line's reply from its child: "\0", the sample and mark counts, the samples, the marks; or
+// "\2" and why the take is no sound; or child.hpp's failure reply.
+template <typename T>
+void append(std::string& out, const T* data, std::size_t count) {
+    out.append(reinterpret_cast<const char*>(data), count * sizeof(T));
+}
+
+std::string encode(const Line& line) {
+    const std::uint64_t head[2] = {line.pcm.size(), line.marks.size()};
+    std::string out(1, '\0');
+    append(out, head, 2);
+    append(out, line.pcm.data(), line.pcm.size());
+    append(out, line.marks.data(), line.marks.size());
+    return out;
+}
+
+// Copies count values from the reply's bytes at `at` (std::copy: memcpy from or to an empty
+// vector's data() would be undefined).
+template <typename T>
+void take_values(const std::string& reply, std::size_t at, std::size_t count, std::vector<T>& out) {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(reply.data()) + at;
+    out.resize(count);
+    std::copy(bytes, bytes + count * sizeof(T), reinterpret_cast<unsigned char*>(out.data()));
+}
+
+Outcome decode(const std::string& reply, Line& line) {
+    if (reply.empty()) return {Outcome::Kind::failed, "the engine gave no reply"};
+    if (reply[0] == '\1') return {Outcome::Kind::failed, reply.substr(1)};
+    if (reply[0] == '\2') return {Outcome::Kind::bad_take, reply.substr(1)};
+    std::vector<std::uint64_t> head;
+    const std::size_t pcm_at = 1 + 2 * sizeof(std::uint64_t);
+    if (reply.size() < pcm_at) return {Outcome::Kind::failed, "the engine's reply is cut short"};
+    take_values(reply, 1, 2, head);
+    const std::size_t marks_at = pcm_at + head[0] * sizeof(float);
+    if (reply.size() != marks_at + head[1] * sizeof(double))
+        return {Outcome::Kind::failed, "the engine's reply is cut short"};
+    take_values(reply, pcm_at, head[0], line.pcm);
+    take_values(reply, marks_at, head[1], line.marks);
+    return {};
+}
+
+// Every failure to read the take as sound is the take's fault (exit 2), not the system's.
+std::string decode_take(const LineRequest& request) {
+    RawSpeech raw;
+    try {
+        raw.pcm = decode_audio(request.take, 1).samples;
+    } catch (const std::exception& e) {
+        return '\2' + std::string(e.what());
+    }
+    if (raw.pcm.empty()) return '\2' + request.take + " holds no sound";
+    raw.rate = kAudioRate;
+    raw.marks.assign(request.marks.size(), std::nan(""));
+    return encode(finish(raw, request));
+}
+
 class Module final : public Synthesizer {
   public:
     Outcome voices(VoiceEngine engine, std::vector<std::string>& names) override {
-        const std::lock_guard<std::mutex> lock(mutex_);
         try {
             if (engine == VoiceEngine::espeak)
                 names = espeak().voices();
@@ -66,41 +123,47 @@ class Module final : public Synthesizer {
         }
     }
 
-    // Engines are started and entered under the lock, but each line is spoken in a child and
-    // levelled outside it: lines asked for by several threads are spoken side by side.
-    Outcome speak(const LineRequest& request, Line& line) override {
-        try {
-            if (request.engine == VoiceEngine::recorded) return decode_take(request, line);
-            RawSpeech raw;
-            {
-                std::unique_lock<std::mutex> lock(mutex_);
-                raw = request.engine == VoiceEngine::festival
-                          ? festival().speak(lock, request.voice, request.wpm, request.text,
-                                             request.marks)
-                          : espeak().speak(lock, request.voice, request.wpm, request.text,
-                                           request.marks);
+    // The engine is started and its voice selected here; the child speaks and levels the line.
+    void speak_all(const std::vector<LineRequest>& requests, int workers,
+                   LineReceiver& receiver) override {
+        const auto prepare = [&](std::size_t i) -> ChildWork {
+            const LineRequest& request = requests[i];
+            try {
+                return work(request);
+            } catch (const std::exception& e) {
+                return [message = std::string(e.what())] { return failure_reply(message); };
             }
-            line = finish(raw, request);
-            return {};
+        };
+        const auto done = [&](std::size_t i, const std::string& reply) {
+            Line line;
+            const Outcome outcome = decode(reply, line);
+            return receiver.take(i, outcome, line);
+        };
+        try {
+            run_children(
+                requests.size(), workers, prepare, [&] { return receiver.keep_going(); }, done);
         } catch (const std::exception& e) {
-            return {Outcome::Kind::failed, e.what()};
+            Line none;
+            receiver.take(0, {Outcome::Kind::failed, e.what()}, none);
         }
     }
 
   private:
-    // Every failure to read the take as sound is the take's fault (exit 2), not the system's.
-    static Outcome decode_take(const LineRequest& request, Line& line) {
-        RawSpeech raw;
-        try {
-            raw.pcm = decode_audio(request.take, 1).samples;
-        } catch (const std::exception& e) {
-            return {Outcome::Kind::bad_take, e.what()};
+    ChildWork work(const LineRequest& request) {
+        if (request.engine == VoiceEngine::recorded) return [&] { return decode_take(request); };
+        if (request.engine == VoiceEngine::festival) {
+            Festival* engine = &festival();
+            engine->select(request.voice);
+            return [engine, &request] {
+                return encode(
+                    finish(engine->speak(request.wpm, request.text, request.marks), request));
+            };
         }
-        if (raw.pcm.empty()) return {Outcome::Kind::bad_take, request.take + " holds no sound"};
-        raw.rate = kAudioRate;
-        raw.marks.assign(request.marks.size(), std::nan(""));
-        line = finish(raw, request);
-        return {};
+        const Espeak* engine = &espeak();
+        return [engine, &request] {
+            return encode(finish(
+                engine->speak(request.voice, request.wpm, request.text, request.marks), request));
+        };
     }
 
     Espeak& espeak() {
@@ -112,7 +175,6 @@ class Module final : public Synthesizer {
         return *festival_;
     }
 
-    std::mutex mutex_;  // neither engine may be entered by two threads at once
     std::unique_ptr<Espeak> espeak_;
     std::unique_ptr<Festival> festival_;
 };
