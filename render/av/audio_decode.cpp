@@ -101,9 +101,9 @@ class Decoded final : public AudioReader::Source {
         pos_ = 0;
         if (frame && (!resampler_ || !resampler_->takes(*frame))) {
             if (resampler_) resampler_->flush(pending_);
-            resampler_ = std::make_unique<Resampler>(
-                frame->ch_layout, static_cast<AVSampleFormat>(frame->format), frame->sample_rate,
-                channels_);
+            resampler_ = std::make_unique<Resampler>(frame->ch_layout,
+                                                     static_cast<AVSampleFormat>(frame->format),
+                                                     frame->sample_rate, channels_);
         }
         if (!resampler_) return;
         if (frame)

@@ -22,8 +22,8 @@ Resampler::Resampler(const AVChannelLayout& layout, AVSampleFormat format, int r
     AVChannelLayout out;
     av_channel_layout_default(&out, channels);
     SwrContext* raw = nullptr;
-    av_check(swr_alloc_set_opts2(&raw, &out, AV_SAMPLE_FMT_FLT, kAudioRate, &layout_, format,
-                                 rate, 0, nullptr),
+    av_check(swr_alloc_set_opts2(&raw, &out, AV_SAMPLE_FMT_FLT, kAudioRate, &layout_, format, rate,
+                                 0, nullptr),
              "cannot set up the resampler");
     swr_.reset(raw);
     av_check(swr_init(swr_.get()), "cannot set up the resampler");

@@ -7,8 +7,8 @@
 #include <filesystem>
 
 #include "render/av/audio_decode.hpp"
-#include "render/sys/hash.hpp"
 #include "render/sys/error.hpp"
+#include "render/sys/hash.hpp"
 #include "story/film_time.hpp"
 
 namespace render {

@@ -6,9 +6,9 @@
 
 #include "render/av/audio_encoder.hpp"
 #include "render/drawing_digest.hpp"  // generated at build time
-#include "render/sys/hash.hpp"
 #include "render/sinks/sink.hpp"
 #include "render/sys/error.hpp"
+#include "render/sys/hash.hpp"
 #include "render/sys/parallel.hpp"
 #include "render/sys/stopwatch.hpp"
 #include "render/sys/temp_file.hpp"

@@ -17,6 +17,7 @@
 #include "render/sinks/sink.hpp"
 #include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"
+#include "render/voice/speech.hpp"
 #include "story/diagnostics.hpp"
 #include "story/units.hpp"
 
@@ -72,6 +73,16 @@ nlohmann::json to_json(const RenderReport& r) {
     return out;
 }
 
+// The lines fill_speech left in the speech cache, each keyed by its speech key.
+SpeechLookup spoken_lines(const story::Storyboard& board) {
+    return [&board, cache = speech_cache()](std::size_t chapter,
+                                            std::size_t beat) -> std::optional<SpokenLine> {
+        const auto line = speech_line(board.chapters[chapter].beats[beat], cache);
+        if (!line) return std::nullopt;
+        return SpokenLine{line->path, line->key};
+    };
+}
+
 // What each film sounds like (nothing with --no-audio); false (diagnostics printed) when a sound
 // file is bad, or, with --audio-only, when a film has no sound or the output is not .wav/.m4a.
 bool prepare_sound(const RenderArgs& args, std::vector<FilmJob>& films) {
@@ -79,7 +90,7 @@ bool prepare_sound(const RenderArgs& args, std::vector<FilmJob>& films) {
     for (FilmJob& film : films) {
         if (args.no_audio) continue;
         story::Diagnostics diags;
-        film.sound = film_audio(film.board, film.video.fps, {}, diags);
+        film.sound = film_audio(film.board, film.video.fps, spoken_lines(film.board), diags);
         if (!diags.empty()) {
             std::cerr << diags.format();
             ok = false;
