@@ -63,7 +63,8 @@ void check_yuv420p(const OutputSpec& spec) {
                           ": yuv420p needs even sizes and a positive frame rate");
 }
 
-EncodedStream::EncodedStream(const std::string& final_path, const StreamSetup& setup)
+EncodedStream::EncodedStream(const std::string& final_path, const StreamSetup& setup,
+                             const AudioCodecSetup* sound)
     : temp_(final_path),
       output_(open_output(temp_, setup.muxer)),
       codec_(open_encoder(setup, output_->oformat->flags & AVFMT_GLOBALHEADER)) {
@@ -73,6 +74,18 @@ EncodedStream::EncodedStream(const std::string& final_path, const StreamSetup& s
              "cannot copy encoder parameters");
     stream_->time_base = codec_->time_base;
     stream_->avg_frame_rate = codec_->framerate;
+    if (sound) {
+        sound_.emplace(*sound, output_->oformat->flags & AVFMT_GLOBALHEADER, [this](AVPacket* p) {
+            av_packet_rescale_ts(p, sound_->context().time_base, sound_stream_->time_base);
+            p->stream_index = sound_stream_->index;
+            write_packet(output_.get(), p, temp_);
+        });
+        sound_stream_ = avformat_new_stream(output_.get(), nullptr);
+        if (!sound_stream_) throw std::bad_alloc();
+        av_check(avcodec_parameters_from_context(sound_stream_->codecpar, &sound_->context()),
+                 "cannot copy the " + sound->encoder + " parameters");
+        sound_stream_->time_base = sound_->context().time_base;
+    }
     write_header(output_.get(), temp_, setup.muxer_options);
     unit_duration_ = setup.unit_duration;
 }
@@ -91,9 +104,15 @@ void EncodedStream::send(AVFrame* frame) {
     drain();
 }
 
+void EncodedStream::send_sound(const float* pcm, std::size_t frames) {
+    if (!sound_) throw SystemError("EncodedStream::send_sound without a sound stream");
+    sound_->push(pcm, frames);
+}
+
 void EncodedStream::finish() {
     av_check(avcodec_send_frame(codec_.get(), nullptr), "cannot flush the encoder");
     drain();
+    if (sound_) sound_->finish();
     finish_output(output_, temp_);
     temp_.commit();
 }

@@ -1,10 +1,14 @@
-// One encoded video stream in a libav muxer, written through a temporary file and renamed on
-// finish: the part the WebM and GIF sinks share (open, send frames, drain packets, trailer).
+// One encoded video stream in a libav muxer, and optionally a sound stream beside it, written
+// through a temporary file and renamed on finish: the part the WebM and GIF sinks share (open,
+// send frames, drain packets, trailer).
 #pragma once
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "render/av/audio_encoder.hpp"
 #include "render/av/av.hpp"
 #include "render/sinks/sink.hpp"
 #include "render/sys/temp_file.hpp"
@@ -36,10 +40,15 @@ void check_yuv420p(const OutputSpec& spec);
 
 class EncodedStream {
   public:
-    EncodedStream(const std::string& final_path, const StreamSetup& setup);
+    // With sound, a second stream of 48 kHz stereo encoded with *sound.
+    EncodedStream(const std::string& final_path, const StreamSetup& setup,
+                  const AudioCodecSetup* sound = nullptr);
     // frame->pts is in setup.time_base; the frame must match the setup's size and format.
     void send(AVFrame* frame);
-    // Flushes the encoder, writes the trailer, closes and renames the file into place.
+    // Interleaved stereo float frames continuing the sound stream (which starts at the video's
+    // first frame).
+    void send_sound(const float* pcm, std::size_t frames);
+    // Flushes the encoders, writes the trailer, closes and renames the file into place.
     void finish();
     // A frame buffer of the stream's size and pixel format.
     AvFramePtr make_picture() const;
@@ -52,6 +61,8 @@ class EncodedStream {
     CodecContextPtr codec_;
     AvPacketPtr packet_ = make_packet();
     AVStream* stream_ = nullptr;
+    AVStream* sound_stream_ = nullptr;
+    std::optional<AudioEncoder> sound_;
     bool unit_duration_ = false;
 };
 

@@ -8,10 +8,11 @@
 
 namespace render {
 
-std::unique_ptr<FrameSink> make_sink(const std::string& path, const Fonts& fonts) {
+std::unique_ptr<FrameSink> make_sink(const std::string& path, const Fonts& fonts,
+                                     const FilmAudio* sound) {
     const std::string ext = lowercase_extension(path);
     if (ext == ".mp4") return std::make_unique<Mp4Sink>(fonts);
-    if (ext == ".webm") return std::make_unique<WebmSink>(fonts);
+    if (ext == ".webm") return std::make_unique<WebmSink>(fonts, Vp9Settings{}, sound);
     if (ext == ".gif") return std::make_unique<GifSink>(fonts);
     if (auto still = make_still_sink(path, fonts)) return still;
     throw SystemError("unsupported output " + path +

@@ -4,12 +4,15 @@
 #include <memory>
 #include <string>
 
+#include "render/av/audio_mix.hpp"
 #include "render/sinks/sink.hpp"
 
 namespace render {
 
 // .mp4, .webm, .gif, or what make_still_sink takes (.png, .svg, .pdf, a PNG sequence such as
-// out/frames/%05d.png). Throws SystemError for an unknown extension.
-std::unique_ptr<FrameSink> make_sink(const std::string& path, const Fonts& fonts);
+// out/frames/%05d.png). Throws SystemError for an unknown extension. A WebM carries `sound` (if
+// given; it must outlive the sink) as Opus; the other formats have no sound.
+std::unique_ptr<FrameSink> make_sink(const std::string& path, const Fonts& fonts,
+                                     const FilmAudio* sound = nullptr);
 
 }  // namespace render

@@ -1,9 +1,11 @@
-// WebM output: VP9 (libvpx-vp9 through libavcodec), BT.709 yuv420p, constant quality, and
-// byte-identical files for identical frames (fixed threads, bit-exact muxer, no dates).
+// WebM output: VP9 (libvpx-vp9 through libavcodec), BT.709 yuv420p, constant quality, with the
+// film's sound as Opus beside it when it has any, and byte-identical files for identical input
+// (fixed threads, bit-exact muxer, no dates).
 #pragma once
 #include <memory>
 #include <string>
 
+#include "render/av/audio_mix.hpp"
 #include "render/draw/fonts.hpp"
 #include "render/draw/raster.hpp"
 #include "render/sinks/sink.hpp"
@@ -21,7 +23,10 @@ struct Vp9Settings {
 
 class WebmSink final : public FrameSink {
   public:
-    explicit WebmSink(const Fonts& fonts, Vp9Settings settings = {});
+    // With sound (which must outlive the sink), its mix is encoded as Opus, in step with the
+    // frames: frame f's sound is film samples [film_sample(f), film_sample(f + 1)).
+    explicit WebmSink(const Fonts& fonts, Vp9Settings settings = {},
+                      const FilmAudio* sound = nullptr);
     ~WebmSink() override;  // aborts an unfinished file
     WebmSink(const WebmSink&) = delete;
     WebmSink& operator=(const WebmSink&) = delete;
@@ -35,6 +40,7 @@ class WebmSink final : public FrameSink {
     struct Encoder;
     const Fonts& fonts_;
     Vp9Settings settings_;
+    const FilmAudio* sound_;
     Frame frame_;  // reused by write(), so a film allocates its pixels once
     std::unique_ptr<Encoder> encoder_;
 };

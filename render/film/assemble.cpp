@@ -2,34 +2,73 @@
 #include "render/film/assemble.hpp"
 
 #include "render/av/concat.hpp"
+#include "render/av/sound_file.hpp"
 #include "render/film/captions.hpp"
+#include "render/sinks/sink.hpp"
 #include "render/sys/files.hpp"
 #include "story/film_time.hpp"
 
 namespace render {
 
-void assemble(const FilmJob& film, const std::vector<const Planned*>& chapters,
-              const SegmentCache& cache) {
-    const story::FilmTime time(film.board.chapters, film.video.fps);
-    std::vector<std::string> inputs;
-    ConcatExtras extras;
-    for (std::size_t i = 0; i < chapters.size(); ++i) {
-        const Planned& p = *chapters[i];
-        inputs.push_back(cache.segment_path(p.key));
-        const std::string& title = p.spec->title.empty() ? p.spec->id : p.spec->title;
-        extras.chapters.push_back(
+namespace {
+
+std::vector<ConcatChapter> chapter_markers(const FilmJob& film, const story::FilmTime& time) {
+    std::vector<ConcatChapter> markers;
+    for (std::size_t i = 0; i < time.chapters().size(); ++i) {
+        const story::ChapterSpec& spec = film.board.chapters[i];
+        const std::string& title = spec.title.empty() ? spec.id : spec.title;
+        markers.push_back(
             {title, time.seconds(time.chapter(i).start), time.seconds(time.chapter(i).end())});
     }
+    return markers;
+}
+
+ConcatAudio sound_track(const FilmJob& film, const std::vector<const PlannedSound*>& sound,
+                        const SegmentCache& cache) {
+    ConcatAudio track;
+    if (sound.empty()) return track;
+    track.samples = film.sound->samples();
+    for (const PlannedSound* s : sound)
+        track.segments.push_back({cache.segment_path(s->key), s->window.first, s->window.lead});
+    return track;
+}
+
+}  // namespace
+
+void assemble(const FilmJob& film, const std::vector<const Planned*>& chapters,
+              const std::vector<const PlannedSound*>& sound, const SegmentCache& cache) {
+    const story::FilmTime time(film.board.chapters, film.video.fps);
+    std::vector<std::string> inputs;
+    for (const Planned* p : chapters) inputs.push_back(cache.segment_path(p->key));
+    ConcatExtras extras;
+    extras.chapters = chapter_markers(film, time);
     // burn and track embed the caption track (burn also draws them); off embeds none.
     if (film.video.captions != story::Captions::off)
         for (const story::CueTime& c : time.cues())
             extras.subtitles.push_back({time.seconds(c.start), time.seconds(c.end), c.text});
+    extras.audio = sound_track(film, sound, cache);
     ensure_parent_dir(film.output);
     CaptionFiles captions(film.output, time);
     TempFile video(film.output);
     concat_mp4(inputs, video, extras);
     video.commit();
     captions.commit();
+}
+
+void assemble_sound(const FilmJob& film, const std::vector<const PlannedSound*>& sound,
+                    const SegmentCache& cache, const CancelToken& cancel) {
+    ensure_parent_dir(film.output);
+    TempFile file(film.output);
+    if (lowercase_extension(film.output) == ".wav") {
+        write_wav(*film.sound, file, &cancel);
+    } else {
+        ConcatExtras extras;
+        extras.chapters =
+            chapter_markers(film, story::FilmTime(film.board.chapters, film.video.fps));
+        extras.audio = sound_track(film, sound, cache);
+        concat_mp4({}, file, extras);
+    }
+    file.commit();
 }
 
 }  // namespace render

@@ -20,7 +20,7 @@ RenderReport render_direct(const FilmJob& film, const Fonts& fonts, const Cancel
 
     RenderReport report{film.output, 0, 0, {}};
     CaptionFiles captions(film.output, time);
-    auto sink = make_sink(film.output, fonts);
+    auto sink = make_sink(film.output, fonts, film.sound ? &*film.sound : nullptr);
     sink->begin({film.output, film.video.width, film.video.height, film.video.fps, &cancel});
     try {
         for (std::size_t i = 0; i < film.board.chapters.size(); ++i) {

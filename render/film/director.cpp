@@ -1,15 +1,20 @@
 // Orchestration of films; see director.hpp.
 #include "render/film/director.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <set>
+#include <thread>
 
 #include "render/film/assemble.hpp"
 #include "render/film/direct.hpp"
 #include "render/film/draw_segments.hpp"
 #include "render/film/plan.hpp"
+#include "render/film/sound_plan.hpp"
+#include "render/sinks/sink.hpp"
 #include "render/sys/files.hpp"
+#include "render/sys/parallel.hpp"
 #include "render/sys/stopwatch.hpp"
 #include "render/sys/temp_dir.hpp"
 
@@ -30,6 +35,115 @@ RenderReport film_report(std::size_t film, const std::vector<Planned>& planned,
     return report;
 }
 
+// Each chapter's sound segment in the report (a sound-only report gets its chapters here).
+void report_sound(const FilmJob& film, const std::vector<const PlannedSound*>& sound,
+                  RenderReport& report) {
+    for (const PlannedSound* s : sound) {
+        if (report.chapters.size() <= s->chapter)
+            report.chapters.push_back({film.board.chapters[s->chapter].id, s->cached, 0, 0});
+        ChapterReport& c = report.chapters[s->chapter];
+        c.sound_cached = s->cached;
+        c.seconds += s->seconds;
+    }
+}
+
+// GIFs and PNG sequences have no sound.
+bool carries_sound(const std::string& output) {
+    const std::string ext = lowercase_extension(output);
+    return ext == ".webm" || ext == ".wav" || sound_from_segments(output);
+}
+
+void measure(const FilmJob& film, const BatchOptions& options, RenderReport& report) {
+    if (options.measure_sound && film.sound && carries_sound(film.output))
+        report.sound = measure_loudness(film.output);
+}
+
+bool takes_segments(const std::vector<FilmJob>& films, const BatchOptions& options) {
+    for (const FilmJob& f : films) {
+        const bool pictures =
+            !options.sound_only && (options.segment_only || assembled_from_segments(f.output));
+        if (pictures || (f.sound && sound_from_segments(f.output))) return true;
+    }
+    return false;
+}
+
+// The segment cache of this run: --cache, cache/ beside the first output, or with --no-cache
+// a scratch directory beside it (removed with `scratch`) when some output takes segments.
+SegmentCache open_cache(const std::vector<FilmJob>& films, const BatchOptions& options,
+                        std::optional<TempDir>& scratch) {
+    if (!options.use_cache && takes_segments(films, options)) {
+        ensure_parent_dir(films.front().output);
+        scratch.emplace(films.front().output + ".segments");
+        return SegmentCache(scratch->path());
+    }
+    return SegmentCache(options.cache_dir.empty() ? default_cache_dir(films.front().output)
+                                                  : options.cache_dir);
+}
+
+void prune(const SegmentCache& cache, const BatchOptions& options,
+           const std::vector<Planned>& planned, const std::vector<PlannedSound>& sounds) {
+    if (!options.use_cache || (planned.empty() && sounds.empty())) return;
+    std::set<std::string> keep;
+    for (const Planned& p : planned) keep.insert(p.key.key);
+    for (const PlannedSound& s : sounds) keep.insert(s.key.key);
+    cache.prune(options.cache_limit, keep);
+}
+
+int cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+// The films' sound segments, planned and looked up (the cache prepared if there are any).
+std::vector<PlannedSound> look_up_sound(const std::vector<FilmJob>& films, SegmentCache& cache,
+                                        const BatchOptions& options, const CancelToken& cancel,
+                                        std::vector<PlannedSound*>& misses) {
+    std::vector<PlannedSound> sounds = plan_sound(films);
+    if (sounds.empty()) return sounds;
+    cache.prepare();
+    misses = find_misses(sounds, cache, options.use_cache, cancel);
+    return sounds;
+}
+
+// The pictures' missing segments drawn by `jobs` workers while the sound's are encoded beside
+// them on the cores left (a drawing worker keeps about one core busy at low sizes), so sound
+// costs a cold render little wall time; the first failure stops both.
+void make_segments(const std::vector<Planned*>& pictures, const std::vector<PlannedSound*>& sound,
+                   const std::vector<FilmJob>& films, const SegmentCache& cache, const Fonts& fonts,
+                   const BatchOptions& options, const CancelToken& cancel,
+                   const std::function<void(const Progress&)>& on_progress) {
+    run_parallel(2, 2, cancel, [&](std::size_t i, const CancelToken& batch) {
+        if (i == 0)
+            draw_segments(pictures, films, cache, fonts, options.jobs, options.encoder, batch,
+                          on_progress);
+        else
+            encode_sound(sound, films, cache, std::max(1, cores() - options.jobs), batch);
+    });
+}
+
+std::vector<RenderReport> render_sound_only(const std::vector<FilmJob>& films,
+                                            const BatchOptions& options,
+                                            const CancelToken& cancel) {
+    const Stopwatch watch;
+    std::optional<TempDir> scratch;
+    SegmentCache cache = open_cache(films, options, scratch);
+    for (const FilmJob& film : films) check_writable(film.output);
+    std::vector<PlannedSound*> misses;
+    const std::vector<PlannedSound> sounds = look_up_sound(films, cache, options, cancel, misses);
+    encode_sound(misses, films, cache, cores(), cancel);
+    std::vector<RenderReport> reports;
+    for (std::size_t i = 0; i < films.size(); ++i) {
+        cancel.check();
+        const std::vector<const PlannedSound*> sound = film_sound(sounds, i);
+        assemble_sound(films[i], sound, cache, cancel);
+        RenderReport report;
+        report.output = films[i].output;
+        report_sound(films[i], sound, report);
+        measure(films[i], options, report);
+        report.wall_seconds = watch.seconds();
+        reports.push_back(std::move(report));
+    }
+    prune(cache, options, {}, sounds);
+    return reports;
+}
+
 }  // namespace
 
 std::string default_cache_dir(const std::string& output) {
@@ -39,43 +153,44 @@ std::string default_cache_dir(const std::string& output) {
 std::vector<RenderReport> render_films(const std::vector<FilmJob>& films, const Fonts& fonts,
                                        const BatchOptions& options, const CancelToken& cancel,
                                        const std::function<void(const Progress&)>& on_progress) {
-    const Stopwatch watch;
     if (films.empty()) return {};
+    if (options.sound_only) return render_sound_only(films, options, cancel);
+    const Stopwatch watch;
     std::vector<Planned> planned =
         plan_chapters(films, fonts, options.encoder, options.segment_only, cancel);
     std::optional<TempDir> scratch;  // --no-cache: private segments, removed with the directory
-    if (!options.use_cache && !planned.empty()) {
-        ensure_parent_dir(films.front().output);
-        scratch.emplace(films.front().output + ".segments");
-    }
-    SegmentCache cache(scratch                     ? scratch->path()
-                       : options.cache_dir.empty() ? default_cache_dir(films.front().output)
-                                                   : options.cache_dir);
+    SegmentCache cache = open_cache(films, options, scratch);
     if (!options.segment_only)  // fail now, not after minutes of drawing
         for (const FilmJob& film : films) check_writable(film.output);
     if (!planned.empty()) cache.prepare();  // not for films that are all .webm, .gif, ...
     const std::vector<Planned*> misses = find_misses(planned, cache, options.use_cache, cancel);
-    draw_segments(misses, films, cache, fonts, options.jobs, options.encoder, cancel, on_progress);
+    std::vector<PlannedSound*> sound_misses;
+    const std::vector<PlannedSound> sounds =
+        options.segment_only ? std::vector<PlannedSound>{}
+                             : look_up_sound(films, cache, options, cancel, sound_misses);
+    make_segments(misses, sound_misses, films, cache, fonts, options, cancel, on_progress);
 
     std::vector<RenderReport> reports;
     for (std::size_t i = 0; i < films.size(); ++i) {
         cancel.check();
         if (!options.segment_only && !assembled_from_segments(films[i].output)) {
             reports.push_back(render_direct(films[i], fonts, cancel, on_progress));
+            measure(films[i], options, reports.back());
             continue;
         }
         std::vector<const Planned*> chapters;
         RenderReport report = film_report(i, planned, chapters);
         report.output = options.segment_only ? "" : films[i].output;
-        if (!options.segment_only) assemble(films[i], chapters, cache);
+        const std::vector<const PlannedSound*> sound = film_sound(sounds, i);
+        report_sound(films[i], sound, report);
+        if (!options.segment_only) {
+            assemble(films[i], chapters, sound, cache);
+            measure(films[i], options, report);
+        }
         report.wall_seconds = watch.seconds();
         reports.push_back(std::move(report));
     }
-    if (options.use_cache && !planned.empty()) {
-        std::set<std::string> keep;
-        for (const Planned& p : planned) keep.insert(p.key.key);
-        cache.prune(options.cache_limit, keep);
-    }
+    prune(cache, options, planned, sounds);
     return reports;
 }
 

@@ -22,7 +22,9 @@ struct BatchOptions {
                                 // neither read nor written
     bool segment_only = false;  // draw missing segments into the cache; assemble nothing
     std::uintmax_t cache_limit = kDefaultCacheLimit;
-    EncoderSettings encoder;  // threads fixed, so bytes do not depend on `jobs`
+    EncoderSettings encoder;     // threads fixed, so bytes do not depend on `jobs`
+    bool sound_only = false;     // outputs are .m4a (from sound segments) or .wav: no picture
+    bool measure_sound = false;  // report each output's loudness and true peak (decodes it)
 };
 
 // cache/ beside the output (out/cache for the default out/<stem>.mp4).
@@ -30,10 +32,13 @@ std::string default_cache_dir(const std::string& output);
 
 // Renders every film. MP4 outputs are assembled from per-chapter segments (cache hits reused,
 // misses drawn by `jobs` workers, a key shared by several films drawn once), with one chapter
-// marker per chapter and the captions as a mov_text track; other outputs (.webm, .gif, ...) go
-// straight through make_sink frame by frame, uncached. Captions go to .vtt and .srt beside each
-// output. Throws SystemError (runtime), or Interrupted once `cancel` is tripped (the process's
-// token: a signal); finished segments stay in the cache, partial outputs are removed.
+// marker per chapter, the captions as a mov_text track and the film's sound (FilmJob::sound) as
+// AAC joined from per-chapter sound segments of the cache; other outputs (.webm with Opus sound,
+// .gif, ...) go straight through make_sink frame by frame, uncached. Captions go to .vtt and .srt
+// beside each output. With sound_only, each film's sound alone goes to its output (.m4a, .wav).
+// --segment-only draws pictures only (sound is placed on whole films, which workers of `jobs`
+// never see). Throws SystemError (runtime), or Interrupted once `cancel` is tripped (the
+// process's token: a signal); finished segments stay in the cache, partial outputs are removed.
 std::vector<RenderReport> render_films(const std::vector<FilmJob>& films, const Fonts& fonts,
                                        const BatchOptions& options, const CancelToken& cancel,
                                        const std::function<void(const Progress&)>& on_progress);

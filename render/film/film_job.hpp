@@ -1,9 +1,12 @@
 // A film to render and what rendering it reports: the types the director, its parts and the
 // commands share.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "render/av/audio_mix.hpp"
+#include "render/av/loudness.hpp"
 #include "story/storyboard.hpp"
 
 namespace render {
@@ -13,6 +16,7 @@ struct FilmJob {
     story::Storyboard board;
     story::Video video;
     std::string output;
+    std::optional<FilmAudio> sound;  // on the video's clock; none: a silent film
 };
 
 struct ChapterReport {
@@ -20,12 +24,15 @@ struct ChapterReport {
     bool cached = false;  // no frame drawn: found in the cache (or drawn for another film)
     int frames = 0;
     double seconds = 0;
+    std::optional<bool> sound_cached;  // its sound segment: found in the cache (or encoded for
+                                       // another film); none without one
 };
 struct RenderReport {
     std::string output;  // empty with segment_only
     long long frames_drawn = 0;
     double wall_seconds = 0;
     std::vector<ChapterReport> chapters;
+    std::optional<Loudness> sound;  // the output's sound measured, when asked and it has one
 };
 
 struct Progress {

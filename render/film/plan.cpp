@@ -7,6 +7,7 @@
 #include <set>
 #include <thread>
 
+#include "render/film/sound_plan.hpp"
 #include "render/sys/parallel.hpp"
 #include "render/sys/stopwatch.hpp"
 #include "story/film_time.hpp"
@@ -51,26 +52,31 @@ std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Font
     return out;
 }
 
-// Looks every key up once, in parallel (each lookup reads and hashes its segment); returns the
-// entries whose segments must be drawn (the first of each key).
-std::vector<Planned*> find_misses(std::vector<Planned>& planned, const SegmentCache& cache,
-                                  bool read_cache, const CancelToken& cancel) {
-    std::map<std::string, Planned*> first;  // key -> its first chapter
-    for (Planned& p : planned) first.emplace(p.key.key, &p);
-    std::vector<Planned*> firsts;
+// Each lookup reads and hashes its segment.
+template <class P>
+std::vector<P*> find_misses(std::vector<P>& planned, const SegmentCache& cache, bool read_cache,
+                            const CancelToken& cancel) {
+    std::map<std::string, P*> first;  // key -> its first chapter
+    for (P& p : planned) first.emplace(p.key.key, &p);
+    std::vector<P*> firsts;
     for (const auto& [key, p] : first) firsts.push_back(p);
     run_parallel(cores(), firsts.size(), cancel, [&](std::size_t i, const CancelToken&) {
         const Stopwatch watch;
         firsts[i]->cached = read_cache && cache.lookup(firsts[i]->key);
         firsts[i]->seconds += watch.seconds();
     });
-    std::vector<Planned*> misses;
-    for (Planned& p : planned) {
-        if (&p != first.at(p.key.key)) p.cached = true;  // a hit, or drawn once for its first
+    std::vector<P*> misses;
+    for (P& p : planned) {
+        if (&p != first.at(p.key.key)) p.cached = true;  // a hit, or made once for its first
         if (!p.cached) misses.push_back(&p);
     }
     return misses;
 }
+
+template std::vector<Planned*> find_misses(std::vector<Planned>&, const SegmentCache&, bool,
+                                           const CancelToken&);
+template std::vector<PlannedSound*> find_misses(std::vector<PlannedSound>&, const SegmentCache&,
+                                                bool, const CancelToken&);
 
 std::vector<PendingSegment> pending_segments(const std::vector<FilmJob>& films, const Fonts& fonts,
                                              const std::string& cache_dir,

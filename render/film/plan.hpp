@@ -35,10 +35,11 @@ std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Font
                                    const EncoderSettings& encoder, bool segments_only,
                                    const CancelToken& cancel);
 
-// Looks every key up once, in parallel; returns the entries whose segments must be drawn (the
-// first of each key).
-std::vector<Planned*> find_misses(std::vector<Planned>& planned, const SegmentCache& cache,
-                                  bool read_cache, const CancelToken& cancel);
+// Looks every key up once, in parallel; returns the entries whose segments must be made (the
+// first of each key). For Planned (video) and PlannedSound (render/film/sound_plan.hpp).
+template <class P>
+std::vector<P*> find_misses(std::vector<P>& planned, const SegmentCache& cache, bool read_cache,
+                            const CancelToken& cancel);
 
 // Chapters of the films whose segments are not in the cache yet, once per key, in order.
 struct PendingSegment {

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "render/av/aac_segment.hpp"
 #include "render/av/video_probe.hpp"
 #include "render/drawing_digest.hpp"  // generated at build time
 #include "render/film/digest.hpp"
@@ -29,13 +30,16 @@ bool is_key(const std::string& stem) {
     return stem.size() == 32 && stem.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
 
-bool opens_with_frames(const std::string& path, int frames) {
+bool opens_with_frames(const std::string& path, const SegmentKey& k) {
+    if (k.kind == SegmentKind::sound) return audio_packet_count(path) == k.frames;
     try {
-        return probe_video(path).frame_count == frames;
+        return probe_video(path).frame_count == k.frames;
     } catch (const SystemError&) {
         return false;
     }
 }
+
+const char* extension(SegmentKind kind) { return kind == SegmentKind::sound ? ".m4a" : ".mp4"; }
 
 }  // namespace
 
@@ -66,7 +70,7 @@ SegmentCache::~SegmentCache() {
 }
 
 std::string SegmentCache::segment_path(const SegmentKey& k) const {
-    return (fs::path(dir_) / (k.key + ".mp4")).string();
+    return (fs::path(dir_) / (k.key + extension(k.kind))).string();
 }
 
 void SegmentCache::prepare() {
@@ -85,7 +89,7 @@ bool SegmentCache::valid(const SegmentKey& k) const {
     std::string error;
     const auto bytes = read_file(segment_path(k), error);
     return bytes && xxh3_hex(*bytes) == record->value("xxh3", "") &&
-           opens_with_frames(segment_path(k), k.frames);
+           opens_with_frames(segment_path(k), k);
 }
 
 bool SegmentCache::lookup(const SegmentKey& k) const {
@@ -118,6 +122,7 @@ void SegmentCache::commit(const SegmentKey& k) const {
 namespace {
 
 struct Entry {
+    fs::path segment;
     std::string key;
     fs::file_time_type used;
     std::uintmax_t bytes = 0;
@@ -146,8 +151,9 @@ void SegmentCache::prune(std::uintmax_t limit, const std::set<std::string>& keep
     for (const fs::directory_entry& e : fs::directory_iterator(dir_, ec)) {
         if (is_stale_temp(e, now)) fs::remove(e.path(), ec);
         const std::string stem = e.path().stem().string();
-        if (e.path().extension() != ".mp4" || !is_key(stem)) continue;
-        Entry entry{stem, e.last_write_time(ec),
+        const fs::path ext = e.path().extension();
+        if ((ext != ".mp4" && ext != ".m4a") || !is_key(stem)) continue;
+        Entry entry{e.path(), stem, e.last_write_time(ec),
                     size_or_zero(e.path()) + size_or_zero(json_path(dir_, stem))};
         total += entry.bytes;
         entries.push_back(std::move(entry));
@@ -159,7 +165,7 @@ void SegmentCache::prune(std::uintmax_t limit, const std::set<std::string>& keep
         if (keep.count(e.key)) continue;
         fs::remove(json_path(dir_, e.key),
                    ec);  // the record first: a segment without one is a miss
-        fs::remove(fs::path(dir_) / (e.key + ".mp4"), ec);
+        fs::remove(e.segment, ec);
         total -= e.bytes;
     }
 }

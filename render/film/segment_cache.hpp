@@ -1,6 +1,7 @@
 // The segment cache: each chapter's encoded MP4 segment stored as <key>.mp4 under a directory,
-// keyed by a hash of what it draws and how that is encoded, with the key's inputs and the
-// segment's digest in <key>.json beside it; least recently used segments are pruned first.
+// keyed by a hash of what it draws and how that is encoded, and its sound as <key>.m4a keyed by
+// what it plays, each with the key's inputs and the segment's digest in <key>.json beside it;
+// least recently used segments are pruned first.
 #pragma once
 #include <cstdint>
 #include <set>
@@ -19,10 +20,13 @@ inline constexpr std::uintmax_t kDefaultCacheLimit = 2'000'000'000;  // 2 GB
 // which carries the spec, theme, burnt captions and every engine figure drawn), the frame count,
 // the output size and fps, the encoder settings, the font files' digest, and the digest of the
 // code that turns scenes into pixels and bytes (render/draw, render/sinks, render/av).
+enum class SegmentKind { video, sound };
+
 struct SegmentKey {
     std::string key;     // 32 hex digits: XXH3-128 of `inputs`
     std::string inputs;  // canonical JSON text (sorted keys), stored in <key>.json
-    int frames = 0;      // the segment's frame count
+    int frames = 0;      // the segment's frame count (sound: AAC packets)
+    SegmentKind kind = SegmentKind::video;
 };
 // Builds every frame's scene (not its pixels) to hash it.
 SegmentKey segment_key(const story::ChapterSpec& spec, const story::Chapter& chapter,
@@ -38,12 +42,13 @@ class SegmentCache {
     SegmentCache& operator=(const SegmentCache&) = delete;
 
     const std::string& dir() const { return dir_; }
-    std::string segment_path(const SegmentKey& k) const;  // <dir>/<key>.mp4
+    std::string segment_path(const SegmentKey& k) const;  // <dir>/<key>.mp4 (sound: .m4a)
     // Creates the directory if missing. Throws SystemError.
     void prepare();
 
     // A usable segment: <key>.json holds exactly these inputs, the segment's XXH3-128 matches
-    // the one recorded, and libavformat reads it with the expected frame count. Never modifies
+    // the one recorded, and libavformat reads it with the expected frame (or packet) count.
+    // Never modifies
     // the cache (a bad entry is simply overwritten when re-rendered).
     bool valid(const SegmentKey& k) const;
     // valid(), and on a hit marks the entry as just used (modification time: LRU pruning).

@@ -1,10 +1,9 @@
 // render/av/decode_audio: any libav-readable sound as 48 kHz float, mono or stereo, its pitch and
 // timing kept through the resampler; files that are not sound fail naming the file.
-#include "render/av/decode_audio.hpp"
-
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "render/av/audio_decode.hpp"
 #include "render/sys/error.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/sound.hpp"
@@ -53,5 +52,6 @@ TEST_CASE("decode_audio of what is not sound fails naming the file", "[audio]") 
     const auto png =
         (std::filesystem::path(SHARDREEL_SOURCE_DIR) / "tests/golden/chapter_bytes_grid.png")
             .string();
-    CHECK_THROWS_WITH(render::decode_audio(png, 1), "cannot decode " + png + ": no audio stream");
+    CHECK_THROWS_WITH(render::decode_audio(png, 1),
+                      png + " has no audio stream (it is not a sound file)");
 }

@@ -1,8 +1,9 @@
-// `shardreel render`: storyboards (or directories of them) to MP4 films with captions through
-// the segment cache, -j workers, progress on a TTY, JSON report.
+// `shardreel render`: storyboards (or directories of them) to MP4 films with captions and sound
+// through the segment cache, -j workers, progress on a TTY, JSON report; or their sound alone.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -12,8 +13,11 @@
 #include "render/cli/commands.hpp"
 #include "render/cli/storyboard_inputs.hpp"
 #include "render/film/director.hpp"
+#include "render/film/film_audio.hpp"
+#include "render/sinks/sink.hpp"
 #include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"
+#include "render/voice/speech.hpp"
 #include "story/diagnostics.hpp"
 #include "story/units.hpp"
 
@@ -26,11 +30,12 @@ struct RenderArgs {
     std::string output, only, cache_limit;
     VideoOverrides video;
     BatchOptions batch;
-    bool no_cache = false, json = false, quiet = false;
+    bool no_cache = false, json = false, quiet = false, no_audio = false;
 };
 
-std::string default_output(const std::string& storyboard) {
-    return "out/" + std::filesystem::path(storyboard).stem().string() + ".mp4";
+std::string default_output(const std::string& storyboard, bool sound_only) {
+    return "out/" + std::filesystem::path(storyboard).stem().string() +
+           (sound_only ? ".m4a" : ".mp4");
 }
 
 void print_progress(const Progress& p, std::chrono::steady_clock::time_point start) {
@@ -45,16 +50,67 @@ void print_progress(const Progress& p, std::chrono::steady_clock::time_point sta
     if (p.done == p.total) std::fputc('\n', stderr);
 }
 
+// Silence measures -inf, which JSON cannot hold: null.
+nlohmann::json finite(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+
 nlohmann::json to_json(const RenderReport& r) {
     nlohmann::json chapters = nlohmann::json::array();
-    for (const auto& c : r.chapters)
+    for (const auto& c : r.chapters) {
         chapters.push_back(
             {{"id", c.id}, {"cached", c.cached}, {"frames", c.frames}, {"seconds", c.seconds}});
+        if (c.sound_cached) chapters.back()["audio_cached"] = *c.sound_cached;
+    }
     const nlohmann::json output = r.output.empty() ? nlohmann::json() : nlohmann::json(r.output);
-    return {{"output", output},
-            {"frames_drawn", r.frames_drawn},
-            {"wall_seconds", r.wall_seconds},
-            {"chapters", chapters}};
+    nlohmann::json out = {{"output", output},
+                          {"frames_drawn", r.frames_drawn},
+                          {"wall_seconds", r.wall_seconds},
+                          {"chapters", chapters}};
+    if (r.sound)
+        out["audio"] = {{"lufs", finite(r.sound->lufs)},
+                        {"true_peak_db", finite(r.sound->true_peak_db)},
+                        {"seconds", r.sound->seconds},
+                        {"sample_rate", r.sound->sample_rate}};
+    return out;
+}
+
+// The lines fill_speech left in the speech cache, each keyed by its speech key.
+SpeechLookup spoken_lines(const story::Storyboard& board) {
+    return [&board, cache = speech_cache()](std::size_t chapter,
+                                            std::size_t beat) -> std::optional<SpokenLine> {
+        const auto line = speech_line(board.chapters[chapter].beats[beat], cache);
+        if (!line) return std::nullopt;
+        return SpokenLine{line->path, line->key};
+    };
+}
+
+// What each film sounds like (nothing with --no-audio); false (diagnostics printed) when a sound
+// file is bad, or, with --audio-only, when a film has no sound or the output is not .wav/.m4a.
+bool prepare_sound(const RenderArgs& args, std::vector<FilmJob>& films) {
+    bool ok = true;
+    for (FilmJob& film : films) {
+        if (args.no_audio) continue;
+        story::Diagnostics diags;
+        film.sound = film_audio(film.board, film.video.fps, spoken_lines(film.board), diags);
+        if (!diags.empty()) {
+            std::cerr << diags.format();
+            ok = false;
+        }
+    }
+    if (!ok || !args.batch.sound_only) return ok;
+    for (const FilmJob& film : films) {
+        const std::string ext = lowercase_extension(film.output);
+        if (ext != ".wav" && ext != ".m4a") {
+            std::cerr << "shardreel: error: --audio-only writes .wav or .m4a, not " << film.output
+                      << "\n";
+            return false;
+        }
+        if (!film.sound) {
+            std::cerr << "shardreel: error: " << film.board.file
+                      << " has no sound to write (no narration, music or sound cues)\n";
+            return false;
+        }
+    }
+    return true;
 }
 
 // Loads, selects and resolves every storyboard and names its output; false (diagnostics
@@ -71,13 +127,15 @@ bool prepare_films(const RenderArgs& args, std::vector<FilmJob>& films) {
         return false;
     }
     for (FilmJob& film : *loaded)
-        film.output = args.output.empty() ? default_output(film.board.file) : args.output;
+        film.output = args.output.empty() ? default_output(film.board.file, args.batch.sound_only)
+                                          : args.output;
     films = std::move(*loaded);
-    return true;
+    return prepare_sound(args, films);
 }
 
 bool resolve_batch(RenderArgs& args) {
     args.batch.use_cache = !args.no_cache;
+    args.batch.measure_sound = args.json;
     if (args.no_cache && args.batch.segment_only) {
         std::cerr << "shardreel: error: --segment-only writes into the cache; it cannot go with "
                      "--no-cache\n";
@@ -168,7 +226,15 @@ void add_render_command(CLI::App& app, int& exit_code) {
         "Draw the selected chapters' missing segments into the cache; do not assemble the film");
     cmd->add_option("--cache-limit", args->cache_limit,
                     "Prune the cache to this size, least recently used first (default 2GB)");
-    cmd->add_flag("--json", args->json, "Print a JSON report on stdout");
+    auto* no_audio = cmd->add_flag("--no-audio", args->no_audio,
+                                   "A silent film: no narration, music or sound cues");
+    cmd->add_flag("--audio-only", args->batch.sound_only,
+                  "Write the mixed sound alone to -o FILE.wav or FILE.m4a (default "
+                  "out/<storyboard-stem>.m4a)")
+        ->excludes(no_audio)
+        ->excludes("--segment-only");
+    cmd->add_flag("--json", args->json,
+                  "Print a JSON report on stdout (with the sound's loudness and true peak)");
     cmd->add_flag("-q,--quiet", args->quiet, "No progress output");
     cmd->callback(
         [args, &exit_code] { exit_code = run_guarded([&] { return run_render(*args); }); });

@@ -9,7 +9,7 @@
 #include <memory>
 #include <new>
 
-#include "render/av/decode_audio.hpp"
+#include "render/av/audio_decode.hpp"
 
 namespace render::voice {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "render/av/decode_audio.hpp"
+#include "render/av/audio_decode.hpp"
 #include "render/voice/module/child.hpp"
 #include "render/voice/module/espeak_voice.hpp"
 #include "render/voice/module/festival_voice.hpp"

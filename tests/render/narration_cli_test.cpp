@@ -1,0 +1,179 @@
+// A narrated storyboard end to end through `shardreel render`: espeak-ng speaks two lines timed
+// by its speech (at: after, duration: auto), two recorded takes (tones made here) speak a third
+// chapter, a silent title opens. The MP4 is decoded with libav: speech inside every caption's
+// window, silence in the silent chapter, each take's own pitch where its line plays, loudness;
+// the same bytes from a fresh cache; one changed line redraws one chapter; a missing take is
+// an error at its line that keeps the old film.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <regex>
+
+#include "render/av/audio_decode.hpp"
+#include "render/av/video_probe.hpp"
+#include "tests/render/cli.hpp"
+#include "tests/render/sounds.hpp"
+
+namespace fs = std::filesystem;
+using render_test::q;
+using render_test::run_cli;
+using render_test::slurp;
+using render_test::TempDir;
+
+namespace {
+
+constexpr double kRate = 48000;
+
+const char* kStoryboard = R"(shardreel: 1
+title: Spoken
+video: {size: 320x180, fps: 15, theme: dark, narration: "espeak-ng:en-us"}
+defaults: {model: 7B}
+chapters:
+  - id: intro
+    kind: title
+    duration: 2s
+    title: Spoken
+    narration: off
+    beats:
+      - {at: 0s, say: Silent.}
+  - id: bytes
+    kind: bytes_per_parameter
+    duration: auto
+    fit: stretch
+    beats:
+      - at: after
+        say: Every parameter costs sixteen bytes.
+      - at: after
+        set: {precision: fp8}
+        over: 1s
+        say: In fp8 the weights take one byte each.
+  - id: takes
+    kind: title
+    title: Takes
+    duration: auto
+    narration: {voice: recorded, takes: takes}
+    beats:
+      - {at: after, say: The first take.}
+      - {at: after, say: The second take.}
+)";
+
+// The take of line n of chapter "takes": a tone of its own pitch.
+const double kTakeHz[] = {440, 880};
+
+void write_inputs(const fs::path& dir, const std::string& storyboard = kStoryboard) {
+    render_test::write_text(dir / "spoken.yaml", storyboard);
+    fs::create_directories(dir / "takes");
+    for (int n = 1; n <= 2; ++n) {
+        render_test::write_wav(dir / "takes" / ("takes-" + std::to_string(n) + ".wav"),
+                               render_test::tone(1.2, kTakeHz[n - 1], 0.3), 1, 48000);
+    }
+}
+
+struct Cue {
+    double start, end;
+};
+
+double seconds(const std::smatch& m, int at) {
+    return std::stoi(m[at]) * 3600 + std::stoi(m[at + 1]) * 60 + std::stoi(m[at + 2]) +
+           std::stoi(m[at + 3]) / 1000.0;
+}
+
+// The caption cues of the .srt beside a film: each line's start and its end (0.5 s after its
+// speech where nothing cuts it).
+std::vector<Cue> cues(const fs::path& srt) {
+    const std::string text = slurp(srt);
+    const std::regex time(R"((\d+):(\d+):(\d+),(\d+) --> (\d+):(\d+):(\d+),(\d+))");
+    std::vector<Cue> out;
+    for (std::sregex_iterator it(text.begin(), text.end(), time), end; it != end; ++it)
+        out.push_back({seconds(*it, 1), seconds(*it, 5)});
+    return out;
+}
+
+std::int64_t at(double s) { return static_cast<std::int64_t>(s * kRate); }
+double db(double rms) { return 20 * std::log10(std::max(rms, 1e-12)); }
+
+// The left channel's pitch over [from, to) s, from its rising zero crossings.
+double pitch(const std::vector<float>& stereo, double from, double to) {
+    int rising = 0;
+    for (std::int64_t i = at(from) + 1; i < at(to); ++i)
+        rising += stereo[2 * (i - 1)] < 0 && stereo[2 * i] >= 0;
+    return rising / (to - from);
+}
+
+nlohmann::json render_json(const fs::path& dir, const std::string& out, const std::string& cache) {
+    const auto run = run_cli("render spoken.yaml -o " + out + " --cache " + cache + " --json", dir);
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    return nlohmann::json::parse(run.out);
+}
+
+std::map<std::string, std::pair<bool, bool>> cached(const nlohmann::json& report) {
+    std::map<std::string, std::pair<bool, bool>> out;
+    for (const auto& c : report["chapters"])
+        out[c["id"]] = {c["cached"].get<bool>(), c["audio_cached"].get<bool>()};
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("a narrated film: its voice in every line's window, its takes, its loudness", "[sound]") {
+    TempDir dir;
+    write_inputs(dir.path);
+    const nlohmann::json report = render_json(dir.path, "film.mp4", "cache");
+    const fs::path film = dir.path / "film.mp4";
+
+    const render::AudioProbe sound = render::probe_audio(film.string());
+    CHECK(sound.codec == "aac");
+    CHECK(sound.channels == 2);
+    CHECK(sound.sample_rate == 48000);
+    const render::VideoInfo video = render::probe_video(film.string());
+    CHECK(sound.seconds == Approx(video.duration_seconds).margin(1e-3));
+    CHECK(report["audio"]["lufs"].get<double>() == Approx(-16).margin(1));
+    CHECK(report["audio"]["true_peak_db"].get<double>() <= -1);
+
+    const std::vector<Cue> lines = cues(dir.path / "film.srt");
+    REQUIRE(lines.size() == 5);  // the silent title's caption, then four spoken lines
+    const std::vector<float> pcm = render_test::decode_stereo(film);
+    CHECK(db(render_test::rms(pcm, at(0.1), at(lines[1].start - 0.1))) < -60);
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        INFO("line " << i << " from " << lines[i].start << " s to " << lines[i].end << " s");
+        // at: after: each line starts its chapter's gap (0.35 s) after the one before ends.
+        CHECK(lines[i].end - lines[i].start > 1);
+        CHECK(db(render_test::rms(pcm, at(lines[i].start + 0.1), at(lines[i].end - 0.6))) > -35);
+    }
+    // The takes chapter speaks its two tones, each in its own line.
+    CHECK(pitch(pcm, lines[3].start + 0.2, lines[3].start + 1.0) == Approx(440).margin(10));
+    CHECK(pitch(pcm, lines[4].start + 0.2, lines[4].start + 1.0) == Approx(880).margin(10));
+
+    // A fresh cache speaks and renders the same bytes.
+    render_json(dir.path, "again.mp4", "cache2");
+    CHECK(slurp(dir.path / "again.mp4") == slurp(film));
+}
+
+TEST_CASE("changing one line redraws its chapter only, and a missing take keeps the old film",
+          "[sound]") {
+    TempDir dir;
+    write_inputs(dir.path);
+    render_json(dir.path, "film.mp4", "cache");
+    std::string changed = kStoryboard;
+    changed.replace(changed.find("the weights take one byte each"), 30,
+                    "each weight takes one byte");
+    render_test::write_text(dir.path / "spoken.yaml", changed);
+    const nlohmann::json report = render_json(dir.path, "film.mp4", "cache");
+    // Pictures: only the changed chapter is drawn again. Sound: the intro's segment, whose
+    // window ends inside the unchanged first line, is reused; the changed chapter's is encoded
+    // again, and so is every later one whose start moved on the AAC frame grid (README, Sound).
+    const auto state = cached(report);
+    CHECK(state.at("intro") == std::pair{true, true});
+    CHECK(state.at("bytes") == std::pair{false, false});
+    CHECK(state.at("takes").first);
+
+    const std::string before = slurp(dir.path / "film.mp4");
+    fs::remove(dir.path / "takes" / "takes-2.wav");
+    const auto run = run_cli("render spoken.yaml -o film.mp4 --cache cache", dir.path);
+    CHECK(run.exit_code == 2);
+    CHECK(std::regex_search(run.err, std::regex("spoken\\.yaml:31:9: error: no take for this line: "
+                                                "expected .*takes/takes-2\\.wav")));
+    CHECK(slurp(dir.path / "film.mp4") == before);
+}
