@@ -8,6 +8,9 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <vector>
+
+#include "story/timed.hpp"
 
 namespace fs = std::filesystem;
 
@@ -40,6 +43,19 @@ std::string q(const fs::path& p) {
 
 fs::path short_film() {
     return fs::path(SHARDREEL_SOURCE_DIR) / "tests/storyboards/good/short.yaml";
+}
+
+story::Storyboard load_unvoiced(const fs::path& path) {
+    story::Diagnostics errors;
+    std::vector<story::Diagnostic> warnings;
+    auto board = story::load_timed(slurp(path), path.string(), errors, warnings);
+    INFO(errors.format());
+    REQUIRE(board);
+    return *board;
+}
+
+story::Storyboard default_film_unvoiced() {
+    return load_unvoiced(fs::path(SHARDREEL_SOURCE_DIR) / "storyboards/distributed-training.yaml");
 }
 
 fs::path short_variant(const fs::path& path, const std::string& from, const std::string& to) {

@@ -5,6 +5,8 @@
 #include <set>
 #include <string>
 
+#include "story/storyboard.hpp"
+
 namespace render_test {
 
 struct TempDir {
@@ -38,6 +40,11 @@ std::string q(const std::filesystem::path& p);
 
 // tests/storyboards/good/short.yaml: 480x270 at 15 fps, chapters intro (1 s) and bytes (1.5 s).
 std::filesystem::path short_film();
+// A storyboard timed by reading-time estimates, no line spoken (the default film's voice would
+// synthesise all 67 of its lines): for tests that only draw chapters.
+story::Storyboard load_unvoiced(const std::filesystem::path& path);
+// storyboards/distributed-training.yaml through load_unvoiced.
+story::Storyboard default_film_unvoiced();
 // short.yaml with `from` replaced by `to` (which must occur), written to path.
 std::filesystem::path short_variant(const std::filesystem::path& path, const std::string& from,
                                     const std::string& to);

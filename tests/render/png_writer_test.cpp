@@ -10,12 +10,11 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
-#include <sstream>
 
-#include "render/cli/storyboard_inputs.hpp"
 #include "render/draw/painter.hpp"
 #include "render/sys/error.hpp"
 #include "story/chapter.hpp"
+#include "tests/render/cli.hpp"
 #include "tests/render/test_scene.hpp"
 
 namespace {
@@ -88,10 +87,8 @@ Surface translucent() {
 }  // namespace
 
 TEST_CASE("PNG writer: film frames at 1080p decode to the pixels of Cairo's writer", "[png]") {
-    std::ostringstream errors;
-    const auto board = render::load_storyboard(
-        std::string(SHARDREEL_SOURCE_DIR) + "/storyboards/distributed-training.yaml", errors);
-    REQUIRE(board);
+    const story::Storyboard film = render_test::default_film_unvoiced();
+    const story::Storyboard* board = &film;
     const render::Fonts& fonts = render_test::shipped_fonts();
     for (const auto& [id, t] :
          {std::pair{"bytes", 9.0}, {"ring", 2.0}, {"layout-3d", 5.0}, {"summary", 5.0}}) {

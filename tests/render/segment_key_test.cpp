@@ -14,6 +14,7 @@
 #include "render/film/segment_cache.hpp"
 #include "story/load.hpp"
 #include "story/time.hpp"
+#include "tests/render/cli.hpp"
 
 namespace {
 
@@ -199,7 +200,7 @@ TEST_CASE("for every kind and settable parameter, keys differ exactly when some 
 }
 
 TEST_CASE("an engine figure re-keys exactly the chapters that draw it", "[batch][key]") {
-    story::Storyboard film = board("storyboards/distributed-training.yaml");
+    story::Storyboard film = render_test::default_film_unvoiced();
     film.video.fps = 2;  // every chapter, fewer frames
     const auto changed_by = [&](const std::function<void(engine::Config&)>& edit) {
         std::set<std::string> changed;
