@@ -6,12 +6,14 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <set>
 #include <thread>
 #include <tuple>
 
 #include "render/sys/cancel.hpp"
+#include "render/sys/children.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
 #include "render/sys/hash.hpp"
@@ -70,7 +72,7 @@ class SpeechFiller {
                 if (!chapter.beats[i].say.empty()) look_up(chapter, i);
             }
         }
-        if (!misses_.empty()) speak_misses();
+        if (!misses_.empty()) speak_in_speaker();
         diags.append(diags_);
         return diags_.empty();
     }
@@ -137,6 +139,48 @@ class SpeechFiller {
                                  " (keep one, or name it with `take:`)");
         }
         return std::nullopt;
+    }
+
+    // Speaks the misses in a child process, the speaker, which stores them in the cache and
+    // reports its errors back; this process then reads them from the cache like hits. So the
+    // process that goes on to render never maps the engines: Festival's interpreter, lexicon
+    // and voice would stay resident in it to the end (37 MB for the default film).
+    void speak_in_speaker() {
+        std::string reply;
+        run_children(
+            1, 1, [&](std::size_t) -> ChildWork { return [&] { return speak_here(); }; },
+            [] { return !process_token().cancelled(); },
+            [&](std::size_t, const std::string& r) {
+                reply = r;
+                return true;
+            });
+        process_token().check();
+        if (reply.empty() || reply[0] != '\0')
+            throw SystemError(reply.empty() ? "the speaker gave no reply" : reply.substr(1));
+        const auto record = nlohmann::json::parse(reply.substr(1));
+        for (const auto& e : record["errors"])
+            report({e["line"].get<int>(), e["col"].get<int>()}, e["message"].get<std::string>());
+        if (record.contains("failure")) throw SystemError(record["failure"].get<std::string>());
+        for (Miss& m : misses_) {
+            if (auto hit = cache_.lookup(m.key)) m.beat->speech = std::move(*hit);
+        }
+    }
+
+    // The speaker's work and its reply: "\0" and {"errors": [{line, col, message}], "failure"}.
+    std::string speak_here() {
+        nlohmann::json record;
+        try {
+            speak_misses();
+        } catch (const Interrupted&) {
+            return failure_reply("interrupted");
+        } catch (const std::exception& e) {
+            record["failure"] = e.what();
+        }
+        record["errors"] = nlohmann::json::array();
+        for (const story::Diagnostic& d : diags_.list())
+            record["errors"].push_back(
+                {{"line", d.pos.line}, {"col", d.pos.col}, {"message", d.message}});
+        return '\0' + record.dump();
     }
 
     // Loads the module (the first miss of the process does), checks every voice, then speaks

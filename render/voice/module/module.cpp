@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "render/av/audio_decode.hpp"
-#include "render/voice/module/child.hpp"
+#include "render/sys/children.hpp"
 #include "render/voice/module/espeak_voice.hpp"
 #include "render/voice/module/festival_voice.hpp"
 #include "render/voice/module/level.hpp"
@@ -53,7 +53,7 @@ Line finish(const RawSpeech& raw, const LineRequest& request) {
 }
 
 // A line's reply from its child: "\0", the sample and mark counts, the samples, the marks; or
-// "\2" and why the take is no sound; or child.hpp's failure reply.
+// "\2" and why the take is no sound; or render/sys/children.hpp's failure reply.
 template <typename T>
 void append(std::string& out, const T* data, std::size_t count) {
     out.append(reinterpret_cast<const char*>(data), count * sizeof(T));

@@ -1,5 +1,5 @@
 // Children forked one after another from one thread, their pipes read with poll(); see child.hpp.
-#include "render/voice/module/child.hpp"
+#include "render/sys/children.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -14,7 +14,7 @@
 #include <system_error>
 #include <vector>
 
-namespace render::voice {
+namespace render {
 
 namespace {
 
@@ -48,9 +48,9 @@ int reap(pid_t pid) {
 // How a child that gave no whole reply ended.
 std::string ending(int status) {
     if (WIFSIGNALED(status))
-        return "the engine's process was killed by signal " + std::to_string(WTERMSIG(status)) +
-               " (" + strsignal(WTERMSIG(status)) + ")";
-    return "the engine's process exited with status " + std::to_string(WEXITSTATUS(status)) +
+        return "the child process was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+               strsignal(WTERMSIG(status)) + ")";
+    return "the child process exited with status " + std::to_string(WEXITSTATUS(status)) +
            " before its reply was whole";
 }
 
@@ -90,7 +90,8 @@ class Children {
         close(fds[1]);  // the child's end: its exit is our EOF
         if (pid < 0) {
             close(fds[0]);
-            throw std::system_error(fork_error, std::generic_category(), "cannot start the engine");
+            throw std::system_error(fork_error, std::generic_category(),
+                                    "cannot start a child process");
         }
         running_.push_back({index, pid, fds[0], {}});
     }
@@ -100,7 +101,8 @@ class Children {
         std::vector<pollfd> polls;
         for (const Child& c : running_) polls.push_back({c.fd, POLLIN, 0});
         if (poll(polls.data(), polls.size(), timeout_ms) < 0 && errno != EINTR)
-            throw std::system_error(errno, std::generic_category(), "cannot wait for the engine");
+            throw std::system_error(errno, std::generic_category(),
+                                    "cannot wait for a child process");
         std::vector<Child> finished;
         std::vector<Child> still;
         for (std::size_t i = 0; i < running_.size(); ++i) {
@@ -153,4 +155,4 @@ void run_children(std::size_t count, int workers,
     }
 }
 
-}  // namespace render::voice
+}  // namespace render

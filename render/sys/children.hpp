@@ -1,7 +1,7 @@
-// Speaking each line in a child process forked for it. Both engines keep state from one line to
-// the next (espeak-ng's function statics, Festival's interpreter), so a line spoken after another
-// could come out different; a child starts from the state the engine had in this process, the
-// same for every line, and lines are spoken side by side.
+// Work done in child processes forked for it, each replying with bytes over a pipe: the speech
+// cache's speaker (render/voice/speech.cpp), which keeps the engines out of the process that
+// renders, and the voice module's line per child (both engines keep state from one line to the
+// next, so each line starts from the state the engine had before the first).
 //
 // Every child is forked from the one calling thread, which must be the process's only thread: a
 // fork copies only the thread that calls it, and a lock another thread held at that moment
@@ -11,9 +11,10 @@
 #include <functional>
 #include <string>
 
-namespace render::voice {
+namespace render {
 
 // What one child does: its reply, as bytes. An exception becomes a failure reply (see below).
+// The child ends with _exit: no atexit handlers, no flushing of the parent's buffers.
 using ChildWork = std::function<std::string()>;
 
 // A reply that is a failure: "\1" and the message. Every other reply starts with "\0".
@@ -29,4 +30,4 @@ void run_children(std::size_t count, int workers,
                   const std::function<bool()>& keep_going,
                   const std::function<bool(std::size_t, const std::string&)>& done);
 
-}  // namespace render::voice
+}  // namespace render
