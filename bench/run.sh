@@ -17,29 +17,7 @@ bin="$build/shardreel"
 rm -rf "$work"; mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 
-# measure NAME CMD...: runs CMD under /usr/bin/time -v; sets wall_NAME, cpu_NAME (user+sys, s)
-# and rss_NAME (peak resident set, MB).
-measure() {
-  local name=$1; shift
-  /usr/bin/time -v -o "$work/$name.time" "$@" >/dev/null
-  eval "$(awk -v n="$name" -F': ' '
-    /Elapsed \(wall clock\)/ { k = split($2, p, ":"); w = 0; for (i = 1; i <= k; i++) w = w * 60 + p[i] }
-    /User time/ { u = $2 } /System time/ { s = $2 } /Maximum resident/ { m = $2 }
-    END { printf "wall_%s=%.2f cpu_%s=%.2f rss_%s=%.0f\n", n, w, n, u + s, n, m / 1024 }' \
-    "$work/$name.time")"
-}
-# measure_runs NAME RUNS CMD...: CMD RUNS times in a row under one measure (a still takes less than
-# GNU time's 10 ms resolution would show well); sets wall_NAME and cpu_NAME per run (the means)
-# and rss_NAME (the largest run's peak).
-measure_runs() {
-  local name=$1 runs=$2 v; shift 2
-  measure "$name" sh -c 'n=$1; shift; for i in $(seq "$n"); do "$@" >/dev/null || exit 1; done' sh "$runs" "$@"
-  for v in "wall_$name" "cpu_$name"; do
-    printf -v "$v" '%s' "$(awk -v t="${!v}" -v n="$runs" 'BEGIN { printf "%.3f", t / n }')"
-  done
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-fps() { awk -v f="$1" -v s="$2" 'BEGIN { printf "%.1f", f / s }'; }
+source "$root/bench/lib.sh"
 
 # The x264 settings of render::EncoderSettings (render/av/mp4_sink.hpp) and the same swscale
 # conversion (BT.709, limited range, bilinear + accurate rounding), from raw BGRA on disk.
