@@ -81,11 +81,19 @@ SegmentCache open_cache(const std::vector<FilmJob>& films, const BatchOptions& o
 }
 
 void prune(const SegmentCache& cache, const BatchOptions& options,
-           const std::vector<Planned>& planned, const std::vector<PlannedSound>& sounds) {
+           const std::vector<FilmJob>& films, const std::vector<Planned>& planned,
+           const std::vector<PlannedSound>& sounds) {
     if (!options.use_cache || (planned.empty() && sounds.empty())) return;
     std::set<std::string> keep;
     for (const Planned& p : planned) keep.insert(p.key.key);
     for (const PlannedSound& s : sounds) keep.insert(s.key.key);
+    for (const FilmJob& film : films) {  // the lines the films speak
+        for (const story::ChapterSpec& chapter : film.board.chapters) {
+            for (const story::Beat& beat : chapter.beats) {
+                if (beat.speech && !beat.speech->key.empty()) keep.insert(beat.speech->key);
+            }
+        }
+    }
     cache.prune(options.cache_limit, keep);
 }
 
@@ -140,7 +148,7 @@ std::vector<RenderReport> render_sound_only(const std::vector<FilmJob>& films,
         report.wall_seconds = watch.seconds();
         reports.push_back(std::move(report));
     }
-    prune(cache, options, {}, sounds);
+    prune(cache, options, films, {}, sounds);
     return reports;
 }
 
@@ -190,7 +198,7 @@ std::vector<RenderReport> render_films(const std::vector<FilmJob>& films, const 
         report.wall_seconds = watch.seconds();
         reports.push_back(std::move(report));
     }
-    prune(cache, options, planned, sounds);
+    prune(cache, options, films, planned, sounds);
     return reports;
 }
 

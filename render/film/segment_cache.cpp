@@ -143,28 +143,38 @@ bool is_stale_temp(const fs::directory_entry& e, fs::file_time_type now) {
 
 }  // namespace
 
-void SegmentCache::prune(std::uintmax_t limit, const std::set<std::string>& keep) const {
+namespace {
+
+// The entries of one folder of the cache: files `<key><ext>` with their records `<key>.json`.
+void collect(const fs::path& dir, const std::set<fs::path>& exts, fs::file_time_type now,
+             std::vector<Entry>& entries) {
     std::error_code ec;
-    std::vector<Entry> entries;
-    std::uintmax_t total = 0;
-    const auto now = fs::file_time_type::clock::now();
-    for (const fs::directory_entry& e : fs::directory_iterator(dir_, ec)) {
+    for (const fs::directory_entry& e : fs::directory_iterator(dir, ec)) {
         if (is_stale_temp(e, now)) fs::remove(e.path(), ec);
         const std::string stem = e.path().stem().string();
-        const fs::path ext = e.path().extension();
-        if ((ext != ".mp4" && ext != ".m4a") || !is_key(stem)) continue;
-        Entry entry{e.path(), stem, e.last_write_time(ec),
-                    size_or_zero(e.path()) + size_or_zero(json_path(dir_, stem))};
-        total += entry.bytes;
-        entries.push_back(std::move(entry));
+        if (!exts.count(e.path().extension()) || !is_key(stem)) continue;
+        entries.push_back({e.path(), stem, e.last_write_time(ec),
+                           size_or_zero(e.path()) + size_or_zero(json_path(dir.string(), stem))});
     }
+}
+
+}  // namespace
+
+void SegmentCache::prune(std::uintmax_t limit, const std::set<std::string>& keep) const {
+    std::vector<Entry> entries;
+    const auto now = fs::file_time_type::clock::now();
+    collect(dir_, {".mp4", ".m4a"}, now, entries);
+    collect(fs::path(dir_) / "speech", {".f32"}, now, entries);  // render/voice/speech_cache
+    std::uintmax_t total = 0;
+    for (const Entry& e : entries) total += e.bytes;
     std::sort(entries.begin(), entries.end(),
               [](const Entry& a, const Entry& b) { return a.used < b.used; });
+    std::error_code ec;
     for (const Entry& e : entries) {
         if (total <= limit) break;
         if (keep.count(e.key)) continue;
-        fs::remove(json_path(dir_, e.key),
-                   ec);  // the record first: a segment without one is a miss
+        // The record first: an entry without one is a miss.
+        fs::remove(json_path(e.segment.parent_path().string(), e.key), ec);
         fs::remove(e.segment, ec);
         total -= e.bytes;
     }

@@ -59,6 +59,7 @@ class SegmentCache {
 
     // Deletes least recently used entries until the cache holds at most limit bytes, never one
     // whose key is in keep, and temporary files an interrupted writer left over an hour ago.
+    // The speech cache's lines in <dir>/speech (render/voice/speech_cache.hpp) count and go too.
     void prune(std::uintmax_t limit, const std::set<std::string>& keep) const;
 
   private:

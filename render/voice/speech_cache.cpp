@@ -72,6 +72,11 @@ std::optional<story::Speech> SpeechCache::lookup(const SpeechKey& k) const {
     if (!pcm || pcm->size() != samples * sizeof(float) ||
         xxh3_hex(*pcm) != record->value("xxh3", ""))
         return {};
+    // A hit is touched, as the segments are: pruning (SegmentCache::prune) goes by last use.
+    std::error_code ec;
+    const auto now = fs::file_time_type::clock::now();
+    fs::last_write_time(pcm_path(k.key), now, ec);
+    fs::last_write_time(fs::path(dir_) / (k.key + ".json"), now, ec);
     try {
         return speech_of(k.key, samples, record->at("marks").get<std::vector<double>>());
     } catch (const nlohmann::json::exception&) {

@@ -4,11 +4,14 @@
 // window, silence in the silent chapter, each take's own pitch where its line plays, loudness;
 // the same bytes from a fresh cache; one changed line redraws one chapter; a missing take is
 // an error at its line that keeps the old film.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 
 #include "render/av/audio_decode.hpp"
 #include "render/av/video_probe.hpp"
@@ -176,4 +179,35 @@ TEST_CASE("changing one line redraws its chapter only, and a missing take keeps 
     CHECK(std::regex_search(run.err, std::regex("spoken\\.yaml:31:9: error: no take for this line: "
                                                 "expected .*takes/takes-2\\.wav")));
     CHECK(slurp(dir.path / "film.mp4") == before);
+}
+
+TEST_CASE("pruning the cache removes lines no film speaks any more, never the film's own",
+          "[sound]") {
+    TempDir dir;
+    write_inputs(dir.path);
+    render_json(dir.path, "film.mp4", "cache");
+    const auto lines = [&] {
+        std::set<std::string> out;
+        for (const auto& e : fs::directory_iterator(dir.path / "cache" / "speech"))
+            if (e.path().extension() == ".f32") out.insert(e.path().stem().string());
+        return out;
+    };
+    const std::set<std::string> before = lines();
+    CHECK(before.size() == 4);  // two spoken lines, two takes
+    std::string changed = kStoryboard;
+    changed.replace(changed.find("sixteen bytes"), 13, "16 bytes of state");
+    render_test::write_text(dir.path / "spoken.yaml", changed);
+    const auto run =
+        run_cli("render spoken.yaml -o film.mp4 --cache cache --cache-limit 1B", dir.path);
+    REQUIRE(run.exit_code == 0);
+    const std::set<std::string> after = lines();
+    CHECK(after.size() == 4);
+    std::vector<std::string> kept;
+    std::set_intersection(before.begin(), before.end(), after.begin(), after.end(),
+                          std::back_inserter(kept));
+    CHECK(kept.size() == 3);  // the reworded line's old speech is gone, with its record
+    for (const std::string& key : after)
+        CHECK(fs::exists(dir.path / "cache/speech" / (key + ".json")));
+    for (const std::string& key : before)
+        if (!after.count(key)) CHECK_FALSE(fs::exists(dir.path / "cache/speech" / (key + ".json")));
 }
