@@ -149,9 +149,16 @@ TEST_CASE("a narrated film: its voice in every line's window, its takes, its lou
     CHECK(pitch(pcm, lines[3].start + 0.2, lines[3].start + 1.0) == Approx(440).margin(10));
     CHECK(pitch(pcm, lines[4].start + 0.2, lines[4].start + 1.0) == Approx(880).margin(10));
 
-    // A fresh cache speaks and renders the same bytes.
+    // A fresh cache speaks and renders the same bytes; so does --no-cache, leaving no cache.
     render_json(dir.path, "again.mp4", "cache2");
     CHECK(slurp(dir.path / "again.mp4") == slurp(film));
+    const auto run = run_cli("render spoken.yaml -o bare/film.mp4 --no-cache", dir.path);
+    REQUIRE(run.exit_code == 0);
+    CHECK(slurp(dir.path / "bare/film.mp4") == slurp(film));
+    std::set<std::string> left;
+    for (const auto& e : fs::directory_iterator(dir.path / "bare"))
+        left.insert(e.path().filename());
+    CHECK(left == std::set<std::string>{"film.mp4", "film.srt", "film.vtt"});
 }
 
 TEST_CASE("changing one line redraws its chapter only, and a missing take keeps the old film",

@@ -17,6 +17,7 @@
 #include "render/sinks/sink.hpp"
 #include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"
+#include "render/sys/temp_dir.hpp"
 #include "render/voice/speech.hpp"
 #include "story/diagnostics.hpp"
 #include "story/units.hpp"
@@ -114,11 +115,17 @@ bool prepare_sound(const RenderArgs& args, std::vector<FilmJob>& films) {
 }
 
 // Loads, selects and resolves every storyboard and names its output; false (diagnostics
-// printed) if any is bad.
-bool prepare_films(const RenderArgs& args, std::vector<FilmJob>& films) {
+// printed) if any is bad. With --no-cache the lines are spoken into `scratch`, a temporary
+// speech cache that lasts as long as the render.
+bool prepare_films(const RenderArgs& args, std::vector<FilmJob>& films,
+                   std::optional<TempDir>& scratch) {
     speech_cache() = args.batch.cache_dir.empty()
                          ? default_cache_dir(args.output.empty() ? "out/film.mp4" : args.output)
                          : args.batch.cache_dir;
+    if (args.no_cache) {
+        scratch.emplace((std::filesystem::temp_directory_path() / "shardreel-speech").string());
+        speech_cache() = scratch->path();
+    }
     auto loaded = load_films(args.storyboards, args.only, args.video, std::cerr);
     if (!loaded) return false;
     if (!args.output.empty() && loaded->size() > 1) {
@@ -166,7 +173,8 @@ int run_render(RenderArgs& args) {
         args.storyboards.push_back("storyboards/distributed-training.yaml");
     // Validate everything before writing anything.
     std::vector<FilmJob> films;
-    if (!prepare_films(args, films) || !resolve_batch(args)) return 2;
+    std::optional<TempDir> speech_scratch;
+    if (!prepare_films(args, films, speech_scratch) || !resolve_batch(args)) return 2;
 
     install_interrupt_handlers();
     const Fonts fonts(default_font_dir());
