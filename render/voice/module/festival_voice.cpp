@@ -94,8 +94,10 @@ std::vector<double> mark_times(EST_Utterance& utt, const std::string& text,
 
 // Cells of Festival's Lisp heap. The default 210,000 runs out as soon as a word is not in the
 // lexicon and the letter-to-sound rules load (450,000 too); 600,000 spoke 60 lines full of made-up
-// words. The whole heap is swept, so it is resident: about 35 bytes a cell.
-constexpr int kHeapCells = 600000;
+// words, but ran out on one line of the default film in about 900 (the collector marks whatever
+// the C stack seems to point to). The whole heap is swept, so it is resident, about 35 bytes a
+// cell: in the speaker process only, never in the one that renders.
+constexpr int kHeapCells = 1000000;
 
 }  // namespace
 
