@@ -2,8 +2,6 @@
 #include "render/voice/speech.hpp"
 
 #include <algorithm>
-#include <cmath>
-#include <cstring>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -295,20 +293,6 @@ std::optional<SpeechLine> speech_line(const story::Beat& beat, const std::string
     if (!beat.speech || beat.speech->key.empty()) return std::nullopt;
     return SpeechLine{beat.speech->key, SpeechCache(cache_dir).pcm_path(beat.speech->key),
                       beat.speech->seconds};
-}
-
-std::vector<float> read_speech_pcm(const SpeechLine& line) {
-    std::string error;
-    const auto bytes = read_file(line.path, error);
-    if (!bytes) throw SystemError("cannot read speech " + line.path + ": " + error);
-    const auto samples = static_cast<std::size_t>(std::lround(line.seconds * voice::kSampleRate));
-    if (bytes->size() != samples * sizeof(float))
-        throw SystemError("speech " + line.path + " holds " + std::to_string(bytes->size()) +
-                          " bytes, not the " + std::to_string(samples * sizeof(float)) +
-                          " of its " + std::to_string(samples) + " samples");
-    std::vector<float> pcm(samples);
-    std::memcpy(pcm.data(), bytes->data(), bytes->size());
-    return pcm;
 }
 
 }  // namespace render

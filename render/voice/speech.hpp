@@ -35,7 +35,4 @@ struct SpeechLine {
 // The line of a beat fill_speech spoke; nullopt when no voice speaks it (no text, narration off).
 std::optional<SpeechLine> speech_line(const story::Beat& beat, const std::string& cache_dir);
 
-// The line's samples; throws SystemError when the file is unreadable or of another length.
-std::vector<float> read_speech_pcm(const SpeechLine& line);
-
 }  // namespace render

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "render/av/audio_decode.hpp"
 #include "render/sys/files.hpp"
 #include "render/voice/speech.hpp"
 #include "tests/render/cli.hpp"
@@ -78,7 +79,9 @@ const story::Speech& speech(const story::Storyboard& b, std::size_t beat = 0) {
 std::vector<float> pcm(const story::Storyboard& b, const fs::path& cache, std::size_t beat = 0) {
     const auto line = render::speech_line(b.chapters[0].beats[beat], cache.string());
     REQUIRE(line);
-    return render::read_speech_pcm(*line);
+    std::vector<float> samples = render::decode_audio(line->path, 1).samples;
+    CHECK(samples.size() == static_cast<std::size_t>(std::lround(line->seconds * 48000)));
+    return samples;
 }
 
 const story::Narration kEspeak = voice(story::VoiceEngine::espeak, "en-us");
