@@ -74,10 +74,7 @@ void add_check_command(CLI::App& app, int& exit_code) {
         // check writes nothing: without a speech cache to reuse, narrated lines are spoken into a
         // temporary one, removed when the check ends.
         std::optional<TempDir> scratch;
-        if (!std::filesystem::exists(speech_cache())) {
-            scratch.emplace((std::filesystem::temp_directory_path() / "shardreel-speech").string());
-            speech_cache() = scratch->path();
-        }
+        if (!std::filesystem::exists(speech_cache())) use_scratch_speech_cache(scratch);
         bool all_valid = true;
         for (const std::string& path : *files) all_valid = check_file(path) && all_valid;
         exit_code = all_valid ? 0 : 2;

@@ -35,6 +35,11 @@ std::string& speech_cache() {
     return dir;
 }
 
+void use_scratch_speech_cache(std::optional<TempDir>& scratch) {
+    scratch.emplace((std::filesystem::temp_directory_path() / "shardreel-speech").string());
+    speech_cache() = scratch->path();
+}
+
 // Where the voice plugs in: gives every beat a voice speaks (narration not off) its Speech, from
 // the speech cache or synthesis, adding an error for a line it cannot speak.
 void fill_voice_speech(story::Storyboard& board, story::Diagnostics& errors) {

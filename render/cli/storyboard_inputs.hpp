@@ -8,6 +8,7 @@
 
 #include "render/cli/video_options.hpp"
 #include "render/film/film_job.hpp"
+#include "render/sys/temp_dir.hpp"
 #include "story/storyboard.hpp"
 
 namespace render {
@@ -21,6 +22,9 @@ std::optional<story::Storyboard> timed_storyboard(const std::string& text, const
 // Where narrated storyboards' speech is cached and looked up (<dir>/speech): `out/cache` unless a
 // command's --cache set it before loading.
 std::string& speech_cache();
+// Points speech_cache() at `scratch`, a new temporary directory in the system's temp folder that
+// lasts as long as `scratch` (check without a cache, render --no-cache).
+void use_scratch_speech_cache(std::optional<TempDir>& scratch);
 
 // Reads a storyboard and times it (timed_storyboard); prints every error and warning to err and
 // returns nullopt on an error.

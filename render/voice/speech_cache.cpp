@@ -36,7 +36,7 @@ const char* engine_version(story::VoiceEngine engine) {
 }
 
 story::Speech speech_of(const std::string& key, std::size_t samples, std::vector<double> marks) {
-    return {static_cast<double>(samples) / voice::kSampleRate, std::move(marks), key};
+    return {static_cast<double>(samples) / kAudioRate, std::move(marks), key};
 }
 
 }  // namespace
@@ -87,13 +87,12 @@ std::optional<story::Speech> SpeechCache::lookup(const SpeechKey& k) const {
 story::Speech SpeechCache::store(const SpeechKey& k, const voice::Line& line) const {
     std::string pcm(line.pcm.size() * sizeof(float), '\0');
     std::memcpy(pcm.data(), line.pcm.data(), pcm.size());
-    const nlohmann::json record = {
-        {"key", k.key},
-        {"samples", line.pcm.size()},
-        {"seconds", static_cast<double>(line.pcm.size()) / voice::kSampleRate},
-        {"marks", line.marks},
-        {"xxh3", xxh3_hex(pcm)},
-        {"inputs", nlohmann::json::parse(k.inputs)}};
+    const nlohmann::json record = {{"key", k.key},
+                                   {"samples", line.pcm.size()},
+                                   {"seconds", static_cast<double>(line.pcm.size()) / kAudioRate},
+                                   {"marks", line.marks},
+                                   {"xxh3", xxh3_hex(pcm)},
+                                   {"inputs", nlohmann::json::parse(k.inputs)}};
     ensure_parent_dir(pcm_path(k.key));
     // The PCM first: a record is only ever written beside the samples it describes.
     write_file_atomic(pcm_path(k.key), pcm);

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "render/av/audio_decode.hpp"
 #include "story/narration.hpp"
 
 namespace render::voice {
@@ -24,8 +25,6 @@ inline const char* engine_name(story::VoiceEngine engine) {
     return "off";
 }
 
-inline constexpr int kSampleRate = 48000;  // of every line
-
 // One beat's line to speak.
 struct LineRequest {
     story::VoiceEngine engine = story::VoiceEngine::espeak;
@@ -36,7 +35,7 @@ struct LineRequest {
     std::string take;                // recorded: the take file's path
 };
 
-// The line as spoken: 48 kHz mono float, silence trimmed, at -16 LUFS.
+// The line as spoken: mono float at kAudioRate (48 kHz), silence trimmed, at -16 LUFS.
 struct Line {
     std::vector<float> pcm;
     std::vector<double> marks;  // seconds from the first sample, one per request mark

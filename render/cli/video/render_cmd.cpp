@@ -17,7 +17,6 @@
 #include "render/sinks/sink.hpp"
 #include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"
-#include "render/sys/temp_dir.hpp"
 #include "render/voice/speech.hpp"
 #include "story/diagnostics.hpp"
 #include "story/units.hpp"
@@ -122,10 +121,7 @@ bool prepare_films(const RenderArgs& args, std::vector<FilmJob>& films,
     speech_cache() = args.batch.cache_dir.empty()
                          ? default_cache_dir(args.output.empty() ? "out/film.mp4" : args.output)
                          : args.batch.cache_dir;
-    if (args.no_cache) {
-        scratch.emplace((std::filesystem::temp_directory_path() / "shardreel-speech").string());
-        speech_cache() = scratch->path();
-    }
+    if (args.no_cache) use_scratch_speech_cache(scratch);
     auto loaded = load_films(args.storyboards, args.only, args.video, std::cerr);
     if (!loaded) return false;
     if (!args.output.empty() && loaded->size() > 1) {
