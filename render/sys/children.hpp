@@ -14,7 +14,9 @@
 namespace render {
 
 // What one child does: its reply, as bytes. An exception becomes a failure reply (see below).
-// The child ends with _exit: no atexit handlers, no flushing of the parent's buffers.
+// The child ends with _exit: no atexit handlers, no flushing of the parent's buffers. It starts
+// with its own offsets in the files open for reading (its own open file descriptions), so
+// children running at once never move each other's reads, nor their parent's.
 using ChildWork = std::function<std::string()>;
 
 // A reply that is a failure: "\1" and the message. Every other reply starts with "\0".

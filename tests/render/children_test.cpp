@@ -1,0 +1,66 @@
+// Child processes (render/sys/children): replies in any order, failures, and each child's own
+// offsets in the files it inherited open for reading.
+#include "render/sys/children.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <thread>
+
+#include "tests/render/test_scene.hpp"
+
+namespace {
+
+std::map<std::size_t, std::string> run(std::size_t count, int workers,
+                                       const std::function<std::string(std::size_t)>& work) {
+    std::map<std::size_t, std::string> replies;
+    render::run_children(
+        count, workers,
+        [&](std::size_t i) -> render::ChildWork { return [&, i] { return work(i); }; },
+        [] { return true; },
+        [&](std::size_t i, const std::string& reply) {
+            replies[i] = reply;
+            return true;
+        });
+    return replies;
+}
+
+}  // namespace
+
+TEST_CASE("each child's reply reaches done(), a throw as a failure reply", "[children]") {
+    const auto replies = run(5, 2, [](std::size_t i) -> std::string {
+        if (i == 3) throw std::runtime_error("no line three");
+        return std::string(1, '\0') + std::to_string(i * i);
+    });
+    REQUIRE(replies.size() == 5);
+    CHECK(replies.at(2) == std::string(1, '\0') + "4");
+    CHECK(replies.at(3) == render::failure_reply("no line three"));
+}
+
+// Festival's lexicons stay open in the speaker; its lines' children seek and read them at once.
+TEST_CASE("children read inherited files at offsets of their own", "[children]") {
+    const std::string path = render_test::scratch_path("children-offsets.txt");
+    std::ofstream(path) << "0123456789";
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    REQUIRE(fd >= 0);
+    char first[2];
+    REQUIRE(read(fd, first, 2) == 2);
+    // Child 0 seeks to 5 and reads after child 1 has sought to 8 in the file they inherited.
+    const auto replies = run(2, 2, [fd](std::size_t i) {
+        const off_t to = i == 0 ? 5 : 8;
+        if (lseek(fd, to, SEEK_SET) != to) return render::failure_reply("lseek");
+        if (i == 0) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        char c = '?';
+        if (read(fd, &c, 1) != 1) return render::failure_reply("read");
+        return std::string(1, '\0') + c;
+    });
+    CHECK(replies.at(0) == std::string(1, '\0') + "5");
+    CHECK(replies.at(1) == std::string(1, '\0') + "8");
+    CHECK(lseek(fd, 0, SEEK_CUR) == 2);  // the parent's offset, where it left it
+    CHECK((fcntl(fd, F_GETFD) & FD_CLOEXEC) != 0);
+    close(fd);
+}
