@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -124,33 +125,12 @@ class Module final : public Synthesizer {
     }
 
     // The engine is started and its voice selected here; the child speaks and levels the line.
-    // A line whose engine failed is spoken once more, after the others: Festival's garbage
-    // collector scans the C stack conservatively, and about one line in a thousand ran out of
-    // its fixed heap ("SIOD ERROR: ran out of storage") where the same line in the next run
-    // did not. A second failure is reported.
     void speak_all(const std::vector<LineRequest>& requests, int workers,
                    LineReceiver& receiver) override {
-        std::vector<std::size_t> all(requests.size()), again;
-        for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-        try {
-            if (!speak(requests, all, workers, receiver, &again)) return;
-            std::sort(again.begin(), again.end());  // in file order, as every first try
-            speak(requests, again, workers, receiver, nullptr);
-        } catch (const std::exception& e) {
-            Line none;
-            receiver.take(0, {Outcome::Kind::failed, e.what()}, none);
-        }
-    }
-
-  private:
-    // Speaks requests[which[k]] for every k; a failed line goes to `again` when there is one,
-    // else to the receiver. False when the receiver stopped.
-    bool speak(const std::vector<LineRequest>& requests, const std::vector<std::size_t>& which,
-               int workers, LineReceiver& receiver, std::vector<std::size_t>* again) {
-        bool stopped = false;
+        const std::vector<std::size_t> order = longest_first(requests);
         const auto prepare = [&](std::size_t k) -> ChildWork {
             try {
-                return work(requests[which[k]]);
+                return work(requests[order[k]]);
             } catch (const std::exception& e) {
                 return [message = std::string(e.what())] { return failure_reply(message); };
             }
@@ -158,16 +138,26 @@ class Module final : public Synthesizer {
         const auto done = [&](std::size_t k, const std::string& reply) {
             Line line;
             const Outcome outcome = decode(reply, line);
-            if (again && outcome.kind == Outcome::Kind::failed) {
-                again->push_back(which[k]);
-                return true;
-            }
-            stopped = !receiver.take(which[k], outcome, line);
-            return !stopped;
+            return receiver.take(order[k], outcome, line);
         };
-        run_children(
-            which.size(), workers, prepare, [&] { return receiver.keep_going(); }, done);
-        return !stopped && receiver.keep_going();
+        try {
+            run_children(
+                order.size(), workers, prepare, [&] { return receiver.keep_going(); }, done);
+        } catch (const std::exception& e) {
+            Line none;
+            receiver.take(0, {Outcome::Kind::failed, e.what()}, none);
+        }
+    }
+
+  private:
+    // The requests' indices, the longest text first (ties in file order): each line costs about
+    // its length, and the long ones started first leave no worker alone with one at the end.
+    static std::vector<std::size_t> longest_first(const std::vector<LineRequest>& requests) {
+        std::vector<std::size_t> order(requests.size());
+        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::ranges::stable_sort(order, std::greater<>(),
+                                 [&](std::size_t i) { return requests[i].text.size(); });
+        return order;
     }
 
     ChildWork work(const LineRequest& request) {
