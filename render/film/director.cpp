@@ -111,18 +111,21 @@ std::vector<PlannedSound> look_up_sound(const std::vector<FilmJob>& films, Segme
 }
 
 // The pictures' missing segments drawn by `jobs` workers while the sound's are encoded beside
-// them on the cores left (a drawing worker keeps about one core busy at low sizes), so sound
-// costs a cold render little wall time; the first failure stops both.
+// them, on the cores left, at the lowest priority: the drawing keeps the cores about 95% busy,
+// and the sound takes what it leaves, so a cold render waits for it little or not at all (its
+// threads end with it: a thread cannot raise its priority back). The first failure stops both.
 void make_segments(const std::vector<Planned*>& pictures, const std::vector<PlannedSound*>& sound,
                    const std::vector<FilmJob>& films, const SegmentCache& cache, const Fonts& fonts,
                    const BatchOptions& options, const CancelToken& cancel,
                    const std::function<void(const Progress&)>& on_progress) {
     run_parallel(2, 2, cancel, [&](std::size_t i, const CancelToken& batch) {
-        if (i == 0)
+        if (i == 0) {
             draw_segments(pictures, films, cache, fonts, options.jobs, options.encoder, batch,
                           on_progress);
-        else
-            encode_sound(sound, films, cache, std::max(1, cores() - options.jobs), batch);
+            return;
+        }
+        in_idle_thread(
+            [&] { encode_sound(sound, films, cache, std::max(1, cores() - options.jobs), batch); });
     });
 }
 

@@ -1,6 +1,9 @@
 // The worker pool; see parallel.hpp.
 #include "render/sys/parallel.hpp"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -34,6 +37,20 @@ void run_parallel(int workers, std::size_t count, const CancelToken& cancel,
         for (std::size_t w = 1; w < n; ++w) threads.emplace_back(work);
         work();
     }
+    if (error) std::rethrow_exception(error);
+}
+
+void in_idle_thread(const std::function<void()>& work) {
+    std::exception_ptr error;
+    std::thread([&] {
+        // Linux keeps a nice value per thread (setpriority(2)); if it fails, only time is lost.
+        setpriority(PRIO_PROCESS, static_cast<id_t>(gettid()), 19);
+        try {
+            work();
+        } catch (...) {
+            error = std::current_exception();
+        }
+    }).join();
     if (error) std::rethrow_exception(error);
 }
 

@@ -14,4 +14,8 @@ namespace render {
 void run_parallel(int workers, std::size_t count, const CancelToken& cancel,
                   const std::function<void(std::size_t, const CancelToken& batch)>& task);
 
+// Runs work in a new thread at the lowest priority (nice 19; the threads it starts inherit it),
+// waits for it and rethrows what it threw: work that should only take the CPU time others leave.
+void in_idle_thread(const std::function<void()>& work);
+
 }  // namespace render
