@@ -52,7 +52,12 @@ std::optional<story::Storyboard> timed_storyboard(const std::string& text, const
     return story::load_timed(text, path, errors, warnings, fill_voice_speech);
 }
 
-std::optional<story::Storyboard> load_storyboard(const std::string& path, std::ostream& err) {
+namespace {
+
+// The storyboard timed with only the chapters in `only`, chosen before any line is spoken (a
+// chapter's timing is its own lines'); `selected` is false when `only` names an unknown chapter.
+std::optional<story::Storyboard> load_selected(const std::string& path, const std::string& only,
+                                               std::ostream& err, bool& selected) {
     std::string error;
     const auto text = read_file(path, error);
     if (!text) {
@@ -61,9 +66,20 @@ std::optional<story::Storyboard> load_storyboard(const std::string& path, std::o
     }
     story::Diagnostics errors;
     std::vector<story::Diagnostic> warnings;
-    auto board = timed_storyboard(*text, path, errors, warnings);
+    auto board = story::load_timed(*text, path, errors, warnings,
+                                   [&](story::Storyboard& sb, story::Diagnostics& diags) {
+                                       selected = select_chapters(sb, only, err);
+                                       fill_voice_speech(sb, diags);
+                                   });
     err << story::format_diagnostics(errors, warnings);
     return board;
+}
+
+}  // namespace
+
+std::optional<story::Storyboard> load_storyboard(const std::string& path, std::ostream& err) {
+    bool selected = true;
+    return load_selected(path, "", err, selected);
 }
 
 std::optional<std::vector<std::string>> expand_storyboards(const std::vector<std::string>& args,
@@ -111,12 +127,13 @@ std::optional<std::vector<FilmJob>> load_films(const std::vector<std::string>& s
     std::vector<FilmJob> films;
     bool ok = true;
     for (const std::string& path : *paths) {
-        auto board = load_storyboard(path, err);
+        bool selected = true;
+        auto board = load_selected(path, only, err, selected);
         if (!board) {
             ok = false;
             continue;
         }
-        ok = select_chapters(*board, only, err) && ok;
+        ok = selected && ok;
         story::Video video;
         if (auto problem = resolve_video(board->video, overrides, video)) {
             err << "shardreel: error: " << *problem << "\n";

@@ -43,8 +43,9 @@ bool select_chapters(story::Storyboard& board, const std::string& only, std::ost
 // every chapter that --fps leaves without a frame; false if there was any.
 bool chapters_hold_frames(const story::Storyboard& board, int fps, std::ostream& err);
 
-// Loads each storyboard (directories expanded), keeps the chapters in `only` and resolves its
-// video. Every problem is printed to err; returns nullopt if there was any. Outputs stay empty.
+// Loads each storyboard (directories expanded), keeps the chapters in `only` (before timing:
+// the others' lines are not spoken) and resolves its video. Every problem is printed to err;
+// returns nullopt if there was any. Outputs stay empty.
 std::optional<std::vector<FilmJob>> load_films(const std::vector<std::string>& storyboards,
                                                const std::string& only, const VideoOverrides& video,
                                                std::ostream& err);

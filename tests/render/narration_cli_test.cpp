@@ -218,3 +218,20 @@ TEST_CASE("pruning the cache removes lines no film speaks any more, never the fi
     for (const std::string& key : before)
         if (!after.count(key)) CHECK_FALSE(fs::exists(dir.path / "cache/speech" / (key + ".json")));
 }
+
+TEST_CASE("rendering some chapters (--only) speaks their lines, no others", "[sound]") {
+    TempDir dir;
+    write_inputs(dir.path);
+    const auto run = run_cli("render spoken.yaml --only takes -o film.mp4 --cache cache", dir.path);
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    int lines = 0;
+    for (const auto& e : fs::directory_iterator(dir.path / "cache" / "speech"))
+        lines += e.path().extension() == ".f32";
+    CHECK(lines == 2);  // the two takes; espeak-ng's two lines in 'bytes' are not spoken
+    const auto wrong =
+        run_cli("render spoken.yaml --only take -o film.mp4 --cache cache", dir.path);
+    CHECK(wrong.exit_code == 2);
+    CHECK(wrong.err.find("no chapter 'take' in spoken.yaml (did you mean 'takes'?)") !=
+          std::string::npos);
+}
