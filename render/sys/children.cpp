@@ -33,7 +33,7 @@ bool write_all(int fd, const std::string& bytes) {
 // Gives this process an open file description of its own, at the same offset, for every file
 // it has open for reading. A forked child shares its parent's: two children seeking and reading
 // one file at once read at each other's offsets (the speaker keeps Festival's lexicons open, and
-// its lines' children read words that were not theirs, about one line in a thousand).
+// its lines' children read words that were not theirs, about one line in 200).
 void own_file_offsets() {
     std::vector<int> fds;
     for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd"))
