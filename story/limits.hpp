@@ -22,6 +22,7 @@ inline constexpr int kMaxNesting = 32;                        // YAML collection
 inline constexpr long long kMaxYamlNodes = 100'000;           // after expanding aliases
 inline constexpr long long kMaxGpus = 65536;                  // also gpus_per_node x nodes
 inline constexpr double kMinParams = 1e6, kMaxParams = 1e15;  // a model's parameter count
+inline constexpr long long kMaxExploreVariants = 64;  // combinations of a chapter's explore:
 
 // A whole number's inclusive range, and what it counts (the schema's description).
 struct Bound {

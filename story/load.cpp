@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <map>
 
 #include "story/chapter.hpp"
@@ -20,12 +21,15 @@ namespace {
 
 using Keys = std::vector<std::string>;
 
-const Keys kTopKeys{"shardreel", "title", "video", "defaults", "chapters"};
+const Keys kTopKeys{"shardreel", "title", "video", "defaults", "chapters", "page"};
 const Keys kVideoKeys{"size", "fps", "theme", "captions", "narration", "music", "music_level"};
 const Keys kDefaultsKeys{"model", "training", "cluster", "parallel"};
-const Keys kChapterKeys{"id",    "kind",     "title",   "subtitle", "duration",  "fit",
-                        "model", "training", "cluster", "parallel", "narration", "beats"};
-const Keys kBeatKeys{"at", "say", "set", "over", "gap", "take", "sound"};
+const Keys kChapterKeys{"id",        "kind",  "title",    "subtitle", "duration",
+                        "fit",       "model", "training", "cluster",  "parallel",
+                        "narration", "beats", "figure",   "explore"};
+const Keys kBeatKeys{"at", "say", "set", "over", "gap", "take", "sound", "explore"};
+const Keys kPageKeys{"lede", "questions", "glossary"};
+const Keys kQuestionKeys{"q", "a"}, kTermKeys{"term", "means"};
 const Keys kNarrationKeys{"voice", "wpm", "gap", "tail", "takes"};
 const Keys kModelKeys{"name", "params", "layers", "hidden", "heads", "kv_heads", "ffn", "vocab"};
 const Keys kModelRequired{"layers", "hidden", "heads"};
@@ -150,6 +154,7 @@ class Loader {
             sb.chapters = chapters(*e, sb);
         else
             error(root, "missing required key 'chapters'");
+        if (const Entry* e = find(top, "page")) sb.page = page(*e);
         return sb;
     }
 
@@ -546,11 +551,179 @@ class Loader {
         for (const std::string& problem : config_problems(spec.config, kind))
             error(spec.pos, "invalid configuration " + where + ": " + problem);
         if (const Entry* f = find(fields, "beats")) beats(*f, fps, kind, where, spec);
+        if (const Entry* f = find(fields, "figure")) figure(*f, fps, spec);
+        if (const Entry* f = find(fields, "explore")) spec.explore = explore(*f, kind, spec.config);
+        beat_explore(node, kind, spec);
         if (spec.auto_duration && std::ranges::none_of(spec.beats, speaks))
             error(duration->value,
                   "duration: auto needs a beat with a say: (the chapter ends "
                   "after its last line)");
         return spec;
+    }
+
+    // `figure: TIME` or `end`: when the article page's figure of the chapter shows.
+    void figure(const Entry& e, int fps, ChapterSpec& spec) {
+        if (e.value.IsScalar() && e.value.Scalar() == "end") {
+            spec.figure = std::numeric_limits<double>::infinity();
+            return;
+        }
+        auto t = time(e, fps);
+        if (t && *t > spec.duration && !spec.auto_duration)
+            error(e.value, "figure: " + e.value.Scalar() + " is after the chapter's end (" +
+                               format_seconds(spec.duration) + "); give a time within it or end");
+        else if (t)
+            spec.figure = *t;
+    }
+
+    // A beat's `explore:` (at most one per chapter, and not beside the chapter's own).
+    void beat_explore(const YAML::Node& node, const KindInfo* kind, ChapterSpec& spec) {
+        const YAML::Node beats = node["beats"];
+        if (!beats.IsDefined() || !beats.IsSequence()) return;
+        for (std::size_t i = 0; i < beats.size(); ++i) {
+            if (!beats[i].IsMap()) continue;
+            const auto key = explore_key(beats[i]);
+            if (!key) continue;
+            if (!spec.explore.empty()) {
+                error(*key, "chapter '" + spec.id +
+                                "' already explores (one explore: per chapter, on the chapter "
+                                "or on one of its beats)");
+                return;
+            }
+            spec.explore = explore(Entry{*key, beats[i]["explore"]}, kind, spec.config);
+            spec.explore_beat = static_cast<int>(i + 1);
+        }
+    }
+
+    static std::optional<YAML::Node> explore_key(const YAML::Node& beat) {
+        for (auto it = beat.begin(); it != beat.end(); ++it)
+            if (it->first.IsScalar() && it->first.Scalar() == "explore") return it->first;
+        return std::nullopt;
+    }
+
+    // `explore: {PARAM: [values]}`: parameters the kind can set, each value one apply_setting
+    // and the cost model accept on the chapter's configuration, at most kMaxExploreVariants
+    // combinations.
+    std::vector<ExploreParam> explore(const Entry& e, const KindInfo* kind,
+                                      const engine::Config& config) {
+        std::vector<ExploreParam> out;
+        if (!e.value.IsMap() || e.value.size() == 0) {
+            error(e.value,
+                  "expected a map of parameters to their values for 'explore' (e.g. "
+                  "explore: {micro_batches: [1, 2, 4, 8]}), got " +
+                      describe(e.value));
+            return out;
+        }
+        long long variants = 1;
+        for (auto it = e.value.begin(); it != e.value.end(); ++it) {
+            if (auto p = explore_param(Entry{it->first, it->second}, kind, config, out)) {
+                variants *= static_cast<long long>(p->values.size());
+                out.push_back(std::move(*p));
+            }
+        }
+        if (variants > limits::kMaxExploreVariants)
+            error(e.key, "explore: gives " + std::to_string(variants) +
+                             " combinations, more than the " +
+                             std::to_string(limits::kMaxExploreVariants) +
+                             " a page pre-renders (offer fewer values)");
+        return out;
+    }
+
+    std::optional<ExploreParam> explore_param(const Entry& item, const KindInfo* kind,
+                                              const engine::Config& config,
+                                              const std::vector<ExploreParam>& seen) {
+        if (!item.key.IsScalar()) {
+            error(item.key, "expected a parameter name, got " + describe(item.key));
+            return std::nullopt;
+        }
+        const std::string key = item.key.Scalar();
+        if (kind && !contains(kind->settable, key)) {
+            error(item.key, missing_parameter(*kind, key));
+            return std::nullopt;
+        }
+        if (std::ranges::count(seen, key, &ExploreParam::key)) {
+            error(item.key, "duplicate key '" + key + "' in explore:");
+            return std::nullopt;
+        }
+        if (!item.value.IsSequence() || item.value.size() == 0) {
+            error(item.value,
+                  "expected a list of values for 'explore: " + key + "', got " +
+                      (item.value.IsSequence() ? "an empty list" : describe(item.value)) +
+                      " (e.g. " + key + ": [1, 2, 4, 8])");
+            return std::nullopt;
+        }
+        ExploreParam p{key, {}, pos_of(item.key)};
+        for (const YAML::Node& v : item.value) {
+            if (auto value = explore_value(key, v, kind, config, p.values))
+                p.values.push_back(*value);
+        }
+        return p.values.empty() ? std::nullopt : std::optional(std::move(p));
+    }
+
+    std::optional<std::string> explore_value(const std::string& key, const YAML::Node& v,
+                                             const KindInfo* kind, const engine::Config& config,
+                                             const std::vector<std::string>& values) {
+        if (!v.IsScalar()) {
+            error(v, "expected a value of '" + key + "' in explore:, got " + describe(v));
+            return std::nullopt;
+        }
+        engine::Config c = config;
+        if (auto problem = apply_setting(c, key, v.Scalar())) {
+            error(v, "explore: " + *problem);
+            return std::nullopt;
+        }
+        if (std::ranges::count(values, v.Scalar())) {
+            error(v, "'" + v.Scalar() + "' is already among explore: " + key + "'s values");
+            return std::nullopt;
+        }
+        for (const std::string& problem : config_problems(c, kind)) {
+            error(v, "explore: " + key + ": " + v.Scalar() +
+                         " gives an invalid configuration: " + problem);
+            return std::nullopt;
+        }
+        return v.Scalar();
+    }
+
+    // `page:` {lede, questions: [{q, a}], glossary: [{term, means}]}.
+    PageText page(const Entry& e) {
+        PageText p;
+        auto fields = map_of(e, kPageKeys, "in page");
+        if (!fields) return p;
+        if (const Entry* f = find(*fields, "lede")) p.lede = text(*f).value_or("");
+        if (const Entry* f = find(*fields, "questions"))
+            for (const Entries& item : items(*f, kQuestionKeys, "in a question"))
+                p.questions.push_back({required_text(item, "q", *f), required_text(item, "a", *f)});
+        if (const Entry* f = find(*fields, "glossary"))
+            for (const Entries& item : items(*f, kTermKeys, "in a glossary entry"))
+                p.glossary.push_back(
+                    {required_text(item, "term", *f), required_text(item, "means", *f)});
+        return p;
+    }
+
+    // The entries of each map in e's list.
+    std::vector<Entries> items(const Entry& e, const Keys& known, const std::string& where) {
+        std::vector<Entries> out;
+        if (!e.value.IsSequence()) {
+            error(e.value,
+                  "expected a list for '" + e.key.Scalar() + "', got " + describe(e.value));
+            return out;
+        }
+        for (const YAML::Node& node : e.value) {
+            if (node.IsMap())
+                out.push_back(entries(node, known, where));
+            else
+                error(node, "expected a map " + where + ", got " + describe(node));
+        }
+        return out;
+    }
+
+    std::string required_text(const Entries& item, const std::string& key, const Entry& list) {
+        const Entry* f = find(item, key);
+        if (!f) {
+            const YAML::Node at = item.empty() ? list.value : item.begin()->second.key;
+            error(at, "missing required key '" + key + "' in '" + list.key.Scalar() + "'");
+            return "";
+        }
+        return text(*f).value_or("");
     }
 
     void fit(const Entry& e, ChapterSpec& spec) {
@@ -836,6 +1009,9 @@ const std::vector<KeySet>& loader_keys() {
                                           {"defaults", kDefaultsKeys},
                                           {"chapter", kChapterKeys, {"id", "kind"}},
                                           {"beat", kBeatKeys, {"at"}},
+                                          {"page", kPageKeys},
+                                          {"question", kQuestionKeys, {"q", "a"}},
+                                          {"term", kTermKeys, {"term", "means"}},
                                           {"narration", kNarrationKeys},
                                           {"model", kModelKeys, kModelRequired},
                                           {"training", kTrainingKeys},

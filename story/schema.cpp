@@ -158,6 +158,20 @@ Json structural(const std::string& key) {
         {"set", ref_to("set")},
         {"over", described("How long the `set:` morph takes.", ref_to("time"))},
         {"name", {{"type", "string"}}},
+        {"figure",
+         {{"description",
+           "When the article page's figure of this chapter shows (default: the end of the "
+           "explored beat's morph, else the chapter's end)."},
+          {"anyOf", {ref_to("time"), {{"const", "end"}}}}}},
+        {"explore", ref_to("explore")},
+        {"page", ref_to("page")},
+        {"lede", described("The article page's opening paragraph.", ref_to("text"))},
+        {"questions", {{"type", "array"}, {"items", ref_to("question")}}},
+        {"glossary", {{"type", "array"}, {"items", ref_to("term")}}},
+        {"q", ref_to("text")},
+        {"a", ref_to("text")},
+        {"term", ref_to("text")},
+        {"means", ref_to("text")},
         {"params", ref_to("count")},
     };
     auto it = table.find(key);
@@ -215,6 +229,14 @@ const KeySet& keys_of(const std::string& where) {
     return *it;
 }
 
+// Each flat name's schema as a non-empty list of unique values of it (explore:).
+Json lists_of(const Json& refs) {
+    Json out = Json::object();
+    for (const auto& [name, ref] : refs.items())
+        out[name] = {{"type", "array"}, {"minItems", 1}, {"uniqueItems", true}, {"items", ref}};
+    return out;
+}
+
 // The flat names: what each takes (`setting`), and the `set:` map of them.
 void add_settings(Json& definitions) {
     Json properties = Json::object(), refs = Json::object();
@@ -228,6 +250,15 @@ void add_settings(Json& definitions) {
         {"properties", properties}};
     for (const char* section : {"training", "cluster", "parallel"})
         definitions[section] = object(keys_of(section));
+    definitions["explore"] = {
+        {"description",
+         "The values an article page offers for parameters this chapter kind can set (a slider "
+         "for numbers, pills for keywords); at most " +
+             std::to_string(limits::kMaxExploreVariants) + " combinations."},
+        {"type", "object"},
+        {"minProperties", 1},
+        {"additionalProperties", false},
+        {"properties", lists_of(refs)}};
     definitions["set"] = {
         {"description",
          "Parameters to morph to, by flat name; each chapter kind accepts a subset."},
@@ -252,7 +283,9 @@ Json kind_rules() {
               {{"properties",
                 {{"beats",
                   {{"type", "array"},
-                   {"items", {{"type", "object"}, {"properties", {{"set", set}}}}}}}}}}}});
+                   {"items",
+                    {{"type", "object"}, {"properties", {{"set", set}, {"explore", set}}}}}}},
+                 {"explore", set}}}}}});
     }
     return rules;
 }
@@ -288,7 +321,8 @@ Json definitions() {
     d["model"] = model;
     add_settings(d);
     d["voice"] = voice();
-    for (const char* where : {"video", "defaults", "beat", "narration", "chapter"})
+    for (const char* where :
+         {"video", "defaults", "beat", "narration", "chapter", "page", "question", "term"})
         d[where] = object(keys_of(where));
     d["chapter"]["allOf"] = kind_rules();
     return d;

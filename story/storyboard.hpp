@@ -52,6 +52,16 @@ struct Beat {
     bool operator==(const Beat&) const = default;
 };
 
+// `explore: {PARAM: [values]}` on a chapter or a beat: the values an article page offers for one
+// settable parameter (a slider for numbers, pills for keywords). Every value was checked by
+// apply_setting; page variants are the chapter drawn with each combination (story/explore.hpp).
+struct ExploreParam {
+    std::string key;
+    std::vector<std::string> values;
+    SourcePos pos;  // of the key
+    bool operator==(const ExploreParam&) const = default;
+};
+
 struct ChapterSpec {
     std::string id, kind, title, subtitle;
     double duration = 0;         // seconds (kind default when not given; resolved when auto)
@@ -60,8 +70,30 @@ struct ChapterSpec {
     Narration narration;         // the film's, or the chapter's `narration:` override
     engine::Config config;       // defaults with this chapter's overrides applied
     std::vector<Beat> beats;     // file order when parsed; sorted by `at` once timed
+    // The article page: `figure:` (the moment its figure shows; none: the explored beat's end,
+    // else the chapter's end) and `explore:`, given on the chapter (explore_beat 0) or on the
+    // beat whose number is explore_beat.
+    std::optional<double> figure;
+    std::vector<ExploreParam> explore;
+    int explore_beat = 0;
     SourcePos pos;
     bool operator==(const ChapterSpec&) const = default;
+};
+
+// `page:`: the article page's own text around the chapters (`shardreel page`).
+struct QA {
+    std::string question, answer;
+    bool operator==(const QA&) const = default;
+};
+struct Term {
+    std::string term, meaning;
+    bool operator==(const Term&) const = default;
+};
+struct PageText {
+    std::string lede;
+    std::vector<QA> questions;
+    std::vector<Term> glossary;
+    bool operator==(const PageText&) const = default;
 };
 
 struct Storyboard {
@@ -71,6 +103,7 @@ struct Storyboard {
     Video video;
     engine::Config defaults;  // `defaults:` applied over the built-in defaults
     std::vector<ChapterSpec> chapters;
+    PageText page;
     bool operator==(const Storyboard&) const = default;
 };
 
