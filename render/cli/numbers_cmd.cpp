@@ -10,6 +10,7 @@
 
 #include "engine/report.hpp"
 #include "render/cli/commands.hpp"
+#include "render/cli/numbers_json.hpp"
 #include "render/cli/storyboard_inputs.hpp"
 #include "story/format.hpp"
 #include "story/limits.hpp"
@@ -127,53 +128,6 @@ Errors build_config(const Flags& f, engine::Config& c) {
 }
 
 // Bytes print as whole numbers (rounded down, as ZeRO's table does).
-std::int64_t whole(engine::Bytes b) { return std::int64_t(std::floor(b.value)); }
-
-// Integral values print without a fraction ("16", not "16.0").
-Json number(double v) {
-    if (v == std::floor(v) && std::fabs(v) < 9e15) return std::int64_t(v);
-    return v;
-}
-
-Json to_json(const engine::Report& r) {
-    const engine::PerGpu& g = r.per_gpu;
-    const engine::CommPerStep& comm = r.comm;
-    return {
-        {"params", number(r.params)},
-        {"bytes_per_param",
-         {{"weights", number(r.bytes_per_param.weights)},
-          {"gradients", number(r.bytes_per_param.gradients)},
-          {"optimizer", number(r.bytes_per_param.optimizer)},
-          {"total", number(r.bytes_per_param.total())}}},
-        {"model_states_bytes", whole(r.model_states)},
-        {"gpus_to_hold_model_states", r.gpus_to_hold_model_states},
-        {"layout",
-         {{"gpus", r.layout.gpus},
-          {"dp", r.layout.dp()},
-          {"tp", r.layout.tp},
-          {"pp", r.layout.pp},
-          {"zero", r.layout.zero}}},
-        {"per_gpu",
-         {{"weights_bytes", whole(g.weights)},
-          {"gradients_bytes", whole(g.gradients)},
-          {"optimizer_bytes", whole(g.optimizer)},
-          {"activations_bytes", whole(g.activations)},
-          {"total_bytes", whole(g.total)},
-          {"capacity_bytes", whole(g.capacity)},
-          {"fits", g.fits}}},
-        {"activations",
-         {{"per_layer_bytes", whole(r.activations.per_layer)},
-          {"layers_per_gpu", r.activations.layers_per_gpu},
-          {"in_flight_micro_batches", number(r.activations.in_flight_micro_batches)}}},
-        {"comm_per_step",
-         {{"dp_bytes_per_gpu", whole(comm.dp_per_gpu)},
-          {"tp_bytes_per_gpu", whole(comm.tp_per_gpu)},
-          {"pp_bytes_per_gpu", whole(comm.pp_per_gpu)},
-          {"seconds", comm.total().value}}},
-        {"pipeline", {{"bubble_fraction", r.bubble_fraction}}},
-    };
-}
-
 // key,value rows with the JSON's dotted keys.
 void write_csv(std::ostream& out, const Json& j, const std::string& prefix = "") {
     for (const auto& [key, value] : j.items()) {
@@ -242,10 +196,10 @@ int run(const Flags& f) {
     if (!errors.empty()) return 2;
     const engine::Report r = engine::analyze(c);
     if (f.format == "json") {
-        std::cout << to_json(r).dump(2) << "\n";
+        std::cout << report_json(r).dump(2) << "\n";
     } else if (f.format == "csv") {
         std::cout << "key,value\n";
-        write_csv(std::cout, to_json(r));
+        write_csv(std::cout, report_json(r));
     } else {
         write_markdown(std::cout, c, r);
     }

@@ -10,8 +10,12 @@ namespace render {
 
 void render_still(const story::ChapterSpec& chapter, const story::Video& video, double t,
                   const std::string& output, const Fonts& fonts) {
+    write_still(story::make_chapter(chapter, video, fonts)->scene_at(t), video, output, fonts);
+}
+
+void write_still(const story::Scene& scene, const story::Video& video, const std::string& output,
+                 const Fonts& fonts) {
     ensure_parent_dir(output);
-    const auto scene = story::make_chapter(chapter, video, fonts)->scene_at(t);
     auto sink = make_still_sink(output, fonts);
     if (!sink) throw SystemError("unsupported still " + output + ": use .png, .svg or .pdf");
     sink->begin({output, video.width, video.height, video.fps});

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "render/draw/fonts.hpp"
+#include "story/scene.hpp"
 #include "story/storyboard.hpp"
 
 namespace render {
@@ -10,5 +11,9 @@ namespace render {
 // One frame of one chapter at t seconds, to a PNG, SVG or PDF chosen by extension.
 void render_still(const story::ChapterSpec& chapter, const story::Video& video, double t,
                   const std::string& output, const Fonts& fonts);
+
+// A scene drawn at the video's size to `output` (PNG, SVG or PDF by extension).
+void write_still(const story::Scene& scene, const story::Video& video, const std::string& output,
+                 const Fonts& fonts);
 
 }  // namespace render

@@ -12,12 +12,11 @@
 
 #include "render/cli/commands.hpp"
 #include "render/cli/storyboard_inputs.hpp"
+#include "render/cli/video/film_sound.hpp"
 #include "render/film/director.hpp"
-#include "render/film/film_audio.hpp"
 #include "render/sinks/sink.hpp"
 #include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"
-#include "render/voice/speech.hpp"
 #include "story/diagnostics.hpp"
 #include "story/units.hpp"
 
@@ -73,28 +72,12 @@ nlohmann::json to_json(const RenderReport& r) {
     return out;
 }
 
-// The lines fill_speech left in the speech cache, each keyed by its speech key.
-SpeechLookup spoken_lines(const story::Storyboard& board) {
-    return [&board, cache = speech_cache()](std::size_t chapter,
-                                            std::size_t beat) -> std::optional<SpokenLine> {
-        const auto line = speech_line(board.chapters[chapter].beats[beat], cache);
-        if (!line) return std::nullopt;
-        return SpokenLine{line->path, line->key};
-    };
-}
-
 // What each film sounds like (nothing with --no-audio); false (diagnostics printed) when a sound
 // file is bad, or, with --audio-only, when a film has no sound or the output is not .wav/.m4a.
 bool prepare_sound(const RenderArgs& args, std::vector<FilmJob>& films) {
     bool ok = true;
     for (FilmJob& film : films) {
-        if (args.no_audio) continue;
-        story::Diagnostics diags;
-        film.sound = film_audio(film.board, film.video.fps, spoken_lines(film.board), diags);
-        if (!diags.empty()) {
-            std::cerr << diags.format();
-            ok = false;
-        }
+        if (!args.no_audio) ok = add_sound(film, std::cerr) && ok;
     }
     if (!ok || !args.batch.sound_only) return ok;
     for (const FilmJob& film : films) {

@@ -1,0 +1,61 @@
+// The cost model's figures as `numbers --format json` prints them; see numbers_json.hpp.
+#include "render/cli/numbers_json.hpp"
+
+#include <cmath>
+#include <cstdint>
+
+namespace render {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::int64_t whole(engine::Bytes b) { return std::int64_t(std::floor(b.value)); }
+
+// Integral values print without a fraction ("16", not "16.0").
+Json number(double v) {
+    if (v == std::floor(v) && std::fabs(v) < 9e15) return std::int64_t(v);
+    return v;
+}
+
+}  // namespace
+
+nlohmann::ordered_json report_json(const engine::Report& r) {
+    const engine::PerGpu& g = r.per_gpu;
+    const engine::CommPerStep& comm = r.comm;
+    return {
+        {"params", number(r.params)},
+        {"bytes_per_param",
+         {{"weights", number(r.bytes_per_param.weights)},
+          {"gradients", number(r.bytes_per_param.gradients)},
+          {"optimizer", number(r.bytes_per_param.optimizer)},
+          {"total", number(r.bytes_per_param.total())}}},
+        {"model_states_bytes", whole(r.model_states)},
+        {"gpus_to_hold_model_states", r.gpus_to_hold_model_states},
+        {"layout",
+         {{"gpus", r.layout.gpus},
+          {"dp", r.layout.dp()},
+          {"tp", r.layout.tp},
+          {"pp", r.layout.pp},
+          {"zero", r.layout.zero}}},
+        {"per_gpu",
+         {{"weights_bytes", whole(g.weights)},
+          {"gradients_bytes", whole(g.gradients)},
+          {"optimizer_bytes", whole(g.optimizer)},
+          {"activations_bytes", whole(g.activations)},
+          {"total_bytes", whole(g.total)},
+          {"capacity_bytes", whole(g.capacity)},
+          {"fits", g.fits}}},
+        {"activations",
+         {{"per_layer_bytes", whole(r.activations.per_layer)},
+          {"layers_per_gpu", r.activations.layers_per_gpu},
+          {"in_flight_micro_batches", number(r.activations.in_flight_micro_batches)}}},
+        {"comm_per_step",
+         {{"dp_bytes_per_gpu", whole(comm.dp_per_gpu)},
+          {"tp_bytes_per_gpu", whole(comm.tp_per_gpu)},
+          {"pp_bytes_per_gpu", whole(comm.pp_per_gpu)},
+          {"seconds", comm.total().value}}},
+        {"pipeline", {{"bubble_fraction", r.bubble_fraction}}},
+    };
+}
+
+}  // namespace render

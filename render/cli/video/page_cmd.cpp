@@ -1,0 +1,83 @@
+// `shardreel page`: a storyboard as an explorable article page (render/page/page.hpp).
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "render/cli/commands.hpp"
+#include "render/cli/storyboard_inputs.hpp"
+#include "render/cli/video/film_sound.hpp"
+#include "render/page/page.hpp"
+#include "render/sys/cancel.hpp"
+#include "render/sys/error.hpp"
+#include "render/sys/files.hpp"
+
+namespace render {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct PageArgs {
+    std::string storyboard, output, cache;
+    VideoOverrides video;
+    bool json = false, no_audio = false;
+};
+
+int run_page(const PageArgs& args) {
+    const std::string dir = args.output.empty()
+                                ? "out/" + fs::path(args.storyboard).stem().string() + "-page"
+                                : args.output;
+    BatchOptions batch;
+    // The cache beside the page's directory (out/cache for out/<stem>-page), never inside it.
+    batch.cache_dir = args.cache.empty()
+                          ? (fs::path(dir).lexically_normal().parent_path() / "cache").string()
+                          : args.cache;
+    speech_cache() = batch.cache_dir;
+    auto films = load_films({args.storyboard}, "", args.video, std::cerr);
+    if (!films) return 2;
+    FilmJob& film = films->front();
+    film.video.captions = story::Captions::track;  // the page's <track>, switchable
+    film.output = (fs::path(dir) / "film.mp4").string();
+    if (!args.no_audio && !add_sound(film, std::cerr)) return 2;
+
+    install_interrupt_handlers();
+    ensure_parent_dir(film.output);
+    const Fonts fonts(default_font_dir());
+    const PageReport r = write_page(film, fonts, batch, process_token());
+    if (args.json) {
+        std::cout << nlohmann::json{{"page", r.page},
+                                    {"figures", r.figures},
+                                    {"figures_drawn", r.figures_drawn},
+                                    {"page_bytes", r.page_bytes},
+                                    {"film", r.film.output},
+                                    {"film_frames_drawn", r.film.frames_drawn}}
+                         .dump()
+                  << "\n";
+    } else {
+        std::cerr << "shardreel: wrote " << r.page << " (" << r.figures << " figures, "
+                  << r.figures_drawn << " drawn; " << r.page_bytes / 1024 << " KiB besides "
+                  << r.film.output << ", " << r.film.frames_drawn << " frames drawn)\n";
+    }
+    return 0;
+}
+
+}  // namespace
+
+void add_page_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<PageArgs>();
+    CLI::App* cmd = app.add_subcommand(
+        "page",
+        "Write an explorable article page: the film, every chapter's figure, numbers, "
+        "formulas and explore: variants");
+    cmd->add_option("storyboard", args->storyboard, "Storyboard YAML file")->required();
+    cmd->add_option("-o,--output", args->output, "Output directory (default out/<stem>-page)");
+    cmd->add_option("--size", args->video.size, "Frame size WxH of the film and the figures");
+    cmd->add_option("--fps", args->video.fps, "Frames per second of the film");
+    cmd->add_option("--cache", args->cache,
+                    "Segment cache directory (default: cache/ beside the page's directory)");
+    cmd->add_flag("--no-audio", args->no_audio, "A silent film");
+    cmd->add_flag("--json", args->json, "Print a JSON report on stdout");
+    cmd->callback([args, &exit_code] { exit_code = run_guarded([&] { return run_page(*args); }); });
+}
+
+}  // namespace render

@@ -1,0 +1,29 @@
+// What an article page says beside each chapter's figure: the cost model's figures for the
+// configuration on screen (a small table) and the formulas the chapter uses with those values
+// substituted (MathML). Every value comes from engine::analyze through report_json, the very
+// figures `numbers --format json` prints.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "engine/config.hpp"
+
+namespace render {
+
+struct Stat {
+    std::string key;    // dotted path in `numbers --format json`, e.g. per_gpu.total_bytes
+    std::string label;  // the table's row heading
+    std::string text;   // as the film writes it: "112 GB", "27.3%"
+    nlohmann::ordered_json value;  // the number (or flag) at `key`
+};
+
+struct Facts {
+    std::vector<Stat> stats;
+    std::string maths;  // <math> elements, one per formula; empty for a kind with none
+};
+
+// The figures and formulas of a chapter of `kind` showing `config` (which validates).
+Facts chapter_facts(const std::string& kind, const engine::Config& config);
+
+}  // namespace render

@@ -1,0 +1,47 @@
+// The article page's HTML: one self-contained index.html (styles, figures, variant data and a few
+// lines of script inline) beside the film, its poster and its caption and chapter tracks. No
+// external request, no framework; light and dark follow prefers-color-scheme, and
+// prefers-reduced-motion keeps the film on its poster.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "render/page/facts.hpp"
+#include "story/storyboard.hpp"
+
+namespace render {
+
+struct PageVariant {
+    std::vector<std::size_t> index;
+    std::vector<story::Setting> settings;
+    std::string svg;  // empty for the written variant: its figure is the chapter's own
+    std::string alt;
+    Facts facts;
+};
+
+struct PageChapter {
+    std::string id, title, kind, alt, svg;  // svg: the figure, inline
+    double start = 0;                       // seconds into the film
+    std::vector<std::string> transcript;    // the beats' say: lines in order
+    Facts facts;
+    std::vector<story::ExploreParam> explore;
+    std::vector<std::size_t> written;  // the variant the figure shows
+    std::vector<PageVariant> variants;
+};
+
+struct PageModel {
+    std::string title;
+    story::PageText text;
+    std::vector<PageChapter> chapters;
+    std::string glyphs, colours;                        // FigureSheet's sheet and CSS
+    std::string film, poster, captions, chapter_track;  // file names beside index.html
+    int width = 0, height = 0;
+};
+
+std::string page_html(const PageModel& page);
+
+// The chapters as a WebVTT chapters track: a cue per chapter, titled, from its first frame to
+// the next chapter's.
+std::string chapters_webvtt(const std::vector<PageChapter>& chapters, double film_seconds);
+
+}  // namespace render

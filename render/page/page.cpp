@@ -1,0 +1,115 @@
+// The article page; see page.hpp.
+#include "render/page/page.hpp"
+
+#include <filesystem>
+
+#include "render/page/figures.hpp"
+#include "render/page/html.hpp"
+#include "render/page/stills.hpp"
+#include "render/sinks/still.hpp"
+#include "render/sys/files.hpp"
+#include "story/chapter.hpp"
+#include "story/explore.hpp"
+#include "story/film_time.hpp"
+
+namespace render {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string variant_alt(const std::string& alt, const std::vector<story::Setting>& settings) {
+    std::string out = alt + " (";
+    for (std::size_t i = 0; i < settings.size(); ++i)
+        out += (i ? ", " : "") + settings[i].key + " " + settings[i].value;
+    return out + ")";
+}
+
+// A chapter's section: its figure (and every explore: variant's), facts and transcript.
+PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTime& time,
+                         const story::Video& video, FigureCache& cache, FigureSheet& sheet) {
+    PageChapter c{spec.id, spec.title.empty() ? spec.id : spec.title,  spec.kind, {},
+                  {},      time.start / static_cast<double>(video.fps)};
+    const double t = story::figure_time(spec, time.frames, video.fps);
+    c.alt = story::words_at(spec, t);
+    for (const story::Beat& b : spec.beats)
+        if (!b.say.empty()) c.transcript.push_back(b.say);
+    c.explore = spec.explore;
+    if (spec.explore.empty()) {
+        const FigureSvgs svgs = cache.figure(spec, video, t);
+        c.svg = sheet.add(svgs.dark, svgs.light, "f-" + spec.id + "-");
+        c.facts = chapter_facts(spec.kind, story::config_at(spec, t));
+        return c;
+    }
+    c.written = story::written_variant(spec, t);
+    for (story::Variant& v : story::explore_variants(spec)) {
+        const FigureSvgs svgs = cache.figure(v.spec, video, t);
+        std::string prefix = "f-" + spec.id;
+        for (std::size_t i : v.index) prefix += "-" + std::to_string(i);
+        PageVariant out{v.index, v.settings, sheet.add(svgs.dark, svgs.light, prefix + "-"),
+                        variant_alt(c.alt, v.settings),
+                        chapter_facts(spec.kind, story::config_at(v.spec, t))};
+        if (v.index == c.written) {
+            c.svg = std::move(out.svg);
+            c.facts = out.facts;
+            out.svg.clear();
+        }
+        c.variants.push_back(std::move(out));
+    }
+    return c;
+}
+
+long long bytes_of(const std::vector<std::string>& paths) {
+    long long total = 0;
+    for (const std::string& p : paths) total += static_cast<long long>(fs::file_size(p));
+    return total;
+}
+
+}  // namespace
+
+PageReport write_page(const FilmJob& film, const Fonts& fonts, const BatchOptions& batch,
+                      const CancelToken& cancel) {
+    PageReport report;
+    const fs::path dir = fs::path(film.output).parent_path();
+    report.film = render_films({film}, fonts, batch, cancel, {}).at(0);
+
+    const story::FilmTime time(film.board.chapters, film.video.fps);
+    FigureCache cache(batch.cache_dir + "/figures", fonts);
+    FigureSheet sheet;
+    PageModel page{
+        film.board.title.empty() ? fs::path(film.board.file).stem().string() : film.board.title,
+        film.board.page,
+        {},
+        {},
+        {},
+        "film.mp4",
+        "poster.png",
+        "film.vtt",
+        "chapters.vtt",
+        film.video.width,
+        film.video.height};
+    for (std::size_t i = 0; i < film.board.chapters.size(); ++i) {
+        cancel.check();
+        page.chapters.push_back(
+            chapter_page(film.board.chapters[i], time.chapter(i), film.video, cache, sheet));
+    }
+    page.glyphs = sheet.glyph_sheet();
+    page.colours = sheet.colour_css();
+
+    const story::ChapterSpec& first = film.board.chapters.front();
+    write_still(story::make_chapter(first, film.video, fonts)
+                    ->scene_at(story::figure_time(first, time.chapter(0).frames, film.video.fps)),
+                film.video, (dir / page.poster).string(), fonts);
+    write_file_atomic((dir / page.chapter_track).string(),
+                      chapters_webvtt(page.chapters, time.seconds(time.frames())));
+    report.page = (dir / "index.html").string();
+    write_file_atomic(report.page, page_html(page));
+
+    report.figures = cache.drawn() + cache.reused();
+    report.figures_drawn = cache.drawn();
+    report.page_bytes =
+        bytes_of({report.page, (dir / page.poster).string(), (dir / page.chapter_track).string(),
+                  (dir / page.captions).string()});
+    return report;
+}
+
+}  // namespace render
