@@ -115,12 +115,15 @@ std::string mo(const std::string& s) { return "<mo>" + s + "</mo>"; }
 std::string frac(const std::string& a, const std::string& b) {
     return "<mfrac><mrow>" + a + "</mrow><mrow>" + b + "</mrow></mfrac>";
 }
-// One formula: what it says in symbols, then with the values in, then the result.
+// One formula: what it says in symbols, then with the values in, then the result, a line each
+// (MathML Core does not break lines, and a phone's width holds about 30 characters of it).
 std::string formula(const std::string& label, const std::string& symbols, const std::string& values,
                     const std::string& result) {
-    return "<p class=\"formula\"><span class=\"formula-label\">" + label +
-           "</span> <math display=\"block\"><mrow>" + symbols + mo("=") + values + mo("=") +
-           mn(result) + "</mrow></math></p>";
+    auto line = [](const std::string& row) {
+        return "<math display=\"block\"><mrow>" + row + "</mrow></math>";
+    };
+    return "<div class=\"formula\"><span class=\"formula-label\">" + label + "</span>" +
+           line(symbols) + line(mo("=") + values) + line(mo("=") + mn(result)) + "</div>";
 }
 std::string n(long long v) { return story::format_int(v); }
 

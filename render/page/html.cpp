@@ -109,7 +109,8 @@ table.numbers{border-collapse:collapse;width:100%;margin:1rem 0;font-variant-num
 table.numbers caption{text-align:left;font-weight:600;margin-bottom:.25rem}
 table.numbers th,table.numbers td{border-bottom:1px solid var(--line);padding:.35rem .5rem;text-align:left;vertical-align:top}
 table.numbers td{text-align:right;white-space:nowrap}
-.maths .formula{margin:.5rem 0}
+.maths .formula{margin:.75rem 0}
+.maths math{text-align:left;margin:.1rem 0}
 .formula-label{display:block;color:var(--muted);font-size:.9rem}
 math{font-size:1.1rem}
 @media (max-width:30rem){math{font-size:.95rem}body{font-size:16px}}
