@@ -16,8 +16,10 @@ build_pkgs=(cmake ninja-build g++ pkg-config
 # Tests read outputs back with Debian tools: pdfinfo/pdftotext (poppler-utils), xmllint
 # (libxml2-utils); the format test runs clang-format over the files git lists; the schema tests
 # run python3-jsonschema with python3-yaml, and Ajv under node (nodejs and npm only when no node
-# is installed: another Node.js brings its own npm).
-test_pkgs=(catch2 poppler-utils libxml2-utils clang-format git python3-jsonschema python3-yaml)
+# is installed: another Node.js brings its own npm); the page test drives Debian's chromium
+# with puppeteer-core, which downloads no browser of its own.
+test_pkgs=(catch2 poppler-utils libxml2-utils clang-format git python3-jsonschema python3-yaml
+  chromium)
 command -v node >/dev/null || test_pkgs+=(nodejs npm)
 # scripts/fuzz.sh builds with clang and links libFuzzer from compiler-rt.
 fuzz_pkgs=(clang-14 libclang-rt-14-dev)

@@ -1,6 +1,8 @@
 // The page's markup, style and script; see html.hpp.
 #include "render/page/html.hpp"
 
+#include <cctype>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "story/format.hpp"
@@ -264,15 +266,31 @@ std::string chapter_section(const PageChapter& c) {
     return out + "</section>\n";
 }
 
+// WebVTT as a data: URL, percent-encoded (so nothing in it can end the attribute).
+std::string vtt_url(const std::string& vtt) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string out = "data:text/vtt;charset=utf-8,";
+    for (unsigned char c : vtt) {
+        if (std::isalnum(c) || std::strchr("-._~:,!*'()", c)) {
+            out += static_cast<char>(c);
+        } else {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
 std::string film_section(const PageModel& p) {
     std::string out =
         "<section class=\"film\" aria-label=\"The film\">\n<video id=\"film\" controls "
         "preload=\"metadata\" playsinline poster=\"" +
         p.poster + "\" width=\"" + std::to_string(p.width) + "\" height=\"" +
         std::to_string(p.height) + "\"><source src=\"" + p.film +
-        "\" type=\"video/mp4\"><track kind=\"captions\" src=\"" + p.captions +
+        "\" type=\"video/mp4\"><track kind=\"captions\" src=\"" + vtt_url(p.captions_vtt) +
         "\" srclang=\"en\" label=\"English\" default><track kind=\"chapters\" src=\"" +
-        p.chapter_track + "\" srclang=\"en\" label=\"Chapters\"></video>\n";
+        vtt_url(p.chapters_vtt) + "\" srclang=\"en\" label=\"Chapters\"></video>\n";
     out += "<nav class=\"chapters\" aria-label=\"Chapters\"><ol>\n";
     for (const PageChapter& c : p.chapters)
         out += "<li><button type=\"button\" class=\"seek\" data-start=\"" + seconds_text(c.start) +

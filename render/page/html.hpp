@@ -1,5 +1,5 @@
 // The article page's HTML: one self-contained index.html (styles, figures, variant data and a few
-// lines of script inline) beside the film, its poster and its caption and chapter tracks. No
+// lines of script, the caption and chapter tracks inline) beside the film and its poster. No
 // external request, no framework; light and dark follow prefers-color-scheme, and
 // prefers-reduced-motion keeps the film on its poster.
 #pragma once
@@ -33,8 +33,11 @@ struct PageModel {
     std::string title;
     story::PageText text;
     std::vector<PageChapter> chapters;
-    std::string glyphs, colours;                        // FigureSheet's sheet and CSS
-    std::string film, poster, captions, chapter_track;  // file names beside index.html
+    std::string glyphs, colours;  // FigureSheet's sheet and CSS
+    std::string film, poster;     // file names beside index.html
+    // The tracks' WebVTT, inline as data: URLs: a page opened from file:// may not load a track
+    // from a file (Chromium treats every file: URL as its own origin); the files are beside too.
+    std::string captions_vtt, chapters_vtt;
     int width = 0, height = 0;
 };
 

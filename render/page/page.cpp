@@ -7,6 +7,7 @@
 #include "render/page/html.hpp"
 #include "render/page/stills.hpp"
 #include "render/sinks/still.hpp"
+#include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
 #include "story/chapter.hpp"
 #include "story/explore.hpp"
@@ -83,8 +84,8 @@ PageReport write_page(const FilmJob& film, const Fonts& fonts, const BatchOption
         {},
         "film.mp4",
         "poster.png",
-        "film.vtt",
-        "chapters.vtt",
+        {},
+        {},
         film.video.width,
         film.video.height};
     for (std::size_t i = 0; i < film.board.chapters.size(); ++i) {
@@ -92,6 +93,13 @@ PageReport write_page(const FilmJob& film, const Fonts& fonts, const BatchOption
         page.chapters.push_back(
             chapter_page(film.board.chapters[i], time.chapter(i), film.video, cache, sheet));
     }
+    const std::string captions = (dir / "film.vtt").string(),
+                      chapters = (dir / "chapters.vtt").string();
+    std::string error;
+    const auto captions_vtt = read_file(captions, error);
+    if (!captions_vtt) throw SystemError("cannot read back " + captions + ": " + error);
+    page.captions_vtt = *captions_vtt;
+    page.chapters_vtt = chapters_webvtt(page.chapters, time.seconds(time.frames()));
     page.glyphs = sheet.glyph_sheet();
     page.colours = sheet.colour_css();
 
@@ -99,16 +107,13 @@ PageReport write_page(const FilmJob& film, const Fonts& fonts, const BatchOption
     write_still(story::make_chapter(first, film.video, fonts)
                     ->scene_at(story::figure_time(first, time.chapter(0).frames, film.video.fps)),
                 film.video, (dir / page.poster).string(), fonts);
-    write_file_atomic((dir / page.chapter_track).string(),
-                      chapters_webvtt(page.chapters, time.seconds(time.frames())));
+    write_file_atomic(chapters, page.chapters_vtt);
     report.page = (dir / "index.html").string();
     write_file_atomic(report.page, page_html(page));
 
     report.figures = cache.drawn() + cache.reused();
     report.figures_drawn = cache.drawn();
-    report.page_bytes =
-        bytes_of({report.page, (dir / page.poster).string(), (dir / page.chapter_track).string(),
-                  (dir / page.captions).string()});
+    report.page_bytes = bytes_of({report.page, (dir / page.poster).string(), chapters, captions});
     return report;
 }
 

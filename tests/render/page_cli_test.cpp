@@ -57,6 +57,12 @@ TEST_CASE("page writes the film, its tracks, a poster and one self-contained ind
     CHECK(html.find("type=\"range\" id=\"x-bubble-micro_batches\"") != std::string::npos);
     CHECK(html.find("name=\"x-zero-precision\" value=\"fp8-mixed\"") != std::string::npos);
     CHECK(html.find("<math") != std::string::npos);
+    // The tracks inline (file:// pages may not load a track file), percent-encoded.
+    CHECK(html.find("kind=\"chapters\" src=\"data:text/vtt;charset=utf-8,WEBVTT%0A%0A1%0A00:00:"
+                    "00.000%20--%3E%2000:00:03.000%0ABytes%20per%20parameter%0A") !=
+          std::string::npos);
+    CHECK(html.find("kind=\"captions\" src=\"data:text/vtt;charset=utf-8,WEBVTT") !=
+          std::string::npos);
     CHECK(html.find("Then every stage but one waits for it.") != std::string::npos);
     CHECK(html.find("src=\"http") == std::string::npos);  // no external request
     CHECK(html.find("href=\"http") == std::string::npos);
