@@ -6,11 +6,11 @@ set -euo pipefail
 
 # The narration's voices (the voice module): espeak-ng with its data, Festival with the HTS voice
 # cmu_us_slt_arctic_hts (which brings the CMU lexicon), libebur128 for loudness; libswresample and
-# libavfilter resample and mix the sound.
+# libavfilter resample and mix the sound. The studio serves HTTP with cpp-httplib.
 build_pkgs=(cmake ninja-build g++ pkg-config
   libcairo2-dev libpng-dev libharfbuzz-dev libfreetype-dev
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libavfilter-dev
-  libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libxxhash-dev
+  libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libxxhash-dev libcpp-httplib-dev
   libespeak-ng-dev espeak-ng-data festival festival-dev libestools-dev festvox-us-slt-hts
   libebur128-dev)
 # Tests read outputs back with Debian tools: pdfinfo/pdftotext (poppler-utils), xmllint

@@ -17,6 +17,7 @@ void add_numbers_command(CLI::App& app, int& exit_code);
 void add_jobs_command(CLI::App& app, int& exit_code);
 // `page`: the explorable article page (render/page).
 void add_page_command(CLI::App& app, int& exit_code);
+void add_studio_command(CLI::App& app, int& exit_code);
 void add_sheet_command(CLI::App& app, int& exit_code);
 void add_schema_command(CLI::App& app, int& exit_code);
 void add_script_command(CLI::App& app, int& exit_code);

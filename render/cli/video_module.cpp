@@ -16,7 +16,7 @@ bool wants_video_commands(int argc, const char* const* argv) {
         const std::string_view arg = argv[i];
         if (arg == "--help" || arg == "-h") return true;
         if (arg.empty() || arg.front() == '-') continue;  // --version and the like
-        return arg == "render" || arg == "jobs" || arg == "page";
+        return arg == "render" || arg == "jobs" || arg == "page" || arg == "studio";
     }
     return argc <= 1;  // no command: the usage lists them all
 }

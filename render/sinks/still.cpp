@@ -1,6 +1,8 @@
 // Stills; see still.hpp.
 #include "render/sinks/still.hpp"
 
+#include "render/draw/painter.hpp"
+#include "render/sinks/png_writer.hpp"
 #include "render/sinks/sink.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
@@ -24,6 +26,27 @@ void write_still(const story::Scene& scene, const story::Video& video, const std
         sink->finish();
     } catch (...) {
         sink->abort();
+        throw;
+    }
+}
+
+std::string scene_png(const story::Scene& scene, const story::Video& video, const Fonts& fonts) {
+    cairo_surface_t* surface =
+        cairo_image_surface_create(CAIRO_FORMAT_ARGB32, video.width, video.height);
+    cairo_t* cr = cairo_create(surface);
+    paint(cr, scene, fonts, video.width, video.height);
+    const cairo_status_t status = cairo_status(cr);
+    cairo_destroy(cr);
+    if (status) {
+        cairo_surface_destroy(surface);
+        throw SystemError(std::string("cannot draw: ") + cairo_status_to_string(status));
+    }
+    try {
+        std::string png = encode_png(surface);
+        cairo_surface_destroy(surface);
+        return png;
+    } catch (...) {
+        cairo_surface_destroy(surface);
         throw;
     }
 }

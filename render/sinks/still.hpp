@@ -16,4 +16,7 @@ void render_still(const story::ChapterSpec& chapter, const story::Video& video, 
 void write_still(const story::Scene& scene, const story::Video& video, const std::string& output,
                  const Fonts& fonts);
 
+// The PNG bytes write_still gives for the scene at the video's size, in memory.
+std::string scene_png(const story::Scene& scene, const story::Video& video, const Fonts& fonts);
+
 }  // namespace render

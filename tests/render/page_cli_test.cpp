@@ -1,6 +1,6 @@
 // `shardreel page` through the CLI: the files it writes, the film read back with libav, figures
 // merged for both colour schemes, the figure cache, and bad input (exit 2, nothing written).
-// The page in a real browser is tests/js/page_test.mjs (ctest "page: ... in Chromium").
+// The page in a real browser is tests/render/page_test.mjs (ctest "page: chromium loads it ...").
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>

@@ -6,4 +6,5 @@ extern "C" void shardreel_add_video_commands(CLI::App& app, int& exit_code) {
     render::add_render_command(app, exit_code);
     render::add_jobs_command(app, exit_code);
     render::add_page_command(app, exit_code);
+    render::add_studio_command(app, exit_code);
 }

@@ -1,0 +1,30 @@
+// `shardreel studio`: the live preview server (render/studio/server.hpp).
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "render/cli/commands.hpp"
+#include "render/studio/server.hpp"
+
+namespace render {
+
+void add_studio_command(CLI::App& app, int& exit_code) {
+    auto options = std::make_shared<StudioOptions>();
+    CLI::App* cmd =
+        app.add_subcommand("studio",
+                           "Live preview in the browser: scrub, play, hot reload on save (default: "
+                           "storyboards/distributed-training.yaml)");
+    cmd->add_option("storyboard", options->storyboard, "Storyboard YAML file");
+    cmd->add_option("--port", options->port, "TCP port (default 8640; 0: any free port)")
+        ->check(CLI::Range(0, 65535));
+    cmd->add_option("--host", options->host,
+                    "Address to listen on (default 127.0.0.1; another prints a warning)");
+    cmd->add_option("--size", options->size,
+                    "Preview size WxH (default: the film's, fitted into 960x540)");
+    cmd->callback([options, &exit_code] {
+        if (options->storyboard.empty())
+            options->storyboard = "storyboards/distributed-training.yaml";
+        exit_code = run_guarded([&] { return run_studio(*options, std::cout, std::cerr); });
+    });
+}
+
+}  // namespace render

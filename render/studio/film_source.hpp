@@ -1,0 +1,55 @@
+// The film the studio shows: its storyboard loaded, timed and sized for the preview, loaded again
+// whenever a file it reads (the storyboard, its music) changes on disk. A load that fails keeps
+// the last good film and holds the errors, in the words `check` prints.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "render/cli/video_options.hpp"
+#include "story/film_time.hpp"
+#include "story/storyboard.hpp"
+
+namespace render {
+
+struct StudioFilm {
+    story::Storyboard board;
+    story::Video video;  // the storyboard's, the preview size applied by whoever draws
+    story::FilmTime time;
+};
+
+struct FilmState {
+    std::shared_ptr<const StudioFilm> film;  // the last good load; null if none ever was
+    std::string errors;                      // of the latest load; empty when it was good
+    std::uint64_t version = 0;               // counts loads that changed film or errors
+};
+
+class FilmSource {
+  public:
+    FilmSource(std::string path, VideoOverrides video);
+
+    // Loads the storyboard if a watched file changed since the last call (the first call always
+    // loads). True when the state changed.
+    bool refresh();
+    FilmState state() const;
+
+  private:
+    struct Stamp {
+        std::string path;
+        std::int64_t mtime_ns = -1, size = -1;
+        std::uint64_t inode = 0;
+        bool operator==(const Stamp&) const = default;
+    };
+    static Stamp stamp(const std::string& path);
+    std::vector<Stamp> watched(const story::Storyboard* board) const;
+
+    std::string path_;
+    VideoOverrides video_;
+    std::vector<Stamp> seen_;
+    mutable std::mutex mutex_;
+    FilmState state_;
+};
+
+}  // namespace render

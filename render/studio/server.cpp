@@ -1,0 +1,319 @@
+// The studio's server; see server.hpp. cpp-httplib (Debian's libcpp-httplib) parses HTTP and runs
+// each connection on a pool thread; a watcher thread reloads the storyboard when it changes and
+// wakes the event streams.
+#include "render/studio/server.hpp"
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cmath>
+#include <condition_variable>
+#include <filesystem>
+#include <iostream>
+#include <thread>
+
+#include "engine/report.hpp"
+#include "render/cli/numbers_json.hpp"
+#include "render/page/facts.hpp"
+#include "render/sinks/still.hpp"
+#include "render/studio/frames.hpp"
+#include "render/studio/studio_page.hpp"
+#include "render/studio/timeline.hpp"
+#include "render/sys/cancel.hpp"
+#include "render/sys/error.hpp"
+#include "render/sys/files.hpp"
+#include "render/sys/temp_dir.hpp"
+#include "story/explore.hpp"
+#include "story/format.hpp"
+
+namespace render {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t kMaxHeaderBytes = 4096;  // all request headers together; more is 431
+constexpr std::size_t kMaxBodyBytes = 0;       // the studio takes no request bodies; any is 413
+constexpr int kPool = 32;  // connections served at once (event streams hold one)
+
+// A reply's error: its status and a line of text saying what was expected.
+struct BadRequest {
+    int status;
+    std::string message;
+};
+
+class Studio {
+  public:
+    Studio(const StudioOptions& o, const Fonts& fonts)
+        : options_(o), source_(o.storyboard, {}), frames_(fonts), fonts_(fonts) {}
+
+    FilmSource& source() { return source_; }
+    void routes(httplib::Server& svr);
+    // Reloads on change until stopped; wakes the event streams on every change.
+    void watch(const CancelToken& cancel, httplib::Server& svr);
+
+  private:
+    std::shared_ptr<const StudioFilm> film() const;
+    story::Moment moment(const httplib::Request& req, const StudioFilm& f) const;
+    std::pair<int, int> size(const httplib::Request& req, const StudioFilm& f) const;
+    void frame(const httplib::Request& req, httplib::Response& res);
+    void numbers(const httplib::Request& req, httplib::Response& res);
+    void still(const httplib::Request& req, httplib::Response& res, const std::string& ext);
+    void events(httplib::Response& res);
+    std::string event_text() const;
+
+    StudioOptions options_;
+    FilmSource source_;
+    FrameDrawer frames_;
+    const Fonts& fonts_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    bool stopping_ = false;
+};
+
+std::shared_ptr<const StudioFilm> Studio::film() const {
+    auto f = source_.state().film;
+    if (!f) throw BadRequest{503, "the storyboard has not loaded yet: see /film.json's errors"};
+    return f;
+}
+
+std::optional<double> parse_seconds(const std::string& text) {
+    double v = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v))
+        return std::nullopt;
+    return v;
+}
+
+// ?at=ID@TIME (as `still --at`) or ?t=SECONDS into the film; neither: the film's first frame.
+story::Moment Studio::moment(const httplib::Request& req, const StudioFilm& f) const {
+    story::Moment at;
+    if (req.has_param("at")) {
+        if (auto bad = story::resolve_at(f.board, f.time, req.get_param_value("at"), at))
+            throw BadRequest{400, *bad};
+        return at;
+    }
+    if (!req.has_param("t")) return at;
+    const std::string text = req.get_param_value("t");
+    const auto t = parse_seconds(text);
+    const double end = f.time.seconds(f.time.frames());
+    if (!t || *t < 0 || *t > end)
+        throw BadRequest{400, "t expects seconds into the film, 0 to " + story::format_sig3(end) +
+                                  ", got '" + text + "'"};
+    return story::moment_at(f.time, *t);
+}
+
+// The preview's size: ?size=WxH (the limits of --size), else --size, else the film's fitted
+// into 960x540.
+std::pair<int, int> Studio::size(const httplib::Request& req, const StudioFilm& f) const {
+    const std::string asked = req.has_param("size") ? req.get_param_value("size") : options_.size;
+    if (asked.empty()) {
+        const double scale = std::min({1.0, 960.0 / f.video.width, 540.0 / f.video.height});
+        const auto even = [&](int v) { return std::max(2, static_cast<int>(v * scale) / 2 * 2); };
+        return {even(f.video.width), even(f.video.height)};
+    }
+    story::Video v;
+    if (auto bad = resolve_video(f.video, {"", asked, 0}, v)) throw BadRequest{400, *bad};
+    return {v.width, v.height};
+}
+
+void Studio::frame(const httplib::Request& req, httplib::Response& res) {
+    const auto f = film();
+    const story::Moment at = moment(req, *f);
+    const auto [w, h] = size(req, *f);
+    res.set_header("Cache-Control", "no-store");
+    res.set_content(frames_.png(f, at, w, h), "image/png");
+}
+
+void Studio::numbers(const httplib::Request& req, httplib::Response& res) {
+    const auto f = film();
+    const story::Moment at = moment(req, *f);
+    const story::ChapterSpec& spec = f->board.chapters[at.chapter];
+    const engine::Config config = story::config_at(spec, at.t);
+    const Facts facts = chapter_facts(spec.kind, config);
+    nlohmann::ordered_json stats = nlohmann::ordered_json::array();
+    for (const Stat& s : facts.stats)
+        stats.push_back({{"key", s.key}, {"label", s.label}, {"text", s.text}, {"value", s.value}});
+    const nlohmann::ordered_json out{{"chapter", spec.id},
+                                     {"t", at.t},
+                                     {"stats", stats},
+                                     {"maths", facts.maths},
+                                     {"numbers", report_json(engine::analyze(config))}};
+    res.set_content(out.dump(), "application/json");
+}
+
+// A full-size still, as `still` writes it, offered as a download named as `still` names it.
+void Studio::still(const httplib::Request& req, httplib::Response& res, const std::string& ext) {
+    const auto f = film();
+    const story::Moment at = moment(req, *f);
+    const story::ChapterSpec& spec = f->board.chapters[at.chapter];
+    TempDir scratch((fs::temp_directory_path() / "shardreel-studio").string());
+    const std::string path = scratch.path() + "/still" + ext;
+    render_still(spec, f->video, at.t, path, fonts_);
+    std::string error;
+    auto bytes = read_file(path, error);
+    if (!bytes) throw SystemError("cannot read back " + path + ": " + error);
+    const std::string name = fs::path(f->board.file).stem().string() + "-" + spec.id + "-" +
+                             std::to_string(at.frame) + "f" + ext;
+    res.set_header("Content-Disposition", "attachment; filename=\"" + name + "\"");
+    res.set_content(std::move(*bytes), ext == ".png" ? "image/png" : "image/svg+xml");
+}
+
+std::string Studio::event_text() const {
+    const FilmState s = source_.state();
+    const nlohmann::ordered_json data{{"version", s.version}, {"errors", errors_json(s.errors)}};
+    return "event: film\ndata: " + data.dump() + "\n\n";
+}
+
+// Server-Sent Events: the state now, then each change; a comment every 15 s keeps proxies and
+// the browser from timing the stream out.
+void Studio::events(httplib::Response& res) {
+    res.set_header("Cache-Control", "no-store");
+    auto seen = std::make_shared<std::uint64_t>(0);
+    res.set_chunked_content_provider(
+        "text/event-stream", [this, seen](std::size_t, httplib::DataSink& sink) {
+            std::unique_lock lock(mutex_);
+            if (*seen != 0)
+                changed_.wait_for(lock, std::chrono::seconds(15),
+                                  [&] { return stopping_ || source_.state().version != *seen; });
+            if (stopping_) return false;
+            const std::uint64_t now = source_.state().version;
+            lock.unlock();
+            const std::string text = now == *seen ? std::string(": still here\n\n") : event_text();
+            *seen = now;
+            return sink.write(text.data(), text.size());
+        });
+}
+
+void Studio::routes(httplib::Server& svr) {
+    svr.set_payload_max_length(kMaxBodyBytes);
+    svr.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+        std::size_t bytes = 0;
+        for (const auto& [name, value] : req.headers) bytes += name.size() + value.size() + 4;
+        if (bytes > kMaxHeaderBytes) {
+            res.status = 431;
+            res.set_content("request headers over " + std::to_string(kMaxHeaderBytes) + " bytes\n",
+                            "text/plain");
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        if (req.has_header("Transfer-Encoding") ||
+            (req.has_header("Content-Length") && req.get_header_value("Content-Length") != "0")) {
+            res.status = 413;
+            res.set_content("the studio takes no request body\n", "text/plain");
+            return httplib::Server::HandlerResponse::Handled;
+        }
+        return httplib::Server::HandlerResponse::Unhandled;
+    });
+    svr.set_exception_handler(
+        [](const httplib::Request&, httplib::Response& res, std::exception_ptr error) {
+            try {
+                std::rethrow_exception(error);
+            } catch (const BadRequest& bad) {
+                res.status = bad.status;
+                res.set_content("shardreel: error: " + bad.message + "\n", "text/plain");
+            } catch (const std::exception& e) {
+                res.status = 500;
+                res.set_content(std::string("shardreel: error: ") + e.what() + "\n", "text/plain");
+            } catch (...) {
+                res.status = 500;
+                res.set_content("shardreel: error\n", "text/plain");
+            }
+        });
+    // Whatever is not a page of the studio's: 404 naming what is, 405 for another method.
+    svr.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+        if (res.status == 404)
+            res.set_content("shardreel: error: no page " + req.path +
+                                " here: the studio serves /, /film.json, /frame.png, "
+                                "/numbers.json, /still.png, /still.svg and /events\n",
+                            "text/plain");
+    });
+    const auto refuse = [](const httplib::Request&, httplib::Response& res) {
+        res.status = 405;
+        res.set_header("Allow", "GET, HEAD");
+        res.set_content("shardreel: error: the studio only answers GET and HEAD\n", "text/plain");
+    };
+    svr.Post(".*", refuse);
+    svr.Put(".*", refuse);
+    svr.Patch(".*", refuse);
+    svr.Delete(".*", refuse);
+    svr.Options(".*", refuse);
+    svr.Get("/", [](const httplib::Request&, httplib::Response& res) {
+        res.set_content(studio_page(), "text/html; charset=utf-8");
+    });
+    svr.Get("/film.json", [this](const httplib::Request& req, httplib::Response& res) {
+        const FilmState s = source_.state();
+        const auto [w, h] = s.film ? size(req, *s.film) : std::pair{0, 0};
+        res.set_header("Cache-Control", "no-store");
+        res.set_content(timeline_json(s, w, h).dump(), "application/json");
+    });
+    svr.Get("/frame.png", [this](const auto& req, auto& res) { frame(req, res); });
+    svr.Get("/numbers.json", [this](const auto& req, auto& res) { numbers(req, res); });
+    svr.Get("/still.png", [this](const auto& req, auto& res) { still(req, res, ".png"); });
+    svr.Get("/still.svg", [this](const auto& req, auto& res) { still(req, res, ".svg"); });
+    svr.Get("/events", [this](const httplib::Request&, httplib::Response& res) { events(res); });
+}
+
+void Studio::watch(const CancelToken& cancel, httplib::Server& svr) {
+    while (!cancel.cancelled()) {
+        if (source_.refresh()) {
+            const std::lock_guard lock(mutex_);
+            changed_.notify_all();
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    {
+        const std::lock_guard lock(mutex_);
+        stopping_ = true;
+        changed_.notify_all();
+    }
+    svr.stop();
+}
+
+bool loopback(const std::string& host) {
+    return host == "127.0.0.1" || host == "localhost" || host == "::1";
+}
+
+}  // namespace
+
+int run_studio(const StudioOptions& options, std::ostream& out, std::ostream& err) {
+    if (!options.size.empty()) {
+        story::Video v;
+        if (auto bad = resolve_video({}, {"", options.size, 0}, v)) {
+            err << "shardreel: error: --size: " << *bad << "\n";
+            return 2;
+        }
+    }
+    const Fonts fonts(default_font_dir());
+    Studio studio(options, fonts);
+    studio.source().refresh();  // the first load's errors are served, not fatal: fix and save
+    if (!studio.source().state().errors.empty()) err << studio.source().state().errors;
+
+    httplib::Server svr;
+    svr.new_task_queue = [] { return new httplib::ThreadPool(kPool); };
+    studio.routes(svr);
+    const int port = options.port == 0
+                         ? svr.bind_to_any_port(options.host)
+                         : (svr.bind_to_port(options.host, options.port) ? options.port : -1);
+    if (port < 0) {
+        err << "shardreel: error: cannot listen on " << options.host << ":" << options.port
+            << " (in use, or not an address of this machine); try --port 0 for any free port\n";
+        return 1;
+    }
+    if (!loopback(options.host))
+        err << "shardreel: warning: listening on " << options.host
+            << ": anyone who can reach this machine can read the storyboard's film\n";
+    const std::string host =
+        options.host.find(':') != std::string::npos ? "[" + options.host + "]" : options.host;
+    out << "shardreel studio: http://" << host << ":" << port << "/ (Ctrl-C stops)" << std::endl;
+
+    install_interrupt_handlers();
+    std::thread watcher([&] { studio.watch(process_token(), svr); });
+    svr.listen_after_bind();
+    process_token().cancel(StopReason::failure);  // listen ended on its own: stop the watcher
+    watcher.join();
+    err << "\nshardreel: studio stopped\n";
+    return process_token().reason() == StopReason::signal ? 130 : 1;
+}
+
+}  // namespace render
