@@ -4,6 +4,7 @@
 #include "render/studio/server.hpp"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <charconv>
@@ -291,6 +292,16 @@ int run_studio(const StudioOptions& options, std::ostream& out, std::ostream& er
 
     httplib::Server svr;
     svr.new_task_queue = [] { return new httplib::ThreadPool(kPool); };
+    // httplib's default also sets SO_REUSEPORT, which lets a second studio bind the same port
+    // and take half its connections: only SO_REUSEADDR (a restart may reuse the port at once).
+    svr.set_socket_options([](socket_t sock) {
+        const int yes = 1;
+        setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    });
+    svr.set_tcp_nodelay(true);  // small replies and events go out at once, not after 40 ms
+    // A pool thread holds an idle keep-alive connection this long: a short wait frees threads
+    // for new clients and lets Ctrl-C end the server within a second.
+    svr.set_keep_alive_timeout(1);
     studio.routes(svr);
     const int port = options.port == 0
                          ? svr.bind_to_any_port(options.host)

@@ -12,6 +12,7 @@ const char* kPage = R"HTML(<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="dark light">
 <title>shardreel studio</title>
+<link rel="icon" href="data:,">
 <style>
 :root{color-scheme:dark;--bg:#0e1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--accent:#4493f8;--panel:#151b23;--bad:#f85149;--beat:#d29922}
 *{box-sizing:border-box}
@@ -22,7 +23,7 @@ header .path,#status{color:var(--muted);font-size:.9rem}
 #status{margin-left:auto;font-variant-numeric:tabular-nums}
 main{display:grid;grid-template-columns:minmax(0,1fr) 22rem;gap:1rem;padding:1rem;max-width:110rem;margin:0 auto}
 @media (max-width:60rem){main{grid-template-columns:minmax(0,1fr)}}
-.stage{position:relative;background:#000;border-radius:6px;overflow:hidden;line-height:0}
+.stage{align-self:start;position:relative;background:#000;border-radius:6px;overflow:hidden;line-height:0}
 #frame{display:block;width:100%;height:auto}
 #errors{position:absolute;left:0;right:0;bottom:0;line-height:1.45;background:rgba(40,10,12,.94);border-top:3px solid var(--bad);padding:.6rem 1rem;max-height:60%;overflow:auto}
 #errors h2{font-size:1rem;margin:0 0 .3rem;color:#ffb3ad}
@@ -70,11 +71,11 @@ kbd{font:12px ui-monospace,monospace;border:1px solid var(--line);border-radius:
 </aside>
 <section class="transport" aria-label="Timeline">
 <div class="controls">
-<button type="button" id="prev-beat" title="Previous beat ([)">&#9198; Beat</button>
+<button type="button" id="prev-beat" title="Previous beat ([)">&#9664;&#9664; Beat</button>
 <button type="button" id="prev-frame" title="Previous frame (Left)">&#9664; Frame</button>
 <button type="button" id="play" title="Play or pause (Space, K)">&#9654; Play</button>
 <button type="button" id="next-frame" title="Next frame (Right)">Frame &#9654;</button>
-<button type="button" id="next-beat" title="Next beat (])">Beat &#9197;</button>
+<button type="button" id="next-beat" title="Next beat (])">Beat &#9654;&#9654;</button>
 <span id="clock"></span>
 </div>
 <div id="timeline" role="slider" tabindex="0" aria-label="Playhead" aria-valuemin="0"><div id="playhead"></div></div>
@@ -215,7 +216,8 @@ kbd{font:12px ui-monospace,monospace;border:1px solid var(--line);border-radius:
       }
     } else lastTick = now;
     studio.fps = drawn.length / 2;
-    $('status').textContent = (studio.film ? 'version ' + studio.version + ' · ' : '') + (speed ? studio.fps.toFixed(1) + ' frames/s shown' : '');
+    $('status').textContent = [studio.film ? 'version ' + studio.version : '',
+      speed ? speed + '× · ' + studio.fps.toFixed(1) + ' frames/s shown' : ''].filter((x) => x).join(' · ');
     requestAnimationFrame(tick);
   }
 
