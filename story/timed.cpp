@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "story/chapter.hpp"
+#include "story/explore.hpp"
 #include "story/limits.hpp"
 #include "story/load.hpp"
 #include "story/settings.hpp"
@@ -195,6 +196,43 @@ std::optional<Storyboard> timed(const Storyboard& sb, Diagnostics& errors,
     return out;
 }
 
+namespace {
+
+// Every explore: combination through the chapter's beats: a value valid where the chapter starts
+// may not be once a beat sets something else (micro_batches 1 under an interleaved schedule of
+// pp 4). Reported at the explore: key, once per combination, naming the beat.
+void check_explore(const ChapterSpec& spec, const KindInfo* kind, const std::string& file,
+                   const std::string& where, Diagnostics& errors) {
+    if (spec.explore.empty()) return;
+    for (const Variant& v : explore_variants(spec)) {
+        std::string values;
+        for (const Setting& s : v.settings)
+            values += (values.empty() ? "" : ", ") + s.key + " " + s.value;
+        engine::Config config = v.spec.config;
+        std::optional<std::string> problem;
+        const Beat* at = nullptr;
+        for (const std::string& p : config_problems(config, kind)) problem = p;
+        for (const Beat& b : v.spec.beats) {
+            if (problem) break;
+            for (const Setting& s : b.set) apply_setting(config, s.key, s.value);
+            for (const std::string& p : config_problems(config, kind)) {
+                problem = p;
+                at = &b;
+            }
+        }
+        if (!problem) continue;
+        errors.error(file, spec.explore.front().pos,
+                     "explore: " + values + " gives an invalid configuration " + where +
+                         (at ? " once the set: at " + format_seconds(at->at) + " (line " +
+                                   std::to_string(at->set_pos.line) + ") applies"
+                             : "") +
+                         ": " + *problem + "; drop that value or change the chapter");
+        return;  // one combination shows the problem; the others would repeat it
+    }
+}
+
+}  // namespace
+
 void check_beats(const ChapterSpec& spec, const std::string& file, const std::string& where,
                  Diagnostics& errors) {
     std::vector<const Beat*> order;
@@ -237,6 +275,7 @@ void check_beats(const ChapterSpec& spec, const std::string& file, const std::st
                          "set: at " + format_seconds(b->at) + " makes the configuration " + where +
                              " invalid: " + problem);
     }
+    if (errors.empty()) check_explore(spec, kind, file, where, errors);
 }
 
 std::optional<Storyboard> load_timed(const std::string& text, const std::string& file,

@@ -12,8 +12,11 @@
 #include "render/cli/commands.hpp"
 #include "render/cli/numbers_json.hpp"
 #include "render/cli/storyboard_inputs.hpp"
+#include "story/explore.hpp"
+#include "story/film_time.hpp"
 #include "story/format.hpp"
 #include "story/limits.hpp"
+#include "story/moment.hpp"
 #include "story/settings.hpp"
 #include "story/units.hpp"
 
@@ -61,7 +64,7 @@ constexpr FlagSpec kShapeFlags[] = {
 };
 
 struct Flags {
-    std::string storyboard, model, params, format = "md";
+    std::string storyboard, at, model, params, format = "md";
     std::map<std::string, std::string> values;  // by flag; meaningful only when given
     std::map<std::string, CLI::Option*> options;
     bool given(const std::string& flag) const { return options.at(flag)->count() > 0; }
@@ -186,10 +189,24 @@ void register_flag(CLI::App* cmd, Flags& f, const char* flag, std::string& into,
 
 int run(const Flags& f) {
     engine::Config c = story::default_config();
+    if (!f.at.empty() && f.storyboard.empty()) {
+        std::cerr << "shardreel: error: --at names a moment of a storyboard: give the storyboard "
+                     "too (numbers STORYBOARD --at ID@TIME)\n";
+        return 2;
+    }
     if (!f.storyboard.empty()) {
         const auto board = load_storyboard(f.storyboard, std::cerr);
         if (!board) return 2;
         c = board->defaults;  // flags given on the command line override it below
+        if (!f.at.empty()) {
+            story::Moment at;
+            if (auto bad = story::resolve_at(
+                    *board, story::FilmTime(board->chapters, board->video.fps), f.at, at)) {
+                std::cerr << "shardreel: error: " << *bad << "\n";
+                return 2;
+            }
+            c = story::config_at(board->chapters[at.chapter], at.t);
+        }
     }
     const Errors errors = build_config(f, c);
     for (const std::string& e : errors) std::cerr << "shardreel: error: " << e << "\n";
@@ -213,6 +230,9 @@ void add_numbers_command(CLI::App& app, int& exit_code) {
     CLI::App* cmd = app.add_subcommand(
         "numbers", "Print the cost model's figures for a model and cluster (md, csv or json)");
     cmd->add_option("storyboard", f->storyboard, "Take defaults from this storyboard");
+    cmd->add_option("--at", f->at,
+                    "ID@TIME: the configuration on screen at that moment of the storyboard "
+                    "(3.5s, 500ms, 90f, end), as still --at names it");
     register_flag(cmd, *f, "--model", f->model, "model preset, e.g. llama-2-7b (default)");
     register_flag(cmd, *f, "--params", f->params, "parameter count, e.g. 7B or 70e9");
     for (const FlagSpec& s : kShapeFlags) register_flag(cmd, *f, s.flag, f->values[s.flag], s.help);

@@ -217,9 +217,12 @@ std::string controls(const PageChapter& c) {
     return out + "</div>\n";
 }
 
-// The variants' figures as templates and their figures as JSON (the explore.js contract).
+// The variants' figures as templates and their figures as JSON: `at` (the figure's moment, as
+// `numbers --at` takes it), the parameters, their values, the written combination and, per
+// combination "i,j", its figure's template id, alt text, settings, stats and formulas.
 std::string variant_data(const PageChapter& c) {
-    nlohmann::ordered_json data{{"params", nlohmann::ordered_json::array()},
+    nlohmann::ordered_json data{{"at", c.at},
+                                {"params", nlohmann::ordered_json::array()},
                                 {"values", nlohmann::ordered_json::array()},
                                 {"base", c.written},
                                 {"variants", nlohmann::ordered_json::object()}};

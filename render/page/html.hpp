@@ -21,6 +21,7 @@ struct PageVariant {
 
 struct PageChapter {
     std::string id, title, kind, alt, svg;  // svg: the figure, inline
+    std::string at;                         // the figure's moment as ID@FRAMEf (still --at)
     double start = 0;                       // seconds into the film
     std::vector<std::string> transcript;    // the beats' say: lines in order
     Facts facts;

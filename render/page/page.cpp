@@ -1,6 +1,7 @@
 // The article page; see page.hpp.
 #include "render/page/page.hpp"
 
+#include <cmath>
 #include <filesystem>
 
 #include "render/page/figures.hpp"
@@ -28,9 +29,10 @@ std::string variant_alt(const std::string& alt, const std::vector<story::Setting
 // A chapter's section: its figure (and every explore: variant's), facts and transcript.
 PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTime& time,
                          const story::Video& video, FigureCache& cache, FigureSheet& sheet) {
-    PageChapter c{spec.id, spec.title.empty() ? spec.id : spec.title,  spec.kind, {},
+    PageChapter c{spec.id, spec.title.empty() ? spec.id : spec.title,  spec.kind, {}, {},
                   {},      time.start / static_cast<double>(video.fps)};
     const double t = story::figure_time(spec, time.frames, video.fps);
+    c.at = spec.id + "@" + std::to_string(std::lround(t * video.fps)) + "f";
     c.alt = story::words_at(spec, t);
     for (const story::Beat& b : spec.beats)
         if (!b.say.empty()) c.transcript.push_back(b.say);

@@ -17,9 +17,11 @@
 
 #include "engine/report.hpp"
 #include "render/cli/numbers_json.hpp"
+#include "render/cli/storyboard_inputs.hpp"
 #include "render/page/facts.hpp"
 #include "render/sinks/still.hpp"
 #include "render/studio/frames.hpp"
+#include "render/studio/soundtrack.hpp"
 #include "render/studio/studio_page.hpp"
 #include "render/studio/timeline.hpp"
 #include "render/sys/cancel.hpp"
@@ -47,9 +49,20 @@ struct BadRequest {
 class Studio {
   public:
     Studio(const StudioOptions& o, const Fonts& fonts)
-        : options_(o), source_(o.storyboard, {}), frames_(fonts), fonts_(fonts) {}
+        : options_(o),
+          source_(o.storyboard, {}),
+          frames_(fonts),
+          fonts_(fonts),
+          sound_(speech_cache(), fonts, process_token(), [this] { changed(); }) {}
 
     FilmSource& source() { return source_; }
+    // The first load; false when it has errors.
+    bool load() {
+        source_.refresh();
+        const FilmState s = source_.state();
+        if (s.errors.empty()) sound_.make(s.film, s.version);
+        return s.errors.empty();
+    }
     void routes(httplib::Server& svr);
     // Reloads on change until stopped; wakes the event streams on every change.
     void watch(const CancelToken& cancel, httplib::Server& svr);
@@ -62,7 +75,10 @@ class Studio {
     void numbers(const httplib::Request& req, httplib::Response& res);
     void still(const httplib::Request& req, httplib::Response& res, const std::string& ext);
     void events(httplib::Response& res);
+    void audio(httplib::Response& res);
     std::string event_text() const;
+    nlohmann::ordered_json audio_json() const;
+    void changed();  // a new film, errors or sound: wakes the event streams
 
     StudioOptions options_;
     FilmSource source_;
@@ -70,8 +86,34 @@ class Studio {
     const Fonts& fonts_;
     std::mutex mutex_;
     std::condition_variable changed_;
+    std::uint64_t generation_ = 1;  // counts changes of film, errors and sound
     bool stopping_ = false;
+    Soundtrack sound_;  // last: its thread calls changed()
 };
+
+void Studio::changed() {
+    const std::lock_guard lock(mutex_);
+    ++generation_;
+    changed_.notify_all();
+}
+
+// The film's sound as /film.json and the events give it: the version it sounds, or null while
+// none is made; `none` when the film makes no sound, `error` when it could not be made.
+nlohmann::ordered_json Studio::audio_json() const {
+    const auto track = sound_.latest();
+    if (!track) return nullptr;
+    nlohmann::ordered_json out{{"version", track->version}, {"none", track->m4a.empty()}};
+    if (!track->error.empty()) out["error"] = track->error;
+    return out;
+}
+
+void Studio::audio(httplib::Response& res) {
+    const auto track = sound_.latest();
+    if (!track || track->m4a.empty())
+        throw BadRequest{404, track ? "this film makes no sound" : "the sound is being made"};
+    res.set_header("Cache-Control", "no-store");
+    res.set_content(track->m4a, "audio/mp4");
+}
 
 std::shared_ptr<const StudioFilm> Studio::film() const {
     auto f = source_.state().film;
@@ -163,7 +205,8 @@ void Studio::still(const httplib::Request& req, httplib::Response& res, const st
 
 std::string Studio::event_text() const {
     const FilmState s = source_.state();
-    const nlohmann::ordered_json data{{"version", s.version}, {"errors", errors_json(s.errors)}};
+    const nlohmann::ordered_json data{
+        {"version", s.version}, {"errors", errors_json(s.errors)}, {"audio", audio_json()}};
     return "event: film\ndata: " + data.dump() + "\n\n";
 }
 
@@ -177,9 +220,9 @@ void Studio::events(httplib::Response& res) {
             std::unique_lock lock(mutex_);
             if (*seen != 0)
                 changed_.wait_for(lock, std::chrono::seconds(15),
-                                  [&] { return stopping_ || source_.state().version != *seen; });
+                                  [&] { return stopping_ || generation_ != *seen; });
             if (stopping_) return false;
-            const std::uint64_t now = source_.state().version;
+            const std::uint64_t now = generation_;
             lock.unlock();
             const std::string text = now == *seen ? std::string(": still here\n\n") : event_text();
             *seen = now;
@@ -223,10 +266,10 @@ void Studio::routes(httplib::Server& svr) {
         });
     // Whatever is not a page of the studio's: 404 naming what is, 405 for another method.
     svr.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
-        if (res.status == 404)
+        if (res.status == 404 && res.body.empty())
             res.set_content("shardreel: error: no page " + req.path +
                                 " here: the studio serves /, /film.json, /frame.png, "
-                                "/numbers.json, /still.png, /still.svg and /events\n",
+                                "/numbers.json, /still.png, /still.svg, /audio.m4a and /events\n",
                             "text/plain");
     });
     const auto refuse = [](const httplib::Request&, httplib::Response& res) {
@@ -246,20 +289,24 @@ void Studio::routes(httplib::Server& svr) {
         const FilmState s = source_.state();
         const auto [w, h] = s.film ? size(req, *s.film) : std::pair{0, 0};
         res.set_header("Cache-Control", "no-store");
-        res.set_content(timeline_json(s, w, h).dump(), "application/json");
+        nlohmann::ordered_json out = timeline_json(s, w, h);
+        out["audio"] = audio_json();
+        res.set_content(out.dump(), "application/json");
     });
     svr.Get("/frame.png", [this](const auto& req, auto& res) { frame(req, res); });
     svr.Get("/numbers.json", [this](const auto& req, auto& res) { numbers(req, res); });
     svr.Get("/still.png", [this](const auto& req, auto& res) { still(req, res, ".png"); });
     svr.Get("/still.svg", [this](const auto& req, auto& res) { still(req, res, ".svg"); });
     svr.Get("/events", [this](const httplib::Request&, httplib::Response& res) { events(res); });
+    svr.Get("/audio.m4a", [this](const httplib::Request&, httplib::Response& res) { audio(res); });
 }
 
 void Studio::watch(const CancelToken& cancel, httplib::Server& svr) {
     while (!cancel.cancelled()) {
         if (source_.refresh()) {
-            const std::lock_guard lock(mutex_);
-            changed_.notify_all();
+            const FilmState s = source_.state();
+            if (s.errors.empty()) sound_.make(s.film, s.version);
+            changed();
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
@@ -285,10 +332,10 @@ int run_studio(const StudioOptions& options, std::ostream& out, std::ostream& er
             return 2;
         }
     }
+    if (!options.cache.empty()) speech_cache() = options.cache;
     const Fonts fonts(default_font_dir());
     Studio studio(options, fonts);
-    studio.source().refresh();  // the first load's errors are served, not fatal: fix and save
-    if (!studio.source().state().errors.empty()) err << studio.source().state().errors;
+    if (!studio.load()) err << studio.source().state().errors;  // served, not fatal: fix, save
 
     httplib::Server svr;
     svr.new_task_queue = [] { return new httplib::ThreadPool(kPool); };

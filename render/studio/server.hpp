@@ -13,8 +13,9 @@ namespace render {
 struct StudioOptions {
     std::string storyboard;
     std::string host = "127.0.0.1";
-    int port = 8640;   // 0: any free port (the URL printed says which)
-    std::string size;  // preview WxH; empty: the film's size fitted into 960x540
+    int port = 8640;    // 0: any free port (the URL printed says which)
+    std::string size;   // preview WxH; empty: the film's size fitted into 960x540
+    std::string cache;  // spoken lines and sound segments; empty: out/cache
 };
 
 // Serves until SIGINT/SIGTERM: 130 then, 1 if the address cannot be bound, 2 for bad options.

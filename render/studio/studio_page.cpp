@@ -43,6 +43,7 @@ button:focus-visible,a:focus-visible,#timeline:focus-visible{outline:3px solid v
 #command{display:block;font:12px/1.4 ui-monospace,"DejaVu Sans Mono",monospace;background:var(--panel);padding:.4rem .6rem;border-radius:6px;overflow-wrap:anywhere}
 .transport{grid-column:1/-1;display:flex;flex-direction:column;gap:.5rem}
 .controls{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}
+.sound{display:inline-flex;gap:.3rem;align-items:center;margin-left:.5rem;color:var(--muted)}
 #clock{margin-left:.5rem;font-variant-numeric:tabular-nums;color:var(--muted)}
 #timeline{position:relative;height:3.4rem;background:var(--panel);border:1px solid var(--line);border-radius:6px;cursor:pointer;user-select:none;touch-action:none}
 .block{position:absolute;top:0;bottom:0;border-right:1px solid var(--line);overflow:hidden;padding:.2rem .35rem;font-size:.8rem;color:var(--muted);white-space:nowrap;text-overflow:ellipsis}
@@ -76,8 +77,10 @@ kbd{font:12px ui-monospace,monospace;border:1px solid var(--line);border-radius:
 <button type="button" id="play" title="Play or pause (Space, K)">&#9654; Play</button>
 <button type="button" id="next-frame" title="Next frame (Right)">Frame &#9654;</button>
 <button type="button" id="next-beat" title="Next beat (])">Beat &#9654;&#9654;</button>
+<label class="sound"><input type="checkbox" id="sound" checked> Sound</label>
 <span id="clock"></span>
 </div>
+<audio id="audio" preload="auto"></audio>
 <div id="timeline" role="slider" tabindex="0" aria-label="Playhead" aria-valuemin="0"><div id="playhead"></div></div>
 <details><summary>Keyboard</summary><p><kbd>Space</kbd> play/pause · <kbd>&larr;</kbd> <kbd>&rarr;</kbd> a frame (with <kbd>Shift</kbd>: a second) · <kbd>J</kbd> <kbd>K</kbd> <kbd>L</kbd> back, pause, forward (again: faster) · <kbd>[</kbd> <kbd>]</kbd> previous/next beat · <kbd>Home</kbd> <kbd>End</kbd></p></details>
 </section>
@@ -193,21 +196,49 @@ kbd{font:12px ui-monospace,monospace;border:1px solid var(--line);border-radius:
     studio.frame = Math.max(0, Math.min(studio.film.frames - 1, Math.round(frame)));
     show();
   }
+  // The sound plays with the picture going forward (at its speed); then it is the clock.
+  const audio = $('audio');
+  const sounding = () => speed > 0 && $('sound').checked && audio.src && !audio.paused;
+  function syncSound() {
+    if (speed > 0 && $('sound').checked && audio.src) {
+      audio.playbackRate = speed;
+      audio.currentTime = secs(studio.frame);
+      audio.play().catch(() => {});
+    } else audio.pause();
+  }
   function play(s) {
     speed = s;
     $('play').innerHTML = speed ? '&#10073;&#10073; Pause' : '&#9654; Play';
     lastTick = performance.now();
+    syncSound();
     if (!speed) numbers();
+  }
+  $('sound').addEventListener('change', syncSound);
+  async function loadSound(a) {
+    if (!a || a.none || a.version !== studio.version || studio.soundVersion === a.version) return;
+    const r = await fetch('/audio.m4a?v=' + a.version);
+    if (!r.ok) return;
+    const old = audio.src;
+    audio.src = URL.createObjectURL(await r.blob());
+    if (old.startsWith('blob:')) URL.revokeObjectURL(old);
+    studio.soundVersion = a.version;
+    syncSound();
   }
   function beatFrames() { return studio.film.chapters.flatMap((c) => [c.frame, ...c.beats.map((b) => b.frame)]).sort((a, b) => a - b); }
   function toBeat(dir) {
     const all = beatFrames(), f = studio.frame;
     const next = dir > 0 ? all.find((x) => x > f) : all.filter((x) => x < f).pop();
     if (next !== undefined) seek(next);
+    syncSound();
   }
 
   function tick(now) {
-    if (speed && studio.film) {
+    if (sounding() && studio.film) {
+      const f = Math.round(audio.currentTime * studio.film.fps);
+      if (f !== studio.frame) seek(f);
+      if (audio.ended) play(0);
+      lastTick = now;
+    } else if (speed && studio.film) {
       const step = (now - lastTick) / 1000 * studio.film.fps * speed;
       if (Math.abs(step) >= 1) {
         lastTick = now - ((Math.abs(step) % 1) / studio.film.fps / Math.abs(speed)) * 1000;
@@ -231,10 +262,14 @@ kbd{font:12px ui-monospace,monospace;border:1px solid var(--line);border-radius:
     const r = await fetch('/film.json');
     const j = await r.json();
     if (!j.film) return;
+    const fresh = studio.version !== j.version;
     studio.film = j.film;
     studio.version = j.version;
-    layout();
-    seek(studio.frame);
+    if (fresh) {
+      layout();
+      seek(studio.frame);
+    }
+    loadSound(j.audio);
   }
 
   const events = new EventSource('/events');

@@ -216,3 +216,27 @@ TEST_CASE("numbers: bad input exits 2 with one error line per problem and no out
         CHECK(run.err == message);
     }
 }
+
+TEST_CASE("numbers --at takes the configuration on screen at that moment of the storyboard") {
+    const std::string board = render_test::q(std::filesystem::path(SHARDREEL_SOURCE_DIR) /
+                                             "tests/storyboards/good/explore.yaml");
+    // bubble: pp 4 from the defaults, micro_batches 16 set at 2 s over 1 s.
+    const auto at = [&](const std::string& moment, const std::string& flags = "") {
+        const auto run = numbers(board + " --at " + moment + " " + flags + " --format json");
+        INFO(run.err);
+        REQUIRE(run.exit_code == 0);
+        return nlohmann::json::parse(run.out);
+    };
+    const auto start = at("bubble@0s"), end = at("bubble@end");
+    CHECK(start["layout"]["pp"] == 4);
+    CHECK(start["pipeline"]["bubble_fraction"].get<double>() == Approx(3.0 / 11));  // m = 8
+    CHECK(end["pipeline"]["bubble_fraction"].get<double>() == Approx(3.0 / 19));    // m = 16
+    CHECK(at("bubble@end", "--micro-batches 4")["pipeline"]["bubble_fraction"].get<double>() ==
+          Approx(3.0 / 7));  // a flag still overrides
+    const auto alone = numbers("--at bubble@end");
+    CHECK(alone.exit_code == 2);
+    CHECK(alone.err.find("--at names a moment of a storyboard") != std::string::npos);
+    const auto typo = numbers(board + " --at bubbel@1s");
+    CHECK(typo.exit_code == 2);
+    CHECK(typo.err.find("did you mean 'bubble'?") != std::string::npos);
+}

@@ -48,13 +48,14 @@ function mp4Seconds(path) {
   return duration / timescale;
 }
 
-// `shardreel numbers` for the storyboard with a variant's settings as flags.
-function engineFigures(settings) {
+// `shardreel numbers` for the configuration on screen at the figure's moment, with a variant's
+// settings as flags over it.
+function engineFigures(at, settings) {
   const flags = Object.entries(settings).flatMap(([key, value]) => [
     key === "seq_len" ? "--seq" : `--${key.replaceAll("_", "-")}`,
     String(value),
   ]);
-  const out = execFileSync(shardreel, ["numbers", storyboard, ...flags, "--format", "json"]);
+  const out = execFileSync(shardreel, ["numbers", storyboard, "--at", at, ...flags, "--format", "json"]);
   return JSON.parse(out);
 }
 const lookup = (json, dotted) => dotted.split(".").reduce((o, k) => (o == null ? o : o[k]), json);
@@ -179,7 +180,7 @@ async function checkExplore(page) {
         check(now.figure === (await template(page, v.figure)), `${where}: the figure is not ${v.figure}`);
         check(now.alt === v.alt, `${where}: alt text "${now.alt}"`);
         if (before) check(now.figure !== before.figure, `${where}: the figure did not change`);
-        const engine = engineFigures(v.settings);
+        const engine = engineFigures(data.at, v.settings);
         for (const [key, cell] of Object.entries(now.cells)) {
           const expected = lookup(engine, key);
           check(JSON.stringify(cell.value) === JSON.stringify(expected),

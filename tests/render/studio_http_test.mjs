@@ -3,12 +3,12 @@
 // event stream on a save, the refusals (400, 404, 405, 413, 414, 431, no file ever served), many
 // clients at once, and how the server ends (Ctrl-C: 130; a taken port: 1; another host: a
 // warning). Node's own http and net: no browser.
-// Usage: node studio_http_test.mjs SHARDREEL STORYBOARD WORK_DIR
+// Usage: node studio_http_test.mjs SHARDREEL STORYBOARD WORK_DIR (spoken.yaml beside STORYBOARD)
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 import { startStudio } from "./studio_process.mjs";
 
@@ -20,7 +20,8 @@ mkdirSync(work, { recursive: true });
 const film = join(work, "film.yaml");
 copyFileSync(storyboard, film);
 const written = readFileSync(film, "utf8");
-const studio = await startStudio(shardreel, [film]);
+const cache = join(work, "cache");
+let studio = await startStudio(shardreel, [film, "--cache", cache]);
 
 function get(path, { method = "GET", headers = {}, agent = undefined } = {}) {
   return new Promise((done, fail) => {
@@ -204,18 +205,53 @@ stream.destroy();
 check(code === 130 && stopMs < 3000, `Ctrl-C: exit ${code} after ${stopMs.toFixed(0)} ms`);
 
 // Another host: a warning. A taken port: exit 1, saying so.
-const open = await startStudio(shardreel, [film, "--host", "0.0.0.0"]);
+const open = await startStudio(shardreel, [film, "--host", "0.0.0.0", "--cache", cache]);
 await new Promise((r) => setTimeout(r, 200));
 check(open.stderr().includes("warning: listening on 0.0.0.0"), `no warning for 0.0.0.0: ${open.stderr()}`);
 let taken = { status: 0, stderr: "" };
 try {
-  execFileSync(shardreel, ["studio", film, "--port", String(open.port)], { stdio: ["ignore", "pipe", "pipe"], timeout: 20000 });
+  execFileSync(shardreel, ["studio", film, "--port", String(open.port), "--cache", cache], { stdio: ["ignore", "pipe", "pipe"], timeout: 20000 });
 } catch (e) {
   taken = { status: e.status, stderr: e.stderr.toString() };
 }
 check(taken.status === 1 && taken.stderr.includes("cannot listen on 127.0.0.1"), `a taken port: exit ${taken.status}: ${taken.stderr}`);
 await open.stop();
 console.log(`exit: Ctrl-C 130 after ${stopMs.toFixed(0)} ms; a taken port 1; 0.0.0.0 warned`);
+
+// A narrated film's sound: /audio.m4a is what `render --audio-only` writes, made again on a save.
+const spoken = join(work, "spoken.yaml");
+const spokenText = readFileSync(join(dirname(storyboard), "spoken.yaml"), "utf8");
+writeFileSync(spoken, spokenText);
+studio = await startStudio(shardreel, [spoken, "--cache", cache]);
+const soundOf = async (version) => {
+  for (const t0 = performance.now(); performance.now() - t0 < 20000; await new Promise((r) => setTimeout(r, 50))) {
+    const j = await json("/film.json");
+    if (j.audio && j.audio.version === version) return j.audio;
+  }
+  return null;
+};
+const first = await soundOf(1);
+check(first && !first.none, `no sound for the narrated film: ${JSON.stringify(first)}`);
+const m4a = await get("/audio.m4a");
+cli("render", spoken, "--audio-only", "-o", join(work, "spoken.m4a"), "--cache", cache);
+check(m4a.status === 200 && m4a.headers["content-type"] === "audio/mp4" && m4a.body.equals(readFileSync(join(work, "spoken.m4a"))),
+      `/audio.m4a (${m4a.status}, ${m4a.body.length} bytes) is not render --audio-only's`);
+const part = await get("/audio.m4a", { headers: { Range: "bytes=100-199" } });
+check(part.status === 206 && part.body.length === 100, `a range of the sound: ${part.status}, ${part.body.length} bytes`);
+const resaid = performance.now();
+writeFileSync(spoken, spokenText.replace("more than one card", "two cards at least"));
+const second = await soundOf(2);
+const resoundMs = performance.now() - resaid;
+check(second && !second.none, "no sound after the save");
+check(!(await get("/audio.m4a")).body.equals(m4a.body), "the sound did not change with its line");
+check((await studio.stop()) === 130, "the narrated studio did not end with 130");
+const silent = await startStudio(shardreel, [film, "--cache", cache]);
+studio = silent;
+const none = await soundOf(1);
+const noSound = await get("/audio.m4a");
+check(none?.none === true && noSound.status === 404 && noSound.body.includes("makes no sound"), `a silent film's sound: ${noSound.status} ${noSound.body}`);
+await silent.stop();
+console.log(`sound: /audio.m4a = render --audio-only (${m4a.body.length} bytes), ranges served; a changed line sounds ${resoundMs.toFixed(0)} ms after the save; a silent film 404`);
 
 for (const x of failures) console.error(`FAIL: ${x}`);
 console.log(failures.length ? `${failures.length} failures` : "the studio's HTTP passes");

@@ -9,7 +9,7 @@
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 
 import { startStudio } from "./studio_process.mjs";
 
@@ -33,7 +33,7 @@ const film = join(work, "film.yaml");
 copyFileSync(storyboard, film);
 const written = readFileSync(film, "utf8");
 
-const studio = await startStudio(shardreel, [film]);
+const studio = await startStudio(shardreel, [film, "--cache", join(work, "cache")]);
 const url = studio.url;
 
 const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ["--no-sandbox", "--disable-gpu"] });
@@ -143,6 +143,29 @@ try {
   for (const v of violations.filter((v) => v.impact === "serious" || v.impact === "critical"))
     failures.push(`axe: ${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target).join(" ")}`);
   await page.screenshot({ path: join(work, "studio-1280x800.png") });
+  // A narrated film: its sound plays with the picture, which follows the sound's clock.
+  const spoken = join(work, "spoken.yaml");
+  copyFileSync(join(dirname(storyboard), "spoken.yaml"), spoken);
+  const voiced = await startStudio(shardreel, [spoken, "--cache", join(work, "cache")]);
+  const page2 = await browser.newPage();
+  page2.on("console", (m) => m.type() === "error" && problems.push(`console error (spoken): ${m.text()}`));
+  await page2.goto(voiced.url, { waitUntil: "load" });
+  await page2.waitForFunction(() => studio.film && studio.soundVersion === studio.version, { timeout: 20000 });
+  await page2.focus("#timeline");
+  await page2.keyboard.press("l");
+  await sleep(1500);
+  const sound = await page2.evaluate(() => {
+    const a = document.getElementById("audio");
+    return { paused: a.paused, at: a.currentTime, picture: studio.frame / studio.film.fps };
+  });
+  await page2.keyboard.press("k");
+  const stopped = await page2.evaluate(() => document.getElementById("audio").paused);
+  check(!sound.paused && sound.at > 1 && Math.abs(sound.at - sound.picture) < 0.25,
+        `the sound ${sound.paused ? "did not play" : `is at ${sound.at} s, the picture at ${sound.picture} s`}`);
+  check(stopped, "K did not stop the sound");
+  await page2.close();  // before its server goes, which would cut its event stream
+  check((await voiced.stop()) === 130, "the narrated studio did not end with 130");
+  console.log(`sound: after 1.5 s of L the sound is at ${sound.at.toFixed(2)} s, the picture at ${sound.picture.toFixed(2)} s; K stops both`);
   failures.push(...problems);
   console.log(`axe: ${violations.length} violations; console and requests: ${problems.length} problems; screenshots in ${work}`);
 } finally {

@@ -20,6 +20,8 @@ void add_studio_command(CLI::App& app, int& exit_code) {
                     "Address to listen on (default 127.0.0.1; another prints a warning)");
     cmd->add_option("--size", options->size,
                     "Preview size WxH (default: the film's, fitted into 960x540)");
+    cmd->add_option("--cache", options->cache,
+                    "Cache of spoken lines and sound segments (default out/cache)");
     cmd->callback([options, &exit_code] {
         if (options->storyboard.empty())
             options->storyboard = "storyboards/distributed-training.yaml";
