@@ -121,6 +121,10 @@ void check_training(Problems& out, const Config& c) {
     at_least_one(out, "micro_batches", t.micro_batches);
     at_least_one(out, "chunks", t.chunks);
     if (t.schedule == Schedule::interleaved) check_interleaved(out, c);
+    if (!(t.mfu > 0 && t.mfu <= 1))
+        out.push_back("mfu must be a fraction of peak above 0 and at most 1 (got " + number(t.mfu) +
+                      ")");
+    if (!(t.step_time >= 0)) out.push_back("step_time must not be negative");
 }
 
 void positive(Problems& out, const char* what, double v, const char* unit) {
@@ -181,6 +185,25 @@ std::string_view to_string(Schedule s) {
 std::optional<Schedule> parse_schedule(std::string_view s) {
     for (Schedule k : {Schedule::gpipe, Schedule::one_f_one_b, Schedule::interleaved}) {
         if (to_string(k) == s) return k;
+    }
+    return std::nullopt;
+}
+
+std::string_view to_string(Overlap o) {
+    switch (o) {
+        case Overlap::none:
+            return "none";
+        case Overlap::dp:
+            return "dp";
+        case Overlap::all:
+            return "all";
+    }
+    return "none";
+}
+
+std::optional<Overlap> parse_overlap(std::string_view s) {
+    for (Overlap o : {Overlap::none, Overlap::dp, Overlap::all}) {
+        if (to_string(o) == s) return o;
     }
     return std::nullopt;
 }

@@ -12,6 +12,9 @@ namespace engine {
 
 enum class Recompute { none, selective, full };
 enum class Schedule { gpipe, one_f_one_b, interleaved };
+// Which communication the step-time estimate hides behind compute: none, the data-parallel
+// gradient traffic (overlapped with backward, as DDP and FSDP do), or all of it.
+enum class Overlap { none, dp, all };
 
 struct Training {
     Precision precision = Precision::bf16_mixed;
@@ -24,6 +27,12 @@ struct Training {
     bool sequence_parallel = false;
     Schedule schedule = Schedule::one_f_one_b;
     int chunks = 1;  // virtual stages per GPU (interleaved schedule only)
+    // The step-time estimate: the fraction of peak the GPUs sustain on the work they do, and the
+    // communication hidden behind it. A measured step time (seconds, 0: none) replaces the
+    // estimate, and MFU and HFU are reported from it.
+    double mfu = 0.4;
+    Overlap overlap = Overlap::none;
+    double step_time = 0;
     bool operator==(const Training&) const = default;
 };
 
@@ -57,5 +66,7 @@ std::string_view to_string(Recompute r);
 std::optional<Recompute> parse_recompute(std::string_view s);
 std::string_view to_string(Schedule s);  // "gpipe", "1f1b", "interleaved"
 std::optional<Schedule> parse_schedule(std::string_view s);
+std::string_view to_string(Overlap o);  // "none", "dp", "all"
+std::optional<Overlap> parse_overlap(std::string_view s);
 
 }  // namespace engine

@@ -19,11 +19,16 @@ struct ModelSpec {
     bool operator==(const ModelSpec&) const = default;
 };
 
+// Peak dense tensor throughput per precision (no 2:4 sparsity): bf16 for mixed precision, fp8
+// for fp8-mixed (0: the GPU has no fp8 tensor cores), tf32 for fp32 training. Links count both
+// directions together, as data sheets do, except the network (one port's one direction).
 struct GpuSpec {
     std::string name;
     Bytes memory;
     double bf16_dense_tflops = 0;
     BytesPerSecond nvlink, network;
+    double fp8_dense_tflops = 0, tf32_dense_tflops = 0;
+    BytesPerSecond pcie;  // host link, both directions together (x16)
     bool operator==(const GpuSpec&) const = default;
 };
 

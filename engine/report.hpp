@@ -3,6 +3,7 @@
 #pragma once
 #include "engine/comm.hpp"
 #include "engine/config.hpp"
+#include "engine/flops.hpp"
 #include "engine/memory.hpp"
 
 namespace engine {
@@ -24,6 +25,8 @@ struct Report {
     ActivationsReport activations;
     CommPerStep comm;
     double bubble_fraction = 0;
+    FlopsReport flops;
+    StepReport step;
     bool operator==(const Report&) const = default;
 };
 

@@ -81,6 +81,7 @@ inline constexpr std::string_view kRecomputes[] = {"none", "selective", "full"};
 inline constexpr std::string_view kSchedules[] = {"gpipe", "1f1b", "interleaved"};
 inline constexpr std::string_view kOptimizers[] = {"adam"};
 inline constexpr std::string_view kFits[] = {"tail", "stretch"};
+inline constexpr std::string_view kOverlaps[] = {"none", "dp", "all"};
 
 // Every keyword a storyboard gives, by key (video's theme and captions, and the settings).
 inline constexpr Choice kChoices[] = {
@@ -94,6 +95,11 @@ inline constexpr Choice kChoices[] = {
     {"grad_dtype", kGradDtypes, {}, "Gradient accumulation dtype."},
     {"recompute", kRecomputes, {}, "Activation recomputation."},
     {"schedule", kSchedules, {}, "Pipeline schedule."},
+    {"overlap",
+     kOverlaps,
+     {},
+     "Communication the step-time estimate hides behind compute: none, the data-parallel "
+     "traffic, or all of it."},
     {"optimizer", kOptimizers, {}, "Only Adam is modelled."},
     {"fit",
      kFits,
@@ -113,7 +119,7 @@ consteval Choice choice(std::string_view key) { return *find_choice(key); }
 struct Range {
     std::string_view key;
     double lo, hi;
-    std::string_view unit;  // "s" (a time, written as times are) or "dB"
+    std::string_view unit;  // "s" (a time, written as times are), "dB" or "" (a plain number)
     std::string_view what;
 };
 
@@ -121,6 +127,9 @@ inline constexpr Range kRanges[] = {
     {"gap", 0, 10, "s", "Pause after the previous beat's speech before an `at: after` beat"},
     {"tail", 0.5, 10, "s", "How long a `duration: auto` chapter runs past its last speech"},
     {"music_level", -60, 0, "dB", "The music's level under the film, before ducking"},
+    {"mfu", 0.01, 1, "",
+     "Fraction of peak FLOPs the GPUs sustain on their work (step-time estimate)"},
+    {"step_time", 0.001, 86400, "s", "A measured step time: MFU and HFU are reported from it"},
 };
 
 constexpr const Range* find_range(std::string_view key) {

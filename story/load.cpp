@@ -37,7 +37,8 @@ const Keys kModelRequired{"layers", "hidden", "heads"};
 // an nvlink or network beside it overrides the preset's links; gpus after the cluster size.
 const Keys kTrainingKeys{"precision",         "grad_dtype",    "optimizer", "seq_len",
                          "micro_batch",       "micro_batches", "recompute", "flash_attention",
-                         "sequence_parallel", "schedule",      "chunks"};
+                         "sequence_parallel", "schedule",      "chunks",    "mfu",
+                         "overlap",           "step_time"};
 const Keys kClusterKeys{"gpu", "gpus_per_node", "nodes", "nvlink", "network"};
 const Keys kParallelKeys{"gpus", "tp", "pp", "zero"};
 

@@ -54,6 +54,11 @@ Json number_or(Quantity q) {
 // only for its shape.
 Json ranged(const limits::Range& r) {
     const Quantity q = r.unit == "s" ? Quantity::time : Quantity::level;
+    if (r.unit.empty())
+        return {{"description", std::string(r.what) + "."},
+                {"type", "number"},
+                {"minimum", r.lo},
+                {"maximum", r.hi}};
     char bounds[64];
     std::snprintf(bounds, sizeof bounds, " (%g to %g%.*s).", r.lo, r.hi,
                   static_cast<int>(r.unit.size()), r.unit.data());
@@ -208,6 +213,8 @@ Json setting(const std::string& name) {
             return ref_to("flag");
         case SettingType::bandwidth:
             return ref_to("bandwidth");
+        case SettingType::ranged:
+            return ranged(*limits::find_range(name));
     }
     throw std::logic_error("storyboard schema: no shape for setting '" + name + "'");
 }

@@ -52,6 +52,24 @@ Error set_bandwidth(engine::BytesPerSecond& field, const std::string& value) {
     return std::nullopt;
 }
 
+// A real number in its range: a plain number, or a time for a range in seconds (12.5s, 800ms).
+Error set_ranged(double& field, const std::string& value, const limits::Range& r) {
+    std::optional<double> v;
+    if (r.unit == "s") {
+        v = value.ends_with('f') ? std::nullopt : parse_time(value, 1);
+        if (!v)
+            return "expected seconds for '" + std::string(r.key) +
+                   "' (e.g. 12.5s, 800ms or 12.5), got '" + value + "'";
+    } else {
+        v = parse_count(value);
+        if (!v || value.find_first_of("KMBTkmbt") != std::string::npos)
+            return "expected a number for '" + std::string(r.key) + "', got '" + value + "'";
+    }
+    if (auto e = limits::range_error(r, *v)) return e;
+    field = *v;
+    return std::nullopt;
+}
+
 template <class Spec>
 std::vector<std::string> names_of(const std::vector<Spec>& presets) {
     std::vector<std::string> names;
@@ -144,6 +162,16 @@ const std::vector<Handler>& handlers() {
          }},
         {"chunks", T::whole,
          [](C& c, S k, S v) { return set_int(c.training.chunks, k, v, whole_number("chunks")); }},
+        {"mfu", T::ranged,
+         [](C& c, S, S v) { return set_ranged(c.training.mfu, v, limits::range("mfu")); }},
+        {"overlap", T::choice,
+         [](C& c, S, S v) {
+             return set_choice(c.training.overlap, engine::parse_overlap(v), v, choice("overlap"));
+         }},
+        {"step_time", T::ranged,
+         [](C& c, S, S v) {
+             return set_ranged(c.training.step_time, v, limits::range("step_time"));
+         }},
         {"gpus", T::whole,
          [](C& c, S k, S v) { return set_int(c.layout.gpus, k, v, whole_number("gpus")); }},
         {"tp", T::whole,

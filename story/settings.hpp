@@ -11,13 +11,14 @@
 namespace story {
 
 // Every flat name: model, gpu, precision, grad_dtype, seq_len, micro_batch, micro_batches,
-// recompute, flash_attention, sequence_parallel, schedule, chunks, gpus, tp, pp, zero,
-// gpus_per_node, nodes, nvlink, network.
+// recompute, flash_attention, sequence_parallel, schedule, chunks, mfu, overlap, step_time, gpus,
+// tp, pp, zero, gpus_per_node, nodes, nvlink, network.
 const std::vector<std::string>& setting_names();
 
 // The shape of a flat setting's value: a model, a GPU preset, a keyword (limits::kChoices), a
-// whole number (limits::kWholeNumbers), a flag or a bandwidth. The JSON Schema is built from it.
-enum class SettingType { model, gpu, choice, whole, flag, bandwidth };
+// whole number (limits::kWholeNumbers), a flag, a bandwidth or a real number in its range
+// (limits::kRanges). The JSON Schema is built from it.
+enum class SettingType { model, gpu, choice, whole, flag, bandwidth, ranged };
 std::optional<SettingType> setting_type(const std::string& name);  // nullopt: no such name
 
 // Applies key=value to c. Returns an error message (no position) when the key is unknown or the

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -51,6 +52,9 @@ constexpr FlagSpec kSettingFlags[] = {
     {"--recompute", "recompute", "none | selective | full"},
     {"--flash-attention", "flash_attention", "on | off"},
     {"--sequence-parallel", "sequence_parallel", "on | off"},
+    {"--mfu", "mfu", "fraction of peak sustained on the GPUs' work, for the step time (0.4)"},
+    {"--overlap", "overlap", "communication hidden behind compute: none | dp | all"},
+    {"--step-time", "step_time", "a measured step time (12.5s): report MFU and HFU from it"},
 };
 
 // A custom shape for --params; fields not given come from the nearest preset.
@@ -142,6 +146,16 @@ void write_csv(std::ostream& out, const Json& j, const std::string& prefix = "")
     }
 }
 
+// FLOPs in scientific notation, three significant figures: "4.44e11".
+std::string flops_text(double v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3g", v);
+    std::string out = text;
+    if (auto e = out.find("e+"); e != std::string::npos) out.erase(e + 1, 1);
+    if (auto e = out.find('e'); e != std::string::npos && out[e + 1] == '0') out.erase(e + 1, 1);
+    return out;
+}
+
 std::string comm_cell(engine::Bytes bytes, engine::Seconds time) {
     return story::format_bytes(bytes.value) + " in " + story::format_time(time.value);
 }
@@ -178,6 +192,19 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
         {"comm per step: pipeline", comm_cell(r.comm.pp_per_gpu, r.comm.pp_time)},
         {"comm time per step", story::format_time(r.comm.total().value)},
         {"pipeline bubble", story::format_percent(r.bubble_fraction)},
+        {"FLOPs per token (model)", flops_text(r.flops.per_token)},
+        {"FLOPs per step: model / hardware", flops_text(r.flops.model_per_step) + " / " +
+                                                 flops_text(r.flops.hardware_per_step) + " (" +
+                                                 flops_text(r.flops.tokens_per_step) + " tokens)"},
+        {r.step.measured ? "step time (measured)" : "step time (estimated)",
+         story::format_time(r.step.seconds) +
+             (r.step.measured
+                  ? ""
+                  : " = compute " + story::format_time(r.step.compute_seconds) +
+                        " + exposed comm " + story::format_time(r.step.exposed_comm_seconds))},
+        {"MFU / HFU",
+         story::format_percent(r.step.mfu) + " / " + story::format_percent(r.step.hfu)},
+        {"tokens per second per GPU", story::format_sig3(r.step.tokens_per_second_per_gpu)},
     };
     out << "| quantity | value |\n|---|---|\n";
     for (const auto& [name, value] : rows) out << "| " << name << " | " << value << " |\n";

@@ -55,6 +55,19 @@ nlohmann::ordered_json report_json(const engine::Report& r) {
           {"pp_bytes_per_gpu", whole(comm.pp_per_gpu)},
           {"seconds", comm.total().value}}},
         {"pipeline", {{"bubble_fraction", r.bubble_fraction}}},
+        {"flops",
+         {{"per_token", number(r.flops.per_token)},
+          {"model_per_step", number(r.flops.model_per_step)},
+          {"hardware_per_step", number(r.flops.hardware_per_step)},
+          {"tokens_per_step", number(r.flops.tokens_per_step)}}},
+        {"step",
+         {{"seconds", r.step.seconds},
+          {"compute_seconds", r.step.compute_seconds},
+          {"exposed_comm_seconds", r.step.exposed_comm_seconds},
+          {"measured", r.step.measured},
+          {"mfu", r.step.mfu},
+          {"hfu", r.step.hfu},
+          {"tokens_per_second_per_gpu", r.step.tokens_per_second_per_gpu}}},
     };
 }
 

@@ -119,5 +119,8 @@ TEST_CASE("every GPU preset is its row in gpus.csv") {
         CHECK(g->bf16_dense_tflops == std::stod(row.at("bf16_dense_tflops")));
         CHECK(g->nvlink.value == std::stod(row.at("nvlink_bytes_per_s")));
         CHECK(g->network.value == std::stod(row.at("network_bytes_per_s")));
+        CHECK(g->fp8_dense_tflops == std::stod(row.at("fp8_dense_tflops")));
+        CHECK(g->tf32_dense_tflops == std::stod(row.at("tf32_dense_tflops")));
+        CHECK(g->pcie.value == std::stod(row.at("pcie_bytes_per_s")));
     }
 }

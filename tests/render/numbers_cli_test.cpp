@@ -60,7 +60,18 @@ const std::vector<std::string> kKeys = {"params",
                                         "comm_per_step.tp_bytes_per_gpu",
                                         "comm_per_step.pp_bytes_per_gpu",
                                         "comm_per_step.seconds",
-                                        "pipeline.bubble_fraction"};
+                                        "pipeline.bubble_fraction",
+                                        "flops.per_token",
+                                        "flops.model_per_step",
+                                        "flops.hardware_per_step",
+                                        "flops.tokens_per_step",
+                                        "step.seconds",
+                                        "step.compute_seconds",
+                                        "step.exposed_comm_seconds",
+                                        "step.measured",
+                                        "step.mfu",
+                                        "step.hfu",
+                                        "step.tokens_per_second_per_gpu"};
 
 long long whole(engine::Bytes b) { return (long long)std::floor(b.value); }
 
@@ -239,4 +250,31 @@ TEST_CASE("numbers --at takes the configuration on screen at that moment of the 
     const auto typo = numbers(board + " --at bubbel@1s");
     CHECK(typo.exit_code == 2);
     CHECK(typo.err.find("did you mean 'bubble'?") != std::string::npos);
+}
+
+TEST_CASE("numbers reports the step's FLOPs and time, and refuses bad step-time flags") {
+    const auto json = [](const std::string& flags) {
+        const auto run = numbers(flags + " --format json");
+        INFO(run.err);
+        REQUIRE(run.exit_code == 0);
+        return nlohmann::json::parse(run.out);
+    };
+    const auto estimated = json("--gpus 1 --micro-batches 8");
+    CHECK(estimated["step"]["measured"] == false);
+    CHECK(estimated["step"]["mfu"].get<double>() == Approx(0.4));  // one GPU: nothing exposed
+    const auto measured = json("--gpus 1 --micro-batches 8 --step-time 2s");
+    CHECK(measured["step"]["seconds"] == 2.0);
+    CHECK(measured["step"]["mfu"].get<double>() ==
+          Approx(measured["flops"]["model_per_step"].get<double>() / (2 * 989e12)));
+    CHECK(json("--gpus 1 --mfu 0.5")["step"]["mfu"].get<double>() == Approx(0.5));
+    for (const auto& [flags, says] : std::vector<std::pair<std::string, std::string>>{
+             {"--mfu 1.5", "'mfu' must be between 0.01 and 1, got 1.5"},
+             {"--mfu 4B", "expected a number for 'mfu', got '4B'"},
+             {"--step-time 12f", "expected seconds for 'step_time'"},
+             {"--overlap dpp", "unknown overlap 'dpp' (did you mean 'dp'?)"}}) {
+        const auto run = numbers(flags);
+        INFO(flags);
+        CHECK(run.exit_code == 2);
+        CHECK(run.err.find(says) != std::string::npos);
+    }
 }

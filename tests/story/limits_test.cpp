@@ -137,8 +137,8 @@ TEST_CASE("README states every limit and keyword as limits.hpp has it") {
     }
     for (const Range& r : kRanges) {
         char stated[96];
-        std::snprintf(stated, sizeof stated, "`%s` %g..%g %s", std::string(r.key).c_str(), r.lo,
-                      r.hi, std::string(r.unit).c_str());
+        std::snprintf(stated, sizeof stated, "`%s` %g..%g%s%s", std::string(r.key).c_str(), r.lo,
+                      r.hi, r.unit.empty() ? "" : " ", std::string(r.unit).c_str());
         INFO(stated);
         CHECK(reliability.find(stated) != std::string::npos);
     }

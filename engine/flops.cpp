@@ -1,0 +1,65 @@
+// Step FLOPs and time; see flops.hpp.
+#include "engine/flops.hpp"
+
+#include <algorithm>
+
+#include "engine/presets.hpp"
+
+namespace engine {
+
+FlopsReport step_flops(const Config& c) {
+    const ModelSpec& m = c.model;
+    const Training& t = c.training;
+    const double layer_weights = parameter_split(m).per_layer;         // norms and biases included
+    const double head = double(m.vocab) * m.hidden;                    // computed even when tied
+    const double attention = double(m.layers) * t.seq_len * m.hidden;  // l s h
+    FlopsReport f;
+    f.per_token = 6 * (m.layers * layer_weights + head) + 12 * attention;
+    double recompute = 0;
+    if (t.recompute == Recompute::full) recompute = 2 * m.layers * layer_weights + 4 * attention;
+    if (t.recompute == Recompute::selective) recompute = 4 * attention;
+    f.tokens_per_step = double(c.layout.dp()) * t.micro_batch * t.micro_batches * double(t.seq_len);
+    f.model_per_step = f.per_token * f.tokens_per_step;
+    f.hardware_per_step = (f.per_token + recompute) * f.tokens_per_step;
+    return f;
+}
+
+double peak_flops(const Config& c) {
+    const GpuSpec& g = c.cluster.gpu;
+    switch (c.training.precision) {
+        case Precision::fp32:
+            return (g.tf32_dense_tflops > 0 ? g.tf32_dense_tflops : g.bf16_dense_tflops) * 1e12;
+        case Precision::fp8_mixed:
+            return (g.fp8_dense_tflops > 0 ? g.fp8_dense_tflops : g.bf16_dense_tflops) * 1e12;
+        default:
+            return g.bf16_dense_tflops * 1e12;
+    }
+}
+
+StepReport step_time(const Config& c, const FlopsReport& flops, const CommPerStep& comm,
+                     double bubble_fraction) {
+    const double gpus = c.layout.gpus, peak = peak_flops(c);
+    StepReport s;
+    s.compute_seconds = flops.hardware_per_step / gpus / (c.training.mfu * peak) /
+                        std::max(1e-9, 1 - bubble_fraction);
+    const double dp = comm.dp_time.value, rest = comm.tp_time.value + comm.pp_time.value;
+    switch (c.training.overlap) {
+        case Overlap::none:
+            s.exposed_comm_seconds = dp + rest;
+            break;
+        case Overlap::dp:
+            s.exposed_comm_seconds = rest + std::max(0.0, dp - s.compute_seconds);
+            break;
+        case Overlap::all:
+            s.exposed_comm_seconds = std::max(0.0, dp + rest - s.compute_seconds);
+            break;
+    }
+    s.measured = c.training.step_time > 0;
+    s.seconds = s.measured ? c.training.step_time : s.compute_seconds + s.exposed_comm_seconds;
+    s.mfu = flops.model_per_step / (s.seconds * gpus * peak);
+    s.hfu = flops.hardware_per_step / (s.seconds * gpus * peak);
+    s.tokens_per_second_per_gpu = flops.tokens_per_step / (s.seconds * gpus);
+    return s;
+}
+
+}  // namespace engine

@@ -1,0 +1,47 @@
+// Work and time of one training step: model FLOPs (what the model needs), hardware FLOPs (what
+// the GPUs run, recomputation included), the step time they take at an assumed efficiency plus
+// the communication not hidden behind them, and MFU/HFU (Chowdhery et al. 2022, PaLM, appendix
+// B; Korthikanti et al. 2022, section 6).
+#pragma once
+#include "engine/comm.hpp"
+#include "engine/config.hpp"
+
+namespace engine {
+
+struct FlopsReport {
+    double per_token = 0;          // model FLOPs of one token, forward and backward
+    double model_per_step = 0;     // per_token x the step's tokens, all GPUs together
+    double hardware_per_step = 0;  // model_per_step plus the forward work recomputed
+    double tokens_per_step = 0;    // dp x micro_batch x micro_batches x seq_len
+    bool operator==(const FlopsReport&) const = default;
+};
+
+// Per token, training (forward 1, backward 2): 6 FLOPs per weight of the layers' matrices and of
+// the output head, plus 12 l s h for attention's scores and their use (PaLM's 6N + 12LHQT, which
+// for GPT's 12h^2 layers is Narayanan et al. 2021's 72lh^2 + 12lsh + 6hV, eq. 3 without its
+// recomputation). Recomputation adds the layers' forward again (full: 2 FLOPs per layer weight
+// and 4 l s h; selective: the attention core, 4 l s h), never the head's.
+FlopsReport step_flops(const Config& c);
+
+// The GPU's peak dense FLOPs per second for the training precision: bf16 for bf16-mixed, fp8 for
+// fp8-mixed (bf16 where the GPU has no fp8 tensor cores), tf32 for fp32.
+double peak_flops(const Config& c);
+
+struct StepReport {
+    double seconds = 0;          // estimated, or the measured step_time given
+    double compute_seconds = 0;  // hardware FLOPs at mfu x peak, stretched by the bubble
+    double exposed_comm_seconds = 0;
+    double mfu = 0, hfu = 0;  // model and hardware FLOPs over seconds x gpus x peak
+    double tokens_per_second_per_gpu = 0;
+    bool measured = false;
+    bool operator==(const StepReport&) const = default;
+};
+
+// Estimated: compute = hardware FLOPs per GPU / (mfu x peak), divided by (1 - bubble) for the
+// pipeline's idle slots; then the communication that overlap does not hide: all of it (none),
+// everything but the data-parallel traffic the compute covers (dp), or whatever the compute does
+// not cover (all). Measured (step_time > 0): that time, and the utilisations it implies.
+StepReport step_time(const Config& c, const FlopsReport& flops, const CommPerStep& comm,
+                     double bubble_fraction);
+
+}  // namespace engine
