@@ -3,8 +3,10 @@
 
 #include <sys/stat.h>
 
+#include <chrono>
 #include <filesystem>
 #include <sstream>
+#include <thread>
 
 #include "render/cli/storyboard_inputs.hpp"
 
@@ -39,11 +41,17 @@ std::vector<FilmSource::Stamp> FilmSource::watched(const story::Storyboard* boar
 }
 
 bool FilmSource::refresh() {
-    std::vector<Stamp> now;
-    {
+    const auto look = [&] {
         const std::lock_guard lock(mutex_);
-        now = watched(state_.film ? &state_.film->board : nullptr);
-        if (now == seen_) return false;
+        return watched(state_.film ? &state_.film->board : nullptr);
+    };
+    const std::vector<Stamp> now = look();
+    if (now == seen_) return false;
+    // A save written in place can be caught half-written: load once the files have stood still
+    // for 30 ms (the next look tries again).
+    if (!seen_.empty()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        if (look() != now) return false;
     }
     std::ostringstream err;
     auto board = load_storyboard(path_, err);
