@@ -18,8 +18,10 @@ Bytes boundary_activation(const Config& c) {
 
 Bytes dp_bytes(const Config& c) {
     const int n = c.layout.dp();
-    const Bytes grads(params_per_gpu(c.model, c.layout) *
-                      bytes_per_param(c.training.precision, c.training.grad_dtype).gradients);
+    const Bytes grads(params_per_gpu(c.model, c.layout) * bytes_per_param(c.training.precision,
+                                                                          c.training.grad_dtype,
+                                                                          c.training.optimizer)
+                                                              .gradients);
     // ZeRO section 7.2.2 / FSDP: all-gather for forward, again for backward, reduce-scatter of
     // the gradients: 3(n-1)/n x B, 1.5x data parallel. ZeRO-1/2 move what DP moves.
     if (c.layout.zero == 3) {

@@ -19,6 +19,7 @@ enum class Overlap { none, dp, all };
 struct Training {
     Precision precision = Precision::bf16_mixed;
     GradDtype grad_dtype = GradDtype::bf16;
+    Optimizer optimizer = Optimizer::adam;
     int seq_len = 4096;
     int micro_batch = 1;
     int micro_batches = 8;

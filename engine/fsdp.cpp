@@ -44,7 +44,8 @@ FsdpPlan fsdp_plan(const Config& c) {
     Config zero3 = c;
     zero3.layout.zero = 3;
     const PerGpu sharded = per_gpu_memory(zero3);
-    const BytesPerParam bpp = bytes_per_param(c.training.precision, c.training.grad_dtype);
+    const BytesPerParam bpp =
+        bytes_per_param(c.training.precision, c.training.grad_dtype, c.training.optimizer);
     const double layer_params = parameter_split(c.model).per_layer / c.layout.tp;
 
     FsdpPlan plan;

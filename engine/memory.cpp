@@ -47,7 +47,8 @@ double params_per_gpu(const ModelSpec& m, const Parallel& p) {
 
 PerGpu per_gpu_memory(const Config& c) {
     const double params = params_per_gpu(c.model, c.layout);
-    const BytesPerParam bpp = bytes_per_param(c.training.precision, c.training.grad_dtype);
+    const BytesPerParam bpp =
+        bytes_per_param(c.training.precision, c.training.grad_dtype, c.training.optimizer);
     const int n = c.layout.dp();
     // ZeRO Table 1: stage 1 shards the optimizer over N, stage 2 also gradients, 3 also weights.
     const auto sharded_from = [&](int stage, double bytes_per_param) {
@@ -68,7 +69,7 @@ PerGpu per_gpu_memory(const Config& c) {
 }
 
 Bytes model_states_bytes(const ModelSpec& m, const Training& t) {
-    return Bytes(m.params * bytes_per_param(t.precision, t.grad_dtype).total());
+    return Bytes(m.params * bytes_per_param(t.precision, t.grad_dtype, t.optimizer).total());
 }
 
 int gpus_to_hold(Bytes states, Bytes gpu_memory) {

@@ -8,7 +8,8 @@ namespace engine {
 Report analyze(const Config& c) {
     Report r;
     r.params = c.model.params;
-    r.bytes_per_param = bytes_per_param(c.training.precision, c.training.grad_dtype);
+    r.bytes_per_param =
+        bytes_per_param(c.training.precision, c.training.grad_dtype, c.training.optimizer);
     r.model_states = model_states_bytes(c.model, c.training);
     r.gpus_to_hold_model_states = gpus_to_hold(r.model_states, c.cluster.gpu.memory);
     r.layout = c.layout;

@@ -79,7 +79,8 @@ inline constexpr std::string_view kPrecisionAliases[] = {"bf16", "fp8"};
 inline constexpr std::string_view kGradDtypes[] = {"bf16", "fp32"};
 inline constexpr std::string_view kRecomputes[] = {"none", "selective", "full"};
 inline constexpr std::string_view kSchedules[] = {"gpipe", "1f1b", "interleaved"};
-inline constexpr std::string_view kOptimizers[] = {"adam"};
+inline constexpr std::string_view kOptimizers[] = {"adam", "adam-8bit", "sgd-momentum",
+                                                   "lion", "adafactor", "muon"};
 inline constexpr std::string_view kFits[] = {"tail", "stretch"};
 inline constexpr std::string_view kOverlaps[] = {"none", "dp", "all"};
 
@@ -100,7 +101,11 @@ inline constexpr Choice kChoices[] = {
      {},
      "Communication the step-time estimate hides behind compute: none, the data-parallel "
      "traffic, or all of it."},
-    {"optimizer", kOptimizers, {}, "Only Adam is modelled."},
+    {"optimizer",
+     kOptimizers,
+     {},
+     "Optimizer, for its state's bytes per parameter (Adam 8, 8-bit Adam 2, one momentum 4, "
+     "Adafactor's factored moment 0), beside mixed precision's fp32 master copy."},
     {"fit",
      kFits,
      {},

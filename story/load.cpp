@@ -409,11 +409,7 @@ class Loader {
             const Entry* f = find(*fields, key);
             auto value = f ? scalar(*f) : std::nullopt;
             if (!value) continue;
-            if (key == "optimizer") {
-                if (std::ranges::count(limits::kOptimizers, *value) == 0)
-                    error(f->value,
-                          "unsupported optimizer '" + *value + "' (only adam is modelled)");
-            } else if (auto message = apply_setting(c, key, *value)) {
+            if (auto message = apply_setting(c, key, *value)) {
                 error(f->value, *message);
             }
         }

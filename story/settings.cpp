@@ -136,6 +136,11 @@ const std::vector<Handler>& handlers() {
              return set_choice(c.training.grad_dtype, engine::parse_grad_dtype(v), v,
                                choice("grad_dtype"));
          }},
+        {"optimizer", T::choice,
+         [](C& c, S, S v) {
+             return set_choice(c.training.optimizer, engine::parse_optimizer(v), v,
+                               choice("optimizer"));
+         }},
         {"seq_len", T::whole,
          [](C& c, S k, S v) { return set_int(c.training.seq_len, k, v, whole_number("seq_len")); }},
         {"micro_batch", T::whole,

@@ -10,9 +10,9 @@
 
 namespace story {
 
-// Every flat name: model, gpu, precision, grad_dtype, seq_len, micro_batch, micro_batches,
-// recompute, flash_attention, sequence_parallel, schedule, chunks, mfu, overlap, step_time, gpus,
-// tp, pp, zero, gpus_per_node, nodes, nvlink, network.
+// Every flat name: model, gpu, precision, grad_dtype, optimizer, seq_len, micro_batch,
+// micro_batches, recompute, flash_attention, sequence_parallel, schedule, chunks, mfu, overlap,
+// step_time, gpus, tp, pp, zero, gpus_per_node, nodes, nvlink, network.
 const std::vector<std::string>& setting_names();
 
 // The shape of a flat setting's value: a model, a GPU preset, a keyword (limits::kChoices), a

@@ -44,6 +44,7 @@ constexpr FlagSpec kSettingFlags[] = {
     {"--zero", "zero", "ZeRO stage 0..3"},
     {"--precision", "precision", "fp32 | bf16-mixed | fp8-mixed"},
     {"--grad-dtype", "grad_dtype", "bf16 | fp32 (fp32 gradient accumulation)"},
+    {"--optimizer", "optimizer", "adam | adam-8bit | sgd-momentum | lion | adafactor | muon"},
     {"--seq", "seq_len", "sequence length in tokens"},
     {"--micro-batch", "micro_batch", "sequences per micro-batch"},
     {"--micro-batches", "micro_batches", "micro-batches per step"},

@@ -117,6 +117,30 @@ class BytesChapter final : public ChapterBase {
     }
 
   private:
+    // What the optimizer's bytes hold, under its bar label.
+    static std::string optimizer_detail(engine::Optimizer o, bool mixed) {
+        const char* state = "Adam m, v";
+        switch (o) {
+            case engine::Optimizer::adam:
+                break;
+            case engine::Optimizer::adam_8bit:
+                state = "8-bit Adam m, v";
+                break;
+            case engine::Optimizer::sgd_momentum:
+                state = "SGD momentum";
+                break;
+            case engine::Optimizer::lion:
+                state = "Lion momentum";
+                break;
+            case engine::Optimizer::adafactor:
+                return mixed ? "fp32 master (Adafactor: factored v)" : "Adafactor: factored v";
+            case engine::Optimizer::muon:
+                state = "Muon momentum";
+                break;
+        }
+        return mixed ? std::string("fp32 master + ") + state : std::string(state) + " (fp32)";
+    }
+
     std::vector<Segment> segments(double t) const {
         const auto& cfg = timeline_.states()[timeline_.morph_at(t).to].training;
         const bool mixed = cfg.precision != engine::Precision::fp32;
@@ -128,7 +152,7 @@ class BytesChapter final : public ChapterBase {
             {"Gradients", grads,
              figure_at(t, [](const engine::Report& r) { return r.bytes_per_param.gradients; }),
              palette_.gradients},
-            {"Optimizer state", mixed ? "fp32 master + Adam m, v" : "Adam m, v (fp32)",
+            {"Optimizer state", optimizer_detail(cfg.optimizer, mixed),
              figure_at(t, [](const engine::Report& r) { return r.bytes_per_param.optimizer; }),
              palette_.optimizer},
         };

@@ -186,9 +186,10 @@ class RingChapter final : public ChapterBase {
           readout_in_(Fade::in(at(kReadoutAt))) {
         for (std::size_t k = 0; k < timeline_.states().size(); ++k) {
             const engine::Config& c = timeline_.states()[k];
-            buffer_.push_back(
-                engine::params_per_gpu(c.model, c.layout) *
-                engine::bytes_per_param(c.training.precision, c.training.grad_dtype).gradients);
+            buffer_.push_back(engine::params_per_gpu(c.model, c.layout) *
+                              engine::bytes_per_param(c.training.precision, c.training.grad_dtype,
+                                                      c.training.optimizer)
+                                  .gradients);
             bandwidth_.push_back(engine::group_bandwidth(c, engine::Group::dp).value);
             gpus_.push_back(c.layout.gpus);
             dp_on_nvlink_.push_back(

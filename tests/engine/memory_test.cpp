@@ -73,6 +73,34 @@ TEST_CASE("bytes per parameter by precision recipe") {
     CHECK(bytes_per_param(Precision::fp8_mixed, GradDtype::fp32).total() == 17);
 }
 
+TEST_CASE("bytes per parameter by optimizer: its state beside the fp32 master copy") {
+    const auto mixed = [](Optimizer o) {
+        return bytes_per_param(Precision::bf16_mixed, GradDtype::bf16, o);
+    };
+    CHECK(mixed(Optimizer::adam) == BytesPerParam{2, 2, 12});  // ZeRO's K = 12
+    // 8-bit Adam: 8 bytes of fp32 moments become 2 (Dettmers et al. 2022, 75% less state).
+    CHECK(mixed(Optimizer::adam_8bit) == BytesPerParam{2, 2, 6});
+    CHECK(optimizer_state_bytes(Optimizer::adam_8bit) ==
+          optimizer_state_bytes(Optimizer::adam) / 4);
+    // Lion keeps only the momentum, half of Adam's state (Chen et al. 2023); so do SGD and Muon.
+    for (Optimizer o : {Optimizer::lion, Optimizer::sgd_momentum, Optimizer::muon})
+        CHECK(mixed(o) == BytesPerParam{2, 2, 8});
+    CHECK(mixed(Optimizer::adafactor) == BytesPerParam{2, 2, 4});  // the master copy alone
+    CHECK(bytes_per_param(Precision::fp32, GradDtype::bf16, Optimizer::lion) ==
+          BytesPerParam{4, 4, 4});
+    for (Optimizer o : {Optimizer::adam, Optimizer::adam_8bit, Optimizer::sgd_momentum,
+                        Optimizer::lion, Optimizer::adafactor, Optimizer::muon})
+        CHECK(parse_optimizer(to_string(o)) == o);
+    CHECK_FALSE(parse_optimizer("sgd"));
+}
+
+TEST_CASE("ZeRO shards whatever state the optimizer keeps") {
+    Config c = llama7b(8, 1, 1, 1);  // ZeRO-1: optimizer state over 8
+    const double adam = per_gpu_memory(c).optimizer.value;
+    c.training.optimizer = Optimizer::adam_8bit;
+    CHECK(per_gpu_memory(c).optimizer.value == Approx(adam * 6 / 12));
+}
+
 TEST_CASE("precision names round-trip and accept the short forms") {
     for (Precision p : {Precision::fp32, Precision::bf16_mixed, Precision::fp8_mixed}) {
         CHECK(parse_precision(to_string(p)) == p);

@@ -133,6 +133,7 @@ TEST_CASE("numbers: every flag reaches the cost model") {
     c.layout = {64, 8, 2, 1};
     c.training = {engine::Precision::fp8_mixed,
                   engine::GradDtype::fp32,
+                  engine::Optimizer::adam,
                   2048,
                   2,
                   16,

@@ -284,6 +284,7 @@ TEST_CASE("setting_names lists every flat name") {
                                                              "gpu",
                                                              "precision",
                                                              "grad_dtype",
+                                                             "optimizer",
                                                              "seq_len",
                                                              "micro_batch",
                                                              "micro_batches",
