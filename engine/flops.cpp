@@ -10,7 +10,8 @@ namespace engine {
 FlopsReport step_flops(const Config& c) {
     const ModelSpec& m = c.model;
     const Training& t = c.training;
-    const double layer_weights = parameter_split(m).per_layer;         // norms and biases included
+    // What a token multiplies: with experts, top_k of them (norms and biases included).
+    const double layer_weights = parameter_split(m).per_layer_active;
     const double head = double(m.vocab) * m.hidden;                    // computed even when tied
     const double attention = double(m.layers) * t.seq_len * m.hidden;  // l s h
     FlopsReport f;

@@ -16,7 +16,8 @@ struct FlopsReport {
     bool operator==(const FlopsReport&) const = default;
 };
 
-// Per token, training (forward 1, backward 2): 6 FLOPs per weight of the layers' matrices and of
+// Per token, training (forward 1, backward 2): 6 FLOPs per weight (with experts, of the top_k a
+// token goes through) of the layers' matrices and of
 // the output head, plus 12 l s h for attention's scores and their use (PaLM's 6N + 12LHQT, which
 // for GPT's 12h^2 layers is Narayanan et al. 2021's 72lh^2 + 12lsh + 6hV, eq. 3 without its
 // recomputation). Recomputation adds the layers' forward again (full: 2 FLOPs per layer weight

@@ -11,8 +11,9 @@ namespace engine {
 namespace {
 
 ModelSpec preset(const char* name, Arch arch, int layers, int hidden, int heads, int kv_heads,
-                 int ffn, int vocab, int context) {
-    ModelSpec m{name, arch, 0, layers, hidden, heads, kv_heads, ffn, vocab, context};
+                 int ffn, int vocab, int context, int experts = 0, int top_k = 0) {
+    ModelSpec m{name,     arch, 0,     layers,  hidden,  heads,
+                kv_heads, ffn,  vocab, context, experts, top_k};
     m.params = parameter_count(m);
     return m;
 }
@@ -23,13 +24,17 @@ double embedding_formula(const ModelSpec& m) {
     return m.arch == Arch::gpt ? tokens + double(m.context) * m.hidden : tokens;
 }
 
-double layer_formula(const ModelSpec& m) {
+// One layer; with experts, `mlps` of them (all for the count, top_k for what a token uses) plus
+// the router, h x experts (Jiang et al. 2024, Mixtral, section 2).
+double layer_formula(const ModelSpec& m, int mlps = -1) {
     const double h = m.hidden, f = m.ffn;
     if (m.arch == Arch::llama) {
         // Touvron et al. 2023: q, o are h x h; k, v are h x (kv_heads * h/heads) (GQA);
         // SwiGLU gate, up, down are h x ffn; two RMSNorm weights; no biases.
         const double kv = m.heads > 0 ? double(m.kv_heads) * (m.hidden / m.heads) : 0;
-        return 2 * h * h + 2 * h * kv + 3 * h * f + 2 * h;
+        const double attention = 2 * h * h + 2 * h * kv + 2 * h;
+        if (m.experts == 0) return attention + 3 * h * f;
+        return attention + (mlps < 0 ? m.experts : mlps) * 3 * h * f + h * m.experts;
     }
     // GPT-2/3 block (Radford 2019, Brown 2020): qkv 3h x h + 3h, out h x h + h,
     // MLP h x ffn + ffn and ffn x h + h, two LayerNorms with weight and bias.
@@ -63,7 +68,13 @@ double parameter_count(const ModelSpec& m) {
 
 ParamSplit parameter_split(const ModelSpec& m) {
     const double scale = m.params / parameter_count(m);
-    return {embedding_formula(m) * scale, layer_formula(m) * scale};
+    return {embedding_formula(m) * scale, layer_formula(m) * scale,
+            layer_formula(m, m.top_k) * scale};
+}
+
+double active_parameter_count(const ModelSpec& m) {
+    const ParamSplit s = parameter_split(m);
+    return m.params - m.layers * (s.per_layer - s.per_layer_active);
 }
 
 const std::vector<ModelSpec>& model_presets() {
@@ -75,6 +86,7 @@ const std::vector<ModelSpec>& model_presets() {
         preset("llama-3-70b", Arch::llama, 80, 8192, 64, 8, 28672, 128256, 8192),
         preset("llama-3.1-405b", Arch::llama, 126, 16384, 128, 8, 53248, 128256, 8192),
         preset("gpt-3-175b", Arch::gpt, 96, 12288, 96, 96, 49152, 50257, 2048),
+        preset("mixtral-8x7b", Arch::llama, 32, 4096, 32, 8, 14336, 32000, 32768, 8, 2),
     };
     return presets;
 }
@@ -89,10 +101,12 @@ std::optional<ModelSpec> find_model(std::string_view name) {
 ModelSpec nominal_model(double params) {
     // Nearest on a log scale, so 7B and 70B each pick the preset closest in proportion.
     const auto distance = [&](const ModelSpec& m) { return std::abs(std::log(m.params / params)); };
-    const auto& presets = model_presets();
-    ModelSpec m =
-        *std::min_element(presets.begin(), presets.end(),
-                          [&](const auto& a, const auto& b) { return distance(a) < distance(b); });
+    std::vector<ModelSpec> dense;  // a count names a dense model
+    for (const ModelSpec& p : model_presets())
+        if (p.experts == 0) dense.push_back(p);
+    ModelSpec m = *std::min_element(dense.begin(), dense.end(), [&](const auto& a, const auto& b) {
+        return distance(a) < distance(b);
+    });
     m.name = count_name(params);
     m.params = params;
     return m;

@@ -16,6 +16,9 @@ struct ModelSpec {
     Arch arch = Arch::llama;
     double params = 0;  // parameter count
     int layers = 0, hidden = 0, heads = 0, kv_heads = 0, ffn = 0, vocab = 0, context = 0;
+    // Mixture of experts: each layer's MLP is `experts` MLPs of width ffn behind a router, and
+    // a token goes through top_k of them. 0 experts: a dense model.
+    int experts = 0, top_k = 0;
     bool operator==(const ModelSpec&) const = default;
 };
 
@@ -40,13 +43,17 @@ double parameter_count(const ModelSpec& m);
 // one transformer layer.
 struct ParamSplit {
     double embedding = 0, per_layer = 0;
+    double per_layer_active = 0;  // what one token's forward pass multiplies (MoE: top_k experts)
     bool operator==(const ParamSplit&) const = default;
 };
 ParamSplit parameter_split(const ModelSpec& m);
+// Parameters one token uses (all of them for a dense model): embedding, layers with top_k of
+// their experts, head.
+double active_parameter_count(const ModelSpec& m);
 
 const std::vector<ModelSpec>& model_presets();  // params computed by parameter_count
 std::optional<ModelSpec> find_model(std::string_view name);
-// A model given only by its count ("7B"): the shape of the nearest preset, params as given.
+// A model given only by its count ("7B"): the shape of the nearest dense preset, params as given.
 ModelSpec nominal_model(double params);
 
 const std::vector<GpuSpec>& gpu_presets();

@@ -8,6 +8,7 @@ namespace engine {
 Report analyze(const Config& c) {
     Report r;
     r.params = c.model.params;
+    r.params_active = active_parameter_count(c.model);
     r.bytes_per_param =
         bytes_per_param(c.training.precision, c.training.grad_dtype, c.training.optimizer);
     r.model_states = model_states_bytes(c.model, c.training);

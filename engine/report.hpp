@@ -17,6 +17,7 @@ struct ActivationsReport {
 
 struct Report {
     double params = 0;
+    double params_active = 0;  // per token: all of them unless the model has experts
     BytesPerParam bytes_per_param;
     Bytes model_states;
     int gpus_to_hold_model_states = 0;

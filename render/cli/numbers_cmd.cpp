@@ -166,7 +166,11 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
     const engine::PerGpu& g = r.per_gpu;
     const std::string capacity = story::format_bytes(g.capacity.value);
     const std::vector<std::pair<std::string, std::string>> rows = {
-        {"model", c.model.name + " (" + story::format_params(r.params) + " parameters)"},
+        {"model",
+         c.model.name + " (" + story::format_params(r.params) + " parameters" +
+             (c.model.experts ? ", " + story::format_params(r.params_active) + " active per token"
+                              : "") +
+             ")"},
         {"bytes per parameter",
          story::format_sig3(b.weights) + " + " + story::format_sig3(b.gradients) + " + " +
              story::format_sig3(b.optimizer) + " = " + story::format_bytes_per_param(b.total()) +

@@ -24,6 +24,7 @@ nlohmann::ordered_json report_json(const engine::Report& r) {
     const engine::CommPerStep& comm = r.comm;
     return {
         {"params", number(r.params)},
+        {"params_active", number(r.params_active)},
         {"bytes_per_param",
          {{"weights", number(r.bytes_per_param.weights)},
           {"gradients", number(r.bytes_per_param.gradients)},

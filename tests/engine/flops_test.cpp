@@ -123,3 +123,12 @@ TEST_CASE("the peak follows the precision: fp8 tensor cores where the GPU has th
     c.training.precision = Precision::fp8_mixed;
     CHECK(peak_flops(c) == 312e12);  // no fp8 tensor cores: bf16's
 }
+
+TEST_CASE("a mixture of experts costs FLOPs for the experts a token uses, not all of them") {
+    Config c = config_for(*find_model("mixtral-8x7b"), 8);
+    const ModelSpec& m = c.model;
+    const double used = active_parameter_count(m) - double(m.vocab) * m.hidden;  // no embedding
+    const double attention = 12.0 * m.layers * m.hidden * c.training.seq_len;
+    CHECK(step_flops(c).per_token == Approx(6 * used + attention).epsilon(1e-6));
+    CHECK(step_flops(c).per_token < 6 * m.params / 3);  // 12.9B of 46.7B
+}

@@ -30,7 +30,9 @@ TEST_CASE("parameter_split adds up to the model, scaled for nominal models") {
     CHECK(s.per_layer == 202'383'360.0);
     ModelSpec doubled = m;
     doubled.params *= 2;
-    CHECK(parameter_split(doubled) == ParamSplit{2 * s.embedding, 2 * s.per_layer});
+    CHECK(parameter_split(doubled) ==
+          ParamSplit{2 * s.embedding, 2 * s.per_layer, 2 * s.per_layer_active});
+    CHECK(s.per_layer_active == s.per_layer);  // dense
 }
 
 TEST_CASE("nominal_model takes the nearest preset's shape and the given count") {
@@ -49,7 +51,7 @@ TEST_CASE("nominal_model takes the nearest preset's shape and the given count") 
 }
 
 TEST_CASE("presets are found by name, unknown names are not") {
-    CHECK(model_presets().size() == 7);
+    CHECK(model_presets().size() == 8);
     CHECK(find_model("llama-3.1-405b")->layers == 126);
     CHECK_FALSE(find_model("llama-2-7B").has_value());
     const GpuSpec h100 = *find_gpu("h100-sxm-80gb");
@@ -105,6 +107,8 @@ TEST_CASE("every model preset is the architecture of its row in models.csv") {
         CHECK(m->ffn == std::stoi(row.at("ffn")));
         CHECK(m->vocab == std::stoi(row.at("vocab")));
         CHECK(m->context == std::stoi(row.at("context")));
+        CHECK(m->experts == std::stoi(row.at("experts")));
+        CHECK(m->top_k == std::stoi(row.at("top_k")));
     }
 }
 
@@ -123,4 +127,16 @@ TEST_CASE("every GPU preset is its row in gpus.csv") {
         CHECK(g->tf32_dense_tflops == std::stod(row.at("tf32_dense_tflops")));
         CHECK(g->pcie.value == std::stod(row.at("pcie_bytes_per_s")));
     }
+}
+
+TEST_CASE("Mixtral 8x7B: 46.7B parameters, 12.9B of them used per token") {
+    // Mistral AI's announcement of Mixtral 8x7B (2023) and Jiang et al. 2024, section 2: "46.7B
+    // total parameters but only uses 12.9B parameters per token".
+    const ModelSpec m = *find_model("mixtral-8x7b");
+    CHECK(m.params == Approx(46.7e9).epsilon(0.0011));
+    CHECK(active_parameter_count(m) == Approx(12.9e9).epsilon(0.004));
+    // A dense model uses every parameter; a count never names a mixture of experts.
+    const ModelSpec dense = *find_model("llama-2-70b");
+    CHECK(active_parameter_count(dense) == dense.params);
+    CHECK(nominal_model(46.7e9).experts == 0);
 }

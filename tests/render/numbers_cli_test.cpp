@@ -35,6 +35,7 @@ void flatten(const nlohmann::ordered_json& j, const std::string& prefix,
 }
 
 const std::vector<std::string> kKeys = {"params",
+                                        "params_active",
                                         "bytes_per_param.weights",
                                         "bytes_per_param.gradients",
                                         "bytes_per_param.optimizer",
