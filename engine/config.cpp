@@ -7,6 +7,8 @@
 #include <cstdlib>
 #include <numeric>
 
+#include "engine/names.hpp"
+
 namespace engine {
 namespace {
 
@@ -154,61 +156,23 @@ std::vector<std::string> validate(const Config& c) {
     return out;
 }
 
-std::string_view to_string(Recompute r) {
-    switch (r) {
-        case Recompute::none:
-            return "none";
-        case Recompute::selective:
-            return "selective";
-        case Recompute::full:
-            return "full";
-    }
-    return "";
-}
+namespace {
+constexpr NameTable<Recompute, 3> kRecomputeNames = {
+    {Recompute::none, "none"}, {Recompute::selective, "selective"}, {Recompute::full, "full"}};
+constexpr NameTable<Schedule, 3> kScheduleNames = {{Schedule::gpipe, "gpipe"},
+                                                   {Schedule::one_f_one_b, "1f1b"},
+                                                   {Schedule::interleaved, "interleaved"}};
+constexpr NameTable<Overlap, 3> kOverlapNames = {
+    {Overlap::none, "none"}, {Overlap::dp, "dp"}, {Overlap::all, "all"}};
+}  // namespace
 
+std::string_view to_string(Recompute r) { return name_of(kRecomputeNames, r); }
 std::optional<Recompute> parse_recompute(std::string_view s) {
-    for (Recompute r : {Recompute::none, Recompute::selective, Recompute::full}) {
-        if (to_string(r) == s) return r;
-    }
-    return std::nullopt;
+    return value_of(kRecomputeNames, s);
 }
-
-std::string_view to_string(Schedule s) {
-    switch (s) {
-        case Schedule::gpipe:
-            return "gpipe";
-        case Schedule::one_f_one_b:
-            return "1f1b";
-        case Schedule::interleaved:
-            return "interleaved";
-    }
-    return "";
-}
-
-std::optional<Schedule> parse_schedule(std::string_view s) {
-    for (Schedule k : {Schedule::gpipe, Schedule::one_f_one_b, Schedule::interleaved}) {
-        if (to_string(k) == s) return k;
-    }
-    return std::nullopt;
-}
-
-std::string_view to_string(Overlap o) {
-    switch (o) {
-        case Overlap::none:
-            return "none";
-        case Overlap::dp:
-            return "dp";
-        case Overlap::all:
-            return "all";
-    }
-    return "none";
-}
-
-std::optional<Overlap> parse_overlap(std::string_view s) {
-    for (Overlap o : {Overlap::none, Overlap::dp, Overlap::all}) {
-        if (to_string(o) == s) return o;
-    }
-    return std::nullopt;
-}
+std::string_view to_string(Schedule s) { return name_of(kScheduleNames, s); }
+std::optional<Schedule> parse_schedule(std::string_view s) { return value_of(kScheduleNames, s); }
+std::string_view to_string(Overlap o) { return name_of(kOverlapNames, o); }
+std::optional<Overlap> parse_overlap(std::string_view s) { return value_of(kOverlapNames, s); }
 
 }  // namespace engine

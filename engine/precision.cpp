@@ -1,7 +1,7 @@
 // Bytes per parameter for each precision recipe, and the names the CLI and storyboards use.
 #include "engine/precision.hpp"
 
-#include <utility>
+#include "engine/names.hpp"
 
 namespace engine {
 
@@ -61,25 +61,17 @@ std::optional<Precision> parse_precision(std::string_view s) {
 std::string_view to_string(GradDtype g) { return g == GradDtype::fp32 ? "fp32" : "bf16"; }
 
 namespace {
-constexpr std::pair<Optimizer, std::string_view> kOptimizerNames[] = {
-    {Optimizer::adam, "adam"},
-    {Optimizer::adam_8bit, "adam-8bit"},
-    {Optimizer::sgd_momentum, "sgd-momentum"},
-    {Optimizer::lion, "lion"},
-    {Optimizer::adafactor, "adafactor"},
-    {Optimizer::muon, "muon"}};
+constexpr NameTable<Optimizer, 6> kOptimizerNames = {{Optimizer::adam, "adam"},
+                                                     {Optimizer::adam_8bit, "adam-8bit"},
+                                                     {Optimizer::sgd_momentum, "sgd-momentum"},
+                                                     {Optimizer::lion, "lion"},
+                                                     {Optimizer::adafactor, "adafactor"},
+                                                     {Optimizer::muon, "muon"}};
 }  // namespace
 
-std::string_view to_string(Optimizer o) {
-    for (const auto& [k, name] : kOptimizerNames)
-        if (k == o) return name;
-    return "adam";
-}
-
+std::string_view to_string(Optimizer o) { return name_of(kOptimizerNames, o); }
 std::optional<Optimizer> parse_optimizer(std::string_view s) {
-    for (const auto& [k, name] : kOptimizerNames)
-        if (name == s) return k;
-    return std::nullopt;
+    return value_of(kOptimizerNames, s);
 }
 
 std::optional<GradDtype> parse_grad_dtype(std::string_view s) {

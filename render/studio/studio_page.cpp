@@ -252,7 +252,7 @@ kbd{font:12px ui-monospace,monospace;border:1px solid var(--line);border-radius:
     requestAnimationFrame(tick);
   }
 
-  async function reload(version, errors) {
+  async function reload(errors) {
     const list = $('error-list');
     list.innerHTML = '';
     for (const e of errors) { const li = document.createElement('li'); li.textContent = e; list.appendChild(li); }
@@ -273,7 +273,7 @@ kbd{font:12px ui-monospace,monospace;border:1px solid var(--line);border-radius:
   }
 
   const events = new EventSource('/events');
-  events.addEventListener('film', (e) => { const d = JSON.parse(e.data); reload(d.version, d.errors); });
+  events.addEventListener('film', (e) => reload(JSON.parse(e.data).errors));
 
   function scrub(e) {
     const r = $('timeline').getBoundingClientRect();
