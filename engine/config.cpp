@@ -77,7 +77,8 @@ void check_model(Problems& out, const Config& c) {
     const bool kv_ok = at_least_one(out, "kv_heads", m.kv_heads);
     if (m.experts > 0 && (m.top_k < 1 || m.top_k > m.experts))
         out.push_back("top_k must be between 1 and the " + std::to_string(m.experts) +
-                      " experts (got " + std::to_string(m.top_k) + ")");
+                      " experts (got " + std::to_string(m.top_k) +
+                      "; the experts each token goes through: Mixtral uses 2 of 8)");
     if (heads_ok) divisible(out, "hidden", m.hidden, "heads", m.heads, "heads", m.hidden);
     if (heads_ok && kv_ok)
         divisible(out, "heads", m.heads, "kv_heads", m.kv_heads, "kv_heads", m.heads);

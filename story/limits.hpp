@@ -52,6 +52,8 @@ inline constexpr Bound kWholeNumbers[] = {
     {"kv_heads", 1, 1 << 14, "Key/value heads (GQA)"},
     {"ffn", 1, 1 << 22, "MLP inner size"},
     {"vocab", 1, 1 << 24, "Vocabulary size"},
+    {"experts", 1, 4096, "MLP experts per layer (mixture of experts; absent: a dense model)"},
+    {"top_k", 1, 4096, "Experts each token goes through (with experts)"},
     {"wpm", 80, 450, "Speaking rate in words per minute (default: the voice's own)"},
 };
 

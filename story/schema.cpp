@@ -307,7 +307,8 @@ Json model_definitions(Json& definitions) {
         {"anyOf", {{{"enum", presets}}, ref_to("count")}}};
     definitions["model_map"] = described(
         "A custom model; kv_heads defaults to heads, ffn to 4 x hidden, vocab to 32000, "
-        "params to the count the architecture implies.",
+        "params to the count the architecture implies; experts and top_k make it a mixture of "
+        "experts (ffn is then each expert's width).",
         object(keys_of("model")));
     return {{"anyOf", {ref_to("model_name"), ref_to("model_map")}}};
 }

@@ -66,6 +66,8 @@ constexpr FlagSpec kShapeFlags[] = {
     {"--kv-heads", "kv_heads", "key/value heads (default: --heads)"},
     {"--ffn", "ffn", "MLP inner size"},
     {"--vocab", "vocab", "vocabulary size"},
+    {"--experts", "experts", "MLP experts per layer (a mixture of experts; --ffn is each one's)"},
+    {"--top-k", "top_k", "experts each token goes through"},
 };
 
 struct Flags {
@@ -80,6 +82,8 @@ int& shape_field(engine::ModelSpec& m, std::string_view key) {
     if (key == "hidden") return m.hidden;
     if (key == "heads") return m.heads;
     if (key == "kv_heads") return m.kv_heads;
+    if (key == "experts") return m.experts;
+    if (key == "top_k") return m.top_k;
     return key == "ffn" ? m.ffn : m.vocab;
 }
 

@@ -24,7 +24,7 @@ nlohmann::ordered_json report_json(const engine::Report& r) {
     const engine::CommPerStep& comm = r.comm;
     return {
         {"params", number(r.params)},
-        {"params_active", number(r.params_active)},
+        {"params_active", number(std::round(r.params_active))},  // a count: whole
         {"bytes_per_param",
          {{"weights", number(r.bytes_per_param.weights)},
           {"gradients", number(r.bytes_per_param.gradients)},

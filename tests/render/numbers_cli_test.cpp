@@ -161,6 +161,21 @@ TEST_CASE("numbers --params builds a nominal or custom model") {
     CHECK(nlohmann::ordered_json::parse(custom.out)["activations"]["layers_per_gpu"] == 5);
 }
 
+TEST_CASE("numbers --experts --top-k make a custom model a mixture of experts") {
+    // Mixtral 8x7B's shape (Jiang et al. 2024): 46.7B parameters, 12.9B used per token.
+    const std::string shape =
+        "--layers 32 --hidden 4096 --heads 32 --kv-heads 8 --ffn 14336 --experts 8";
+    const render_test::CliRun moe = numbers("--params 46.7B " + shape + " --top-k 2 --format json");
+    REQUIRE(moe.exit_code == 0);
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(moe.out);
+    CHECK(j["params"] == 46700000000LL);
+    CHECK(std::round(j["params_active"].get<double>() / 1e8) == 129);
+    const render_test::CliRun no_k = numbers("--params 46.7B " + shape);
+    CHECK(no_k.exit_code == 2);
+    CHECK(no_k.err.find("top_k must be between 1 and the 8 experts (got 0") != std::string::npos);
+    CHECK(no_k.out.empty());
+}
+
 TEST_CASE("numbers: micro-batches in flight are whole for 1F1B and fractional interleaved") {
     const auto plain = nlohmann::ordered_json::parse(
         numbers("--model llama-2-7b --gpus 8 --pp 4 --micro-batches 8 --format json").out);

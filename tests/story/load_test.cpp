@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "engine/presets.hpp"
 #include "story/chapter.hpp"
 #include "story/limits.hpp"
 #include "story/settings.hpp"
@@ -169,6 +171,22 @@ chapters:
     CHECK(m.kv_heads == 16);
     CHECK(m.ffn == 8192);
     CHECK(m.vocab == 32000);
+}
+
+TEST_CASE("a model map with experts and top_k is a mixture of experts: Mixtral from its shape") {
+    const auto sb = load_ok(R"(shardreel: 1
+defaults:
+  model: {name: moe, layers: 32, hidden: 4096, heads: 32, kv_heads: 8, ffn: 14336,
+          experts: 8, top_k: 2}
+chapters:
+  - {id: a, kind: title}
+)");
+    const engine::ModelSpec& m = sb.chapters[0].config.model;
+    CHECK(m.experts == 8);
+    CHECK(m.top_k == 2);
+    // Jiang et al. 2024: 46.7B parameters, 12.9B used per token (the preset's published counts).
+    CHECK(m.params == engine::find_model("mixtral-8x7b")->params);
+    CHECK(std::round(m.params / 1e8) == 467);
 }
 
 TEST_CASE("durations and beat times accept seconds, milliseconds and frames; timing sorts") {
