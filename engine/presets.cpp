@@ -24,27 +24,52 @@ double embedding_formula(const ModelSpec& m) {
     return m.arch == Arch::gpt ? tokens + double(m.context) * m.hidden : tokens;
 }
 
-// One layer; with experts, `mlps` of them (all for the count, top_k for what a token uses) plus
-// the router, h x experts (Jiang et al. 2024, Mixtral, section 2).
+// Attention with its two RMSNorm weights. Llama (Touvron et al. 2023): q, o are h x h; k, v are
+// h x (kv_heads * h/heads) (GQA); no biases. MLA (DeepSeek-V3 report, 2.1.1): queries through a
+// q_rank bottleneck (down, norm, up to heads x (head_dim + rope_dim)); keys and values through a
+// kv_rank latent plus one shared rope key (down, norm, up to heads x (head_dim + v_head_dim));
+// output heads x v_head_dim x h.
+double attention_formula(const ModelSpec& m) {
+    const double h = m.hidden, heads = m.heads;
+    if (m.arch == Arch::mla) {
+        const Mla& a = m.mla;
+        const double q = h * a.q_rank + a.q_rank + a.q_rank * heads * (a.head_dim + a.rope_dim);
+        const double kv = h * (a.kv_rank + a.rope_dim) + a.kv_rank +
+                          a.kv_rank * heads * (a.head_dim + a.v_head_dim);
+        return q + kv + heads * a.v_head_dim * h + 2 * h;
+    }
+    const double kv = m.heads > 0 ? double(m.kv_heads) * (m.hidden / m.heads) : 0;
+    return 2 * h * h + 2 * h * kv + 2 * h;
+}
+
+// One layer; with experts, `mlps` routed ones (all for the count, top_k for what a token uses),
+// the shared ones and the router, h x experts (Jiang et al. 2024, Mixtral, section 2; DeepSeek-V3
+// report, 2.1.2). SwiGLU's gate, up and down are h x ffn each.
 double layer_formula(const ModelSpec& m, int mlps = -1) {
     const double h = m.hidden, f = m.ffn;
-    if (m.arch == Arch::llama) {
-        // Touvron et al. 2023: q, o are h x h; k, v are h x (kv_heads * h/heads) (GQA);
-        // SwiGLU gate, up, down are h x ffn; two RMSNorm weights; no biases.
-        const double kv = m.heads > 0 ? double(m.kv_heads) * (m.hidden / m.heads) : 0;
-        const double attention = 2 * h * h + 2 * h * kv + 2 * h;
+    if (m.arch != Arch::gpt) {
+        const double attention = attention_formula(m);
         if (m.experts == 0) return attention + 3 * h * f;
-        return attention + (mlps < 0 ? m.experts : mlps) * 3 * h * f + h * m.experts;
+        const double routed = mlps < 0 ? m.experts : mlps;
+        return attention + (routed + m.shared_experts) * 3 * h * f + h * m.experts;
     }
     // GPT-2/3 block (Radford 2019, Brown 2020): qkv 3h x h + 3h, out h x h + h,
     // MLP h x ffn + ffn and ffn x h + h, two LayerNorms with weight and bias.
     return (3 * h * h + 3 * h) + (h * h + h) + (h * f + f) + (f * h + h) + 2 * (2 * h);
 }
 
-// Llama: untied output head vocab x h and a final RMSNorm; GPT-3: tied head, final LayerNorm.
+// Every layer: the first dense_layers are dense of width dense_ffn, the rest as layer_formula.
+double layers_formula(const ModelSpec& m, int mlps = -1) {
+    const int dense = std::clamp(m.dense_layers, 0, m.layers);
+    const double dense_layer = attention_formula(m) + 3.0 * m.hidden * m.dense_ffn;
+    return dense * dense_layer + (m.layers - dense) * layer_formula(m, mlps);
+}
+
+// Llama and DeepSeek: untied output head vocab x h and a final RMSNorm; GPT-3: tied head, final
+// LayerNorm.
 double head_formula(const ModelSpec& m) {
     const double h = m.hidden;
-    return m.arch == Arch::llama ? double(m.vocab) * h + h : 2 * h;
+    return m.arch == Arch::gpt ? 2 * h : double(m.vocab) * h + h;
 }
 
 // "1.5B", "70B", "125M": three significant figures, trailing zeros dropped.
@@ -60,16 +85,31 @@ std::string count_name(double params) {
     return text;
 }
 
+// DeepSeek-V3 (DeepSeek-AI 2024, report 4.2): 61 layers, h 7168, 128 heads, the first 3 dense
+// (ffn 18,432), then 1 shared and 256 routed experts of width 2,048, 8 routed per token; MLA
+// ranks 1,536 (q) and 512 (kv), head 128 + rope 64; vocabulary 129,280. The multi-token
+// prediction module (14B more) is not part of the 671B and not counted.
+ModelSpec deepseek_v3() {
+    ModelSpec m = preset("deepseek-v3", Arch::mla, 61, 7168, 128, 128, 2048, 129280, 4096, 256, 8);
+    m.shared_experts = 1;
+    m.dense_layers = 3;
+    m.dense_ffn = 18432;
+    m.mla = {1536, 512, 64, 128, 128};
+    m.params = parameter_count(m);
+    return m;
+}
+
 }  // namespace
 
 double parameter_count(const ModelSpec& m) {
-    return embedding_formula(m) + m.layers * layer_formula(m) + head_formula(m);
+    return embedding_formula(m) + layers_formula(m) + head_formula(m);
 }
 
 ParamSplit parameter_split(const ModelSpec& m) {
     const double scale = m.params / parameter_count(m);
-    return {embedding_formula(m) * scale, layer_formula(m) * scale,
-            layer_formula(m, m.top_k) * scale};
+    const double layers = std::max(m.layers, 1);
+    return {embedding_formula(m) * scale, layers_formula(m) / layers * scale,
+            layers_formula(m, m.top_k) / layers * scale};
 }
 
 double active_parameter_count(const ModelSpec& m) {
@@ -87,6 +127,7 @@ const std::vector<ModelSpec>& model_presets() {
         preset("llama-3.1-405b", Arch::llama, 126, 16384, 128, 8, 53248, 128256, 8192),
         preset("gpt-3-175b", Arch::gpt, 96, 12288, 96, 96, 49152, 50257, 2048),
         preset("mixtral-8x7b", Arch::llama, 32, 4096, 32, 8, 14336, 32000, 32768, 8, 2),
+        deepseek_v3(),
     };
     return presets;
 }

@@ -9,7 +9,15 @@
 
 namespace engine {
 
-enum class Arch { llama, gpt };
+// llama: GQA attention and SwiGLU; gpt: GPT-2/3 blocks; mla: DeepSeek-V3's multi-head latent
+// attention with SwiGLU (shared plus routed experts, the first dense_layers layers dense).
+enum class Arch { llama, gpt, mla };
+
+// Multi-head latent attention's low ranks and head sizes (DeepSeek-AI 2024, V3 report, 4.2).
+struct Mla {
+    int q_rank = 0, kv_rank = 0, rope_dim = 0, head_dim = 0, v_head_dim = 0;
+    bool operator==(const Mla&) const = default;
+};
 
 struct ModelSpec {
     std::string name;
@@ -19,6 +27,10 @@ struct ModelSpec {
     // Mixture of experts: each layer's MLP is `experts` MLPs of width ffn behind a router, and
     // a token goes through top_k of them. 0 experts: a dense model.
     int experts = 0, top_k = 0;
+    // DeepSeek-style MoE: experts every token goes through, and dense leading layers of width
+    // dense_ffn; Arch::mla's attention shape.
+    int shared_experts = 0, dense_layers = 0, dense_ffn = 0;
+    Mla mla;
     bool operator==(const ModelSpec&) const = default;
 };
 
@@ -40,7 +52,7 @@ double parameter_count(const ModelSpec& m);
 
 // Where the parameters sit, scaled so the split adds up to m.params (a nominal model keeps its
 // preset's proportions): the input side (token embedding, plus learned positions for GPT) and
-// one transformer layer.
+// one transformer layer (the mean layer where the first dense_layers differ).
 struct ParamSplit {
     double embedding = 0, per_layer = 0;
     double per_layer_active = 0;  // what one token's forward pass multiplies (MoE: top_k experts)

@@ -51,7 +51,7 @@ TEST_CASE("nominal_model takes the nearest preset's shape and the given count") 
 }
 
 TEST_CASE("presets are found by name, unknown names are not") {
-    CHECK(model_presets().size() == 8);
+    CHECK(model_presets().size() == 9);
     CHECK(find_model("llama-3.1-405b")->layers == 126);
     CHECK_FALSE(find_model("llama-2-7B").has_value());
     const GpuSpec h100 = *find_gpu("h100-sxm-80gb");
@@ -99,7 +99,8 @@ TEST_CASE("every model preset is the architecture of its row in models.csv") {
         INFO(row.at("name"));
         const auto m = find_model(row.at("name"));
         REQUIRE(m.has_value());
-        CHECK((m->arch == Arch::llama ? "llama" : "gpt") == row.at("arch"));
+        const char* arch = m->arch == Arch::llama ? "llama" : m->arch == Arch::gpt ? "gpt" : "mla";
+        CHECK(arch == row.at("arch"));
         CHECK(m->layers == std::stoi(row.at("layers")));
         CHECK(m->hidden == std::stoi(row.at("hidden")));
         CHECK(m->heads == std::stoi(row.at("heads")));
@@ -109,6 +110,13 @@ TEST_CASE("every model preset is the architecture of its row in models.csv") {
         CHECK(m->context == std::stoi(row.at("context")));
         CHECK(m->experts == std::stoi(row.at("experts")));
         CHECK(m->top_k == std::stoi(row.at("top_k")));
+        CHECK(m->shared_experts == std::stoi(row.at("shared_experts")));
+        CHECK(m->dense_layers == std::stoi(row.at("dense_layers")));
+        CHECK(m->dense_ffn == std::stoi(row.at("dense_ffn")));
+        const Mla mla{std::stoi(row.at("q_rank")), std::stoi(row.at("kv_rank")),
+                      std::stoi(row.at("rope_dim")), std::stoi(row.at("head_dim")),
+                      std::stoi(row.at("v_head_dim"))};
+        CHECK(m->mla == mla);
     }
 }
 
@@ -139,4 +147,16 @@ TEST_CASE("Mixtral 8x7B: 46.7B parameters, 12.9B of them used per token") {
     const ModelSpec dense = *find_model("llama-2-70b");
     CHECK(active_parameter_count(dense) == dense.params);
     CHECK(nominal_model(46.7e9).experts == 0);
+}
+
+TEST_CASE("DeepSeek-V3: 671B parameters, 37B of them used per token") {
+    // DeepSeek-AI 2024, the V3 technical report's abstract: "671B total parameters with 37B
+    // activated for each token" (the multi-token prediction module's 14B not included).
+    const ModelSpec m = *find_model("deepseek-v3");
+    CHECK(m.params == Approx(671e9).epsilon(0.0005));
+    CHECK(active_parameter_count(m) == Approx(37e9).epsilon(0.02));
+    // The mean layer times 61 plus embedding and head is the whole count again.
+    const ParamSplit s = parameter_split(m);
+    CHECK(s.embedding + m.layers * s.per_layer + double(m.vocab) * m.hidden + m.hidden ==
+          Approx(m.params).epsilon(1e-12));
 }
