@@ -3,6 +3,7 @@
 #include "engine/config.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
@@ -79,6 +80,13 @@ void check_model(Problems& out, const Config& c) {
         out.push_back("top_k must be between 1 and the " + std::to_string(m.experts) +
                       " experts (got " + std::to_string(m.top_k) +
                       "; the experts each token goes through: Mixtral uses 2 of 8)");
+    if (m.experts == 0 && (m.shared_experts > 0 || m.dense_layers > 0))
+        out.push_back("shared_experts and dense_layers describe a mixture of experts: give "
+                      "experts too (DeepSeek-V3: 256 experts, 1 shared, 3 dense layers)");
+    if (layers_ok && m.dense_layers >= m.layers && m.experts > 0)
+        out.push_back("dense_layers = " + std::to_string(m.dense_layers) +
+                      " leaves no layer with experts of the " + std::to_string(m.layers) +
+                      " (use dense_layers < layers)");
     if (heads_ok) divisible(out, "hidden", m.hidden, "heads", m.heads, "heads", m.hidden);
     if (heads_ok && kv_ok)
         divisible(out, "heads", m.heads, "kv_heads", m.kv_heads, "kv_heads", m.heads);
@@ -155,6 +163,20 @@ std::vector<std::string> validate(const Config& c) {
     check_training(out, c);
     check_cluster(out, c);
     return out;
+}
+
+std::optional<std::string> set_global_batch(Config& c, long long sequences) {
+    const int dp = c.layout.tp >= 1 && c.layout.pp >= 1 ? c.layout.dp() : 0;
+    const long long per_micro_batch = 1LL * std::max(dp, 1) * std::max(c.training.micro_batch, 1);
+    const long long m = sequences / per_micro_batch;
+    if (sequences % per_micro_batch == 0 && m >= 1 && m <= INT32_MAX) {
+        c.training.micro_batches = int(m);
+        return std::nullopt;
+    }
+    const long long fit = std::max(m, 1LL) * per_micro_batch;
+    return "a global batch of " + std::to_string(sequences) + " sequences does not split into " +
+           "micro-batches of dp x micro_batch = " + std::to_string(dp) + " x " +
+           std::to_string(c.training.micro_batch) + " sequences (try " + std::to_string(fit) + ")";
 }
 
 namespace {

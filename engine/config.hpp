@@ -63,6 +63,10 @@ struct Config {
 // Human-readable problems ("tp x pp = 6 does not divide 8 GPUs"); empty when the config is usable.
 std::vector<std::string> validate(const Config& c);
 
+// Micro-batches per step from a global batch of `sequences`: sequences / (dp x micro_batch). A
+// problem, naming the values and the nearest batch that splits, when it does not divide.
+std::optional<std::string> set_global_batch(Config& c, long long sequences);
+
 std::string_view to_string(Recompute r);
 std::optional<Recompute> parse_recompute(std::string_view s);
 std::string_view to_string(Schedule s);  // "gpipe", "1f1b", "interleaved"

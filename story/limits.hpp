@@ -54,6 +54,9 @@ inline constexpr Bound kWholeNumbers[] = {
     {"vocab", 1, 1 << 24, "Vocabulary size"},
     {"experts", 1, 4096, "MLP experts per layer (mixture of experts; absent: a dense model)"},
     {"top_k", 1, 4096, "Experts each token goes through (with experts)"},
+    {"shared_experts", 0, 64, "Experts every token goes through besides its top_k (DeepSeek)"},
+    {"dense_layers", 0, 1000, "Leading layers with a dense MLP instead of experts"},
+    {"dense_ffn", 1, 1 << 22, "MLP inner size of the leading dense layers (default: ffn)"},
     {"wpm", 80, 450, "Speaking rate in words per minute (default: the voice's own)"},
 };
 

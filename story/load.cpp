@@ -31,8 +31,9 @@ const Keys kBeatKeys{"at", "say", "set", "over", "gap", "take", "sound", "explor
 const Keys kPageKeys{"lede", "questions", "glossary"};
 const Keys kQuestionKeys{"q", "a"}, kTermKeys{"term", "means"};
 const Keys kNarrationKeys{"voice", "wpm", "gap", "tail", "takes"};
-const Keys kModelKeys{"name",     "params", "layers", "hidden",  "heads",
-                      "kv_heads", "ffn",    "vocab",  "experts", "top_k"};
+const Keys kModelKeys{"name",           "params",       "layers",   "hidden",  "heads",
+                      "kv_heads",       "ffn",          "vocab",    "experts", "top_k",
+                      "shared_experts", "dense_layers", "dense_ffn"};
 const Keys kModelRequired{"layers", "hidden", "heads"};
 // Section keys are flat setting names (settings.hpp), applied in this order: a gpu first so that
 // an nvlink or network beside it overrides the preset's links; gpus after the cluster size.
@@ -424,8 +425,8 @@ class Loader {
         }
     }
 
-    // {params, layers, hidden, heads, kv_heads, ffn, vocab, experts, top_k}; engine::validate
-    // checks the shape (top_k within the experts).
+    // {params, layers, hidden, heads, kv_heads, ffn, vocab, experts, top_k, shared_experts,
+    // dense_layers, dense_ffn}; engine::validate checks the shape (top_k within the experts).
     void model_map(const Entry& e, engine::Config& c, const std::string& where) {
         const Entries fields = entries(e.value, kModelKeys, where);
         bool complete = true;
@@ -452,6 +453,9 @@ class Loader {
         m.vocab = read(whole_number("vocab"), 32000);
         m.experts = read(whole_number("experts"), 0);
         m.top_k = read(whole_number("top_k"), 0);
+        m.shared_experts = read(whole_number("shared_experts"), 0);
+        m.dense_layers = read(whole_number("dense_layers"), 0);
+        m.dense_ffn = m.dense_layers > 0 ? read(whole_number("dense_ffn"), m.ffn) : 0;
         m.context = c.model.context;
         m.params = engine::parameter_count(m);
         if (const Entry* f = find(fields, "params"))

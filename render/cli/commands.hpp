@@ -14,6 +14,8 @@ void add_render_command(CLI::App& app, int& exit_code);
 void add_still_command(CLI::App& app, int& exit_code);
 void add_check_command(CLI::App& app, int& exit_code);
 void add_numbers_command(CLI::App& app, int& exit_code);
+// `plan`: layouts ranked by the cost model's step time (engine/plan.hpp).
+void add_plan_command(CLI::App& app, int& exit_code);
 void add_jobs_command(CLI::App& app, int& exit_code);
 // `page`: the explorable article page (render/page).
 void add_page_command(CLI::App& app, int& exit_code);

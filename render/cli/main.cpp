@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
         render::add_still_command(app, exit_code);
         render::add_check_command(app, exit_code);
         render::add_numbers_command(app, exit_code);
+        render::add_plan_command(app, exit_code);
         render::add_sheet_command(app, exit_code);
         render::add_schema_command(app, exit_code);
         render::add_script_command(app, exit_code);

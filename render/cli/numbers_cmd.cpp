@@ -11,6 +11,7 @@
 
 #include "engine/report.hpp"
 #include "render/cli/commands.hpp"
+#include "render/cli/config_flags.hpp"
 #include "render/cli/numbers_json.hpp"
 #include "render/cli/storyboard_inputs.hpp"
 #include "story/explore.hpp"
@@ -27,103 +28,10 @@ namespace {
 using Json = nlohmann::ordered_json;
 using Errors = std::vector<std::string>;
 
-struct FlagSpec {
-    const char* flag;
-    const char* key;  // story::apply_setting name, or ModelSpec field for shape flags
-    const char* help;
-};
-
-// Applied in this order, so --gpu brings its links before --nvlink / --network override them.
-constexpr FlagSpec kSettingFlags[] = {
-    {"--gpu", "gpu", "GPU preset: h100-sxm-80gb, h200-sxm-141gb, a100-sxm-80gb"},
-    {"--nvlink", "nvlink", "NVLink bandwidth, both directions together (900GB/s)"},
-    {"--network", "network", "network bandwidth per GPU, one direction (400Gb/s, 50GB/s)"},
-    {"--gpus", "gpus", "GPUs in total; data parallel = gpus / (tp x pp)"},
-    {"--tp", "tp", "tensor-parallel degree"},
-    {"--pp", "pp", "pipeline-parallel degree"},
-    {"--zero", "zero", "ZeRO stage 0..3"},
-    {"--precision", "precision", "fp32 | bf16-mixed | fp8-mixed"},
-    {"--grad-dtype", "grad_dtype", "bf16 | fp32 (fp32 gradient accumulation)"},
-    {"--optimizer", "optimizer", "adam | adam-8bit | sgd-momentum | lion | adafactor | muon"},
-    {"--seq", "seq_len", "sequence length in tokens"},
-    {"--micro-batch", "micro_batch", "sequences per micro-batch"},
-    {"--micro-batches", "micro_batches", "micro-batches per step"},
-    {"--schedule", "schedule", "gpipe | 1f1b | interleaved"},
-    {"--chunks", "chunks", "virtual stages per GPU (interleaved)"},
-    {"--recompute", "recompute", "none | selective | full"},
-    {"--flash-attention", "flash_attention", "on | off"},
-    {"--sequence-parallel", "sequence_parallel", "on | off"},
-    {"--mfu", "mfu", "fraction of peak sustained on the GPUs' work, for the step time (0.4)"},
-    {"--overlap", "overlap", "communication hidden behind compute: none | dp | all"},
-    {"--step-time", "step_time", "a measured step time (12.5s): report MFU and HFU from it"},
-};
-
-// A custom shape for --params; fields not given come from the nearest preset.
-constexpr FlagSpec kShapeFlags[] = {
-    {"--layers", "layers", "transformer layers"},
-    {"--hidden", "hidden", "hidden size"},
-    {"--heads", "heads", "attention heads"},
-    {"--kv-heads", "kv_heads", "key/value heads (default: --heads)"},
-    {"--ffn", "ffn", "MLP inner size"},
-    {"--vocab", "vocab", "vocabulary size"},
-    {"--experts", "experts", "MLP experts per layer (a mixture of experts; --ffn is each one's)"},
-    {"--top-k", "top_k", "experts each token goes through"},
-};
-
 struct Flags {
-    std::string storyboard, at, model, params, format = "md";
-    std::map<std::string, std::string> values;  // by flag; meaningful only when given
-    std::map<std::string, CLI::Option*> options;
-    bool given(const std::string& flag) const { return options.at(flag)->count() > 0; }
+    std::string storyboard, at, format = "md";
+    ConfigFlags config;
 };
-
-int& shape_field(engine::ModelSpec& m, std::string_view key) {
-    if (key == "layers") return m.layers;
-    if (key == "hidden") return m.hidden;
-    if (key == "heads") return m.heads;
-    if (key == "kv_heads") return m.kv_heads;
-    if (key == "experts") return m.experts;
-    if (key == "top_k") return m.top_k;
-    return key == "ffn" ? m.ffn : m.vocab;
-}
-
-void apply(engine::Config& c, const std::string& flag, const char* key, const std::string& value,
-           Errors& errors) {
-    if (auto e = story::apply_setting(c, key, value)) errors.push_back(flag + ": " + *e);
-}
-
-void apply_shape(const Flags& f, engine::ModelSpec& m, Errors& errors) {
-    for (const FlagSpec& s : kShapeFlags) {
-        if (!f.given(s.flag)) continue;
-        if (!f.given("--params")) {
-            errors.push_back(std::string(s.flag) + " describes a custom model: give --params too");
-            continue;
-        }
-        long long v = 0;
-        const story::limits::Bound& bound = *story::limits::find_whole_number(s.key);
-        if (auto e = story::integer_in_range(s.key, f.values.at(s.flag), bound.lo, bound.hi, v)) {
-            errors.push_back(std::string(s.flag) + ": " + *e);
-        } else {
-            shape_field(m, s.key) = int(v);
-        }
-    }
-    if (f.given("--heads") && !f.given("--kv-heads")) m.kv_heads = m.heads;
-}
-
-void apply_model(const Flags& f, engine::Config& c, Errors& errors) {
-    if (f.given("--model") && f.given("--params")) {
-        errors.push_back("--model and --params both given: use one");
-    } else if (f.given("--model")) {
-        apply(c, "--model", "model", f.model, errors);
-    } else if (f.given("--params")) {
-        if (!story::parse_count(f.params)) {
-            errors.push_back("--params: " + story::unit_error(f.params, story::Quantity::count));
-        } else {
-            apply(c, "--params", "model", f.params, errors);
-        }
-    }
-    apply_shape(f, c.model, errors);
-}
 
 // Every problem with the flags, then (when they all parse) every problem with the setup.
 Errors build_config(const Flags& f, engine::Config& c) {
@@ -131,10 +39,7 @@ Errors build_config(const Flags& f, engine::Config& c) {
     if (f.format != "md" && f.format != "csv" && f.format != "json") {
         errors.push_back("--format: expected md, csv or json, got '" + f.format + "'");
     }
-    apply_model(f, c, errors);
-    for (const FlagSpec& s : kSettingFlags) {
-        if (f.given(s.flag)) apply(c, s.flag, s.key, f.values.at(s.flag), errors);
-    }
+    for (std::string& e : apply_config_flags(f.config, c)) errors.push_back(std::move(e));
     if (errors.empty()) errors = engine::validate(c);
     return errors;
 }
@@ -219,10 +124,6 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
     for (const auto& [name, value] : rows) out << "| " << name << " | " << value << " |\n";
 }
 
-void register_flag(CLI::App* cmd, Flags& f, const char* flag, std::string& into, const char* help) {
-    f.options[flag] = cmd->add_option(flag, into, help);
-}
-
 int run(const Flags& f) {
     engine::Config c = story::default_config();
     if (!f.at.empty() && f.storyboard.empty()) {
@@ -269,13 +170,8 @@ void add_numbers_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--at", f->at,
                     "ID@TIME: the configuration on screen at that moment of the storyboard "
                     "(3.5s, 500ms, 90f, end), as still --at names it");
-    register_flag(cmd, *f, "--model", f->model, "model preset, e.g. llama-2-7b (default)");
-    register_flag(cmd, *f, "--params", f->params, "parameter count, e.g. 7B or 70e9");
-    for (const FlagSpec& s : kShapeFlags) register_flag(cmd, *f, s.flag, f->values[s.flag], s.help);
-    for (const FlagSpec& s : kSettingFlags) {
-        register_flag(cmd, *f, s.flag, f->values[s.flag], s.help);
-    }
-    register_flag(cmd, *f, "--format", f->format, "md (default) | csv | json");
+    register_config_flags(cmd, f->config);
+    cmd->add_option("--format", f->format, "md (default) | csv | json");
     cmd->callback([f, &exit_code] { exit_code = run(*f); });
 }
 

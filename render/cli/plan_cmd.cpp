@@ -1,0 +1,198 @@
+// `shardreel plan`: the layouts of a model on a cluster ranked by estimated step time, as a
+// Markdown table with one line on why the first wins, or as JSON (engine/plan.hpp).
+#include <CLI/CLI.hpp>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "engine/interconnect.hpp"
+#include "engine/plan.hpp"
+#include "render/cli/commands.hpp"
+#include "render/cli/config_flags.hpp"
+#include "render/cli/numbers_json.hpp"
+#include "story/format.hpp"
+#include "story/settings.hpp"
+
+namespace render {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// What the planner chooses itself: no flag for these.
+const std::set<std::string> kChosen = {
+    "tp",       "pp",     "zero",      "micro_batch",      "micro_batches",
+    "schedule", "chunks", "recompute", "sequence_parallel"};
+
+struct Flags {
+    ConfigFlags config;
+    int top = 5;
+    std::string format = "md";
+};
+
+std::string layout_name(const engine::Config& c) {
+    const engine::Parallel& p = c.layout;
+    return "dp " + std::to_string(p.dp()) + " x tp " + std::to_string(p.tp) + " x pp " +
+           std::to_string(p.pp);
+}
+
+std::string schedule_name(const engine::Training& t) {
+    std::string s(engine::to_string(t.schedule));
+    if (t.schedule == engine::Schedule::interleaved) s += " (" + std::to_string(t.chunks) + ")";
+    return s;
+}
+
+// Bytes each GPU sends per step on NVLink and on the network (interconnect.hpp's placement).
+std::string per_link(const engine::Config& c) {
+    const engine::LinkTimings l = engine::link_timings(c);
+    double nvlink = 0, network = 0;
+    for (const engine::LinkTiming* g : {&l.dp, &l.tp, &l.pp})
+        (g->crosses_nodes ? network : nvlink) += g->bytes.value;
+    return story::format_bytes(nvlink) + " / " + story::format_bytes(network);
+}
+
+std::string percent_slower(double a, double b) { return story::format_percent(b / a - 1); }
+
+// One line on why the first layout wins: against the next, where its time goes.
+std::string why(const engine::PlanResult& r) {
+    const engine::PlanEntry& w = r.best.front();
+    const engine::StepReport& s = w.report.step;
+    std::string line = layout_name(w.config) + " wins";
+    if (r.best.size() > 1) {
+        const engine::PlanEntry& n = r.best[1];
+        line += ", " + percent_slower(s.seconds, n.report.step.seconds) + " ahead of " +
+                layout_name(n.config) + " ZeRO-" + std::to_string(n.config.layout.zero) + " " +
+                std::string(engine::to_string(n.config.training.recompute)) + " " +
+                schedule_name(n.config.training) + " (compute " +
+                story::format_time(s.compute_seconds) + " vs " +
+                story::format_time(n.report.step.compute_seconds) + ", exposed communication " +
+                story::format_time(s.exposed_comm_seconds) + " vs " +
+                story::format_time(n.report.step.exposed_comm_seconds) + ")";
+    }
+    const engine::LinkTimings l = engine::link_timings(w.config);
+    line += std::string(": tensor parallelism ") +
+            (l.tp.crosses_nodes ? "crosses nodes" : "stays inside a node's NVLink");
+    if (w.config.layout.pp > 1)
+        line += std::string(", the pipeline ") +
+                (l.pp.crosses_nodes ? "spans nodes, sending only activations between stages"
+                                    : "stays inside a node");
+    return line + ", bubble " + story::format_percent(w.report.bubble_fraction) + ".";
+}
+
+void write_rejected(std::ostream& out, const engine::PlanResult& r) {
+    out << "Layouts considered: " << story::format_int(r.considered)
+        << "; fit: " << story::format_int(r.feasible) << ".";
+    for (const auto& [reason, n] : r.rejected)
+        out << " " << story::format_int(n) << ": " << reason << ".";
+    out << "\n\n";
+}
+
+void write_markdown(std::ostream& out, const engine::Config& base, int global_batch,
+                    const engine::PlanResult& r) {
+    out << "# Plan: " << base.model.name << " on " << story::format_int(base.layout.gpus) << " x "
+        << base.cluster.gpu.name << "\n\n"
+        << story::format_int(base.training.seq_len) << "-token sequences, a global batch of "
+        << story::format_int(global_batch) << " sequences, "
+        << engine::to_string(base.training.precision) << ", "
+        << engine::to_string(base.training.optimizer) << ", step time at mfu "
+        << story::format_sig3(base.training.mfu) << " with overlap "
+        << engine::to_string(base.training.overlap) << ".\n\n";
+    write_rejected(out, r);
+    out << "| # | layout | ZeRO | recompute | schedule | micro-batches | per GPU | comm NVLink / "
+           "network | bubble | step | MFU |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
+    int rank = 0;
+    for (const engine::PlanEntry& e : r.best) {
+        const engine::Training& t = e.config.training;
+        out << "| " << ++rank << " | " << layout_name(e.config) << " | " << e.config.layout.zero
+            << " | " << engine::to_string(t.recompute) << " | " << schedule_name(t) << " | "
+            << t.micro_batches << " x " << t.micro_batch << " | "
+            << story::format_bytes(e.report.per_gpu.total.value) << " | " << per_link(e.config)
+            << " | " << story::format_percent(e.report.bubble_fraction) << " | "
+            << story::format_time(e.report.step.seconds) << " | "
+            << story::format_percent(e.report.step.mfu) << " |\n";
+    }
+    out << "\n" << why(r) << "\n";
+}
+
+Json layout_json(const engine::PlanEntry& e) {
+    const engine::Training& t = e.config.training;
+    Json j = {{"dp", e.config.layout.dp()},
+              {"tp", e.config.layout.tp},
+              {"pp", e.config.layout.pp},
+              {"cp", 1},
+              {"ep", 1},
+              {"zero", e.config.layout.zero},
+              {"recompute", engine::to_string(t.recompute)},
+              {"schedule", engine::to_string(t.schedule)},
+              {"chunks", t.chunks},
+              {"micro_batch", t.micro_batch},
+              {"micro_batches", t.micro_batches},
+              {"sequence_parallel", t.sequence_parallel}};
+    j.update(report_json(e.report));
+    return j;
+}
+
+// Nothing fits: the leanest layout's need and what would make room.
+int write_shortfall(const engine::Config& base, const engine::PlanResult& r) {
+    std::cerr << "shardreel: error: no layout of " << base.model.name << " fits "
+              << story::format_int(base.layout.gpus) << " x " << base.cluster.gpu.name;
+    if (r.leanest) {
+        const engine::PlanEntry& l = *r.leanest;
+        std::cerr << ": the leanest (" << layout_name(l.config) << ", ZeRO-" << l.config.layout.zero
+                  << ", " << engine::to_string(l.config.training.recompute) << " recompute) needs "
+                  << story::format_bytes(l.report.per_gpu.total.value) << " per GPU of "
+                  << story::format_bytes(l.report.per_gpu.capacity.value);
+        const engine::GpuSpec* bigger = nullptr;
+        for (const engine::GpuSpec& g : engine::gpu_presets()) {
+            if (g.memory.value >= l.report.per_gpu.total.value &&
+                (!bigger || g.memory.value < bigger->memory.value))
+                bigger = &g;
+        }
+        if (bigger)
+            std::cerr << "; a GPU with more memory would hold it (--gpu " << bigger->name << ")";
+    }
+    if (r.gpus_that_fit > 0)
+        std::cerr << "; " << story::format_int(r.gpus_that_fit) << " GPUs would (--gpus "
+                  << r.gpus_that_fit << ")";
+    std::cerr << "\n";
+    return 2;
+}
+
+int run(const Flags& f) {
+    engine::Config c = story::default_config();
+    std::vector<std::string> errors;
+    if (f.format != "md" && f.format != "json")
+        errors.push_back("--format: expected md or json, got '" + f.format + "'");
+    if (f.top < 1) errors.push_back("--top: expected at least 1, got " + std::to_string(f.top));
+    ConfigFlags config = f.config;
+    for (std::string& e : apply_config_flags(config, c)) errors.push_back(std::move(e));
+    GlobalBatch batch{2048, ""};
+    if (config.given("--global-batch"))
+        batch = parse_global_batch(config.global_batch, c.training.seq_len);
+    if (!batch.error.empty()) errors.push_back("--global-batch: " + batch.error);
+    for (const std::string& e : errors) std::cerr << "shardreel: error: " << e << "\n";
+    if (!errors.empty()) return 2;
+    const engine::PlanResult r = engine::plan(c, {f.top, int(batch.sequences)});
+    if (r.best.empty()) return write_shortfall(c, r);
+    if (f.format == "json") {
+        Json out = Json::array();
+        for (const engine::PlanEntry& e : r.best) out.push_back(layout_json(e));
+        std::cout << out.dump(2) << "\n";
+    } else {
+        write_markdown(std::cout, c, int(batch.sequences), r);
+    }
+    return 0;
+}
+
+}  // namespace
+
+void add_plan_command(CLI::App& app, int& exit_code) {
+    auto f = std::make_shared<Flags>();
+    CLI::App* cmd = app.add_subcommand(
+        "plan", "Rank the layouts of a model on a cluster by estimated step time (md or json)");
+    register_config_flags(cmd, f->config, kChosen);
+    cmd->add_option("--top", f->top, "how many layouts to print (5)");
+    cmd->add_option("--format", f->format, "md (default) | json");
+    cmd->callback([f, &exit_code] { exit_code = run(*f); });
+}
+
+}  // namespace render
