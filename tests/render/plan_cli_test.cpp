@@ -1,0 +1,132 @@
+// `shardreel plan` run as a process: its JSON layouts are what `numbers` reports for the same
+// flags, the Markdown names the winner and why, and bad input or a model nothing holds exits 2.
+// Also `numbers`' --global-batch and MoE shape flags, which plan shares.
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "tests/render/cli.hpp"
+
+namespace {
+
+using nlohmann::json;
+using render_test::run_cli;
+
+const std::string kSeventyB = "--model llama-2-70b --gpus 64 --global-batch 512";
+
+std::string numbers_flags(const json& layout) {
+    return "--tp " + std::to_string(layout["tp"].get<int>()) + " --pp " +
+           std::to_string(layout["pp"].get<int>()) + " --zero " +
+           std::to_string(layout["zero"].get<int>()) + " --recompute " +
+           layout["recompute"].get<std::string>() + " --schedule " +
+           layout["schedule"].get<std::string>() + " --chunks " +
+           std::to_string(layout["chunks"].get<int>()) + " --micro-batch " +
+           std::to_string(layout["micro_batch"].get<int>()) + " --sequence-parallel " +
+           (layout["sequence_parallel"].get<bool>() ? "on" : "off");
+}
+
+}  // namespace
+
+TEST_CASE("plan --format json: layouts best first, each what numbers reports for it") {
+    const auto run = run_cli("plan " + kSeventyB + " --top 3 --format json");
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    const json layouts = json::parse(run.out);
+    REQUIRE(layouts.is_array());
+    REQUIRE(layouts.size() == 3);
+    double previous = 0;
+    for (const json& l : layouts) {
+        for (const char* key : {"dp", "tp", "pp", "cp", "ep", "zero", "micro_batches"})
+            CHECK(l.contains(key));
+        CHECK(l["dp"].get<int>() * l["tp"].get<int>() * l["pp"].get<int>() == 64);
+        CHECK(l["step"]["seconds"].get<double>() >= previous);
+        previous = l["step"]["seconds"].get<double>();
+        CHECK(l["per_gpu"]["fits"] == true);
+        // The same flags through numbers give the same figures, key for key.
+        const auto n = run_cli("numbers " + kSeventyB + " " + numbers_flags(l) + " --format json");
+        INFO(n.err);
+        REQUIRE(n.exit_code == 0);
+        json expected = json::parse(n.out);
+        for (const auto& [key, value] : expected.items()) {
+            INFO(key);
+            CHECK(l[key] == value);
+        }
+    }
+}
+
+TEST_CASE("plan prints the ranked table, the rejections and why the winner wins") {
+    const auto run = run_cli("plan " + kSeventyB + " --top 2");
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    CHECK(run.out.find("# Plan: llama-2-70b on 64 x h100-sxm-80gb") != std::string::npos);
+    CHECK(run.out.find("Layouts considered: ") != std::string::npos);
+    CHECK(run.out.find(": does not fit in the GPU's memory.") != std::string::npos);
+    CHECK(run.out.find("\n| 1 | dp ") != std::string::npos);
+    CHECK(run.out.find("\n| 2 | dp ") != std::string::npos);
+    CHECK(run.out.find("\n| 3 | ") == std::string::npos);
+    CHECK(run.out.find(" wins, ") != std::string::npos);
+    CHECK(run.out.find("tensor parallelism stays inside a node's NVLink") != std::string::npos);
+}
+
+TEST_CASE("plan: bad flags and a model nothing holds exit 2 and say what would do") {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"--top 0", "shardreel: error: --top: expected at least 1, got 0\n"},
+        {"--format csv", "shardreel: error: --format: expected md or json, got 'csv'\n"},
+        {"--global-batch lots",
+         "shardreel: error: --global-batch: expected a number of sequences (2048) or of tokens "
+         "(16M tokens), got 'lots'\n"},
+        {"--model llama-3.1-405b --gpus 64 --seq 8192",
+         "shardreel: error: no layout of llama-3.1-405b fits 64 x h100-sxm-80gb: the leanest (dp "
+         "4 x tp 8 x pp 2, ZeRO-3, full recompute) needs 106\u2009GB per GPU of 80\u2009GB; a GPU "
+         "with more "
+         "memory would hold it (--gpu h200-sxm-141gb); 128 GPUs would (--gpus 128)\n"},
+    };
+    for (const auto& [args, message] : cases) {
+        INFO(args);
+        const auto run = run_cli("plan " + args);
+        CHECK(run.exit_code == 2);
+        CHECK(run.out.empty());
+        CHECK(run.err == message);
+    }
+    // The planner chooses the layout: no flag for it.
+    CHECK(run_cli("plan --tp 8").exit_code == 2);
+}
+
+TEST_CASE("numbers --global-batch sets the micro-batches from the layout, or says what splits") {
+    const auto ok = run_cli(
+        "numbers --gpus 64 --tp 8 --seq 8192 --micro-batch 2 --global-batch "
+        "'16777216 tokens' --format json");
+    INFO(ok.err);
+    REQUIRE(ok.exit_code == 0);
+    // 2,048 sequences over dp 8 in micro-batches of 2: 128 micro-batches.
+    CHECK(json::parse(ok.out)["flops"]["tokens_per_step"] == 16777216);
+    const auto bad = run_cli("numbers --gpus 64 --tp 8 --global-batch 100");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err ==
+          "shardreel: error: --global-batch: a global batch of 100 sequences does not "
+          "split into micro-batches of dp x micro_batch = 8 x 1 sequences (try 96)\n");
+    CHECK(run_cli("numbers --global-batch 64 --micro-batches 4").exit_code == 2);
+}
+
+TEST_CASE("numbers: --expert-ffn, --shared-experts and --dense-layers shape a custom MoE") {
+    // DeepSeek-V3's MoE shape (report 4.2) on Llama-style attention: the MLPs of 3 dense layers
+    // of 18,432 and 58 of 1 shared + 256 routed experts of 2,048 (8 per token).
+    const auto run = run_cli(
+        "numbers --params 671B --layers 61 --hidden 7168 --heads 128 --ffn 18432 --experts 256 "
+        "--top-k 8 --expert-ffn 2048 --shared-experts 1 --dense-layers 3 --vocab 129280 "
+        "--format json");
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    const double h = 7168, attention = 4 * h * h + 2 * h;
+    const double dense = attention + 3 * h * 18432;
+    const double moe = attention + (8 + 1) * 3 * h * 2048 + h * 256;
+    const double active = 3 * dense + 58 * moe + 2 * 129280 * h + h;
+    const double total = 3 * dense + 58 * (moe + 248 * 3 * h * 2048) + 2 * 129280 * h + h;
+    const json j = json::parse(run.out);
+    CHECK(j["params"] == 671000000000);
+    // --params keeps the count given; the active share is the shape's, scaled to it.
+    CHECK(j["params_active"].get<double>() == Approx(671e9 * active / total).epsilon(1e-9));
+    const auto bad = run_cli("numbers --params 7B --shared-experts 1");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err.find("shared_experts and dense_layers describe a mixture of experts") !=
+          std::string::npos);
+}
