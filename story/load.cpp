@@ -5,11 +5,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <map>
 
+#include "engine/plan.hpp"
 #include "story/chapter.hpp"
+#include "story/format.hpp"
 #include "story/limits.hpp"
 #include "story/schema_keys.hpp"
 #include "story/settings.hpp"
@@ -396,11 +399,39 @@ class Loader {
             apply_config(*fields, c, "in defaults");
     }
 
-    // model, then each section in turn, overriding c key by key.
+    // model, then each section in turn, overriding c key by key; `parallel: plan` last, as the
+    // planner needs everything else.
     void apply_config(const Entries& fields, engine::Config& c, const std::string& where) {
         if (const Entry* m = find(fields, "model")) model(*m, c, where);
-        for (const Section& s : kSections)
-            if (const Entry* e = find(fields, s.name)) apply_section(*e, *s.keys, c, where);
+        const Entry* planned = nullptr;
+        for (const Section& s : kSections) {
+            const Entry* e = find(fields, s.name);
+            if (e && s.keys == &kParallelKeys && e->value.IsScalar() && e->value.Scalar() == "plan")
+                planned = e;
+            else if (e)
+                apply_section(*e, *s.keys, c, where);
+        }
+        if (planned) plan_layout(*planned, c);
+    }
+
+    // The planner's first choice (engine/plan.hpp) for the model, training and cluster given,
+    // keeping the global batch they imply (dp x micro_batch x micro_batches).
+    void plan_layout(const Entry& e, engine::Config& c) {
+        if (c.layout.tp < 1 || c.layout.pp < 1 || c.layout.dp() < 1) return;  // reported already
+        const long long batch =
+            1LL * c.layout.dp() * c.training.micro_batch * c.training.micro_batches;
+        const engine::PlanResult r =
+            engine::plan(c, {1, int(std::min<long long>(batch, INT32_MAX))});
+        if (!r.best.empty()) {
+            c = r.best.front().config;
+            return;
+        }
+        std::string message = "parallel: plan found no layout of " + c.model.name + " that fits " +
+                              std::to_string(c.layout.gpus) + " x " + c.cluster.gpu.name;
+        if (r.leanest)
+            message += " (the leanest needs " +
+                       format_bytes(r.leanest->report.per_gpu.total.value) + " per GPU)";
+        error(e.value, message + ": give more GPUs (cluster: nodes) or a GPU with more memory");
     }
 
     void apply_section(const Entry& e, const Keys& keys, engine::Config& c,
