@@ -18,10 +18,10 @@ Bytes boundary_activation(const Config& c) {
 
 Bytes dp_bytes(const Config& c) {
     const int n = c.layout.dp();
-    const Bytes grads(params_per_gpu(c.model, c.layout) * bytes_per_param(c.training.precision,
-                                                                          c.training.grad_dtype,
-                                                                          c.training.optimizer)
-                                                              .gradients);
+    // DualPipe's two stage copies both have gradients to reduce (params_held).
+    const Bytes grads(params_held(c) * bytes_per_param(c.training.precision, c.training.grad_dtype,
+                                                       c.training.optimizer)
+                                           .gradients);
     // ZeRO section 7.2.2 / FSDP: all-gather for forward, again for backward, reduce-scatter of
     // the gradients: 3(n-1)/n x B, 1.5x data parallel. ZeRO-1/2 move what DP moves.
     if (c.layout.zero == 3) {
@@ -41,7 +41,9 @@ Bytes tp_bytes(const Config& c) {
 Bytes pp_bytes(const Config& c) {
     if (c.layout.pp == 1) return Bytes(0);
     // A middle stage sends one activation forward and one gradient back per micro-batch;
-    // interleaving multiplies the boundaries by v (Narayanan et al. 2021, section 2.2).
+    // interleaving multiplies the boundaries by v (Narayanan et al. 2021, section 2.2). Split
+    // backwards send only from B (W stays on the GPU, Qi et al. 2023), and a DualPipe GPU's two
+    // stages each pass m/2 micro-batches (DeepSeek-V3 report, 3.2.1): both as 1F1B.
     const double chunks = c.training.schedule == Schedule::interleaved ? c.training.chunks : 1;
     return boundary_activation(c) * (2.0 * c.training.micro_batches * chunks);
 }
@@ -57,10 +59,10 @@ Bytes ring_allreduce_bytes(Bytes buffer, int n) {
 }
 
 BytesPerSecond group_bandwidth(const Config& c, Group g) {
-    const Layout3D l = layout_3d(c.layout, c.cluster.gpus_per_node);
-    const bool nvlink = g == Group::tp   ? l.tp_within_node()
-                        : g == Group::pp ? l.pp_within_node()
-                                         : l.dp_within_node();
+    const int per_node = c.cluster.gpus_per_node;
+    const bool nvlink = g == Group::tp   ? tp_within_node(c.layout, per_node)
+                        : g == Group::pp ? pp_within_node(c.layout, per_node)
+                                         : dp_within_node(c.layout, per_node);
     // gpus.csv: NVLink's 900 GB/s counts both directions; a ring sends and receives at once,
     // so each direction carries the traffic at half. The network figure is already one way.
     return nvlink ? c.cluster.nvlink / 2 : c.cluster.network;

@@ -81,8 +81,9 @@ void check_model(Problems& out, const Config& c) {
                       " experts (got " + std::to_string(m.top_k) +
                       "; the experts each token goes through: Mixtral uses 2 of 8)");
     if (m.experts == 0 && (m.shared_experts > 0 || m.dense_layers > 0))
-        out.push_back("shared_experts and dense_layers describe a mixture of experts: give "
-                      "experts too (DeepSeek-V3: 256 experts, 1 shared, 3 dense layers)");
+        out.push_back(
+            "shared_experts and dense_layers describe a mixture of experts: give "
+            "experts too (DeepSeek-V3: 256 experts, 1 shared, 3 dense layers)");
     if (layers_ok && m.dense_layers >= m.layers && m.experts > 0)
         out.push_back("dense_layers = " + std::to_string(m.dense_layers) +
                       " leaves no layer with experts of the " + std::to_string(m.layers) +
@@ -128,6 +129,26 @@ void check_interleaved(Problems& out, const Config& c) {
     }
 }
 
+// DeepSeek-V3 report, section 3.2.1: DualPipe feeds micro-batches from both ends of the
+// pipeline, half each way, and pairs stage s with stage pp-1-s on one GPU; deepseek-ai/DualPipe
+// asserts pp even, micro-batches even and at least 2 pp.
+void check_dualpipe(Problems& out, const Config& c) {
+    const int pp = c.layout.pp, m = c.training.micro_batches;
+    if (pp < 1 || m < 1) return;
+    if (pp % 2 != 0) {
+        out.push_back(
+            "the dualpipe schedule needs an even pp (stage s shares a GPU with stage "
+            "pp-1-s): pp = " +
+            std::to_string(pp) + " (try pp=" + std::to_string(pp + 1) + ")");
+    }
+    const int fit = std::max(2 * pp, m + m % 2);
+    if (fit != m) {
+        out.push_back("the dualpipe schedule needs micro_batches even and at least 2 x pp: " +
+                      std::to_string(m) + " micro-batches, pp = " + std::to_string(pp) +
+                      " (try micro_batches=" + std::to_string(fit) + ")");
+    }
+}
+
 void check_training(Problems& out, const Config& c) {
     const Training& t = c.training;
     at_least_one(out, "seq_len", t.seq_len);
@@ -135,6 +156,7 @@ void check_training(Problems& out, const Config& c) {
     at_least_one(out, "micro_batches", t.micro_batches);
     at_least_one(out, "chunks", t.chunks);
     if (t.schedule == Schedule::interleaved) check_interleaved(out, c);
+    if (t.schedule == Schedule::dualpipe) check_dualpipe(out, c);
     if (!(t.mfu > 0 && t.mfu <= 1))
         out.push_back("mfu must be a fraction of peak above 0 and at most 1 (got " + number(t.mfu) +
                       ")");
@@ -182,9 +204,12 @@ std::optional<std::string> set_global_batch(Config& c, long long sequences) {
 namespace {
 constexpr NameTable<Recompute, 3> kRecomputeNames = {
     {Recompute::none, "none"}, {Recompute::selective, "selective"}, {Recompute::full, "full"}};
-constexpr NameTable<Schedule, 3> kScheduleNames = {{Schedule::gpipe, "gpipe"},
+constexpr NameTable<Schedule, 6> kScheduleNames = {{Schedule::gpipe, "gpipe"},
                                                    {Schedule::one_f_one_b, "1f1b"},
-                                                   {Schedule::interleaved, "interleaved"}};
+                                                   {Schedule::interleaved, "interleaved"},
+                                                   {Schedule::zb_h1, "zb-h1"},
+                                                   {Schedule::zb_h2, "zb-h2"},
+                                                   {Schedule::dualpipe, "dualpipe"}};
 constexpr NameTable<Overlap, 3> kOverlapNames = {
     {Overlap::none, "none"}, {Overlap::dp, "dp"}, {Overlap::all, "all"}};
 }  // namespace

@@ -11,7 +11,9 @@
 namespace engine {
 
 enum class Recompute { none, selective, full };
-enum class Schedule { gpipe, one_f_one_b, interleaved };
+// GPipe, 1F1B and interleaved 1F1B run one whole backward per micro-batch; ZB-H1 and ZB-H2 (Qi et
+// al. 2023) and DualPipe (DeepSeek-V3 report, section 3.2.1) split it into B and W.
+enum class Schedule { gpipe, one_f_one_b, interleaved, zb_h1, zb_h2, dualpipe };
 // Which communication the step-time estimate hides behind compute: none, the data-parallel
 // gradient traffic (overlapped with backward, as DDP and FSDP do), or all of it.
 enum class Overlap { none, dp, all };
@@ -69,7 +71,8 @@ std::optional<std::string> set_global_batch(Config& c, long long sequences);
 
 std::string_view to_string(Recompute r);
 std::optional<Recompute> parse_recompute(std::string_view s);
-std::string_view to_string(Schedule s);  // "gpipe", "1f1b", "interleaved"
+std::string_view to_string(
+    Schedule s);  // "gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "dualpipe"
 std::optional<Schedule> parse_schedule(std::string_view s);
 std::string_view to_string(Overlap o);  // "none", "dp", "all"
 std::optional<Overlap> parse_overlap(std::string_view s);

@@ -19,10 +19,10 @@ LinkTiming timing(const Config& c, Bytes bytes, bool within_node) {
 
 LinkTimings link_timings(const Config& c) {
     const CommPerStep s = comm_per_step(c);
-    const Layout3D l = layout_3d(c.layout, c.cluster.gpus_per_node);
-    return {timing(c, s.dp_per_gpu, l.dp_within_node()),
-            timing(c, s.tp_per_gpu, l.tp_within_node()),
-            timing(c, s.pp_per_gpu, l.pp_within_node())};
+    const int g = c.cluster.gpus_per_node;
+    return {timing(c, s.dp_per_gpu, dp_within_node(c.layout, g)),
+            timing(c, s.tp_per_gpu, tp_within_node(c.layout, g)),
+            timing(c, s.pp_per_gpu, pp_within_node(c.layout, g))};
 }
 
 }  // namespace engine

@@ -2,32 +2,35 @@
 #include "engine/layout3d.hpp"
 
 namespace engine {
-namespace {
 
-// True when every group (ranks sharing key(r)) lives on one node.
-template <class Key>
-bool groups_within_node(const std::vector<RankPlace>& ranks, int groups, Key key) {
-    std::vector<int> node(groups, -1);
-    for (const RankPlace& r : ranks) {
-        int& first = node[key(r)];
-        if (first >= 0 && first != r.node) return false;
-        first = r.node;
+bool Layout3D::tp_within_node() const { return groups_within_node(gpus, gpus_per_node, 1, tp); }
+bool Layout3D::pp_within_node() const { return groups_within_node(gpus, gpus_per_node, tp, pp); }
+bool Layout3D::dp_within_node() const {
+    return groups_within_node(gpus, gpus_per_node, tp * pp, dp);
+}
+
+bool groups_within_node(int gpus, int gpus_per_node, int stride, int size) {
+    const long long block = 1LL * stride * size, span = 1LL * stride * (size - 1) + 1;
+    if (size <= 1 || (block <= gpus_per_node && gpus_per_node % block == 0)) return true;
+    if (span > gpus_per_node) return false;
+    // Otherwise each group's first and last rank: groups start at q x block + j, j < stride.
+    for (long long base = 0; base < gpus; base += block) {
+        for (long long j = 0; j < stride; ++j) {
+            const long long first = base + j, last = first + span - 1;
+            if (first / gpus_per_node != last / gpus_per_node) return false;
+        }
     }
     return true;
 }
 
-}  // namespace
-
-bool Layout3D::tp_within_node() const {
-    return groups_within_node(ranks, dp * pp, [&](const RankPlace& r) { return r.dp * pp + r.pp; });
+bool tp_within_node(const Parallel& p, int gpus_per_node) {
+    return groups_within_node(p.gpus, gpus_per_node, 1, p.tp);
 }
-
-bool Layout3D::pp_within_node() const {
-    return groups_within_node(ranks, dp * tp, [&](const RankPlace& r) { return r.dp * tp + r.tp; });
+bool pp_within_node(const Parallel& p, int gpus_per_node) {
+    return groups_within_node(p.gpus, gpus_per_node, p.tp, p.pp);
 }
-
-bool Layout3D::dp_within_node() const {
-    return groups_within_node(ranks, pp * tp, [&](const RankPlace& r) { return r.pp * tp + r.tp; });
+bool dp_within_node(const Parallel& p, int gpus_per_node) {
+    return groups_within_node(p.gpus, gpus_per_node, p.tp * p.pp, p.dp());
 }
 
 Layout3D layout_3d(const Parallel& p, int gpus_per_node) {

@@ -23,4 +23,12 @@ struct Layout3D {
 
 Layout3D layout_3d(const Parallel& p, int gpus_per_node);
 
+// Whether every group of `size` ranks `stride` apart (tp: stride 1; pp: tp; dp: tp x pp) sits in
+// one node of gpus_per_node consecutive ranks, without listing the ranks: what the planner asks
+// thousands of times for layouts of 16,384 GPUs. Layout3D's *_within_node agree (tests/engine).
+bool groups_within_node(int gpus, int gpus_per_node, int stride, int size);
+bool tp_within_node(const Parallel& p, int gpus_per_node);
+bool pp_within_node(const Parallel& p, int gpus_per_node);
+bool dp_within_node(const Parallel& p, int gpus_per_node);
+
 }  // namespace engine

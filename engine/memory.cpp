@@ -28,7 +28,11 @@ double in_flight_micro_batches(const Training& t, int pp) {
     // GPipe (Huang et al. 2019) runs every forward first; 1F1B (Narayanan et al. 2021) caps
     // the first stage at p outstanding micro-batches.
     if (t.schedule == Schedule::gpipe) return t.micro_batches;
-    if (t.schedule == Schedule::one_f_one_b || t.chunks <= 1) return std::min(t.micro_batches, pp);
+    // Qi et al. 2023, section 3.1: ZB-H1 keeps 1F1B's peak, p M_B; ZB-H2 holds 2p-1.
+    if (t.schedule == Schedule::zb_h2) return std::min(t.micro_batches, 2 * pp - 1);
+    // DeepSeek-V3 report, Table 2: DualPipe holds PP+1 stage-activations over its two copies.
+    if (t.schedule == Schedule::dualpipe) return std::min(t.micro_batches, pp + 1);
+    if (t.schedule != Schedule::interleaved || t.chunks <= 1) return std::min(t.micro_batches, pp);
     // Interleaved: the first GPU runs 2(p-1) + (v-1)p chunk forwards before its first backward
     // and holds one more in the steady state, v p + p - 1 chunks of 1/v each (Megatron-LM's
     // warm-up count; the simulated schedule's max_in_flight agrees, tests/engine).
@@ -45,8 +49,16 @@ double params_per_gpu(const ModelSpec& m, const Parallel& p) {
     return (split.embedding + layers_per_stage(m, p.pp) * split.per_layer) / p.tp;
 }
 
+// DeepSeek-V3 report, Table 2: DualPipe keeps two stage copies (stage s and stage p-1-s) on
+// each GPU, twice the parameters; counted as twice the most loaded stage.
+int stage_copies(const Training& t) { return t.schedule == Schedule::dualpipe ? 2 : 1; }
+
+double params_held(const Config& c) {
+    return params_per_gpu(c.model, c.layout) * stage_copies(c.training);
+}
+
 PerGpu per_gpu_memory(const Config& c) {
-    const double params = params_per_gpu(c.model, c.layout);
+    const double params = params_held(c);
     const BytesPerParam bpp =
         bytes_per_param(c.training.precision, c.training.grad_dtype, c.training.optimizer);
     const int n = c.layout.dp();

@@ -8,11 +8,14 @@ namespace engine {
 // Korthikanti et al. 2022, per layer, one micro-batch, on one GPU after TP (and SP when on).
 Bytes activation_bytes_per_layer(const ModelSpec& m, const Training& t, int tp);
 // Micro-batches whose activations the first stage holds at once: m (GPipe), min(m, p) (1F1B),
-// min(m, p + (p-1)/v) with v chunks per GPU (interleaved 1F1B; fractional: a chunk is 1/v).
+// min(m, p + (p-1)/v) with v chunks per GPU (interleaved 1F1B; fractional: a chunk is 1/v),
+// min(m, p) (ZB-H1), min(m, 2p-1) (ZB-H2), min(m, p+1) over both stage copies (DualPipe).
 double in_flight_micro_batches(const Training& t, int pp);
 int layers_per_stage(const ModelSpec& m, int pp);  // ceil(layers / pp): the most loaded stage
 // Parameters on the most loaded GPU: stage 0 (embedding + its layers) when pp > 1, split t ways.
 double params_per_gpu(const ModelSpec& m, const Parallel& p);
+int stage_copies(const Training& t);  // stages each GPU holds: 2 under DualPipe, else 1
+double params_held(const Config& c);  // params_per_gpu x stage_copies
 
 struct PerGpu {
     Bytes weights, gradients, optimizer, activations, total, capacity;

@@ -22,12 +22,17 @@ std::vector<int> divisors_up_to(int n, int most) {
     return out;
 }
 
-// The schedules worth trying for one pipeline depth: none matters without a pipeline; 1F1B and
-// every interleaving the layers and micro-batches allow (Narayanan et al. 2021, section 2.2).
+// The schedules worth trying for one pipeline depth: none matters without a pipeline; 1F1B, the
+// zero-bubble ones and DualPipe, and every interleaving the layers and micro-batches allow
+// (Narayanan et al. 2021, section 2.2). Those whose constraints the layout misses are dropped by
+// validate, uncounted.
 std::vector<std::pair<Schedule, int>> schedules(const Config& c) {
     const int pp = c.layout.pp;
     if (pp == 1) return {{Schedule::one_f_one_b, 1}};
-    std::vector<std::pair<Schedule, int>> out = {{Schedule::one_f_one_b, 1}};
+    std::vector<std::pair<Schedule, int>> out = {{Schedule::one_f_one_b, 1},
+                                                 {Schedule::zb_h1, 1},
+                                                 {Schedule::zb_h2, 1},
+                                                 {Schedule::dualpipe, 1}};
     if (c.training.micro_batches % pp != 0) return out;
     for (int v = 2; v <= kMaxChunks; ++v)
         if (c.model.layers % (pp * v) == 0) out.push_back({Schedule::interleaved, v});
@@ -97,11 +102,8 @@ class Search {
     }
 
     void consider(const Config& c) {
+        if (!validate(c).empty()) return;  // not a layout (DualPipe's odd pp, say)
         ++r_.considered;
-        if (const auto problems = validate(c); !problems.empty()) {
-            reject(problems.front(), 1);
-            return;
-        }
         PlanEntry e{c, analyze(c)};
         if (!r_.leanest || e.report.per_gpu.total.value < r_.leanest->report.per_gpu.total.value)
             r_.leanest = e;

@@ -33,8 +33,9 @@ struct PlanResult {
 
 // The layouts are base's cluster, model and training with every combination of tp (dividing a
 // node and the heads), pp (at most the layers), dp (the rest), ZeRO stage, recompute, schedule
-// (1F1B, interleaved with each chunk count the layers allow) and micro-batch size (1, 2, 4, 8
-// sequences; micro-batches = global batch / (dp x micro-batch size)). base.layout.gpus is the
+// (1F1B, ZB-H1, ZB-H2, DualPipe, interleaved with each chunk count the layers allow; those the
+// layout cannot run, such as DualPipe on an odd pp, are not layouts) and micro-batch size (1, 2, 4,
+// 8 sequences; micro-batches = global batch / (dp x micro-batch size)). base.layout.gpus is the
 // cluster's size. Dominated choices are not enumerated: GPipe (1F1B's bubble with more
 // activations held), tensor parallelism across nodes, and sequence parallelism off with tp > 1.
 PlanResult plan(const Config& base, const PlanOptions& options);

@@ -83,7 +83,8 @@ inline constexpr std::string_view kPrecisions[] = {"fp32", "bf16-mixed", "fp8-mi
 inline constexpr std::string_view kPrecisionAliases[] = {"bf16", "fp8"};
 inline constexpr std::string_view kGradDtypes[] = {"bf16", "fp32"};
 inline constexpr std::string_view kRecomputes[] = {"none", "selective", "full"};
-inline constexpr std::string_view kSchedules[] = {"gpipe", "1f1b", "interleaved"};
+inline constexpr std::string_view kSchedules[] = {"gpipe", "1f1b",  "interleaved",
+                                                  "zb-h1", "zb-h2", "dualpipe"};
 inline constexpr std::string_view kOptimizers[] = {"adam", "adam-8bit", "sgd-momentum",
                                                    "lion", "adafactor", "muon"};
 inline constexpr std::string_view kFits[] = {"tail", "stretch"};

@@ -35,7 +35,7 @@ constexpr FlagSpec kSettingFlags[] = {
     {"--seq", "seq_len", "sequence length in tokens"},
     {"--micro-batch", "micro_batch", "sequences per micro-batch"},
     {"--micro-batches", "micro_batches", "micro-batches per step"},
-    {"--schedule", "schedule", "gpipe | 1f1b | interleaved"},
+    {"--schedule", "schedule", "gpipe | 1f1b | interleaved | zb-h1 | zb-h2 | dualpipe"},
     {"--chunks", "chunks", "virtual stages per GPU (interleaved)"},
     {"--recompute", "recompute", "none | selective | full"},
     {"--flash-attention", "flash_attention", "on | off"},

@@ -59,14 +59,21 @@ std::string why(const engine::PlanResult& r) {
     std::string line = layout_name(w.config) + " wins";
     if (r.best.size() > 1) {
         const engine::PlanEntry& n = r.best[1];
-        line += ", " + percent_slower(s.seconds, n.report.step.seconds) + " ahead of " +
-                layout_name(n.config) + " ZeRO-" + std::to_string(n.config.layout.zero) + " " +
-                std::string(engine::to_string(n.config.training.recompute)) + " " +
-                schedule_name(n.config.training) + " (compute " +
-                story::format_time(s.compute_seconds) + " vs " +
-                story::format_time(n.report.step.compute_seconds) + ", exposed communication " +
-                story::format_time(s.exposed_comm_seconds) + " vs " +
-                story::format_time(n.report.step.exposed_comm_seconds) + ")";
+        const std::string next = layout_name(n.config) + " ZeRO-" +
+                                 std::to_string(n.config.layout.zero) + " " +
+                                 std::string(engine::to_string(n.config.training.recompute)) + " " +
+                                 schedule_name(n.config.training);
+        if (n.report.step.seconds - s.seconds < 5e-4 * s.seconds) {
+            line += ", tied on step time with " + next + " and holding " +
+                    story::format_bytes(w.report.per_gpu.total.value) + " per GPU against " +
+                    story::format_bytes(n.report.per_gpu.total.value);
+        } else {
+            line += ", " + percent_slower(s.seconds, n.report.step.seconds) + " ahead of " + next +
+                    " (compute " + story::format_time(s.compute_seconds) + " vs " +
+                    story::format_time(n.report.step.compute_seconds) + ", exposed communication " +
+                    story::format_time(s.exposed_comm_seconds) + " vs " +
+                    story::format_time(n.report.step.exposed_comm_seconds) + ")";
+        }
     }
     const engine::LinkTimings l = engine::link_timings(w.config);
     line += std::string(": tensor parallelism ") +

@@ -151,17 +151,40 @@ std::string ring_maths(const engine::Config& c, const engine::Report& r) {
                    story::format_bytes(r.comm.dp_per_gpu.value));
 }
 
+// The bubble's numerator, in units of one forward (engine/pipeline.cpp gives the sources): p-1
+// (GPipe, 1F1B, interleaved; ZB-H1 once m >= p), 2p-1-m at most (ZB-H2: the warm-up's wait),
+// p/2-1 (DualPipe, as the slot model measures it).
+// Returns the symbols and the numbers put in.
+std::pair<std::string, std::string> bubble_numerator(engine::Schedule s, int p, int m) {
+    const std::string p_1 = mi("p") + mo("&#8722;") + mn("1");
+    switch (s) {
+        case engine::Schedule::zb_h1:
+            return {p_1, mn(n(std::max(p - 1, 2 * p - 1 - m)))};
+        case engine::Schedule::zb_h2:
+            return {mi("max") + mo("(") + mn("0") + mo(",") + mn("2") + mi("p") + mo("&#8722;") +
+                        mn("1") + mo("&#8722;") + mi("m") + mo(")"),
+                    mn(n(std::max(0, 2 * p - 1 - m)))};
+        case engine::Schedule::dualpipe:
+            return {mi("p") + mo("/") + mn("2") + mo("&#8722;") + mn("1"), mn(n(p / 2 - 1))};
+        default:
+            return {p_1, mn(n(p)) + mo("&#8722;") + mn("1")};
+    }
+}
+
 std::string bubble_maths(const engine::Config& c, const engine::Report& r) {
     const int p = r.layout.pp, m = c.training.micro_batches, v = c.training.chunks;
-    const bool interleaved = c.training.schedule == engine::Schedule::interleaved;
-    const std::string vm = interleaved ? mi("v") + mi("m") : mi("m");
-    const std::string vm_n = interleaved ? mn(n(v)) + mo("&#183;") + mn(n(m)) : mn(n(m));
-    return formula(
-        "The bubble",
-        frac(mi("p") + mo("&#8722;") + mn("1"), vm + mo("+") + mi("p") + mo("&#8722;") + mn("1")),
-        frac(mn(n(p)) + mo("&#8722;") + mn("1"),
-             vm_n + mo("+") + mn(n(p)) + mo("&#8722;") + mn("1")),
-        story::format_percent(r.bubble_fraction));
+    const engine::Schedule s = c.training.schedule;
+    const bool interleaved = s == engine::Schedule::interleaved;
+    // Whole backwards: m (v m) stage-times of F + 2F; split ones: 3m of F, B and W of one unit.
+    const bool split = s == engine::Schedule::zb_h1 || s == engine::Schedule::zb_h2 ||
+                       s == engine::Schedule::dualpipe;
+    const std::string vm = interleaved ? mi("v") + mi("m") : split ? mn("3") + mi("m") : mi("m");
+    const std::string vm_n = interleaved ? mn(n(v)) + mo("&#183;") + mn(n(m))
+                             : split     ? mn("3") + mo("&#183;") + mn(n(m))
+                                         : mn(n(m));
+    const auto [top, top_n] = bubble_numerator(s, p, m);
+    return formula("The bubble", frac(top, vm + mo("+") + top), frac(top_n, vm_n + mo("+") + top_n),
+                   story::format_percent(r.bubble_fraction));
 }
 
 // Memory per GPU as the sum the card's bar stacks.

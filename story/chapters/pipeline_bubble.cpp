@@ -1,7 +1,8 @@
 // `pipeline_bubble`: the pipeline as a stage-by-time timeline drawn exactly from the engine's
-// schedule (GPipe, 1F1B, interleaved): slots appear as a playhead sweeps right, idle time is
-// hatched, the bubble is read out as (p-1)/(m+p-1) beside the fraction measured on the slots,
-// and each stage shows the activations it holds. `set:` slides the slots to the new schedule.
+// schedule (GPipe, 1F1B, interleaved, ZB-H1, ZB-H2, DualPipe): slots appear as a playhead sweeps
+// right, idle time is hatched, the bubble is read out by its formula beside the fraction measured
+// on the slots, and each stage shows the activations it holds. `set:` slides the slots to the new
+// schedule.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -33,10 +34,28 @@ constexpr double kSquaresAfter = 56, kSquareMax = 22, kSquareGap = 3;
 constexpr double kAxisDrop = 16, kAxisHead = 12, kPlayheadOver = 14, kPlayheadUnder = 6;
 constexpr double kAxisLabelGap = 8, kReadoutGap = 10;
 
-using SlotKey = std::tuple<int, int, int, bool>;  // stage, micro-batch, chunk, backward
+// The schedules' names as their papers write them.
+constexpr std::pair<engine::Schedule, const char*> kScheduleTitles[] = {
+    {engine::Schedule::gpipe, "GPipe"},
+    {engine::Schedule::one_f_one_b, "1F1B"},
+    {engine::Schedule::interleaved, "interleaved 1F1B"},
+    {engine::Schedule::zb_h1, "ZB-H1"},
+    {engine::Schedule::zb_h2, "ZB-H2"},
+    {engine::Schedule::dualpipe, "DualPipe"}};
 
-SlotKey key_of(const engine::PipelineSlot& s) {
-    return {s.stage, s.micro_batch, s.chunk, s.backward};
+using SlotKey = std::tuple<int, int, int, engine::Pass>;  // stage, micro-batch, chunk, pass
+
+SlotKey key_of(const engine::PipelineSlot& s) { return {s.stage, s.micro_batch, s.chunk, s.pass}; }
+
+bool split_backward(engine::Schedule s) {
+    return s == engine::Schedule::zb_h1 || s == engine::Schedule::zb_h2 ||
+           s == engine::Schedule::dualpipe;
+}
+
+// Activations per slot-chunk in whole stages: an interleaved chunk is 1/v of a stage; DualPipe's
+// two chunks are two whole stages (DeepSeek-V3 report, Table 2).
+int parts_per_stage(const engine::PipelineSchedule& s) {
+    return s.kind == engine::Schedule::interleaved ? s.chunks : 1;
 }
 
 // A slot of the schedule and where it sits on the timeline.
@@ -71,6 +90,28 @@ Drawn draw_state(const engine::Config& c) {
     return d;
 }
 
+// The bubble's formula with the state's numbers put in (engine/pipeline.cpp cites each): the
+// zero-bubble ones count idle within each GPU's own span, F = B = W = 1 unit.
+std::string bubble_formula(engine::Schedule kind, const std::string& p, const std::string& m,
+                           const std::string& v) {
+    switch (kind) {
+        case engine::Schedule::interleaved:
+            return "Bubble = (p − 1) / (v·m + p − 1) = (" + p + " − 1) / (" + v + "·" + m + " + " +
+                   p + " − 1)";
+        case engine::Schedule::zb_h1:
+            return "Bubble = (p − 1) / (3m + p − 1) = (" + p + " − 1) / (3·" + m + " + " + p +
+                   " − 1)";
+        case engine::Schedule::zb_h2:
+            return "Bubble = (p − 1)(F + B − 2W) / step, 0 once m ≥ 2p − 1 (p = " + p +
+                   ", m = " + m + ")";
+        case engine::Schedule::dualpipe:
+            return "Bubble = (p/2 − 1) / (3m + p/2 − 1) = (" + p + "/2 − 1) / (3·" + m + " + " + p +
+                   "/2 − 1)";
+        default:
+            return "Bubble = (p − 1) / (m + p − 1) = (" + p + " − 1) / (" + m + " + " + p + " − 1)";
+    }
+}
+
 class PipelineChapter final : public ChapterBase {
   public:
     PipelineChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
@@ -84,7 +125,7 @@ class PipelineChapter final : public ChapterBase {
           time_label_(metrics_, kTimeline.right(), axis_y_ + kAxisLabelGap, Align::right) {
         for (const engine::Config& c : timeline_.states()) {
             drawn_.push_back(draw_state(c));
-            measured_.push_back(drawn_.back().schedule.idle_fraction());
+            measured_.push_back(drawn_.back().schedule.bubble_share());
         }
         time_label_.line("time", Role::note, palette_.muted);
     }
@@ -111,25 +152,28 @@ class PipelineChapter final : public ChapterBase {
 
     void add_legend_row(Scene& s, double t, const Morph& m) const {
         const double alpha = legend_in_.at(t);
-        add_legend(s, palette_, metrics_, kTimeline.x, kHeaderBaseline,
-                   {{"Forward", colors_.forward},
-                    {"Backward (2× a forward)", colors_.backward},
-                    {"Idle: the bubble", palette_.idle, true}},
-                   alpha);
+        if (split_backward(state(m).training.schedule))
+            add_legend(s, palette_, metrics_, kTimeline.x, kHeaderBaseline,
+                       {{"Forward", colors_.forward},
+                        {"B: input gradient", colors_.backward},
+                        {"W: weight gradient", colors_.weight_grad},
+                        {"Idle", palette_.idle, true}},
+                       alpha);
+        else
+            add_legend(s, palette_, metrics_, kTimeline.x, kHeaderBaseline,
+                       {{"Forward", colors_.forward},
+                        {"Backward (2× a forward)", colors_.backward},
+                        {"Idle: the bubble", palette_.idle, true}},
+                       alpha);
         s.add(Text{kTimeline.right(), kHeaderBaseline, "Schedule: " + schedule_name(m),
                    weighted(style_of(Role::label), Weight::semibold), palette_.text, Align::right},
               alpha);
     }
 
     std::string schedule_name(const Morph& m) const {
-        switch (state(m).training.schedule) {
-            case engine::Schedule::gpipe:
-                return "GPipe";
-            case engine::Schedule::interleaved:
-                return "interleaved 1F1B";
-            default:
-                return "1F1B";
-        }
+        for (const auto& [kind, title] : kScheduleTitles)
+            if (kind == state(m).training.schedule) return title;
+        return "1F1B";
     }
 
     // Stage rows: the label, and the hatched idle ground the slots are laid over.
@@ -195,7 +239,9 @@ class PipelineChapter final : public ChapterBase {
         const double shown = std::clamp(sweep_x(t) - box.x, 0.0, box.w);
         if (shown <= 0 || alpha <= 0) return;
         const double pad = std::min(1.5, box.w / 6);
-        const Color fill = slot.backward ? colors_.backward : colors_.forward;
+        const Color fill = slot.pass == engine::Pass::forward           ? colors_.forward
+                           : slot.pass == engine::Pass::backward_weight ? colors_.weight_grad
+                                                                        : colors_.backward;
         const Box bar = inset(left_of(box, shown), pad, kSlotPad);
         if (bar.w > 0) s.add(filled(bar, 3, fill), alpha);
         const std::string label = std::to_string(slot.micro_batch + 1);
@@ -228,12 +274,12 @@ class PipelineChapter final : public ChapterBase {
         s.add(Text{kFlightX, kHeaderBaseline, head, style, palette_.text}, alpha);
         const Drawn& a = drawn_[m.from];
         const Drawn& b = drawn_[m.to];
-        const int v = b.schedule.chunks;
+        const int v = parts_per_stage(b.schedule);
         const TextStyle count = style_of(Role::figure);
         for (int i = 0; i < b.schedule.stages; ++i) {
             const Box& r = b.rows[i];
             const double from =
-                i < a.schedule.stages ? a.in_flight[i] / double(a.schedule.chunks) : 0;
+                i < a.schedule.stages ? a.in_flight[i] / double(parts_per_stage(a.schedule)) : 0;
             const double n = lerp(from, b.in_flight[i] / double(v), m.u);
             add_squares(s, r, n, alpha);
             const std::string text = v > 1 ? format_sig3(n) : format_int(std::lround(n));
@@ -276,18 +322,15 @@ class PipelineChapter final : public ChapterBase {
         const std::string v = n([](const engine::Config& c) { return c.training.chunks; });
         const double bubble =
             figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
-        const std::string line = b.training.schedule == engine::Schedule::interleaved
-                                     ? "Bubble = (p − 1) / (v·m + p − 1) = (" + p + " − 1) / (" +
-                                           v + "·" + mb + " + " + p +
-                                           " − 1) = " + format_percent(bubble)
-                                     : "Bubble = (p − 1) / (m + p − 1) = (" + p + " − 1) / (" + mb +
-                                           " + " + p + " − 1) = " + format_percent(bubble);
+        const std::string line =
+            bubble_formula(b.training.schedule, p, mb, v) + " = " + format_percent(bubble);
         TextStyle style = tabular(weighted(style_of(Role::body), Weight::semibold));
         style.size = fit_size(metrics_, line, style, kTimeline.w);
         TextColumn(metrics_, kTimeline.x, time_label_.bottom() + kReadoutGap)
             .line(line, style, palette_.text)
             .line("Measured on this timeline: " + format_percent(value_at(t, measured_)) +
-                      " of GPU time idle",
+                      (split_backward(b.training.schedule) ? " of a GPU's own span idle"
+                                                           : " of GPU time idle"),
                   tabular(style_of(Role::note)), palette_.muted)
             .add_to(s, alpha);
     }

@@ -38,7 +38,8 @@ Color readable_on(const Palette& p, Color fill) {
 PassColors pass_colors(const Palette& p) {
     // Backward is the forward colour pulled halfway to the background: darker on the dark
     // theme, lighter on the light one, the same hue either way.
-    return {p.weights, mix(p.weights, p.background, 0.5)};
+    const Color backward = mix(p.weights, p.background, 0.5);
+    return {p.weights, backward, mix(backward, p.muted, 0.55)};
 }
 
 }  // namespace story

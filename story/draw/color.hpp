@@ -9,9 +9,10 @@ Color mix(Color a, Color b, double k);  // k = 0: a, k = 1: b
 // The palette's text or background colour, whichever contrasts more with fill.
 Color readable_on(const Palette& p, Color fill);
 
-// STYLE.md "Timeline": forward and backward passes in two shades of one colour.
+// STYLE.md "Timeline": forward and backward passes in two shades of one colour; a backward
+// split into B and W (zero-bubble schedules) draws W in a third, paler shade of the backward.
 struct PassColors {
-    Color forward, backward;
+    Color forward, backward, weight_grad;
 };
 PassColors pass_colors(const Palette& p);
 

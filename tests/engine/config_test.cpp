@@ -60,6 +60,28 @@ TEST_CASE("ZeRO stage and pipeline depth") {
           Messages{"layers = 32 is fewer than pp = 64 pipeline stages (use pp <= 32)"});
 }
 
+// DeepSeek-V3 report, 3.2.1, and deepseek-ai/DualPipe's asserts: pp even, micro-batches even
+// and at least 2 pp.
+TEST_CASE("the dualpipe schedule needs an even pp and an even number of micro-batches >= 2 pp") {
+    Config c = llama7b(6, 1, 3);
+    c.training.schedule = Schedule::dualpipe;
+    c.training.micro_batches = 5;
+    CHECK(validate(c) == Messages{"the dualpipe schedule needs an even pp (stage s shares a GPU "
+                                  "with stage pp-1-s): pp = 3 (try pp=4)",
+                                  "the dualpipe schedule needs micro_batches even and at least 2 "
+                                  "x pp: 5 micro-batches, pp = 3 (try micro_batches=6)"});
+    c = llama7b(8, 2, 4);
+    c.training.schedule = Schedule::dualpipe;
+    c.training.micro_batches = 9;
+    CHECK(validate(c) == Messages{"the dualpipe schedule needs micro_batches even and at least 2 "
+                                  "x pp: 9 micro-batches, pp = 4 (try micro_batches=10)"});
+    c.training.micro_batches = 8;
+    CHECK(validate(c).empty());
+    c.training.schedule = Schedule::zb_h2;  // the zero-bubble schedules take any m
+    c.training.micro_batches = 3;
+    CHECK(validate(c).empty());
+}
+
 TEST_CASE("the interleaved schedule needs even layer blocks and whole groups of micro-batches") {
     Config c = llama7b(8, 2, 4);
     c.training.schedule = Schedule::interleaved;

@@ -2,6 +2,7 @@
 #include "engine/layout3d.hpp"
 
 #include <catch2/catch.hpp>
+#include <map>
 
 using namespace engine;
 
@@ -27,4 +28,37 @@ TEST_CASE("groups larger than a node cross it") {
     CHECK_FALSE(pp_across.pp_within_node());
     const Layout3D one_node = layout_3d({8, 1, 1, 0}, 8);
     CHECK(one_node.dp_within_node());
+}
+
+TEST_CASE("groups_within_node agrees with the listed ranks for every small layout") {
+    // The oracle: every group's ranks, from layout_3d's list, on one node or not.
+    const auto listed = [](const engine::Layout3D& l, auto key) {
+        std::map<int, int> node;
+        for (const engine::RankPlace& r : l.ranks) {
+            const auto [it, fresh] = node.emplace(key(r), r.node);
+            if (!fresh && it->second != r.node) return false;
+        }
+        return true;
+    };
+    int layouts = 0;
+    for (int per_node : {1, 2, 3, 4, 6, 8}) {
+        for (int gpus = 1; gpus <= 48; ++gpus) {
+            for (int tp = 1; tp <= gpus; ++tp) {
+                for (int pp = 1; tp * pp <= gpus; ++pp) {
+                    if (gpus % (tp * pp) != 0) continue;
+                    const engine::Parallel p{gpus, tp, pp, 0};
+                    const engine::Layout3D l = engine::layout_3d(p, per_node);
+                    INFO(gpus << " GPUs, " << per_node << " a node, tp " << tp << ", pp " << pp);
+                    CHECK(engine::tp_within_node(p, per_node) ==
+                          listed(l, [](auto& r) { return r.dp * 100000 + r.pp; }));
+                    CHECK(engine::pp_within_node(p, per_node) ==
+                          listed(l, [](auto& r) { return r.dp * 100000 + r.tp; }));
+                    CHECK(engine::dp_within_node(p, per_node) ==
+                          listed(l, [](auto& r) { return r.pp * 100000 + r.tp; }));
+                    ++layouts;
+                }
+            }
+        }
+    }
+    CHECK(layouts > 1000);
 }

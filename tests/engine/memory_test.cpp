@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/comm.hpp"
 #include "engine_fixtures.hpp"
 
 using namespace engine;
@@ -164,6 +165,13 @@ TEST_CASE("micro-batches in flight and layers per stage") {
     t.schedule = Schedule::one_f_one_b;
     t.micro_batches = 2;
     CHECK(in_flight_micro_batches(t, 4) == 2);
+    t.micro_batches = 16;
+    t.schedule = Schedule::zb_h1;  // Qi et al. 2023: 1F1B's p
+    CHECK(in_flight_micro_batches(t, 4) == 4);
+    t.schedule = Schedule::zb_h2;  // 2p-1
+    CHECK(in_flight_micro_batches(t, 4) == 7);
+    t.schedule = Schedule::dualpipe;  // DeepSeek-V3 Table 2: PP+1
+    CHECK(in_flight_micro_batches(t, 4) == 5);
     const ModelSpec m = *find_model("llama-2-7b");
     CHECK(layers_per_stage(m, 4) == 8);
     CHECK(layers_per_stage(m, 5) == 7);
@@ -196,4 +204,22 @@ TEST_CASE("per-GPU memory with TP and PP: stage 0 holds the embedding and its la
     // 22 sbh per layer at t=2 without SP, 8 layers, min(8, 4) micro-batches in flight.
     CHECK(g.activations == Bytes(22.0 * 4096 * 4096 * 8 * 4));
     CHECK(g.fits);
+}
+
+// DeepSeek-V3 report, Table 2: DualPipe keeps two stage copies per GPU, 2x the parameters, and
+// their gradients go through the data-parallel all-reduce too.
+TEST_CASE("DualPipe doubles the model states on each GPU") {
+    Config c = llama7b(16, 1, 4);
+    c.training.micro_batches = 8;
+    const PerGpu one = per_gpu_memory(c);
+    const Bytes dp_one = comm_per_step(c).dp_per_gpu;
+    c.training.schedule = Schedule::dualpipe;
+    const PerGpu two = per_gpu_memory(c);
+    CHECK(two.weights == one.weights * 2.0);
+    CHECK(two.gradients == one.gradients * 2.0);
+    CHECK(two.optimizer == one.optimizer * 2.0);
+    CHECK(two.activations.value ==
+          Approx(one.activations.value * 5 / 4));  // p+1 = 5 micro-batches, not 4
+    CHECK(comm_per_step(c).dp_per_gpu == dp_one * 2.0);
+    CHECK(stage_copies(c.training) == 2);
 }

@@ -188,6 +188,7 @@ TEST_CASE("each keyword in the table parses, and names each value once") {
     check_keyword("recompute", parse_recompute,
                   {Recompute::none, Recompute::selective, Recompute::full});
     check_keyword("schedule", parse_schedule,
-                  {Schedule::gpipe, Schedule::one_f_one_b, Schedule::interleaved});
+                  {Schedule::gpipe, Schedule::one_f_one_b, Schedule::interleaved, Schedule::zb_h1,
+                   Schedule::zb_h2, Schedule::dualpipe});
     check_keyword("theme", story::parse_theme, {story::ThemeName::dark, story::ThemeName::light});
 }

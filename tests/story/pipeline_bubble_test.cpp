@@ -29,10 +29,13 @@ void check_slots(const Scene& s, const engine::PipelineSchedule& sched) {
     const PassColors colors = pass_colors(palette(ThemeName::dark));
     auto forward = chapter_test::rects(s, colors.forward, kX0, kTop, kX1, kBottom);
     auto backward = chapter_test::rects(s, colors.backward, kX0, kTop, kX1, kBottom);
-    REQUIRE(forward.size() + backward.size() == sched.slots.size());
+    auto weight = chapter_test::rects(s, colors.weight_grad, kX0, kTop, kX1, kBottom);
+    REQUIRE(forward.size() + backward.size() + weight.size() == sched.slots.size());
     const double unit = (kX1 - kX0) / sched.makespan();
     for (const engine::PipelineSlot& slot : sched.slots) {
-        auto& pool = slot.backward ? backward : forward;
+        auto& pool = slot.pass == engine::Pass::backward_weight ? weight
+                     : slot.backward()                          ? backward
+                                                                : forward;
         const double x = kX0 + slot.start * unit;
         const auto hit = std::find_if(pool.begin(), pool.end(), [&](const Rect& r) {
             return std::abs(r.x - x) < 2 && std::abs(r.w - (slot.duration * unit - 3)) < 0.01;
@@ -112,4 +115,21 @@ TEST_CASE("pipeline_bubble: the interleaved schedule and its smaller bubble",
     CHECK(appears_anywhere(end, "Measured on this timeline: " +
                                     format_percent(sched.idle_fraction()) + " of GPU time idle"));
     CHECK(stat(end, "Bubble") == Lines{format_percent(bubble)});
+}
+
+// A split backward draws B in the backward's shade and W in its paler one, slot for slot, and
+// the read-out gives ZB-H1's formula (Qi et al. 2023) with the engine's figure.
+TEST_CASE("pipeline_bubble: ZB-H1 draws B and W apart", "[chapters][pipeline_bubble]") {
+    ChapterSpec spec = load();
+    spec.config.training.schedule = engine::Schedule::zb_h1;
+    spec.beats.resize(1);
+    const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
+    const Timeline timeline(spec);
+    const engine::Config& zb = timeline.states()[0];
+    REQUIRE(zb.training.schedule == engine::Schedule::zb_h1);
+    const Scene s = chapter->scene_at(10);
+    check_slots(s, schedule_of(zb));
+    CHECK(appears_anywhere(s, "Bubble = (p − 1) / (3m + p − 1) = (4 − 1) / (3·8 + 4 − 1) = " +
+                                  format_percent(engine::analyze(zb).bubble_fraction)));
+    CHECK(held(s) == Lines{"4", "4", "4", "4"});  // ZB-H1 keeps 1F1B's peak of p
 }
