@@ -1,6 +1,8 @@
-// Bytes each GPU sends per training step for DP, TP and PP, the links they cross, and the
+// Bytes each GPU sends per training step for DP, TP, PP and EP, the links they cross, and the
 // chunk-by-chunk ring all-reduce schedule.
 #include "engine/comm.hpp"
+
+#include <algorithm>
 
 #include "engine/layout3d.hpp"
 #include "engine/memory.hpp"
@@ -16,12 +18,10 @@ Bytes boundary_activation(const Config& c) {
                  kActivationBytes);
 }
 
-Bytes dp_bytes(const Config& c) {
-    const int n = c.layout.dp();
-    const Bytes grads(params_per_gpu(c.model, c.layout) * bytes_per_param(c.training.precision,
-                                                                          c.training.grad_dtype,
-                                                                          c.training.optimizer)
-                                                              .gradients);
+// Synchronising the gradients of `params` parameters replicated over n ranks.
+Bytes replica_sync_bytes(const Config& c, double params, int n) {
+    const Training& t = c.training;
+    const Bytes grads(params * bytes_per_param(t.precision, t.grad_dtype, t.optimizer).gradients);
     // ZeRO section 7.2.2 / FSDP: all-gather for forward, again for backward, reduce-scatter of
     // the gradients: 3(n-1)/n x B, 1.5x data parallel. ZeRO-1/2 move what DP moves.
     if (c.layout.zero == 3) {
@@ -29,6 +29,31 @@ Bytes dp_bytes(const Config& c) {
                reduce_scatter_bytes(grads, n);
     }
     return ring_allreduce_bytes(grads, n);
+}
+
+// Dense weights sync over dp; with ep > 1 the routed experts over dp / ep (Megatron-Core's
+// expert-data-parallel group), on the same link: those ranks are a subset of the dp group.
+Bytes dp_bytes(const Config& c) {
+    const GpuParams p = params_on_gpu(c.model, c.layout);
+    return replica_sync_bytes(c, p.dense, c.layout.dp()) +
+           replica_sync_bytes(c, p.experts, c.layout.expert_dp());
+}
+
+// MoE layers on the busiest stage: a stage holds ceil(L/pp) layers, and only the first stage
+// holds the dense leading ones.
+int moe_layers_per_stage(const ModelSpec& m, int pp) {
+    return std::min(layers_per_stage(m, pp), m.layers - std::clamp(m.dense_layers, 0, m.layers));
+}
+
+Bytes ep_bytes(const Config& c) {
+    const int ep = c.layout.ep;
+    if (ep == 1 || c.model.experts == 0) return Bytes(0);
+    // Lepikhin et al. 2020 (GShard), section 2.2: an all-to-all dispatches each MoE layer's
+    // tokens to the experts' ranks and another combines the outputs; backward runs both again
+    // (Megatron-Core MoE's alltoall token dispatcher): 4 per MoE layer per micro-batch.
+    const double per_step =
+        4.0 * moe_layers_per_stage(c.model, c.layout.pp) * c.training.micro_batches;
+    return all_to_all_bytes(expert_dispatch_buffer(c), ep) * per_step;
 }
 
 Bytes tp_bytes(const Config& c) {
@@ -51,6 +76,18 @@ Bytes pp_bytes(const Config& c) {
 // Patarasuk & Yuan 2009: each of n-1 steps moves one B/n chunk per rank.
 Bytes reduce_scatter_bytes(Bytes buffer, int n) { return Bytes(buffer.value * (n - 1) / n); }
 Bytes all_gather_bytes(Bytes buffer, int n) { return Bytes(buffer.value * (n - 1) / n); }
+// All-to-all: each rank keeps 1/n of its buffer and sends the rest, (n-1)/n x B.
+Bytes all_to_all_bytes(Bytes buffer, int n) { return Bytes(buffer.value * (n - 1) / n); }
+
+Bytes expert_dispatch_buffer(const Config& c) {
+    const Training& t = c.training;
+    // Fedus et al. 2021 (Switch Transformer), section 2.1: expert capacity = tokens / experts x
+    // capacity factor; with top_k choices each token is sent top_k times (DeepSeek-V3 report,
+    // 3.2.2: 8 routed experts per token). Activations travel in 16-bit.
+    const double tokens = double(t.micro_batch) * t.seq_len;
+    return Bytes(tokens * c.model.hidden * kActivationBytes * c.model.top_k * t.capacity_factor);
+}
+
 // Ring all-reduce = reduce-scatter + all-gather: 2(n-1)/n x B.
 Bytes ring_allreduce_bytes(Bytes buffer, int n) {
     return reduce_scatter_bytes(buffer, n) + all_gather_bytes(buffer, n);
@@ -60,6 +97,7 @@ BytesPerSecond group_bandwidth(const Config& c, Group g) {
     const Layout3D l = layout_3d(c.layout, c.cluster.gpus_per_node);
     const bool nvlink = g == Group::tp   ? l.tp_within_node()
                         : g == Group::pp ? l.pp_within_node()
+                        : g == Group::ep ? l.ep_within_node()
                                          : l.dp_within_node();
     // gpus.csv: NVLink's 900 GB/s counts both directions; a ring sends and receives at once,
     // so each direction carries the traffic at half. The network figure is already one way.
@@ -74,6 +112,8 @@ CommPerStep comm_per_step(const Config& c) {
     s.dp_time = s.dp_per_gpu / group_bandwidth(c, Group::dp);
     s.tp_time = s.tp_per_gpu / group_bandwidth(c, Group::tp);
     s.pp_time = s.pp_per_gpu / group_bandwidth(c, Group::pp);
+    s.ep_per_gpu = ep_bytes(c);
+    s.ep_time = s.ep_per_gpu / group_bandwidth(c, Group::ep);
     return s;
 }
 

@@ -120,6 +120,28 @@ void check_interleaved(Problems& out, const Config& c) {
     }
 }
 
+// Expert parallelism folds into data parallelism (Megatron-Core MoE: the expert-parallel group
+// is carved out of the data-parallel ranks), and each rank holds experts / ep whole experts.
+void check_experts(Problems& out, const Config& c) {
+    const int ep = c.layout.ep, experts = c.model.experts, dp = c.layout.dp();
+    if (!at_least_one(out, "ep", ep) || ep == 1) return;
+    if (experts == 0) {
+        out.push_back("ep = " + std::to_string(ep) + " splits the experts, but " +
+                      (c.model.name.empty() ? std::string("the model") : c.model.name) +
+                      " has none (use ep=1, or a mixture of experts such as mixtral-8x7b)");
+        return;
+    }
+    const int fits = std::gcd(experts, std::max(dp, 1));
+    if (experts % ep != 0)
+        out.push_back("ep = " + std::to_string(ep) + " does not divide the " +
+                      std::to_string(experts) +
+                      " experts (try ep=" + std::to_string(nearest_divisor(fits, ep)) + ")");
+    if (dp >= 1 && dp % ep != 0)
+        out.push_back("ep = " + std::to_string(ep) + " does not divide the data-parallel degree " +
+                      std::to_string(dp) + ": expert parallelism splits the data-parallel ranks" +
+                      " (try ep=" + std::to_string(nearest_divisor(fits, ep)) + ")");
+}
+
 void check_training(Problems& out, const Config& c) {
     const Training& t = c.training;
     at_least_one(out, "seq_len", t.seq_len);
@@ -131,6 +153,9 @@ void check_training(Problems& out, const Config& c) {
         out.push_back("mfu must be a fraction of peak above 0 and at most 1 (got " + number(t.mfu) +
                       ")");
     if (!(t.step_time >= 0)) out.push_back("step_time must not be negative");
+    if (!(t.capacity_factor > 0))
+        out.push_back("capacity_factor must be positive (got " + number(t.capacity_factor) +
+                      "; 1 sends each expert its even share of the tokens)");
 }
 
 void positive(Problems& out, const char* what, double v, const char* unit) {
@@ -152,6 +177,7 @@ std::vector<std::string> validate(const Config& c) {
     Problems out;
     check_layout(out, c);
     check_model(out, c);
+    check_experts(out, c);
     check_training(out, c);
     check_cluster(out, c);
     return out;

@@ -34,6 +34,10 @@ struct Training {
     double mfu = 0.4;
     Overlap overlap = Overlap::none;
     double step_time = 0;
+    // Mixture of experts: each expert takes at most capacity_factor x its fair share of the
+    // tokens (Fedus et al. 2021, Switch Transformer, section 2.1); the all-to-alls carry that
+    // many slots.
+    double capacity_factor = 1.0;
     bool operator==(const Training&) const = default;
 };
 
@@ -45,10 +49,14 @@ struct Cluster {
     bool operator==(const Cluster&) const = default;
 };
 
-// Data-parallel degree is derived: gpus / (tp * pp).
+// Data-parallel degree is derived: gpus / (tp * pp). Expert parallelism (ep) splits the routed
+// experts over groups of ep data-parallel ranks: it folds into dp rather than multiplying the
+// GPUs (Megatron-Core MoE; Shoeybi et al.'s Megatron-LM `--expert-model-parallel-size`).
 struct Parallel {
     int gpus = 1, tp = 1, pp = 1, zero = 0;
+    int ep = 1;
     int dp() const { return gpus / (tp * pp); }
+    int expert_dp() const { return dp() / ep; }  // ranks holding the same experts
     bool operator==(const Parallel&) const = default;
 };
 

@@ -30,8 +30,16 @@ bool Layout3D::dp_within_node() const {
     return groups_within_node(ranks, pp * tp, [&](const RankPlace& r) { return r.pp * tp + r.tp; });
 }
 
+// Megatron-Core folds EP into DP: an expert-parallel group is ep data-parallel ranks adjacent in
+// the rank order (parallel_state's default order "tp-cp-ep-dp-pp", ep faster than the rest of dp).
+bool Layout3D::ep_within_node() const {
+    return groups_within_node(ranks, dp / ep * pp * tp, [&](const RankPlace& r) {
+        return (r.dp / ep * pp + r.pp) * tp + r.tp;
+    });
+}
+
 Layout3D layout_3d(const Parallel& p, int gpus_per_node) {
-    Layout3D l{p.gpus, gpus_per_node, p.dp(), p.tp, p.pp, {}};
+    Layout3D l{p.gpus, gpus_per_node, p.dp(), p.tp, p.pp, p.ep, {}};
     l.ranks.reserve(p.gpus);
     for (int d = 0; d < l.dp; ++d) {
         for (int s = 0; s < l.pp; ++s) {

@@ -15,10 +15,12 @@ struct RankPlace {
 
 struct Layout3D {
     int gpus = 0, gpus_per_node = 0, dp = 0, tp = 0, pp = 0;
+    int ep = 1;                    // expert-parallel groups: ep consecutive dp ranks
     std::vector<RankPlace> ranks;  // index = global rank
     bool tp_within_node() const;   // every TP group inside one node
     bool pp_within_node() const;   // every pipeline (one DP replica's stages) inside one node
     bool dp_within_node() const;   // every DP group inside one node
+    bool ep_within_node() const;   // every expert-parallel group inside one node
 };
 
 Layout3D layout_3d(const Parallel& p, int gpus_per_node);

@@ -37,23 +37,34 @@ double in_flight_micro_batches(const Training& t, int pp) {
 
 int layers_per_stage(const ModelSpec& m, int pp) { return (m.layers + pp - 1) / pp; }
 
-double params_per_gpu(const ModelSpec& m, const Parallel& p) {
-    // Shoeybi et al. 2019: TP splits every weight t ways (norms too: a rounding error here).
-    if (p.pp == 1) return m.params / p.tp;
-    // Stage 0 is the most loaded: the input embedding plus ceil(L/pp) layers.
+GpuParams params_on_gpu(const ModelSpec& m, const Parallel& p) {
     const ParamSplit split = parameter_split(m);
-    return (split.embedding + layers_per_stage(m, p.pp) * split.per_layer) / p.tp;
+    // Shoeybi et al. 2019: TP splits every weight t ways (norms too: a rounding error here).
+    // Stage 0 is the most loaded when pp > 1: the input embedding plus ceil(L/pp) layers.
+    const int layers = p.pp == 1 ? m.layers : layers_per_stage(m, p.pp);
+    const double all = p.pp == 1 ? m.params : split.embedding + layers * split.per_layer;
+    if (p.ep == 1) return {all / p.tp, 0};  // the experts replicate as the rest does
+    const double routed = layers * split.per_layer_routed;
+    // Lepikhin et al. 2020 (GShard), section 2.2 and Megatron-Core MoE (expert parallelism): each
+    // of the ep ranks holds experts / ep of every MoE layer's routed experts, and everything else
+    // whole. Megatron-Core's expert tensor parallelism defaults to tp, so experts split t ways too.
+    return {(all - routed) / p.tp, routed / (double(p.tp) * p.ep)};
 }
 
+double params_per_gpu(const ModelSpec& m, const Parallel& p) { return params_on_gpu(m, p).total(); }
+
 PerGpu per_gpu_memory(const Config& c) {
-    const double params = params_per_gpu(c.model, c.layout);
+    const GpuParams params = params_on_gpu(c.model, c.layout);
     const BytesPerParam bpp =
         bytes_per_param(c.training.precision, c.training.grad_dtype, c.training.optimizer);
-    const int n = c.layout.dp();
     // ZeRO Table 1: stage 1 shards the optimizer over N, stage 2 also gradients, 3 also weights.
+    // The experts' states shard over the expert-data-parallel group, dp / ep ranks (Megatron-Core's
+    // distributed optimizer keeps a separate expert-data-parallel instance).
+    const double dense_shards = c.layout.dp(), expert_shards = c.layout.expert_dp();
     const auto sharded_from = [&](int stage, double bytes_per_param) {
-        const double bytes = params * bytes_per_param;
-        return Bytes(c.layout.zero >= stage ? bytes / n : bytes);
+        const bool on = c.layout.zero >= stage;
+        return Bytes(params.dense * bytes_per_param / (on ? dense_shards : 1) +
+                     params.experts * bytes_per_param / (on ? expert_shards : 1));
     };
     PerGpu g;
     g.weights = sharded_from(3, bpp.weights);

@@ -11,8 +11,16 @@ Bytes activation_bytes_per_layer(const ModelSpec& m, const Training& t, int tp);
 // min(m, p + (p-1)/v) with v chunks per GPU (interleaved 1F1B; fractional: a chunk is 1/v).
 double in_flight_micro_batches(const Training& t, int pp);
 int layers_per_stage(const ModelSpec& m, int pp);  // ceil(layers / pp): the most loaded stage
-// Parameters on the most loaded GPU: stage 0 (embedding + its layers) when pp > 1, split t ways.
-double params_per_gpu(const ModelSpec& m, const Parallel& p);
+// Parameters on the most loaded GPU: stage 0 (embedding + its layers) when pp > 1, split t ways;
+// the routed experts among them also split ep ways.
+struct GpuParams {
+    double dense = 0;    // replicated across the data-parallel group
+    double experts = 0;  // routed experts when ep > 1 splits them (else counted in dense)
+    double total() const { return dense + experts; }
+    bool operator==(const GpuParams&) const = default;
+};
+GpuParams params_on_gpu(const ModelSpec& m, const Parallel& p);
+double params_per_gpu(const ModelSpec& m, const Parallel& p);  // params_on_gpu(m, p).total()
 
 struct PerGpu {
     Bytes weights, gradients, optimizer, activations, total, capacity;

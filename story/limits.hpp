@@ -44,6 +44,8 @@ inline constexpr Bound kWholeNumbers[] = {
     {"tp", 1, kMaxGpus, "Tensor parallel degree"},
     {"pp", 1, kMaxGpus, "Pipeline parallel degree"},
     {"zero", 0, 3, "ZeRO stage"},
+    {"ep", 1, 4096,
+     "Expert parallel degree: ranks of the data-parallel group the experts split over"},
     {"gpus_per_node", 1, kMaxGpus, "GPUs per node"},
     {"nodes", 1, kMaxGpus, "Nodes"},
     {"layers", 1, 1000, "Transformer layers"},
@@ -137,6 +139,8 @@ inline constexpr Range kRanges[] = {
     {"mfu", 0.01, 1, "",
      "Fraction of peak FLOPs the GPUs sustain on their work (step-time estimate)"},
     {"step_time", 0.001, 86400, "s", "A measured step time: MFU and HFU are reported from it"},
+    {"capacity_factor", 0.1, 16, "",
+     "Expert capacity over an even share of the tokens (mixture of experts; default 1)"},
 };
 
 constexpr const Range* find_range(std::string_view key) {

@@ -177,6 +177,10 @@ const std::vector<Handler>& handlers() {
          [](C& c, S, S v) {
              return set_ranged(c.training.step_time, v, limits::range("step_time"));
          }},
+        {"capacity_factor", T::ranged,
+         [](C& c, S, S v) {
+             return set_ranged(c.training.capacity_factor, v, limits::range("capacity_factor"));
+         }},
         {"gpus", T::whole,
          [](C& c, S k, S v) { return set_int(c.layout.gpus, k, v, whole_number("gpus")); }},
         {"tp", T::whole,
@@ -185,6 +189,8 @@ const std::vector<Handler>& handlers() {
          [](C& c, S k, S v) { return set_int(c.layout.pp, k, v, whole_number("pp")); }},
         {"zero", T::whole,
          [](C& c, S k, S v) { return set_int(c.layout.zero, k, v, whole_number("zero")); }},
+        {"ep", T::whole,
+         [](C& c, S k, S v) { return set_int(c.layout.ep, k, v, whole_number("ep")); }},
         {"gpus_per_node", T::whole,
          [](C& c, S k, S v) {
              return set_cluster_size(c, &engine::Cluster::gpus_per_node, k, v,

@@ -42,6 +42,7 @@ constexpr FlagSpec kSettingFlags[] = {
     {"--tp", "tp", "tensor-parallel degree"},
     {"--pp", "pp", "pipeline-parallel degree"},
     {"--zero", "zero", "ZeRO stage 0..3"},
+    {"--ep", "ep", "expert-parallel degree (divides dp and the experts)"},
     {"--precision", "precision", "fp32 | bf16-mixed | fp8-mixed"},
     {"--grad-dtype", "grad_dtype", "bf16 | fp32 (fp32 gradient accumulation)"},
     {"--optimizer", "optimizer", "adam | adam-8bit | sgd-momentum | lion | adafactor | muon"},
@@ -56,6 +57,7 @@ constexpr FlagSpec kSettingFlags[] = {
     {"--mfu", "mfu", "fraction of peak sustained on the GPUs' work, for the step time (0.4)"},
     {"--overlap", "overlap", "communication hidden behind compute: none | dp | all"},
     {"--step-time", "step_time", "a measured step time (12.5s): report MFU and HFU from it"},
+    {"--capacity-factor", "capacity_factor", "expert capacity over an even share of tokens (1)"},
 };
 
 // A custom shape for --params; fields not given come from the nearest preset.
@@ -182,10 +184,11 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
         {"model states", story::format_bytes(r.model_states.value)},
         {"GPUs to hold the model states",
          story::format_int(r.gpus_to_hold_model_states) + " x " + capacity},
-        {"layout", story::format_int(r.layout.gpus) + " GPUs = dp " +
-                       std::to_string(r.layout.dp()) + " x tp " + std::to_string(r.layout.tp) +
-                       " x pp " + std::to_string(r.layout.pp) + ", ZeRO-" +
-                       std::to_string(r.layout.zero)},
+        {"layout",
+         story::format_int(r.layout.gpus) + " GPUs = dp " + std::to_string(r.layout.dp()) +
+             " x tp " + std::to_string(r.layout.tp) + " x pp " + std::to_string(r.layout.pp) +
+             ", ZeRO-" + std::to_string(r.layout.zero) +
+             (r.layout.ep > 1 ? ", ep " + std::to_string(r.layout.ep) + " (inside dp)" : "")},
         {"per GPU: weights", story::format_bytes(g.weights.value)},
         {"per GPU: gradients", story::format_bytes(g.gradients.value)},
         {"per GPU: optimizer", story::format_bytes(g.optimizer.value)},
@@ -199,6 +202,7 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
         {"comm per step: data parallel", comm_cell(r.comm.dp_per_gpu, r.comm.dp_time)},
         {"comm per step: tensor parallel", comm_cell(r.comm.tp_per_gpu, r.comm.tp_time)},
         {"comm per step: pipeline", comm_cell(r.comm.pp_per_gpu, r.comm.pp_time)},
+        {"comm per step: expert parallel", comm_cell(r.comm.ep_per_gpu, r.comm.ep_time)},
         {"comm time per step", story::format_time(r.comm.total().value)},
         {"pipeline bubble", story::format_percent(r.bubble_fraction)},
         {"FLOPs per token (model)", flops_text(r.flops.per_token)},

@@ -47,6 +47,7 @@ const std::vector<std::string> kKeys = {"params",
                                         "layout.tp",
                                         "layout.pp",
                                         "layout.zero",
+                                        "layout.ep",
                                         "per_gpu.weights_bytes",
                                         "per_gpu.gradients_bytes",
                                         "per_gpu.optimizer_bytes",
@@ -60,6 +61,8 @@ const std::vector<std::string> kKeys = {"params",
                                         "comm_per_step.dp_bytes_per_gpu",
                                         "comm_per_step.tp_bytes_per_gpu",
                                         "comm_per_step.pp_bytes_per_gpu",
+                                        "comm_per_step.ep_bytes_per_gpu",
+                                        "comm_per_step.ep_seconds",
                                         "comm_per_step.seconds",
                                         "pipeline.bubble_fraction",
                                         "flops.per_token",
@@ -89,6 +92,7 @@ void check_matches(const nlohmann::ordered_json& j, const engine::Report& r) {
     CHECK(j["layout"]["tp"] == r.layout.tp);
     CHECK(j["layout"]["pp"] == r.layout.pp);
     CHECK(j["layout"]["zero"] == r.layout.zero);
+    CHECK(j["layout"]["ep"] == r.layout.ep);
     const nlohmann::ordered_json& g = j["per_gpu"];
     CHECK(g["weights_bytes"] == whole(r.per_gpu.weights));
     CHECK(g["gradients_bytes"] == whole(r.per_gpu.gradients));
@@ -103,6 +107,8 @@ void check_matches(const nlohmann::ordered_json& j, const engine::Report& r) {
     CHECK(j["comm_per_step"]["dp_bytes_per_gpu"] == whole(r.comm.dp_per_gpu));
     CHECK(j["comm_per_step"]["tp_bytes_per_gpu"] == whole(r.comm.tp_per_gpu));
     CHECK(j["comm_per_step"]["pp_bytes_per_gpu"] == whole(r.comm.pp_per_gpu));
+    CHECK(j["comm_per_step"]["ep_bytes_per_gpu"] == whole(r.comm.ep_per_gpu));
+    CHECK(j["comm_per_step"]["ep_seconds"].get<double>() == Approx(r.comm.ep_time.value));
     CHECK(j["comm_per_step"]["seconds"].get<double>() == Approx(r.comm.total().value));
     CHECK(j["pipeline"]["bubble_fraction"].get<double>() == Approx(r.bubble_fraction));
 }
@@ -174,6 +180,24 @@ TEST_CASE("numbers --experts --top-k make a custom model a mixture of experts") 
     CHECK(no_k.exit_code == 2);
     CHECK(no_k.err.find("top_k must be between 1 and the 8 experts (got 0") != std::string::npos);
     CHECK(no_k.out.empty());
+}
+
+TEST_CASE("numbers --ep --capacity-factor: the experts' all-to-all, and its refusals") {
+    const render_test::CliRun run =
+        numbers("--model mixtral-8x7b --gpus 8 --ep 8 --capacity-factor 1.25 --format json");
+    REQUIRE(run.exit_code == 0);
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(run.out);
+    CHECK(j["layout"]["ep"] == 8);
+    // 4096 x 4096 x 2 bytes x top_k 2 x 1.25, 7/8 of it, x 4 x 32 MoE layers x 8 micro-batches.
+    CHECK(j["comm_per_step"]["ep_bytes_per_gpu"] == 75161927680LL);
+    CHECK_THAT(numbers("--model mixtral-8x7b --gpus 8 --ep 8").out,
+               Catch::Contains("| comm per step: expert parallel | 60.1\u2009GB in "));
+    const render_test::CliRun bad = numbers("--model mixtral-8x7b --gpus 8 --ep 3");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err ==
+          "shardreel: error: ep = 3 does not divide the 8 experts (try ep=4)\n"
+          "shardreel: error: ep = 3 does not divide the data-parallel degree 8: expert "
+          "parallelism splits the data-parallel ranks (try ep=4)\n");
 }
 
 TEST_CASE("numbers: micro-batches in flight are whole for 1F1B and fractional interleaved") {
