@@ -13,9 +13,10 @@ namespace {
 // Activations cross TP and PP boundaries in 16-bit, as Korthikanti et al. 2022 count them.
 constexpr double kActivationBytes = 2;
 
+// With context parallelism a rank holds (and hands on) s/cp of the sequence.
 Bytes boundary_activation(const Config& c) {
-    return Bytes(double(c.training.seq_len) * c.training.micro_batch * c.model.hidden *
-                 kActivationBytes);
+    return Bytes(double(c.training.seq_len) / c.layout.cp * c.training.micro_batch *
+                 c.model.hidden * kActivationBytes);
 }
 
 // Synchronising the gradients of `params` parameters replicated over n ranks.
@@ -31,11 +32,12 @@ Bytes replica_sync_bytes(const Config& c, double params, int n) {
     return ring_allreduce_bytes(grads, n);
 }
 
-// Dense weights sync over dp; with ep > 1 the routed experts over dp / ep (Megatron-Core's
-// expert-data-parallel group), on the same link: those ranks are a subset of the dp group.
+// Dense weights sync over dp x cp (context-parallel ranks hold the same weights); with ep > 1 the
+// routed experts over dp / ep (Megatron-Core's expert-data-parallel group), on the same link: those
+// ranks are a subset of the dp group.
 Bytes dp_bytes(const Config& c) {
     const GpuParams p = params_on_gpu(c.model, c.layout);
-    return replica_sync_bytes(c, p.dense, c.layout.dp()) +
+    return replica_sync_bytes(c, p.dense, c.layout.replicas()) +
            replica_sync_bytes(c, p.experts, c.layout.expert_dp());
 }
 
@@ -71,7 +73,34 @@ Bytes pp_bytes(const Config& c) {
     return boundary_activation(c) * (2.0 * c.training.micro_batches * chunks);
 }
 
+Bytes cp_bytes(const Config& c) {
+    const int cp = c.layout.cp;
+    if (cp == 1) return Bytes(0);
+    // One rank's K and V for its s/cp tokens, its tp share of the heads, in 16-bit.
+    const Training& t = c.training;
+    const Bytes chunk(double(t.seq_len) / cp * t.micro_batch * kv_width(c.model) / c.layout.tp *
+                      kActivationBytes);
+    // Ring (Megatron-Core CP, Liu et al. 2023): forward passes each K,V chunk on cp-1 times;
+    // backward passes K,V and their gradients on cp-1 times each: 3(cp-1) chunks.
+    // All-gather (Llama 3, section 3.3.2): all-gather K,V forward, (cp-1) chunks, and
+    // reduce-scatter their gradients backward, (cp-1) chunks again: 2(cp-1).
+    const Bytes whole = chunk * cp;
+    const Bytes per_layer = c.layout.cp_mode == CpMode::ring
+                                ? chunk * (3.0 * (cp - 1))
+                                : all_gather_bytes(whole, cp) + reduce_scatter_bytes(whole, cp);
+    return per_layer * (double(layers_per_stage(c.model, c.layout.pp)) * t.micro_batches);
+}
+
 }  // namespace
+
+double kv_width(const ModelSpec& m) {
+    // DeepSeek-V3 report, 2.1.1: MLA attends with per-head keys of head_dim + rope_dim and values
+    // of v_head_dim, which CP exchanges once decompressed.
+    if (m.arch == Arch::mla)
+        return double(m.heads) * (m.mla.head_dim + m.mla.rope_dim + m.mla.v_head_dim);
+    // Ainslie et al. 2023 (GQA): kv_heads key and value heads of hidden / heads each.
+    return 2.0 * m.kv_heads * (double(m.hidden) / m.heads);
+}
 
 // Patarasuk & Yuan 2009: each of n-1 steps moves one B/n chunk per rank.
 Bytes reduce_scatter_bytes(Bytes buffer, int n) { return Bytes(buffer.value * (n - 1) / n); }
@@ -98,6 +127,7 @@ BytesPerSecond group_bandwidth(const Config& c, Group g) {
     const bool nvlink = g == Group::tp   ? l.tp_within_node()
                         : g == Group::pp ? l.pp_within_node()
                         : g == Group::ep ? l.ep_within_node()
+                        : g == Group::cp ? l.cp_within_node()
                                          : l.dp_within_node();
     // gpus.csv: NVLink's 900 GB/s counts both directions; a ring sends and receives at once,
     // so each direction carries the traffic at half. The network figure is already one way.
@@ -114,6 +144,8 @@ CommPerStep comm_per_step(const Config& c) {
     s.pp_time = s.pp_per_gpu / group_bandwidth(c, Group::pp);
     s.ep_per_gpu = ep_bytes(c);
     s.ep_time = s.ep_per_gpu / group_bandwidth(c, Group::ep);
+    s.cp_per_gpu = cp_bytes(c);
+    s.cp_time = s.cp_per_gpu / group_bandwidth(c, Group::cp);
     return s;
 }
 

@@ -47,17 +47,36 @@ void divisible(Problems& out, const char* what, int n, const char* by, int d, co
                   std::to_string(nearest_divisor(fits, d)) + ")");
 }
 
+// Context parallelism: tp x pp x cp GPUs per replica, and each rank an equal part of the sequence
+// (Megatron-Core splits it in 2 x cp chunks for balance; that finer rule is not checked).
+void check_context(Problems& out, const Config& c, long long tp_pp) {
+    const Parallel& p = c.layout;
+    if (p.cp == 1) return;
+    if (p.gpus % (tp_pp * p.cp) != 0)
+        out.push_back("tp x pp x cp = " + std::to_string(tp_pp * p.cp) + " does not divide " +
+                      std::to_string(p.gpus) + " GPUs (try cp=" +
+                      std::to_string(nearest_divisor(int(p.gpus / tp_pp), p.cp)) + ")");
+    const int seq = c.training.seq_len;
+    if (seq >= 1 && seq % p.cp != 0)
+        out.push_back("cp = " + std::to_string(p.cp) + " does not divide the sequence of " +
+                      std::to_string(seq) + " tokens (try cp=" +
+                      std::to_string(nearest_divisor(std::gcd(seq, int(p.gpus / tp_pp)), p.cp)) +
+                      ")");
+}
+
 void check_layout(Problems& out, const Config& c) {
     const Parallel& p = c.layout;
     const bool gpus_ok = at_least_one(out, "gpus", p.gpus);
     const bool tp_ok = at_least_one(out, "tp", p.tp);
     const bool pp_ok = at_least_one(out, "pp", p.pp);
+    const bool cp_ok = at_least_one(out, "cp", p.cp);
     if (p.zero < 0 || p.zero > 3) {
         out.push_back("zero = " + std::to_string(p.zero) +
                       " is not a ZeRO stage (use 0, 1, 2 or 3)");
     }
     const long long tp_pp = 1LL * p.tp * p.pp;  // both may be up to 65536
-    if (!(gpus_ok && tp_ok && pp_ok) || p.gpus % tp_pp == 0) return;
+    if (!(gpus_ok && tp_ok && pp_ok && cp_ok)) return;
+    if (p.gpus % tp_pp == 0) return check_context(out, c, tp_pp);
     // Suggest a tp that also splits the attention heads, keeping the user's tp when it can.
     const int heads = std::gcd(c.model.heads, c.model.kv_heads);
     const int tp = p.gpus % p.tp == 0 ? p.tp : nearest_divisor(std::gcd(p.gpus, heads), p.tp);
@@ -191,6 +210,8 @@ constexpr NameTable<Schedule, 3> kScheduleNames = {{Schedule::gpipe, "gpipe"},
                                                    {Schedule::interleaved, "interleaved"}};
 constexpr NameTable<Overlap, 3> kOverlapNames = {
     {Overlap::none, "none"}, {Overlap::dp, "dp"}, {Overlap::all, "all"}};
+constexpr NameTable<CpMode, 2> kCpModeNames = {{CpMode::ring, "ring"},
+                                               {CpMode::allgather, "allgather"}};
 }  // namespace
 
 std::string_view to_string(Recompute r) { return name_of(kRecomputeNames, r); }
@@ -201,5 +222,7 @@ std::string_view to_string(Schedule s) { return name_of(kScheduleNames, s); }
 std::optional<Schedule> parse_schedule(std::string_view s) { return value_of(kScheduleNames, s); }
 std::string_view to_string(Overlap o) { return name_of(kOverlapNames, o); }
 std::optional<Overlap> parse_overlap(std::string_view s) { return value_of(kOverlapNames, s); }
+std::string_view to_string(CpMode m) { return name_of(kCpModeNames, m); }
+std::optional<CpMode> parse_cp_mode(std::string_view s) { return value_of(kCpModeNames, s); }
 
 }  // namespace engine

@@ -15,6 +15,10 @@ enum class Schedule { gpipe, one_f_one_b, interleaved };
 // Which communication the step-time estimate hides behind compute: none, the data-parallel
 // gradient traffic (overlapped with backward, as DDP and FSDP do), or all of it.
 enum class Overlap { none, dp, all };
+// How context parallelism exchanges keys and values: around a ring, chunk by chunk (Megatron-Core's
+// `--cp-comm-type p2p`, ring attention: Liu et al. 2023), or all-gathered before attention with
+// the gradients reduce-scattered after it (Llama 3: Dubey et al. 2024, section 3.3.2).
+enum class CpMode { ring, allgather };
 
 struct Training {
     Precision precision = Precision::bf16_mixed;
@@ -49,14 +53,20 @@ struct Cluster {
     bool operator==(const Cluster&) const = default;
 };
 
-// Data-parallel degree is derived: gpus / (tp * pp). Expert parallelism (ep) splits the routed
+// Data-parallel degree is derived: gpus / (tp * pp * cp). Context parallelism (cp) splits each
+// sequence over cp GPUs, which hold the same weights. Expert parallelism (ep) splits the routed
 // experts over groups of ep data-parallel ranks: it folds into dp rather than multiplying the
 // GPUs (Megatron-Core MoE; Shoeybi et al.'s Megatron-LM `--expert-model-parallel-size`).
 struct Parallel {
     int gpus = 1, tp = 1, pp = 1, zero = 0;
     int ep = 1;
-    int dp() const { return gpus / (tp * pp); }
-    int expert_dp() const { return dp() / ep; }  // ranks holding the same experts
+    int cp = 1;
+    CpMode cp_mode = CpMode::allgather;
+    int dp() const { return gpus / (tp * pp * cp); }
+    // Ranks holding the same weights, over which gradients synchronise and ZeRO shards: dp x cp
+    // (Megatron-Core's data-parallel group "with context parallel").
+    int replicas() const { return dp() * cp; }
+    int expert_dp() const { return replicas() / ep; }  // ranks holding the same experts
     bool operator==(const Parallel&) const = default;
 };
 
@@ -77,5 +87,7 @@ std::string_view to_string(Schedule s);  // "gpipe", "1f1b", "interleaved"
 std::optional<Schedule> parse_schedule(std::string_view s);
 std::string_view to_string(Overlap o);  // "none", "dp", "all"
 std::optional<Overlap> parse_overlap(std::string_view s);
+std::string_view to_string(CpMode m);  // "ring", "allgather"
+std::optional<CpMode> parse_cp_mode(std::string_view s);
 
 }  // namespace engine

@@ -6,8 +6,10 @@
 
 namespace engine {
 
-Bytes activation_bytes_per_layer(const ModelSpec& m, const Training& t, int tp) {
-    const double sbh = double(t.seq_len) * t.micro_batch * m.hidden;
+Bytes activation_bytes_per_layer(const ModelSpec& m, const Training& t, int tp, int cp) {
+    // Context parallelism (Megatron-Core CP; Liu et al. 2023, ring attention): each rank keeps
+    // s/cp tokens of every tensor, and the scores of its s/cp queries against all s keys.
+    const double sbh = double(t.seq_len) / cp * t.micro_batch * m.hidden;
     const double sp = t.sequence_parallel ? tp : 1;
     // Korthikanti et al. 2022, section 5: full recompute stores only the layer input, 2sbh,
     // which sequence parallelism splits t ways.
@@ -60,7 +62,7 @@ PerGpu per_gpu_memory(const Config& c) {
     // ZeRO Table 1: stage 1 shards the optimizer over N, stage 2 also gradients, 3 also weights.
     // The experts' states shard over the expert-data-parallel group, dp / ep ranks (Megatron-Core's
     // distributed optimizer keeps a separate expert-data-parallel instance).
-    const double dense_shards = c.layout.dp(), expert_shards = c.layout.expert_dp();
+    const double dense_shards = c.layout.replicas(), expert_shards = c.layout.expert_dp();
     const auto sharded_from = [&](int stage, double bytes_per_param) {
         const bool on = c.layout.zero >= stage;
         return Bytes(params.dense * bytes_per_param / (on ? dense_shards : 1) +
@@ -70,7 +72,7 @@ PerGpu per_gpu_memory(const Config& c) {
     g.weights = sharded_from(3, bpp.weights);
     g.gradients = sharded_from(2, bpp.gradients);
     g.optimizer = sharded_from(1, bpp.optimizer);
-    g.activations = activation_bytes_per_layer(c.model, c.training, c.layout.tp) *
+    g.activations = activation_bytes_per_layer(c.model, c.training, c.layout.tp, c.layout.cp) *
                     double(layers_per_stage(c.model, c.layout.pp)) *
                     double(in_flight_micro_batches(c.training, c.layout.pp));
     g.total = g.weights + g.gradients + g.optimizer + g.activations;

@@ -6,7 +6,8 @@
 namespace engine {
 
 // Korthikanti et al. 2022, per layer, one micro-batch, on one GPU after TP (and SP when on).
-Bytes activation_bytes_per_layer(const ModelSpec& m, const Training& t, int tp);
+// Context parallelism (cp ranks per sequence) divides it by cp.
+Bytes activation_bytes_per_layer(const ModelSpec& m, const Training& t, int tp, int cp = 1);
 // Micro-batches whose activations the first stage holds at once: m (GPipe), min(m, p) (1F1B),
 // min(m, p + (p-1)/v) with v chunks per GPU (interleaved 1F1B; fractional: a chunk is 1/v).
 double in_flight_micro_batches(const Training& t, int pp);

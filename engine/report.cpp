@@ -15,7 +15,7 @@ Report analyze(const Config& c) {
     r.gpus_to_hold_model_states = gpus_to_hold(r.model_states, c.cluster.gpu.memory);
     r.layout = c.layout;
     r.per_gpu = per_gpu_memory(c);
-    r.activations = {activation_bytes_per_layer(c.model, c.training, c.layout.tp),
+    r.activations = {activation_bytes_per_layer(c.model, c.training, c.layout.tp, c.layout.cp),
                      layers_per_stage(c.model, c.layout.pp),
                      in_flight_micro_batches(c.training, c.layout.pp)};
     r.comm = comm_per_step(c);

@@ -44,6 +44,7 @@ inline constexpr Bound kWholeNumbers[] = {
     {"tp", 1, kMaxGpus, "Tensor parallel degree"},
     {"pp", 1, kMaxGpus, "Pipeline parallel degree"},
     {"zero", 0, 3, "ZeRO stage"},
+    {"cp", 1, kMaxGpus, "Context parallel degree: GPUs each sequence is split over"},
     {"ep", 1, 4096,
      "Expert parallel degree: ranks of the data-parallel group the experts split over"},
     {"gpus_per_node", 1, kMaxGpus, "GPUs per node"},
@@ -87,6 +88,7 @@ inline constexpr std::string_view kOptimizers[] = {"adam", "adam-8bit", "sgd-mom
                                                    "lion", "adafactor", "muon"};
 inline constexpr std::string_view kFits[] = {"tail", "stretch"};
 inline constexpr std::string_view kOverlaps[] = {"none", "dp", "all"};
+inline constexpr std::string_view kCpModes[] = {"allgather", "ring"};
 
 // Every keyword a storyboard gives, by key (video's theme and captions, and the settings).
 inline constexpr Choice kChoices[] = {
@@ -105,6 +107,11 @@ inline constexpr Choice kChoices[] = {
      {},
      "Communication the step-time estimate hides behind compute: none, the data-parallel "
      "traffic, or all of it."},
+    {"cp_mode",
+     kCpModes,
+     {},
+     "How context parallelism exchanges keys and values: all-gathered before attention (Llama 3's "
+     "way, the default) or passed around a ring (Megatron-Core's p2p)."},
     {"optimizer",
      kOptimizers,
      {},

@@ -191,6 +191,12 @@ const std::vector<Handler>& handlers() {
          [](C& c, S k, S v) { return set_int(c.layout.zero, k, v, whole_number("zero")); }},
         {"ep", T::whole,
          [](C& c, S k, S v) { return set_int(c.layout.ep, k, v, whole_number("ep")); }},
+        {"cp", T::whole,
+         [](C& c, S k, S v) { return set_int(c.layout.cp, k, v, whole_number("cp")); }},
+        {"cp_mode", T::choice,
+         [](C& c, S, S v) {
+             return set_choice(c.layout.cp_mode, engine::parse_cp_mode(v), v, choice("cp_mode"));
+         }},
         {"gpus_per_node", T::whole,
          [](C& c, S k, S v) {
              return set_cluster_size(c, &engine::Cluster::gpus_per_node, k, v,

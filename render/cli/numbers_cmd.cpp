@@ -38,11 +38,13 @@ constexpr FlagSpec kSettingFlags[] = {
     {"--gpu", "gpu", "GPU preset: h100-sxm-80gb, h200-sxm-141gb, a100-sxm-80gb"},
     {"--nvlink", "nvlink", "NVLink bandwidth, both directions together (900GB/s)"},
     {"--network", "network", "network bandwidth per GPU, one direction (400Gb/s, 50GB/s)"},
-    {"--gpus", "gpus", "GPUs in total; data parallel = gpus / (tp x pp)"},
+    {"--gpus", "gpus", "GPUs in total; data parallel = gpus / (tp x pp x cp)"},
     {"--tp", "tp", "tensor-parallel degree"},
     {"--pp", "pp", "pipeline-parallel degree"},
     {"--zero", "zero", "ZeRO stage 0..3"},
     {"--ep", "ep", "expert-parallel degree (divides dp and the experts)"},
+    {"--cp", "cp", "context-parallel degree: GPUs per sequence; dp = gpus / (tp x pp x cp)"},
+    {"--cp-mode", "cp_mode", "allgather (default) | ring: how K and V travel"},
     {"--precision", "precision", "fp32 | bf16-mixed | fp8-mixed"},
     {"--grad-dtype", "grad_dtype", "bf16 | fp32 (fp32 gradient accumulation)"},
     {"--optimizer", "optimizer", "adam | adam-8bit | sgd-momentum | lion | adafactor | muon"},
@@ -167,6 +169,16 @@ std::string comm_cell(engine::Bytes bytes, engine::Seconds time) {
     return story::format_bytes(bytes.value) + " in " + story::format_time(time.value);
 }
 
+// "16 GPUs = dp 4 x tp 2 x pp 1 x cp 2, ZeRO-1, ep 2 (inside dp)": cp and ep only when used.
+std::string layout_text(const engine::Parallel& p) {
+    std::string text = story::format_int(p.gpus) + " GPUs = dp " + std::to_string(p.dp()) +
+                       " x tp " + std::to_string(p.tp) + " x pp " + std::to_string(p.pp);
+    if (p.cp > 1) text += " x cp " + std::to_string(p.cp);
+    text += ", ZeRO-" + std::to_string(p.zero);
+    if (p.ep > 1) text += ", ep " + std::to_string(p.ep) + " (inside dp)";
+    return text;
+}
+
 void write_markdown(std::ostream& out, const engine::Config& c, const engine::Report& r) {
     const engine::BytesPerParam& b = r.bytes_per_param;
     const engine::PerGpu& g = r.per_gpu;
@@ -184,11 +196,7 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
         {"model states", story::format_bytes(r.model_states.value)},
         {"GPUs to hold the model states",
          story::format_int(r.gpus_to_hold_model_states) + " x " + capacity},
-        {"layout",
-         story::format_int(r.layout.gpus) + " GPUs = dp " + std::to_string(r.layout.dp()) +
-             " x tp " + std::to_string(r.layout.tp) + " x pp " + std::to_string(r.layout.pp) +
-             ", ZeRO-" + std::to_string(r.layout.zero) +
-             (r.layout.ep > 1 ? ", ep " + std::to_string(r.layout.ep) + " (inside dp)" : "")},
+        {"layout", layout_text(r.layout)},
         {"per GPU: weights", story::format_bytes(g.weights.value)},
         {"per GPU: gradients", story::format_bytes(g.gradients.value)},
         {"per GPU: optimizer", story::format_bytes(g.optimizer.value)},
@@ -203,6 +211,7 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
         {"comm per step: tensor parallel", comm_cell(r.comm.tp_per_gpu, r.comm.tp_time)},
         {"comm per step: pipeline", comm_cell(r.comm.pp_per_gpu, r.comm.pp_time)},
         {"comm per step: expert parallel", comm_cell(r.comm.ep_per_gpu, r.comm.ep_time)},
+        {"comm per step: context parallel", comm_cell(r.comm.cp_per_gpu, r.comm.cp_time)},
         {"comm time per step", story::format_time(r.comm.total().value)},
         {"pipeline bubble", story::format_percent(r.bubble_fraction)},
         {"FLOPs per token (model)", flops_text(r.flops.per_token)},

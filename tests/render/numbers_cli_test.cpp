@@ -48,6 +48,8 @@ const std::vector<std::string> kKeys = {"params",
                                         "layout.pp",
                                         "layout.zero",
                                         "layout.ep",
+                                        "layout.cp",
+                                        "layout.cp_mode",
                                         "per_gpu.weights_bytes",
                                         "per_gpu.gradients_bytes",
                                         "per_gpu.optimizer_bytes",
@@ -63,6 +65,8 @@ const std::vector<std::string> kKeys = {"params",
                                         "comm_per_step.pp_bytes_per_gpu",
                                         "comm_per_step.ep_bytes_per_gpu",
                                         "comm_per_step.ep_seconds",
+                                        "comm_per_step.cp_bytes_per_gpu",
+                                        "comm_per_step.cp_seconds",
                                         "comm_per_step.seconds",
                                         "pipeline.bubble_fraction",
                                         "flops.per_token",
@@ -93,6 +97,8 @@ void check_matches(const nlohmann::ordered_json& j, const engine::Report& r) {
     CHECK(j["layout"]["pp"] == r.layout.pp);
     CHECK(j["layout"]["zero"] == r.layout.zero);
     CHECK(j["layout"]["ep"] == r.layout.ep);
+    CHECK(j["layout"]["cp"] == r.layout.cp);
+    CHECK(j["layout"]["cp_mode"] == std::string(engine::to_string(r.layout.cp_mode)));
     const nlohmann::ordered_json& g = j["per_gpu"];
     CHECK(g["weights_bytes"] == whole(r.per_gpu.weights));
     CHECK(g["gradients_bytes"] == whole(r.per_gpu.gradients));
@@ -109,6 +115,8 @@ void check_matches(const nlohmann::ordered_json& j, const engine::Report& r) {
     CHECK(j["comm_per_step"]["pp_bytes_per_gpu"] == whole(r.comm.pp_per_gpu));
     CHECK(j["comm_per_step"]["ep_bytes_per_gpu"] == whole(r.comm.ep_per_gpu));
     CHECK(j["comm_per_step"]["ep_seconds"].get<double>() == Approx(r.comm.ep_time.value));
+    CHECK(j["comm_per_step"]["cp_bytes_per_gpu"] == whole(r.comm.cp_per_gpu));
+    CHECK(j["comm_per_step"]["cp_seconds"].get<double>() == Approx(r.comm.cp_time.value));
     CHECK(j["comm_per_step"]["seconds"].get<double>() == Approx(r.comm.total().value));
     CHECK(j["pipeline"]["bubble_fraction"].get<double>() == Approx(r.bubble_fraction));
 }
@@ -198,6 +206,23 @@ TEST_CASE("numbers --ep --capacity-factor: the experts' all-to-all, and its refu
           "shardreel: error: ep = 3 does not divide the 8 experts (try ep=4)\n"
           "shardreel: error: ep = 3 does not divide the data-parallel degree 8: expert "
           "parallelism splits the data-parallel ranks (try ep=4)\n");
+}
+
+TEST_CASE("numbers --cp --cp-mode: the key/value exchange, and a sequence cp does not divide") {
+    const std::string base = "--model llama-3-8b --seq 8192 --gpus 8 ";
+    const auto j = nlohmann::ordered_json::parse(numbers(base + "--cp 4 --format json").out);
+    CHECK(j["layout"]["dp"] == 2);
+    CHECK(j["layout"]["cp_mode"] == "allgather");
+    // 2048 tokens x (K + V: 2 x 8 heads x 128) x 2 bytes, 2 x 3 chunks x 32 layers x 8.
+    CHECK(j["comm_per_step"]["cp_bytes_per_gpu"] == 12884901888LL);
+    const auto ring =
+        nlohmann::ordered_json::parse(numbers(base + "--cp 4 --cp-mode ring --format json").out);
+    CHECK(ring["comm_per_step"]["cp_bytes_per_gpu"] == 19327352832LL);
+    const render_test::CliRun bad = numbers(base + "--cp 3");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err == "shardreel: error: tp x pp x cp = 3 does not divide 8 GPUs (try cp=4)\n"
+                     "shardreel: error: cp = 3 does not divide the sequence of 8192 tokens (try "
+                     "cp=4)\n");
 }
 
 TEST_CASE("numbers: micro-batches in flight are whole for 1F1B and fractional interleaved") {

@@ -320,6 +320,8 @@ TEST_CASE("setting_names lists every flat name") {
                                                              "pp",
                                                              "zero",
                                                              "ep",
+                                                             "cp",
+                                                             "cp_mode",
                                                              "gpus_per_node",
                                                              "nodes",
                                                              "nvlink",
