@@ -32,13 +32,24 @@ Bytes replica_sync_bytes(const Config& c, double params, int n) {
     return ring_allreduce_bytes(grads, n);
 }
 
-// Dense weights sync over dp x cp (context-parallel ranks hold the same weights); with ep > 1 the
-// routed experts over dp / ep (Megatron-Core's expert-data-parallel group), on the same link: those
-// ranks are a subset of the dp group.
-Bytes dp_bytes(const Config& c) {
+// Dense weights sync over their zero_shards() group, dp x cp without hybrid sharding
+// (context-parallel ranks hold the same weights); with ep > 1 the routed experts over dp / ep
+// (Megatron-Core's expert-data-parallel group), on the same link: a subset of the dp group.
+Bytes dp_intra_bytes(const Config& c) {
     const GpuParams p = params_on_gpu(c.model, c.layout);
-    return replica_sync_bytes(c, p.dense, c.layout.replicas()) +
+    return replica_sync_bytes(c, p.dense, c.layout.zero_shards()) +
            replica_sync_bytes(c, p.experts, c.layout.expert_dp());
+}
+
+// Hybrid sharding (Zhao et al. 2023, FSDP, 3.2.2): after the reduce-scatter inside the group,
+// each rank all-reduces its 1/S of the gradients with the replicas/S ranks holding that shard.
+Bytes dp_inter_bytes(const Config& c) {
+    const Parallel& p = c.layout;
+    if (p.shard_group == 0) return Bytes(0);
+    const Training& t = c.training;
+    const Bytes shard(params_on_gpu(c.model, p).dense / p.shard_group *
+                      bytes_per_param(t.precision, t.grad_dtype, t.optimizer).gradients);
+    return ring_allreduce_bytes(shard, p.replicas() / p.shard_group);
 }
 
 // MoE layers on the busiest stage: a stage holds ceil(L/pp) layers, and only the first stage
@@ -128,7 +139,8 @@ BytesPerSecond group_bandwidth(const Config& c, Group g) {
                         : g == Group::pp ? l.pp_within_node()
                         : g == Group::ep ? l.ep_within_node()
                         : g == Group::cp ? l.cp_within_node()
-                                         : l.dp_within_node();
+                        : g == Group::dp ? l.shard_within_node()
+                                         : l.replicas_within_node();
     // gpus.csv: NVLink's 900 GB/s counts both directions; a ring sends and receives at once,
     // so each direction carries the traffic at half. The network figure is already one way.
     return nvlink ? c.cluster.nvlink / 2 : c.cluster.network;
@@ -136,10 +148,14 @@ BytesPerSecond group_bandwidth(const Config& c, Group g) {
 
 CommPerStep comm_per_step(const Config& c) {
     CommPerStep s;
-    s.dp_per_gpu = dp_bytes(c);
+    s.dp_intra_per_gpu = dp_intra_bytes(c);
+    s.dp_inter_per_gpu = dp_inter_bytes(c);
+    s.dp_intra_time = s.dp_intra_per_gpu / group_bandwidth(c, Group::dp);
+    s.dp_inter_time = s.dp_inter_per_gpu / group_bandwidth(c, Group::dp_inter);
+    s.dp_per_gpu = s.dp_intra_per_gpu + s.dp_inter_per_gpu;
     s.tp_per_gpu = tp_bytes(c);
     s.pp_per_gpu = pp_bytes(c);
-    s.dp_time = s.dp_per_gpu / group_bandwidth(c, Group::dp);
+    s.dp_time = s.dp_intra_time + s.dp_inter_time;
     s.tp_time = s.tp_per_gpu / group_bandwidth(c, Group::tp);
     s.pp_time = s.pp_per_gpu / group_bandwidth(c, Group::pp);
     s.ep_per_gpu = ep_bytes(c);

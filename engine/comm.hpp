@@ -25,6 +25,10 @@ struct CommPerStep {
     Seconds ep_time;
     Bytes cp_per_gpu;  // context parallel's key/value exchange
     Seconds cp_time;
+    // dp_per_gpu and dp_time split: inside the ZeRO sharding group (all of it without hybrid
+    // sharding) and across its copies (hybrid sharding's all-reduce of one shard's gradients).
+    Bytes dp_intra_per_gpu, dp_inter_per_gpu;
+    Seconds dp_intra_time, dp_inter_time;
     Seconds total() const { return dp_time + tp_time + pp_time + ep_time + cp_time; }
     Bytes sent_per_gpu() const {
         return dp_per_gpu + tp_per_gpu + pp_per_gpu + ep_per_gpu + cp_per_gpu;
@@ -34,8 +38,9 @@ struct CommPerStep {
 CommPerStep comm_per_step(const Config& c);
 
 // One-direction bandwidth of the link a parallel group's traffic crosses: NVLink when every
-// group of that kind sits inside a node, else the network.
-enum class Group { dp, tp, pp, ep, cp };
+// group of that kind sits inside a node, else the network. Group::dp is the ZeRO sharding group
+// (every replica without hybrid sharding), Group::dp_inter the copies of one shard.
+enum class Group { dp, tp, pp, ep, cp, dp_inter };
 BytesPerSecond group_bandwidth(const Config& c, Group g);
 
 // Chunk-by-chunk ring all-reduce: n-1 reduce-scatter steps then n-1 all-gather steps.

@@ -161,6 +161,26 @@ void check_experts(Problems& out, const Config& c) {
                       " (try ep=" + std::to_string(nearest_divisor(fits, ep)) + ")");
 }
 
+// Hybrid sharding: ZeRO-3 inside groups that tile the replicas.
+void check_shard_group(Problems& out, const Config& c) {
+    const Parallel& p = c.layout;
+    const int s = p.shard_group, replicas = p.replicas();
+    if (s == 0) return;
+    const std::string named = "shard_group = " + std::to_string(s);
+    if (s < 0) return out.push_back(named + " must be at least 1 (0: plain ZeRO-3)");
+    if (p.zero != 3)
+        out.push_back(named + " shards ZeRO-3's parameters, gradients and optimizer states, but " +
+                      "zero = " + std::to_string(p.zero) + " (use zero=3, or drop shard_group)");
+    if (p.ep > 1)
+        out.push_back(named + " with ep = " + std::to_string(p.ep) +
+                      " is not modelled (use one of them)");
+    if (replicas >= 1 && replicas % s != 0)
+        out.push_back(
+            named + " does not divide the " + std::to_string(replicas) +
+            " data-parallel ranks (dp x cp) that hold the same weights (try shard_group=" +
+            std::to_string(nearest_divisor(replicas, s)) + ")");
+}
+
 void check_training(Problems& out, const Config& c) {
     const Training& t = c.training;
     at_least_one(out, "seq_len", t.seq_len);
@@ -197,6 +217,7 @@ std::vector<std::string> validate(const Config& c) {
     check_layout(out, c);
     check_model(out, c);
     check_experts(out, c);
+    check_shard_group(out, c);
     check_training(out, c);
     check_cluster(out, c);
     return out;

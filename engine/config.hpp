@@ -67,6 +67,11 @@ struct Parallel {
     // (Megatron-Core's data-parallel group "with context parallel").
     int replicas() const { return dp() * cp; }
     int expert_dp() const { return replicas() / ep; }  // ranks holding the same experts
+    // Hybrid sharding (PyTorch FSDP's HYBRID_SHARD, Zhao et al. 2023, section 3.2.2): ZeRO-3
+    // shards inside groups of shard_group replicas and keeps replicas/shard_group copies.
+    // 0: one group of every replica (plain ZeRO).
+    int shard_group = 0;
+    int zero_shards() const { return shard_group > 0 ? shard_group : replicas(); }
     bool operator==(const Parallel&) const = default;
 };
 

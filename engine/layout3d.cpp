@@ -38,6 +38,20 @@ bool Layout3D::cp_within_node() const {
                               [&](const RankPlace& r) { return (r.dp * pp + r.pp) * tp + r.tp; });
 }
 
+// Hybrid sharding: replica q = dp x cp + cp_i; groups of `shard` adjacent replicas shard the
+// weights, and the replicas q mod shard hold copies of the same shard.
+bool Layout3D::shard_within_node() const {
+    return groups_within_node(ranks, dp * cp / shard * pp * tp, [&](const RankPlace& r) {
+        return ((r.dp * cp + r.cp) / shard * pp + r.pp) * tp + r.tp;
+    });
+}
+
+bool Layout3D::replicas_within_node() const {
+    return groups_within_node(ranks, shard * pp * tp, [&](const RankPlace& r) {
+        return ((r.dp * cp + r.cp) % shard * pp + r.pp) * tp + r.tp;
+    });
+}
+
 // Megatron-Core folds EP into DP: an expert-parallel group is ep data-parallel ranks adjacent in
 // the order (ep-dp: ep the faster part of dp).
 bool Layout3D::ep_within_node() const {
@@ -50,7 +64,7 @@ bool Layout3D::ep_within_node() const {
 // its tests also run "tp-cp-pp-ep-dp", the order kept here: a replica's pipeline stages sit on
 // adjacent ranks, as Narayanan et al. 2021 place them and the layout_3d chapter draws them.
 Layout3D layout_3d(const Parallel& p, int gpus_per_node) {
-    Layout3D l{p.gpus, gpus_per_node, p.dp(), p.tp, p.pp, p.ep, p.cp, {}};
+    Layout3D l{p.gpus, gpus_per_node, p.dp(), p.tp, p.pp, p.ep, p.cp, p.zero_shards(), {}};
     l.ranks.reserve(p.gpus);
     for (int d = 0; d < l.dp; ++d) {
         for (int s = 0; s < l.pp; ++s) {

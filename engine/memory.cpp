@@ -62,7 +62,8 @@ PerGpu per_gpu_memory(const Config& c) {
     // ZeRO Table 1: stage 1 shards the optimizer over N, stage 2 also gradients, 3 also weights.
     // The experts' states shard over the expert-data-parallel group, dp / ep ranks (Megatron-Core's
     // distributed optimizer keeps a separate expert-data-parallel instance).
-    const double dense_shards = c.layout.replicas(), expert_shards = c.layout.expert_dp();
+    // Hybrid sharding shards over its group instead (Zhao et al. 2023, FSDP, 3.2.2).
+    const double dense_shards = c.layout.zero_shards(), expert_shards = c.layout.expert_dp();
     const auto sharded_from = [&](int stage, double bytes_per_param) {
         const bool on = c.layout.zero >= stage;
         return Bytes(params.dense * bytes_per_param / (on ? dense_shards : 1) +

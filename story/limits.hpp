@@ -44,6 +44,8 @@ inline constexpr Bound kWholeNumbers[] = {
     {"tp", 1, kMaxGpus, "Tensor parallel degree"},
     {"pp", 1, kMaxGpus, "Pipeline parallel degree"},
     {"zero", 0, 3, "ZeRO stage"},
+    {"shard_group", 0, kMaxGpus,
+     "ZeRO-3 hybrid sharding: replicas per sharding group (0: all of them, plain ZeRO-3)"},
     {"cp", 1, kMaxGpus, "Context parallel degree: GPUs each sequence is split over"},
     {"ep", 1, 4096,
      "Expert parallel degree: ranks of the data-parallel group the experts split over"},

@@ -191,6 +191,10 @@ const std::vector<Handler>& handlers() {
          [](C& c, S k, S v) { return set_int(c.layout.zero, k, v, whole_number("zero")); }},
         {"ep", T::whole,
          [](C& c, S k, S v) { return set_int(c.layout.ep, k, v, whole_number("ep")); }},
+        {"shard_group", T::whole,
+         [](C& c, S k, S v) {
+             return set_int(c.layout.shard_group, k, v, whole_number("shard_group"));
+         }},
         {"cp", T::whole,
          [](C& c, S k, S v) { return set_int(c.layout.cp, k, v, whole_number("cp")); }},
         {"cp_mode", T::choice,

@@ -43,6 +43,7 @@ constexpr FlagSpec kSettingFlags[] = {
     {"--pp", "pp", "pipeline-parallel degree"},
     {"--zero", "zero", "ZeRO stage 0..3"},
     {"--ep", "ep", "expert-parallel degree (divides dp and the experts)"},
+    {"--shard-group", "shard_group", "with --zero 3: shard inside groups of S replicas (hybrid)"},
     {"--cp", "cp", "context-parallel degree: GPUs per sequence; dp = gpus / (tp x pp x cp)"},
     {"--cp-mode", "cp_mode", "allgather (default) | ring: how K and V travel"},
     {"--precision", "precision", "fp32 | bf16-mixed | fp8-mixed"},
@@ -169,12 +170,14 @@ std::string comm_cell(engine::Bytes bytes, engine::Seconds time) {
     return story::format_bytes(bytes.value) + " in " + story::format_time(time.value);
 }
 
-// "16 GPUs = dp 4 x tp 2 x pp 1 x cp 2, ZeRO-1, ep 2 (inside dp)": cp and ep only when used.
+// "16 GPUs = dp 4 x tp 2 x pp 1 x cp 2, ZeRO-1, ep 2 (inside dp)": cp, ep and a shard group only
+// when used.
 std::string layout_text(const engine::Parallel& p) {
     std::string text = story::format_int(p.gpus) + " GPUs = dp " + std::to_string(p.dp()) +
                        " x tp " + std::to_string(p.tp) + " x pp " + std::to_string(p.pp);
     if (p.cp > 1) text += " x cp " + std::to_string(p.cp);
     text += ", ZeRO-" + std::to_string(p.zero);
+    if (p.shard_group > 0) text += " sharded in groups of " + std::to_string(p.shard_group);
     if (p.ep > 1) text += ", ep " + std::to_string(p.ep) + " (inside dp)";
     return text;
 }
@@ -210,6 +213,9 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
         {"comm per step: data parallel", comm_cell(r.comm.dp_per_gpu, r.comm.dp_time)},
         {"comm per step: tensor parallel", comm_cell(r.comm.tp_per_gpu, r.comm.tp_time)},
         {"comm per step: pipeline", comm_cell(r.comm.pp_per_gpu, r.comm.pp_time)},
+        {"comm per step: data parallel inside / across shard groups",
+         comm_cell(r.comm.dp_intra_per_gpu, r.comm.dp_intra_time) + " / " +
+             comm_cell(r.comm.dp_inter_per_gpu, r.comm.dp_inter_time)},
         {"comm per step: expert parallel", comm_cell(r.comm.ep_per_gpu, r.comm.ep_time)},
         {"comm per step: context parallel", comm_cell(r.comm.cp_per_gpu, r.comm.cp_time)},
         {"comm time per step", story::format_time(r.comm.total().value)},

@@ -48,6 +48,7 @@ const std::vector<std::string> kKeys = {"params",
                                         "layout.pp",
                                         "layout.zero",
                                         "layout.ep",
+                                        "layout.shard_group",
                                         "layout.cp",
                                         "layout.cp_mode",
                                         "per_gpu.weights_bytes",
@@ -63,6 +64,10 @@ const std::vector<std::string> kKeys = {"params",
                                         "comm_per_step.dp_bytes_per_gpu",
                                         "comm_per_step.tp_bytes_per_gpu",
                                         "comm_per_step.pp_bytes_per_gpu",
+                                        "comm_per_step.dp_intra_bytes_per_gpu",
+                                        "comm_per_step.dp_inter_bytes_per_gpu",
+                                        "comm_per_step.dp_intra_seconds",
+                                        "comm_per_step.dp_inter_seconds",
                                         "comm_per_step.ep_bytes_per_gpu",
                                         "comm_per_step.ep_seconds",
                                         "comm_per_step.cp_bytes_per_gpu",
@@ -97,6 +102,9 @@ void check_matches(const nlohmann::ordered_json& j, const engine::Report& r) {
     CHECK(j["layout"]["pp"] == r.layout.pp);
     CHECK(j["layout"]["zero"] == r.layout.zero);
     CHECK(j["layout"]["ep"] == r.layout.ep);
+    CHECK(j["layout"]["shard_group"] == r.layout.shard_group);
+    CHECK(j["comm_per_step"]["dp_intra_bytes_per_gpu"] == whole(r.comm.dp_intra_per_gpu));
+    CHECK(j["comm_per_step"]["dp_inter_bytes_per_gpu"] == whole(r.comm.dp_inter_per_gpu));
     CHECK(j["layout"]["cp"] == r.layout.cp);
     CHECK(j["layout"]["cp_mode"] == std::string(engine::to_string(r.layout.cp_mode)));
     const nlohmann::ordered_json& g = j["per_gpu"];
@@ -220,9 +228,24 @@ TEST_CASE("numbers --cp --cp-mode: the key/value exchange, and a sequence cp doe
     CHECK(ring["comm_per_step"]["cp_bytes_per_gpu"] == 19327352832LL);
     const render_test::CliRun bad = numbers(base + "--cp 3");
     CHECK(bad.exit_code == 2);
-    CHECK(bad.err == "shardreel: error: tp x pp x cp = 3 does not divide 8 GPUs (try cp=4)\n"
-                     "shardreel: error: cp = 3 does not divide the sequence of 8192 tokens (try "
-                     "cp=4)\n");
+    CHECK(bad.err ==
+          "shardreel: error: tp x pp x cp = 3 does not divide 8 GPUs (try cp=4)\n"
+          "shardreel: error: cp = 3 does not divide the sequence of 8192 tokens (try "
+          "cp=4)\n");
+}
+
+TEST_CASE("numbers --shard-group: hybrid sharding's traffic inside and across groups") {
+    const auto j = nlohmann::ordered_json::parse(
+        numbers("--gpus 16 --zero 3 --shard-group 8 --format json").out);
+    CHECK(j["layout"]["shard_group"] == 8);
+    CHECK(j["per_gpu"]["weights_bytes"] == 1684603904LL);  // 2 x 6,738,415,616 / 8
+    CHECK(j["comm_per_step"]["dp_intra_bytes_per_gpu"] == 35376681984LL);
+    CHECK(j["comm_per_step"]["dp_inter_bytes_per_gpu"] == 1684603904LL);
+    const render_test::CliRun bad = numbers("--gpus 16 --zero 2 --shard-group 8");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err ==
+          "shardreel: error: shard_group = 8 shards ZeRO-3's parameters, gradients and "
+          "optimizer states, but zero = 2 (use zero=3, or drop shard_group)\n");
 }
 
 TEST_CASE("numbers: micro-batches in flight are whole for 1F1B and fractional interleaved") {

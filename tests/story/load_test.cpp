@@ -320,6 +320,7 @@ TEST_CASE("setting_names lists every flat name") {
                                                              "pp",
                                                              "zero",
                                                              "ep",
+                                                             "shard_group",
                                                              "cp",
                                                              "cp_mode",
                                                              "gpus_per_node",
