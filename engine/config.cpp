@@ -181,6 +181,23 @@ void check_shard_group(Problems& out, const Config& c) {
             std::to_string(nearest_divisor(replicas, s)) + ")");
 }
 
+// DeepSpeed offloads ZeRO's partitions: the optimizer from stage 1 on (ZeRO-Offload), the
+// parameters only with stage 3 (ZeRO-Infinity).
+void check_offload(Problems& out, const Config& c) {
+    const Offload o = c.layout.offload;
+    const int zero = c.layout.zero;
+    const std::string named = "offload = " + std::string(to_string(o));
+    if (o == Offload::optimizer && zero < 1)
+        out.push_back(named + " moves ZeRO's optimizer partition to the host, but zero = 0 (use " +
+                      "zero=1 or higher)");
+    if (o == Offload::optimizer_params && zero != 3)
+        out.push_back(named + " needs ZeRO-3's parameter partitions (ZeRO-Infinity), but zero = " +
+                      std::to_string(zero) + " (use zero=3, or offload=optimizer)");
+    if (o != Offload::none && !(c.cluster.gpu.pcie.value > 0))
+        out.push_back(named + " needs the GPU's PCIe bandwidth, and " + c.cluster.gpu.name +
+                      " has none given");
+}
+
 void check_training(Problems& out, const Config& c) {
     const Training& t = c.training;
     at_least_one(out, "seq_len", t.seq_len);
@@ -218,6 +235,7 @@ std::vector<std::string> validate(const Config& c) {
     check_model(out, c);
     check_experts(out, c);
     check_shard_group(out, c);
+    check_offload(out, c);
     check_training(out, c);
     check_cluster(out, c);
     return out;
@@ -233,6 +251,9 @@ constexpr NameTable<Overlap, 3> kOverlapNames = {
     {Overlap::none, "none"}, {Overlap::dp, "dp"}, {Overlap::all, "all"}};
 constexpr NameTable<CpMode, 2> kCpModeNames = {{CpMode::ring, "ring"},
                                                {CpMode::allgather, "allgather"}};
+constexpr NameTable<Offload, 3> kOffloadNames = {{Offload::none, "none"},
+                                                 {Offload::optimizer, "optimizer"},
+                                                 {Offload::optimizer_params, "optimizer+params"}};
 }  // namespace
 
 std::string_view to_string(Recompute r) { return name_of(kRecomputeNames, r); }
@@ -245,5 +266,7 @@ std::string_view to_string(Overlap o) { return name_of(kOverlapNames, o); }
 std::optional<Overlap> parse_overlap(std::string_view s) { return value_of(kOverlapNames, s); }
 std::string_view to_string(CpMode m) { return name_of(kCpModeNames, m); }
 std::optional<CpMode> parse_cp_mode(std::string_view s) { return value_of(kCpModeNames, s); }
+std::string_view to_string(Offload o) { return name_of(kOffloadNames, o); }
+std::optional<Offload> parse_offload(std::string_view s) { return value_of(kOffloadNames, s); }
 
 }  // namespace engine

@@ -19,6 +19,10 @@ enum class Overlap { none, dp, all };
 // `--cp-comm-type p2p`, ring attention: Liu et al. 2023), or all-gathered before attention with
 // the gradients reduce-scattered after it (Llama 3: Dubey et al. 2024, section 3.3.2).
 enum class CpMode { ring, allgather };
+// What ZeRO moves to host memory: nothing; the optimizer step (fp32 master, optimizer states and
+// the gradients it reads: ZeRO-Offload, Ren et al. 2021); or also the 16-bit parameters
+// (ZeRO-Infinity, Rajbhandari et al. 2021).
+enum class Offload { none, optimizer, optimizer_params };
 
 struct Training {
     Precision precision = Precision::bf16_mixed;
@@ -72,6 +76,7 @@ struct Parallel {
     // 0: one group of every replica (plain ZeRO).
     int shard_group = 0;
     int zero_shards() const { return shard_group > 0 ? shard_group : replicas(); }
+    Offload offload = Offload::none;
     bool operator==(const Parallel&) const = default;
 };
 
@@ -94,5 +99,7 @@ std::string_view to_string(Overlap o);  // "none", "dp", "all"
 std::optional<Overlap> parse_overlap(std::string_view s);
 std::string_view to_string(CpMode m);  // "ring", "allgather"
 std::optional<CpMode> parse_cp_mode(std::string_view s);
+std::string_view to_string(Offload o);  // "none", "optimizer", "optimizer+params"
+std::optional<Offload> parse_offload(std::string_view s);
 
 }  // namespace engine

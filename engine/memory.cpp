@@ -55,6 +55,22 @@ GpuParams params_on_gpu(const ModelSpec& m, const Parallel& p) {
 
 double params_per_gpu(const ModelSpec& m, const Parallel& p) { return params_on_gpu(m, p).total(); }
 
+namespace {
+
+// ZeRO-Offload (Ren et al. 2021, section 4.1): the fp32 master, the optimizer states and the
+// gradients the host's optimizer step reads live in host memory; ZeRO-Infinity (Rajbhandari et
+// al. 2021) also the 16-bit parameters, fetched a layer at a time (that buffer is not counted).
+void move_to_host(Offload o, PerGpu& g) {
+    if (o == Offload::none) return;
+    g.host = g.optimizer + g.gradients;
+    g.optimizer = g.gradients = Bytes(0);
+    if (o != Offload::optimizer_params) return;
+    g.host += g.weights;
+    g.weights = Bytes(0);
+}
+
+}  // namespace
+
 PerGpu per_gpu_memory(const Config& c) {
     const GpuParams params = params_on_gpu(c.model, c.layout);
     const BytesPerParam bpp =
@@ -73,6 +89,7 @@ PerGpu per_gpu_memory(const Config& c) {
     g.weights = sharded_from(3, bpp.weights);
     g.gradients = sharded_from(2, bpp.gradients);
     g.optimizer = sharded_from(1, bpp.optimizer);
+    move_to_host(c.layout.offload, g);
     g.activations = activation_bytes_per_layer(c.model, c.training, c.layout.tp, c.layout.cp) *
                     double(layers_per_stage(c.model, c.layout.pp)) *
                     double(in_flight_micro_batches(c.training, c.layout.pp));

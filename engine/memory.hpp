@@ -26,6 +26,7 @@ double params_per_gpu(const ModelSpec& m, const Parallel& p);  // params_on_gpu(
 struct PerGpu {
     Bytes weights, gradients, optimizer, activations, total, capacity;
     bool fits = false;
+    Bytes host;  // what offload keeps in host memory for this GPU
     bool operator==(const PerGpu&) const = default;
 };
 PerGpu per_gpu_memory(const Config& c);

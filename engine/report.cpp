@@ -22,7 +22,8 @@ Report analyze(const Config& c) {
     r.bubble_fraction = bubble_fraction(c.training.schedule, c.layout.pp, c.training.micro_batches,
                                         c.training.chunks);
     r.flops = step_flops(c);
-    r.step = step_time(c, r.flops, r.comm, r.bubble_fraction);
+    r.offload = offload_traffic(c);
+    r.step = step_time(c, r.flops, r.comm, r.bubble_fraction, r.offload.seconds);
     return r;
 }
 

@@ -91,6 +91,7 @@ inline constexpr std::string_view kOptimizers[] = {"adam", "adam-8bit", "sgd-mom
 inline constexpr std::string_view kFits[] = {"tail", "stretch"};
 inline constexpr std::string_view kOverlaps[] = {"none", "dp", "all"};
 inline constexpr std::string_view kCpModes[] = {"allgather", "ring"};
+inline constexpr std::string_view kOffloads[] = {"none", "optimizer", "optimizer+params"};
 
 // Every keyword a storyboard gives, by key (video's theme and captions, and the settings).
 inline constexpr Choice kChoices[] = {
@@ -114,6 +115,12 @@ inline constexpr Choice kChoices[] = {
      {},
      "How context parallelism exchanges keys and values: all-gathered before attention (Llama 3's "
      "way, the default) or passed around a ring (Megatron-Core's p2p)."},
+    {"offload",
+     kOffloads,
+     {},
+     "What ZeRO keeps in host memory: optimizer (ZeRO-Offload: the fp32 master, optimizer states "
+     "and gradients; zero 1 or more) or optimizer+params (ZeRO-Infinity: the weights too; zero "
+     "3)."},
     {"optimizer",
      kOptimizers,
      {},

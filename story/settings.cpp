@@ -195,6 +195,10 @@ const std::vector<Handler>& handlers() {
          [](C& c, S k, S v) {
              return set_int(c.layout.shard_group, k, v, whole_number("shard_group"));
          }},
+        {"offload", T::choice,
+         [](C& c, S, S v) {
+             return set_choice(c.layout.offload, engine::parse_offload(v), v, choice("offload"));
+         }},
         {"cp", T::whole,
          [](C& c, S k, S v) { return set_int(c.layout.cp, k, v, whole_number("cp")); }},
         {"cp_mode", T::choice,

@@ -44,6 +44,7 @@ constexpr FlagSpec kSettingFlags[] = {
     {"--zero", "zero", "ZeRO stage 0..3"},
     {"--ep", "ep", "expert-parallel degree (divides dp and the experts)"},
     {"--shard-group", "shard_group", "with --zero 3: shard inside groups of S replicas (hybrid)"},
+    {"--offload", "offload", "none | optimizer (zero >= 1) | optimizer+params (zero 3)"},
     {"--cp", "cp", "context-parallel degree: GPUs per sequence; dp = gpus / (tp x pp x cp)"},
     {"--cp-mode", "cp_mode", "allgather (default) | ring: how K and V travel"},
     {"--precision", "precision", "fp32 | bf16-mixed | fp8-mixed"},
@@ -206,6 +207,7 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
         {"per GPU: activations", story::format_bytes(g.activations.value)},
         {"per GPU: total", story::format_bytes(g.total.value) + " of " + capacity +
                                (g.fits ? " (fits)" : " (does not fit)")},
+        {"per GPU: host memory (offload)", story::format_bytes(g.host.value)},
         {"activations per layer (one micro-batch)",
          story::format_bytes(r.activations.per_layer.value)},
         {"layers per GPU", std::to_string(r.activations.layers_per_gpu)},
@@ -219,6 +221,9 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
         {"comm per step: expert parallel", comm_cell(r.comm.ep_per_gpu, r.comm.ep_time)},
         {"comm per step: context parallel", comm_cell(r.comm.cp_per_gpu, r.comm.cp_time)},
         {"comm time per step", story::format_time(r.comm.total().value)},
+        {"offload over PCIe per step (" + std::string(engine::to_string(c.layout.offload)) + ")",
+         story::format_bytes(r.offload.bytes().value) + " in " +
+             story::format_time(r.offload.seconds.value)},
         {"pipeline bubble", story::format_percent(r.bubble_fraction)},
         {"FLOPs per token (model)", flops_text(r.flops.per_token)},
         {"FLOPs per step: model / hardware", flops_text(r.flops.model_per_step) + " / " +

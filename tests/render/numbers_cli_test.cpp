@@ -58,6 +58,7 @@ const std::vector<std::string> kKeys = {"params",
                                         "per_gpu.total_bytes",
                                         "per_gpu.capacity_bytes",
                                         "per_gpu.fits",
+                                        "per_gpu.host_bytes",
                                         "activations.per_layer_bytes",
                                         "activations.layers_per_gpu",
                                         "activations.in_flight_micro_batches",
@@ -73,6 +74,9 @@ const std::vector<std::string> kKeys = {"params",
                                         "comm_per_step.cp_bytes_per_gpu",
                                         "comm_per_step.cp_seconds",
                                         "comm_per_step.seconds",
+                                        "offload.mode",
+                                        "offload.pcie_bytes_per_step",
+                                        "offload.pcie_seconds",
                                         "pipeline.bubble_fraction",
                                         "flops.per_token",
                                         "flops.model_per_step",
@@ -115,6 +119,8 @@ void check_matches(const nlohmann::ordered_json& j, const engine::Report& r) {
     CHECK(g["total_bytes"] == whole(r.per_gpu.total));
     CHECK(g["capacity_bytes"] == whole(r.per_gpu.capacity));
     CHECK(g["fits"] == r.per_gpu.fits);
+    CHECK(g["host_bytes"] == whole(r.per_gpu.host));
+    CHECK(j["offload"]["pcie_bytes_per_step"] == whole(r.offload.bytes()));
     CHECK(j["activations"]["per_layer_bytes"] == whole(r.activations.per_layer));
     CHECK(j["activations"]["layers_per_gpu"] == r.activations.layers_per_gpu);
     CHECK(j["activations"]["in_flight_micro_batches"] == r.activations.in_flight_micro_batches);
@@ -246,6 +252,21 @@ TEST_CASE("numbers --shard-group: hybrid sharding's traffic inside and across gr
     CHECK(bad.err ==
           "shardreel: error: shard_group = 8 shards ZeRO-3's parameters, gradients and "
           "optimizer states, but zero = 2 (use zero=3, or drop shard_group)\n");
+}
+
+TEST_CASE("numbers --offload: host memory and the PCIe traffic of ZeRO-Offload") {
+    // One GPU, micro-batches 1: ZeRO-Offload's 2M down and 2M up, M = 6,738,415,616.
+    const auto j = nlohmann::ordered_json::parse(
+        numbers("--gpus 1 --zero 2 --offload optimizer --micro-batches 1 --format json").out);
+    CHECK(j["offload"]["mode"] == "optimizer");
+    CHECK(j["offload"]["pcie_bytes_per_step"] == 26953662464LL);
+    CHECK(j["per_gpu"]["host_bytes"] == 94337818624LL);  // 14M
+    CHECK(j["per_gpu"]["optimizer_bytes"] == 0);
+    const render_test::CliRun bad = numbers("--gpus 8 --offload optimizer+params --zero 1");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err ==
+          "shardreel: error: offload = optimizer+params needs ZeRO-3's parameter "
+          "partitions (ZeRO-Infinity), but zero = 1 (use zero=3, or offload=optimizer)\n");
 }
 
 TEST_CASE("numbers: micro-batches in flight are whole for 1F1B and fractional interleaved") {

@@ -321,6 +321,7 @@ TEST_CASE("setting_names lists every flat name") {
                                                              "zero",
                                                              "ep",
                                                              "shard_group",
+                                                             "offload",
                                                              "cp",
                                                              "cp_mode",
                                                              "gpus_per_node",
