@@ -48,17 +48,36 @@ void divisible(Problems& out, const char* what, int n, const char* by, int d, co
                   std::to_string(nearest_divisor(fits, d)) + ")");
 }
 
+// Context parallelism: tp x pp x cp GPUs per replica, and each rank an equal part of the sequence
+// (Megatron-Core splits it in 2 x cp chunks for balance; that finer rule is not checked).
+void check_context(Problems& out, const Config& c, long long tp_pp) {
+    const Parallel& p = c.layout;
+    if (p.cp == 1) return;
+    if (p.gpus % (tp_pp * p.cp) != 0)
+        out.push_back("tp x pp x cp = " + std::to_string(tp_pp * p.cp) + " does not divide " +
+                      std::to_string(p.gpus) + " GPUs (try cp=" +
+                      std::to_string(nearest_divisor(int(p.gpus / tp_pp), p.cp)) + ")");
+    const int seq = c.training.seq_len;
+    if (seq >= 1 && seq % p.cp != 0)
+        out.push_back("cp = " + std::to_string(p.cp) + " does not divide the sequence of " +
+                      std::to_string(seq) + " tokens (try cp=" +
+                      std::to_string(nearest_divisor(std::gcd(seq, int(p.gpus / tp_pp)), p.cp)) +
+                      ")");
+}
+
 void check_layout(Problems& out, const Config& c) {
     const Parallel& p = c.layout;
     const bool gpus_ok = at_least_one(out, "gpus", p.gpus);
     const bool tp_ok = at_least_one(out, "tp", p.tp);
     const bool pp_ok = at_least_one(out, "pp", p.pp);
+    const bool cp_ok = at_least_one(out, "cp", p.cp);
     if (p.zero < 0 || p.zero > 3) {
         out.push_back("zero = " + std::to_string(p.zero) +
                       " is not a ZeRO stage (use 0, 1, 2 or 3)");
     }
     const long long tp_pp = 1LL * p.tp * p.pp;  // both may be up to 65536
-    if (!(gpus_ok && tp_ok && pp_ok) || p.gpus % tp_pp == 0) return;
+    if (!(gpus_ok && tp_ok && pp_ok && cp_ok)) return;
+    if (p.gpus % tp_pp == 0) return check_context(out, c, tp_pp);
     // Suggest a tp that also splits the attention heads, keeping the user's tp when it can.
     const int heads = std::gcd(c.model.heads, c.model.kv_heads);
     const int tp = p.gpus % p.tp == 0 ? p.tp : nearest_divisor(std::gcd(p.gpus, heads), p.tp);
@@ -149,6 +168,65 @@ void check_dualpipe(Problems& out, const Config& c) {
     }
 }
 
+// Expert parallelism folds into data parallelism (Megatron-Core MoE: the expert-parallel group
+// is carved out of the data-parallel ranks), and each rank holds experts / ep whole experts.
+void check_experts(Problems& out, const Config& c) {
+    const int ep = c.layout.ep, experts = c.model.experts, dp = c.layout.dp();
+    if (!at_least_one(out, "ep", ep) || ep == 1) return;
+    if (experts == 0) {
+        out.push_back("ep = " + std::to_string(ep) + " splits the experts, but " +
+                      (c.model.name.empty() ? std::string("the model") : c.model.name) +
+                      " has none (use ep=1, or a mixture of experts such as mixtral-8x7b)");
+        return;
+    }
+    const int fits = std::gcd(experts, std::max(dp, 1));
+    if (experts % ep != 0)
+        out.push_back("ep = " + std::to_string(ep) + " does not divide the " +
+                      std::to_string(experts) +
+                      " experts (try ep=" + std::to_string(nearest_divisor(fits, ep)) + ")");
+    if (dp >= 1 && dp % ep != 0)
+        out.push_back("ep = " + std::to_string(ep) + " does not divide the data-parallel degree " +
+                      std::to_string(dp) + ": expert parallelism splits the data-parallel ranks" +
+                      " (try ep=" + std::to_string(nearest_divisor(fits, ep)) + ")");
+}
+
+// Hybrid sharding: ZeRO-3 inside groups that tile the replicas.
+void check_shard_group(Problems& out, const Config& c) {
+    const Parallel& p = c.layout;
+    const int s = p.shard_group, replicas = p.replicas();
+    if (s == 0) return;
+    const std::string named = "shard_group = " + std::to_string(s);
+    if (s < 0) return out.push_back(named + " must be at least 1 (0: plain ZeRO-3)");
+    if (p.zero != 3)
+        out.push_back(named + " shards ZeRO-3's parameters, gradients and optimizer states, but " +
+                      "zero = " + std::to_string(p.zero) + " (use zero=3, or drop shard_group)");
+    if (p.ep > 1)
+        out.push_back(named + " with ep = " + std::to_string(p.ep) +
+                      " is not modelled (use one of them)");
+    if (replicas >= 1 && replicas % s != 0)
+        out.push_back(
+            named + " does not divide the " + std::to_string(replicas) +
+            " data-parallel ranks (dp x cp) that hold the same weights (try shard_group=" +
+            std::to_string(nearest_divisor(replicas, s)) + ")");
+}
+
+// DeepSpeed offloads ZeRO's partitions: the optimizer from stage 1 on (ZeRO-Offload), the
+// parameters only with stage 3 (ZeRO-Infinity).
+void check_offload(Problems& out, const Config& c) {
+    const Offload o = c.layout.offload;
+    const int zero = c.layout.zero;
+    const std::string named = "offload = " + std::string(to_string(o));
+    if (o == Offload::optimizer && zero < 1)
+        out.push_back(named + " moves ZeRO's optimizer partition to the host, but zero = 0 (use " +
+                      "zero=1 or higher)");
+    if (o == Offload::optimizer_params && zero != 3)
+        out.push_back(named + " needs ZeRO-3's parameter partitions (ZeRO-Infinity), but zero = " +
+                      std::to_string(zero) + " (use zero=3, or offload=optimizer)");
+    if (o != Offload::none && !(c.cluster.gpu.pcie.value > 0))
+        out.push_back(named + " needs the GPU's PCIe bandwidth, and " + c.cluster.gpu.name +
+                      " has none given");
+}
+
 void check_training(Problems& out, const Config& c) {
     const Training& t = c.training;
     at_least_one(out, "seq_len", t.seq_len);
@@ -161,6 +239,9 @@ void check_training(Problems& out, const Config& c) {
         out.push_back("mfu must be a fraction of peak above 0 and at most 1 (got " + number(t.mfu) +
                       ")");
     if (!(t.step_time >= 0)) out.push_back("step_time must not be negative");
+    if (!(t.capacity_factor > 0))
+        out.push_back("capacity_factor must be positive (got " + number(t.capacity_factor) +
+                      "; 1 sends each expert its even share of the tokens)");
 }
 
 void positive(Problems& out, const char* what, double v, const char* unit) {
@@ -182,6 +263,9 @@ std::vector<std::string> validate(const Config& c) {
     Problems out;
     check_layout(out, c);
     check_model(out, c);
+    check_experts(out, c);
+    check_shard_group(out, c);
+    check_offload(out, c);
     check_training(out, c);
     check_cluster(out, c);
     return out;
@@ -212,6 +296,11 @@ constexpr NameTable<Schedule, 6> kScheduleNames = {{Schedule::gpipe, "gpipe"},
                                                    {Schedule::dualpipe, "dualpipe"}};
 constexpr NameTable<Overlap, 3> kOverlapNames = {
     {Overlap::none, "none"}, {Overlap::dp, "dp"}, {Overlap::all, "all"}};
+constexpr NameTable<CpMode, 2> kCpModeNames = {{CpMode::ring, "ring"},
+                                               {CpMode::allgather, "allgather"}};
+constexpr NameTable<Offload, 3> kOffloadNames = {{Offload::none, "none"},
+                                                 {Offload::optimizer, "optimizer"},
+                                                 {Offload::optimizer_params, "optimizer+params"}};
 }  // namespace
 
 std::string_view to_string(Recompute r) { return name_of(kRecomputeNames, r); }
@@ -222,5 +311,9 @@ std::string_view to_string(Schedule s) { return name_of(kScheduleNames, s); }
 std::optional<Schedule> parse_schedule(std::string_view s) { return value_of(kScheduleNames, s); }
 std::string_view to_string(Overlap o) { return name_of(kOverlapNames, o); }
 std::optional<Overlap> parse_overlap(std::string_view s) { return value_of(kOverlapNames, s); }
+std::string_view to_string(CpMode m) { return name_of(kCpModeNames, m); }
+std::optional<CpMode> parse_cp_mode(std::string_view s) { return value_of(kCpModeNames, s); }
+std::string_view to_string(Offload o) { return name_of(kOffloadNames, o); }
+std::optional<Offload> parse_offload(std::string_view s) { return value_of(kOffloadNames, s); }
 
 }  // namespace engine

@@ -17,6 +17,14 @@ enum class Schedule { gpipe, one_f_one_b, interleaved, zb_h1, zb_h2, dualpipe };
 // Which communication the step-time estimate hides behind compute: none, the data-parallel
 // gradient traffic (overlapped with backward, as DDP and FSDP do), or all of it.
 enum class Overlap { none, dp, all };
+// How context parallelism exchanges keys and values: around a ring, chunk by chunk (Megatron-Core's
+// `--cp-comm-type p2p`, ring attention: Liu et al. 2023), or all-gathered before attention with
+// the gradients reduce-scattered after it (Llama 3: Dubey et al. 2024, section 3.3.2).
+enum class CpMode { ring, allgather };
+// What ZeRO moves to host memory: nothing; the optimizer step (fp32 master, optimizer states and
+// the gradients it reads: ZeRO-Offload, Ren et al. 2021); or also the 16-bit parameters
+// (ZeRO-Infinity, Rajbhandari et al. 2021).
+enum class Offload { none, optimizer, optimizer_params };
 
 struct Training {
     Precision precision = Precision::bf16_mixed;
@@ -36,6 +44,10 @@ struct Training {
     double mfu = 0.4;
     Overlap overlap = Overlap::none;
     double step_time = 0;
+    // Mixture of experts: each expert takes at most capacity_factor x its fair share of the
+    // tokens (Fedus et al. 2021, Switch Transformer, section 2.1); the all-to-alls carry that
+    // many slots.
+    double capacity_factor = 1.0;
     bool operator==(const Training&) const = default;
 };
 
@@ -47,10 +59,26 @@ struct Cluster {
     bool operator==(const Cluster&) const = default;
 };
 
-// Data-parallel degree is derived: gpus / (tp * pp).
+// Data-parallel degree is derived: gpus / (tp * pp * cp). Context parallelism (cp) splits each
+// sequence over cp GPUs, which hold the same weights. Expert parallelism (ep) splits the routed
+// experts over groups of ep data-parallel ranks: it folds into dp rather than multiplying the
+// GPUs (Megatron-Core MoE; Shoeybi et al.'s Megatron-LM `--expert-model-parallel-size`).
 struct Parallel {
     int gpus = 1, tp = 1, pp = 1, zero = 0;
-    int dp() const { return gpus / (tp * pp); }
+    int ep = 1;
+    int cp = 1;
+    CpMode cp_mode = CpMode::allgather;
+    int dp() const { return gpus / (tp * pp * cp); }
+    // Ranks holding the same weights, over which gradients synchronise and ZeRO shards: dp x cp
+    // (Megatron-Core's data-parallel group "with context parallel").
+    int replicas() const { return dp() * cp; }
+    int expert_dp() const { return replicas() / ep; }  // ranks holding the same experts
+    // Hybrid sharding (PyTorch FSDP's HYBRID_SHARD, Zhao et al. 2023, section 3.2.2): ZeRO-3
+    // shards inside groups of shard_group replicas and keeps replicas/shard_group copies.
+    // 0: one group of every replica (plain ZeRO).
+    int shard_group = 0;
+    int zero_shards() const { return shard_group > 0 ? shard_group : replicas(); }
+    Offload offload = Offload::none;
     bool operator==(const Parallel&) const = default;
 };
 
@@ -76,5 +104,9 @@ std::string_view to_string(
 std::optional<Schedule> parse_schedule(std::string_view s);
 std::string_view to_string(Overlap o);  // "none", "dp", "all"
 std::optional<Overlap> parse_overlap(std::string_view s);
+std::string_view to_string(CpMode m);  // "ring", "allgather"
+std::optional<CpMode> parse_cp_mode(std::string_view s);
+std::string_view to_string(Offload o);  // "none", "optimizer", "optimizer+params"
+std::optional<Offload> parse_offload(std::string_view s);
 
 }  // namespace engine

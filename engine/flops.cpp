@@ -38,12 +38,14 @@ double peak_flops(const Config& c) {
 }
 
 StepReport step_time(const Config& c, const FlopsReport& flops, const CommPerStep& comm,
-                     double bubble_fraction) {
+                     double bubble_fraction, Seconds pcie) {
     const double gpus = c.layout.gpus, peak = peak_flops(c);
     StepReport s;
     s.compute_seconds = flops.hardware_per_step / gpus / (c.training.mfu * peak) /
                         std::max(1e-9, 1 - bubble_fraction);
-    const double dp = comm.dp_time.value, rest = comm.tp_time.value + comm.pp_time.value;
+    const double dp = comm.dp_time.value, rest = comm.tp_time.value + comm.pp_time.value +
+                                                 comm.ep_time.value + comm.cp_time.value +
+                                                 pcie.value;
     switch (c.training.overlap) {
         case Overlap::none:
             s.exposed_comm_seconds = dp + rest;

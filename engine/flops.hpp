@@ -42,7 +42,9 @@ struct StepReport {
 // pipeline's idle slots; then the communication that overlap does not hide: all of it (none),
 // everything but the data-parallel traffic the compute covers (dp), or whatever the compute does
 // not cover (all). Measured (step_time > 0): that time, and the utilisations it implies.
+// Offload's PCIe time (offload.hpp) counts with the tensor, pipeline, expert and context traffic:
+// exposed under none and dp, hidden as far as compute covers it under all.
 StepReport step_time(const Config& c, const FlopsReport& flops, const CommPerStep& comm,
-                     double bubble_fraction);
+                     double bubble_fraction, Seconds pcie = Seconds(0));
 
 }  // namespace engine

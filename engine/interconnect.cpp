@@ -20,9 +20,9 @@ LinkTiming timing(const Config& c, Bytes bytes, bool within_node) {
 LinkTimings link_timings(const Config& c) {
     const CommPerStep s = comm_per_step(c);
     const int g = c.cluster.gpus_per_node;
-    return {timing(c, s.dp_per_gpu, dp_within_node(c.layout, g)),
-            timing(c, s.tp_per_gpu, tp_within_node(c.layout, g)),
-            timing(c, s.pp_per_gpu, pp_within_node(c.layout, g))};
+    return {timing(c, s.dp_per_gpu, within_node(c.layout, g, RankGroup::dp)),
+            timing(c, s.tp_per_gpu, within_node(c.layout, g, RankGroup::tp)),
+            timing(c, s.pp_per_gpu, within_node(c.layout, g, RankGroup::pp))};
 }
 
 }  // namespace engine

@@ -1,47 +1,127 @@
-// Megatron-style rank placement: tp fastest, then pp, then dp, so TP groups share NVLink.
+// Megatron-style rank placement: tp fastest, then cp, then pp, then dp, so TP groups share NVLink.
 #include "engine/layout3d.hpp"
 
-namespace engine {
+#include <algorithm>
+#include <numeric>
 
-bool Layout3D::tp_within_node() const { return groups_within_node(gpus, gpus_per_node, 1, tp); }
-bool Layout3D::pp_within_node() const { return groups_within_node(gpus, gpus_per_node, tp, pp); }
-bool Layout3D::dp_within_node() const {
-    return groups_within_node(gpus, gpus_per_node, tp * pp, dp);
+namespace engine {
+namespace {
+
+// One axis of the rank grid: rank = ((dp_i x pp + pp_i) x cp + cp_i) x tp + tp_i.
+struct Axis {
+    long long stride = 1, size = 1;
+};
+
+// Ranks split into groups: each group varies the `in` axes and fixes the `out` ones. Nodes hold
+// consecutive ranks, so a group sits in one node when its lowest rank (its base) and its highest
+// (base + span) do. Bases differ by the out axes' multiples of their strides; only their
+// residues modulo a node's size matter, a set of at most gpus_per_node values.
+bool within_node(long long per_node, const std::vector<Axis>& in, const std::vector<Axis>& out) {
+    long long span = 0;
+    for (const Axis& a : in) span += (a.size - 1) * a.stride;
+    if (span == 0) return true;
+    if (span >= per_node) return false;
+    std::vector<char> reach(per_node, 0);
+    reach[0] = 1;
+    for (const Axis& a : out) {
+        const long long steps = std::min(a.size, per_node / std::gcd(a.stride, per_node));
+        std::vector<char> next(per_node, 0);
+        for (long long r = 0; r < per_node; ++r) {
+            if (!reach[r]) continue;
+            for (long long j = 0; j < steps; ++j) next[(r + j * a.stride) % per_node] = 1;
+        }
+        reach.swap(next);
+    }
+    for (long long r = 0; r < per_node; ++r)
+        if (reach[r] && r + span >= per_node) return false;
+    return true;
 }
 
-bool groups_within_node(int gpus, int gpus_per_node, int stride, int size) {
-    const long long block = 1LL * stride * size, span = 1LL * stride * (size - 1) + 1;
-    if (size <= 1 || (block <= gpus_per_node && gpus_per_node % block == 0)) return true;
-    if (span > gpus_per_node) return false;
-    // Otherwise each group's first and last rank: groups start at q x block + j, j < stride.
-    for (long long base = 0; base < gpus; base += block) {
-        for (long long j = 0; j < stride; ++j) {
-            const long long first = base + j, last = first + span - 1;
-            if (first / gpus_per_node != last / gpus_per_node) return false;
-        }
+struct Grid {
+    long long tp, cp, pp, dp, ep, shard;
+    Axis t() const { return {1, tp}; }
+    Axis k() const { return {tp, cp}; }
+    Axis s() const { return {tp * cp, pp}; }
+    Axis d(long long from = 1, long long size = -1) const {  // dp ranks from x from, size of them
+        return {tp * cp * pp * from, size < 0 ? dp / from : size};
+    }
+};
+
+// A sharding group (`shard` adjacent replicas q = dp_i x cp + cp_i) or one shard's copies (the
+// replicas q = r mod shard) as axes, where shard and cp nest (one divides the other); otherwise
+// each rank's group is found by brute force, as a rank's replica index grows with its rank.
+bool shard_within_node(const Grid& g, long long per_node, bool copies) {
+    const long long cp = g.cp, sh = g.shard;
+    if (cp % sh == 0) {  // the group is part of the cp axis
+        const Axis inner{g.tp, sh}, outer{g.tp * sh, cp / sh};
+        return copies ? within_node(per_node, {outer, g.d()}, {g.t(), inner, g.s()})
+                      : within_node(per_node, {inner}, {g.t(), outer, g.s(), g.d()});
+    }
+    if (sh % cp == 0) {  // whole cp axes of sh / cp adjacent dp ranks
+        const Axis inner = g.d(1, sh / cp), outer = g.d(sh / cp);
+        return copies ? within_node(per_node, {outer}, {g.t(), g.k(), g.s(), inner})
+                      : within_node(per_node, {g.k(), inner}, {g.t(), g.s(), outer});
+    }
+    std::vector<long long> node_of(g.tp * g.pp * (g.dp * cp), -1);
+    for (long long rank = 0; rank < g.tp * cp * g.pp * g.dp; ++rank) {
+        const long long t = rank % g.tp, k = rank / g.tp % cp, s = rank / (g.tp * cp) % g.pp;
+        const long long q = rank / (g.tp * cp * g.pp) * cp + k;
+        const long long key = ((copies ? q % sh : q / sh) * g.pp + s) * g.tp + t;
+        long long& first = node_of[key];
+        if (first >= 0 && first != rank / per_node) return false;
+        first = rank / per_node;
     }
     return true;
 }
 
-bool tp_within_node(const Parallel& p, int gpus_per_node) {
-    return groups_within_node(p.gpus, gpus_per_node, 1, p.tp);
-}
-bool pp_within_node(const Parallel& p, int gpus_per_node) {
-    return groups_within_node(p.gpus, gpus_per_node, p.tp, p.pp);
-}
-bool dp_within_node(const Parallel& p, int gpus_per_node) {
-    return groups_within_node(p.gpus, gpus_per_node, p.tp * p.pp, p.dp());
+bool grid_within_node(const Grid& g, long long per_node, RankGroup group) {
+    switch (group) {
+        case RankGroup::tp:
+            return within_node(per_node, {g.t()}, {g.k(), g.s(), g.d()});
+        case RankGroup::cp:
+            return within_node(per_node, {g.k()}, {g.t(), g.s(), g.d()});
+        case RankGroup::pp:
+            return within_node(per_node, {g.s()}, {g.t(), g.k(), g.d()});
+        case RankGroup::dp:
+            return within_node(per_node, {g.k(), g.d()}, {g.t(), g.s()});
+        // Megatron-Core folds EP into DP: ep adjacent dp ranks (ep-dp, ep the faster part).
+        case RankGroup::ep:
+            return within_node(per_node, {g.d(1, g.ep)}, {g.t(), g.k(), g.s(), g.d(g.ep)});
+        case RankGroup::shard:
+            return shard_within_node(g, per_node, false);
+        case RankGroup::replicas:
+            return shard_within_node(g, per_node, true);
+    }
+    return false;
 }
 
+}  // namespace
+
+bool within_node(const Parallel& p, int gpus_per_node, RankGroup group) {
+    return grid_within_node({p.tp, p.cp, p.pp, p.dp(), p.ep, p.zero_shards()}, gpus_per_node,
+                            group);
+}
+
+bool Layout3D::within_node(RankGroup group) const {
+    return grid_within_node({tp, cp, pp, dp, ep, shard}, gpus_per_node, group);
+}
+
+// Megatron-LM's parallel_state builds its groups from an order string, default "tp-cp-ep-dp-pp";
+// its tests also run "tp-cp-pp-ep-dp", the order kept here: a replica's pipeline stages sit on
+// adjacent ranks, as Narayanan et al. 2021 place them and the layout_3d chapter draws them.
 Layout3D layout_3d(const Parallel& p, int gpus_per_node) {
-    Layout3D l{p.gpus, gpus_per_node, p.dp(), p.tp, p.pp, {}};
+    Layout3D l{p.gpus, gpus_per_node, p.dp(), p.tp, p.pp, p.ep, p.cp, p.zero_shards(), {}};
     l.ranks.reserve(p.gpus);
     for (int d = 0; d < l.dp; ++d) {
         for (int s = 0; s < l.pp; ++s) {
-            for (int t = 0; t < l.tp; ++t) {
-                // Shoeybi et al. 2019 / Narayanan et al. 2021: rank = (dp * pp + pp_i) * tp + tp_i.
-                const int rank = (d * l.pp + s) * l.tp + t;
-                l.ranks.push_back({rank, rank / gpus_per_node, rank % gpus_per_node, d, s, t});
+            for (int k = 0; k < l.cp; ++k) {
+                for (int t = 0; t < l.tp; ++t) {
+                    // rank = ((dp * pp + pp_i) * cp + cp_i) * tp + tp_i; with cp = 1 Shoeybi et
+                    // al. 2019 / Narayanan et al. 2021's (dp * pp + pp_i) * tp + tp_i.
+                    const int rank = ((d * l.pp + s) * l.cp + k) * l.tp + t;
+                    l.ranks.push_back(
+                        {rank, rank / gpus_per_node, rank % gpus_per_node, d, s, t, k});
+                }
             }
         }
     }

@@ -1,5 +1,6 @@
-// 3D parallel placement: global rank <-> (dp, pp, tp) coordinates and node, Megatron style
-// with tp fastest-varying so tensor-parallel groups share a node's NVLink.
+// Parallel placement: global rank <-> (dp, pp, cp, tp) coordinates and node, Megatron style with
+// tp fastest-varying so tensor-parallel groups share a node's NVLink, then cp, then pp, then dp
+// (expert-parallel groups are adjacent dp ranks).
 #pragma once
 #include <vector>
 
@@ -7,28 +8,35 @@
 
 namespace engine {
 
+// The groups of ranks that communicate: a tensor-, context- or pipeline-parallel group, the ranks
+// holding the same weights (dp x cp), an expert-parallel group, a ZeRO-3 sharding group (all the
+// replicas without hybrid sharding) and the copies of one shard across the sharding groups.
+enum class RankGroup { tp, cp, pp, dp, ep, shard, replicas };
+
 struct RankPlace {
     int rank = 0, node = 0, local = 0;  // local = index within the node
     int dp = 0, pp = 0, tp = 0;
+    int cp = 0;
     bool operator==(const RankPlace&) const = default;
 };
 
 struct Layout3D {
     int gpus = 0, gpus_per_node = 0, dp = 0, tp = 0, pp = 0;
+    int ep = 1;                    // expert-parallel groups: ep consecutive dp ranks
+    int cp = 1;                    // context-parallel ranks per sequence
+    int shard = 1;                 // ZeRO-3 sharding group: adjacent replicas (dp x cp, cp faster)
     std::vector<RankPlace> ranks;  // index = global rank
-    bool tp_within_node() const;   // every TP group inside one node
-    bool pp_within_node() const;   // every pipeline (one DP replica's stages) inside one node
-    bool dp_within_node() const;   // every DP group inside one node
+    bool within_node(RankGroup group) const;  // every group of that kind inside one node
+    bool tp_within_node() const { return within_node(RankGroup::tp); }
+    bool pp_within_node() const { return within_node(RankGroup::pp); }
+    bool dp_within_node() const { return within_node(RankGroup::dp); }
 };
 
 Layout3D layout_3d(const Parallel& p, int gpus_per_node);
 
-// Whether every group of `size` ranks `stride` apart (tp: stride 1; pp: tp; dp: tp x pp) sits in
-// one node of gpus_per_node consecutive ranks, without listing the ranks: what the planner asks
-// thousands of times for layouts of 16,384 GPUs. Layout3D's *_within_node agree (tests/engine).
-bool groups_within_node(int gpus, int gpus_per_node, int stride, int size);
-bool tp_within_node(const Parallel& p, int gpus_per_node);
-bool pp_within_node(const Parallel& p, int gpus_per_node);
-bool dp_within_node(const Parallel& p, int gpus_per_node);
+// Whether every group of that kind sits in one node, from the layout's degrees alone (no rank
+// list): what the planner asks of thousands of layouts of 16,384 GPUs. Agrees with the listed
+// ranks for every small layout (tests/engine/layout3d_test.cpp).
+bool within_node(const Parallel& p, int gpus_per_node, RankGroup group);
 
 }  // namespace engine

@@ -6,8 +6,10 @@
 
 namespace engine {
 
-Bytes activation_bytes_per_layer(const ModelSpec& m, const Training& t, int tp) {
-    const double sbh = double(t.seq_len) * t.micro_batch * m.hidden;
+Bytes activation_bytes_per_layer(const ModelSpec& m, const Training& t, int tp, int cp) {
+    // Context parallelism (Megatron-Core CP; Liu et al. 2023, ring attention): each rank keeps
+    // s/cp tokens of every tensor, and the scores of its s/cp queries against all s keys.
+    const double sbh = double(t.seq_len) / cp * t.micro_batch * m.hidden;
     const double sp = t.sequence_parallel ? tp : 1;
     // Korthikanti et al. 2022, section 5: full recompute stores only the layer input, 2sbh,
     // which sequence parallelism splits t ways.
@@ -41,37 +43,68 @@ double in_flight_micro_batches(const Training& t, int pp) {
 
 int layers_per_stage(const ModelSpec& m, int pp) { return (m.layers + pp - 1) / pp; }
 
-double params_per_gpu(const ModelSpec& m, const Parallel& p) {
-    // Shoeybi et al. 2019: TP splits every weight t ways (norms too: a rounding error here).
-    if (p.pp == 1) return m.params / p.tp;
-    // Stage 0 is the most loaded: the input embedding plus ceil(L/pp) layers.
+GpuParams params_on_gpu(const ModelSpec& m, const Parallel& p) {
     const ParamSplit split = parameter_split(m);
-    return (split.embedding + layers_per_stage(m, p.pp) * split.per_layer) / p.tp;
+    // Shoeybi et al. 2019: TP splits every weight t ways (norms too: a rounding error here).
+    // Stage 0 is the most loaded when pp > 1: the input embedding plus ceil(L/pp) layers.
+    const int layers = p.pp == 1 ? m.layers : layers_per_stage(m, p.pp);
+    const double all = p.pp == 1 ? m.params : split.embedding + layers * split.per_layer;
+    if (p.ep == 1) return {all / p.tp, 0};  // the experts replicate as the rest does
+    const double routed = layers * split.per_layer_routed;
+    // Lepikhin et al. 2020 (GShard), section 2.2 and Megatron-Core MoE (expert parallelism): each
+    // of the ep ranks holds experts / ep of every MoE layer's routed experts, and everything else
+    // whole. Megatron-Core's expert tensor parallelism defaults to tp, so experts split t ways too.
+    return {(all - routed) / p.tp, routed / (double(p.tp) * p.ep)};
 }
 
 // DeepSeek-V3 report, Table 2: DualPipe keeps two stage copies (stage s and stage p-1-s) on
 // each GPU, twice the parameters; counted as twice the most loaded stage.
 int stage_copies(const Training& t) { return t.schedule == Schedule::dualpipe ? 2 : 1; }
 
-double params_held(const Config& c) {
-    return params_per_gpu(c.model, c.layout) * stage_copies(c.training);
+GpuParams params_held(const Config& c) {
+    const GpuParams p = params_on_gpu(c.model, c.layout);
+    const int copies = stage_copies(c.training);
+    return {p.dense * copies, p.experts * copies};
 }
 
+double params_per_gpu(const ModelSpec& m, const Parallel& p) { return params_on_gpu(m, p).total(); }
+
+namespace {
+
+// ZeRO-Offload (Ren et al. 2021, section 4.1): the fp32 master, the optimizer states and the
+// gradients the host's optimizer step reads live in host memory; ZeRO-Infinity (Rajbhandari et
+// al. 2021) also the 16-bit parameters, fetched a layer at a time (that buffer is not counted).
+void move_to_host(Offload o, PerGpu& g) {
+    if (o == Offload::none) return;
+    g.host = g.optimizer + g.gradients;
+    g.optimizer = g.gradients = Bytes(0);
+    if (o != Offload::optimizer_params) return;
+    g.host += g.weights;
+    g.weights = Bytes(0);
+}
+
+}  // namespace
+
 PerGpu per_gpu_memory(const Config& c) {
-    const double params = params_held(c);
+    const GpuParams params = params_held(c);
     const BytesPerParam bpp =
         bytes_per_param(c.training.precision, c.training.grad_dtype, c.training.optimizer);
-    const int n = c.layout.dp();
     // ZeRO Table 1: stage 1 shards the optimizer over N, stage 2 also gradients, 3 also weights.
+    // The experts' states shard over the expert-data-parallel group, dp / ep ranks (Megatron-Core's
+    // distributed optimizer keeps a separate expert-data-parallel instance).
+    // Hybrid sharding shards over its group instead (Zhao et al. 2023, FSDP, 3.2.2).
+    const double dense_shards = c.layout.zero_shards(), expert_shards = c.layout.expert_dp();
     const auto sharded_from = [&](int stage, double bytes_per_param) {
-        const double bytes = params * bytes_per_param;
-        return Bytes(c.layout.zero >= stage ? bytes / n : bytes);
+        const bool on = c.layout.zero >= stage;
+        return Bytes(params.dense * bytes_per_param / (on ? dense_shards : 1) +
+                     params.experts * bytes_per_param / (on ? expert_shards : 1));
     };
     PerGpu g;
     g.weights = sharded_from(3, bpp.weights);
     g.gradients = sharded_from(2, bpp.gradients);
     g.optimizer = sharded_from(1, bpp.optimizer);
-    g.activations = activation_bytes_per_layer(c.model, c.training, c.layout.tp) *
+    move_to_host(c.layout.offload, g);
+    g.activations = activation_bytes_per_layer(c.model, c.training, c.layout.tp, c.layout.cp) *
                     double(layers_per_stage(c.model, c.layout.pp)) *
                     double(in_flight_micro_batches(c.training, c.layout.pp));
     g.total = g.weights + g.gradients + g.optimizer + g.activations;

@@ -6,20 +6,30 @@
 namespace engine {
 
 // Korthikanti et al. 2022, per layer, one micro-batch, on one GPU after TP (and SP when on).
-Bytes activation_bytes_per_layer(const ModelSpec& m, const Training& t, int tp);
+// Context parallelism (cp ranks per sequence) divides it by cp.
+Bytes activation_bytes_per_layer(const ModelSpec& m, const Training& t, int tp, int cp = 1);
 // Micro-batches whose activations the first stage holds at once: m (GPipe), min(m, p) (1F1B),
 // min(m, p + (p-1)/v) with v chunks per GPU (interleaved 1F1B; fractional: a chunk is 1/v),
 // min(m, p) (ZB-H1), min(m, 2p-1) (ZB-H2), min(m, p+1) over both stage copies (DualPipe).
 double in_flight_micro_batches(const Training& t, int pp);
 int layers_per_stage(const ModelSpec& m, int pp);  // ceil(layers / pp): the most loaded stage
-// Parameters on the most loaded GPU: stage 0 (embedding + its layers) when pp > 1, split t ways.
-double params_per_gpu(const ModelSpec& m, const Parallel& p);
-int stage_copies(const Training& t);  // stages each GPU holds: 2 under DualPipe, else 1
-double params_held(const Config& c);  // params_per_gpu x stage_copies
+// Parameters on the most loaded GPU: stage 0 (embedding + its layers) when pp > 1, split t ways;
+// the routed experts among them also split ep ways.
+struct GpuParams {
+    double dense = 0;    // replicated across the data-parallel group
+    double experts = 0;  // routed experts when ep > 1 splits them (else counted in dense)
+    double total() const { return dense + experts; }
+    bool operator==(const GpuParams&) const = default;
+};
+GpuParams params_on_gpu(const ModelSpec& m, const Parallel& p);
+double params_per_gpu(const ModelSpec& m, const Parallel& p);  // params_on_gpu(m, p).total()
+int stage_copies(const Training& t);     // stages each GPU holds: 2 under DualPipe, else 1
+GpuParams params_held(const Config& c);  // params_on_gpu x stage_copies
 
 struct PerGpu {
     Bytes weights, gradients, optimizer, activations, total, capacity;
     bool fits = false;
+    Bytes host;  // what offload keeps in host memory for this GPU
     bool operator==(const PerGpu&) const = default;
 };
 PerGpu per_gpu_memory(const Config& c);

@@ -109,7 +109,8 @@ ParamSplit parameter_split(const ModelSpec& m) {
     const double scale = m.params / parameter_count(m);
     const double layers = std::max(m.layers, 1);
     return {embedding_formula(m) * scale, layers_formula(m) / layers * scale,
-            layers_formula(m, m.top_k) / layers * scale};
+            layers_formula(m, m.top_k) / layers * scale,
+            (layers_formula(m) - layers_formula(m, 0)) / layers * scale};
 }
 
 double active_parameter_count(const ModelSpec& m) {

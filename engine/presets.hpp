@@ -56,6 +56,7 @@ double parameter_count(const ModelSpec& m);
 struct ParamSplit {
     double embedding = 0, per_layer = 0;
     double per_layer_active = 0;  // what one token's forward pass multiplies (MoE: top_k experts)
+    double per_layer_routed = 0;  // the routed experts' share of per_layer (what ep splits)
     bool operator==(const ParamSplit&) const = default;
 };
 ParamSplit parameter_split(const ModelSpec& m);

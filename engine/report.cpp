@@ -15,14 +15,15 @@ Report analyze(const Config& c) {
     r.gpus_to_hold_model_states = gpus_to_hold(r.model_states, c.cluster.gpu.memory);
     r.layout = c.layout;
     r.per_gpu = per_gpu_memory(c);
-    r.activations = {activation_bytes_per_layer(c.model, c.training, c.layout.tp),
+    r.activations = {activation_bytes_per_layer(c.model, c.training, c.layout.tp, c.layout.cp),
                      layers_per_stage(c.model, c.layout.pp),
                      in_flight_micro_batches(c.training, c.layout.pp)};
     r.comm = comm_per_step(c);
     r.bubble_fraction = bubble_fraction(c.training.schedule, c.layout.pp, c.training.micro_batches,
                                         c.training.chunks);
     r.flops = step_flops(c);
-    r.step = step_time(c, r.flops, r.comm, r.bubble_fraction);
+    r.offload = offload_traffic(c);
+    r.step = step_time(c, r.flops, r.comm, r.bubble_fraction, r.offload.seconds);
     return r;
 }
 

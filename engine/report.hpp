@@ -5,6 +5,7 @@
 #include "engine/config.hpp"
 #include "engine/flops.hpp"
 #include "engine/memory.hpp"
+#include "engine/offload.hpp"
 
 namespace engine {
 
@@ -25,6 +26,7 @@ struct Report {
     PerGpu per_gpu;
     ActivationsReport activations;
     CommPerStep comm;
+    OffloadTraffic offload;
     double bubble_fraction = 0;
     FlopsReport flops;
     StepReport step;

@@ -44,6 +44,11 @@ inline constexpr Bound kWholeNumbers[] = {
     {"tp", 1, kMaxGpus, "Tensor parallel degree"},
     {"pp", 1, kMaxGpus, "Pipeline parallel degree"},
     {"zero", 0, 3, "ZeRO stage"},
+    {"shard_group", 0, kMaxGpus,
+     "ZeRO-3 hybrid sharding: replicas per sharding group (0: all of them, plain ZeRO-3)"},
+    {"cp", 1, kMaxGpus, "Context parallel degree: GPUs each sequence is split over"},
+    {"ep", 1, 4096,
+     "Expert parallel degree: ranks of the data-parallel group the experts split over"},
     {"gpus_per_node", 1, kMaxGpus, "GPUs per node"},
     {"nodes", 1, kMaxGpus, "Nodes"},
     {"layers", 1, 1000, "Transformer layers"},
@@ -89,6 +94,8 @@ inline constexpr std::string_view kOptimizers[] = {"adam", "adam-8bit", "sgd-mom
                                                    "lion", "adafactor", "muon"};
 inline constexpr std::string_view kFits[] = {"tail", "stretch"};
 inline constexpr std::string_view kOverlaps[] = {"none", "dp", "all"};
+inline constexpr std::string_view kCpModes[] = {"allgather", "ring"};
+inline constexpr std::string_view kOffloads[] = {"none", "optimizer", "optimizer+params"};
 
 // Every keyword a storyboard gives, by key (video's theme and captions, and the settings).
 inline constexpr Choice kChoices[] = {
@@ -107,6 +114,17 @@ inline constexpr Choice kChoices[] = {
      {},
      "Communication the step-time estimate hides behind compute: none, the data-parallel "
      "traffic, or all of it."},
+    {"cp_mode",
+     kCpModes,
+     {},
+     "How context parallelism exchanges keys and values: all-gathered before attention (Llama 3's "
+     "way, the default) or passed around a ring (Megatron-Core's p2p)."},
+    {"offload",
+     kOffloads,
+     {},
+     "What ZeRO keeps in host memory: optimizer (ZeRO-Offload: the fp32 master, optimizer states "
+     "and gradients; zero 1 or more) or optimizer+params (ZeRO-Infinity: the weights too; zero "
+     "3)."},
     {"optimizer",
      kOptimizers,
      {},
@@ -141,6 +159,8 @@ inline constexpr Range kRanges[] = {
     {"mfu", 0.01, 1, "",
      "Fraction of peak FLOPs the GPUs sustain on their work (step-time estimate)"},
     {"step_time", 0.001, 86400, "s", "A measured step time: MFU and HFU are reported from it"},
+    {"capacity_factor", 0.1, 16, "",
+     "Expert capacity over an even share of the tokens (mixture of experts; default 1)"},
 };
 
 constexpr const Range* find_range(std::string_view key) {

@@ -177,6 +177,10 @@ const std::vector<Handler>& handlers() {
          [](C& c, S, S v) {
              return set_ranged(c.training.step_time, v, limits::range("step_time"));
          }},
+        {"capacity_factor", T::ranged,
+         [](C& c, S, S v) {
+             return set_ranged(c.training.capacity_factor, v, limits::range("capacity_factor"));
+         }},
         {"gpus", T::whole,
          [](C& c, S k, S v) { return set_int(c.layout.gpus, k, v, whole_number("gpus")); }},
         {"tp", T::whole,
@@ -185,6 +189,22 @@ const std::vector<Handler>& handlers() {
          [](C& c, S k, S v) { return set_int(c.layout.pp, k, v, whole_number("pp")); }},
         {"zero", T::whole,
          [](C& c, S k, S v) { return set_int(c.layout.zero, k, v, whole_number("zero")); }},
+        {"ep", T::whole,
+         [](C& c, S k, S v) { return set_int(c.layout.ep, k, v, whole_number("ep")); }},
+        {"shard_group", T::whole,
+         [](C& c, S k, S v) {
+             return set_int(c.layout.shard_group, k, v, whole_number("shard_group"));
+         }},
+        {"offload", T::choice,
+         [](C& c, S, S v) {
+             return set_choice(c.layout.offload, engine::parse_offload(v), v, choice("offload"));
+         }},
+        {"cp", T::whole,
+         [](C& c, S k, S v) { return set_int(c.layout.cp, k, v, whole_number("cp")); }},
+        {"cp_mode", T::choice,
+         [](C& c, S, S v) {
+             return set_choice(c.layout.cp_mode, engine::parse_cp_mode(v), v, choice("cp_mode"));
+         }},
         {"gpus_per_node", T::whole,
          [](C& c, S k, S v) {
              return set_cluster_size(c, &engine::Cluster::gpus_per_node, k, v,

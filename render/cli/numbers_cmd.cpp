@@ -70,6 +70,18 @@ std::string comm_cell(engine::Bytes bytes, engine::Seconds time) {
     return story::format_bytes(bytes.value) + " in " + story::format_time(time.value);
 }
 
+// "16 GPUs = dp 4 x tp 2 x pp 1 x cp 2, ZeRO-1, ep 2 (inside dp)": cp, ep and a shard group only
+// when used.
+std::string layout_text(const engine::Parallel& p) {
+    std::string text = story::format_int(p.gpus) + " GPUs = dp " + std::to_string(p.dp()) +
+                       " x tp " + std::to_string(p.tp) + " x pp " + std::to_string(p.pp);
+    if (p.cp > 1) text += " x cp " + std::to_string(p.cp);
+    text += ", ZeRO-" + std::to_string(p.zero);
+    if (p.shard_group > 0) text += " sharded in groups of " + std::to_string(p.shard_group);
+    if (p.ep > 1) text += ", ep " + std::to_string(p.ep) + " (inside dp)";
+    return text;
+}
+
 void write_markdown(std::ostream& out, const engine::Config& c, const engine::Report& r) {
     const engine::BytesPerParam& b = r.bytes_per_param;
     const engine::PerGpu& g = r.per_gpu;
@@ -87,16 +99,14 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
         {"model states", story::format_bytes(r.model_states.value)},
         {"GPUs to hold the model states",
          story::format_int(r.gpus_to_hold_model_states) + " x " + capacity},
-        {"layout", story::format_int(r.layout.gpus) + " GPUs = dp " +
-                       std::to_string(r.layout.dp()) + " x tp " + std::to_string(r.layout.tp) +
-                       " x pp " + std::to_string(r.layout.pp) + ", ZeRO-" +
-                       std::to_string(r.layout.zero)},
+        {"layout", layout_text(r.layout)},
         {"per GPU: weights", story::format_bytes(g.weights.value)},
         {"per GPU: gradients", story::format_bytes(g.gradients.value)},
         {"per GPU: optimizer", story::format_bytes(g.optimizer.value)},
         {"per GPU: activations", story::format_bytes(g.activations.value)},
         {"per GPU: total", story::format_bytes(g.total.value) + " of " + capacity +
                                (g.fits ? " (fits)" : " (does not fit)")},
+        {"per GPU: host memory (offload)", story::format_bytes(g.host.value)},
         {"activations per layer (one micro-batch)",
          story::format_bytes(r.activations.per_layer.value)},
         {"layers per GPU", std::to_string(r.activations.layers_per_gpu)},
@@ -104,7 +114,15 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
         {"comm per step: data parallel", comm_cell(r.comm.dp_per_gpu, r.comm.dp_time)},
         {"comm per step: tensor parallel", comm_cell(r.comm.tp_per_gpu, r.comm.tp_time)},
         {"comm per step: pipeline", comm_cell(r.comm.pp_per_gpu, r.comm.pp_time)},
+        {"comm per step: data parallel inside / across shard groups",
+         comm_cell(r.comm.dp_intra_per_gpu, r.comm.dp_intra_time) + " / " +
+             comm_cell(r.comm.dp_inter_per_gpu, r.comm.dp_inter_time)},
+        {"comm per step: expert parallel", comm_cell(r.comm.ep_per_gpu, r.comm.ep_time)},
+        {"comm per step: context parallel", comm_cell(r.comm.cp_per_gpu, r.comm.cp_time)},
         {"comm time per step", story::format_time(r.comm.total().value)},
+        {"offload over PCIe per step (" + std::string(engine::to_string(c.layout.offload)) + ")",
+         story::format_bytes(r.offload.bytes().value) + " in " +
+             story::format_time(r.offload.seconds.value)},
         {"pipeline bubble", story::format_percent(r.bubble_fraction)},
         {"FLOPs per token (model)", flops_text(r.flops.per_token)},
         {"FLOPs per step: model / hardware", flops_text(r.flops.model_per_step) + " / " +

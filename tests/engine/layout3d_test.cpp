@@ -30,32 +30,71 @@ TEST_CASE("groups larger than a node cross it") {
     CHECK(one_node.dp_within_node());
 }
 
-TEST_CASE("groups_within_node agrees with the listed ranks for every small layout") {
+TEST_CASE("within_node agrees with the listed ranks for every small layout") {
     // The oracle: every group's ranks, from layout_3d's list, on one node or not.
     const auto listed = [](const engine::Layout3D& l, auto key) {
-        std::map<int, int> node;
+        std::map<long long, int> node;
         for (const engine::RankPlace& r : l.ranks) {
             const auto [it, fresh] = node.emplace(key(r), r.node);
             if (!fresh && it->second != r.node) return false;
         }
         return true;
     };
+    using engine::RankGroup;
     int layouts = 0;
     for (int per_node : {1, 2, 3, 4, 6, 8}) {
-        for (int gpus = 1; gpus <= 48; ++gpus) {
+        for (int gpus = 1; gpus <= 24; ++gpus) {
             for (int tp = 1; tp <= gpus; ++tp) {
                 for (int pp = 1; tp * pp <= gpus; ++pp) {
-                    if (gpus % (tp * pp) != 0) continue;
-                    const engine::Parallel p{gpus, tp, pp, 0};
-                    const engine::Layout3D l = engine::layout_3d(p, per_node);
-                    INFO(gpus << " GPUs, " << per_node << " a node, tp " << tp << ", pp " << pp);
-                    CHECK(engine::tp_within_node(p, per_node) ==
-                          listed(l, [](auto& r) { return r.dp * 100000 + r.pp; }));
-                    CHECK(engine::pp_within_node(p, per_node) ==
-                          listed(l, [](auto& r) { return r.dp * 100000 + r.tp; }));
-                    CHECK(engine::dp_within_node(p, per_node) ==
-                          listed(l, [](auto& r) { return r.pp * 100000 + r.tp; }));
-                    ++layouts;
+                    for (int cp = 1; tp * pp * cp <= gpus; ++cp) {
+                        if (gpus % (tp * pp * cp) != 0) continue;
+                        const int dp = gpus / (tp * pp * cp), replicas = dp * cp;
+                        for (int ep = 1; ep <= dp; ++ep) {
+                            if (dp % ep != 0) continue;
+                            for (int shard = 1; shard <= replicas; ++shard) {
+                                if (replicas % shard != 0) continue;
+                                engine::Parallel p{gpus, tp, pp, 3};
+                                p.cp = cp, p.ep = ep, p.shard_group = shard;
+                                const engine::Layout3D l = engine::layout_3d(p, per_node);
+                                INFO(gpus << " GPUs, " << per_node << " a node, tp " << tp
+                                          << ", pp " << pp << ", cp " << cp << ", ep " << ep
+                                          << ", shard " << shard);
+                                const auto q = [&](auto& r) { return r.dp * cp + r.cp; };
+                                const std::vector<std::pair<RankGroup, bool>> expected = {
+                                    {RankGroup::tp,
+                                     listed(l, [&](auto& r) { return (q(r) * pp + r.pp); })},
+                                    {RankGroup::cp, listed(l,
+                                                           [&](auto& r) {
+                                                               return (r.dp * pp + r.pp) * tp +
+                                                                      r.tp;
+                                                           })},
+                                    {RankGroup::pp,
+                                     listed(l, [&](auto& r) { return q(r) * tp + r.tp; })},
+                                    {RankGroup::dp,
+                                     listed(l, [&](auto& r) { return r.pp * tp + r.tp; })},
+                                    {RankGroup::ep,
+                                     listed(l,
+                                            [&](auto& r) {
+                                                return ((r.dp / ep * pp + r.pp) * cp + r.cp) * tp +
+                                                       r.tp;
+                                            })},
+                                    {RankGroup::shard,
+                                     listed(l,
+                                            [&](auto& r) {
+                                                return (q(r) / shard * pp + r.pp) * tp + r.tp;
+                                            })},
+                                    {RankGroup::replicas, listed(l, [&](auto& r) {
+                                         return (q(r) % shard * pp + r.pp) * tp + r.tp;
+                                     })}};
+                                for (const auto& [group, within] : expected) {
+                                    INFO("group " << int(group));
+                                    CHECK(engine::within_node(p, per_node, group) == within);
+                                    CHECK(l.within_node(group) == within);
+                                }
+                                ++layouts;
+                            }
+                        }
+                    }
                 }
             }
         }

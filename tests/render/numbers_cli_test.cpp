@@ -47,6 +47,10 @@ const std::vector<std::string> kKeys = {"params",
                                         "layout.tp",
                                         "layout.pp",
                                         "layout.zero",
+                                        "layout.ep",
+                                        "layout.shard_group",
+                                        "layout.cp",
+                                        "layout.cp_mode",
                                         "per_gpu.weights_bytes",
                                         "per_gpu.gradients_bytes",
                                         "per_gpu.optimizer_bytes",
@@ -54,13 +58,25 @@ const std::vector<std::string> kKeys = {"params",
                                         "per_gpu.total_bytes",
                                         "per_gpu.capacity_bytes",
                                         "per_gpu.fits",
+                                        "per_gpu.host_bytes",
                                         "activations.per_layer_bytes",
                                         "activations.layers_per_gpu",
                                         "activations.in_flight_micro_batches",
                                         "comm_per_step.dp_bytes_per_gpu",
                                         "comm_per_step.tp_bytes_per_gpu",
                                         "comm_per_step.pp_bytes_per_gpu",
+                                        "comm_per_step.dp_intra_bytes_per_gpu",
+                                        "comm_per_step.dp_inter_bytes_per_gpu",
+                                        "comm_per_step.dp_intra_seconds",
+                                        "comm_per_step.dp_inter_seconds",
+                                        "comm_per_step.ep_bytes_per_gpu",
+                                        "comm_per_step.ep_seconds",
+                                        "comm_per_step.cp_bytes_per_gpu",
+                                        "comm_per_step.cp_seconds",
                                         "comm_per_step.seconds",
+                                        "offload.mode",
+                                        "offload.pcie_bytes_per_step",
+                                        "offload.pcie_seconds",
                                         "pipeline.bubble_fraction",
                                         "flops.per_token",
                                         "flops.model_per_step",
@@ -89,6 +105,12 @@ void check_matches(const nlohmann::ordered_json& j, const engine::Report& r) {
     CHECK(j["layout"]["tp"] == r.layout.tp);
     CHECK(j["layout"]["pp"] == r.layout.pp);
     CHECK(j["layout"]["zero"] == r.layout.zero);
+    CHECK(j["layout"]["ep"] == r.layout.ep);
+    CHECK(j["layout"]["shard_group"] == r.layout.shard_group);
+    CHECK(j["comm_per_step"]["dp_intra_bytes_per_gpu"] == whole(r.comm.dp_intra_per_gpu));
+    CHECK(j["comm_per_step"]["dp_inter_bytes_per_gpu"] == whole(r.comm.dp_inter_per_gpu));
+    CHECK(j["layout"]["cp"] == r.layout.cp);
+    CHECK(j["layout"]["cp_mode"] == std::string(engine::to_string(r.layout.cp_mode)));
     const nlohmann::ordered_json& g = j["per_gpu"];
     CHECK(g["weights_bytes"] == whole(r.per_gpu.weights));
     CHECK(g["gradients_bytes"] == whole(r.per_gpu.gradients));
@@ -97,12 +119,18 @@ void check_matches(const nlohmann::ordered_json& j, const engine::Report& r) {
     CHECK(g["total_bytes"] == whole(r.per_gpu.total));
     CHECK(g["capacity_bytes"] == whole(r.per_gpu.capacity));
     CHECK(g["fits"] == r.per_gpu.fits);
+    CHECK(g["host_bytes"] == whole(r.per_gpu.host));
+    CHECK(j["offload"]["pcie_bytes_per_step"] == whole(r.offload.bytes()));
     CHECK(j["activations"]["per_layer_bytes"] == whole(r.activations.per_layer));
     CHECK(j["activations"]["layers_per_gpu"] == r.activations.layers_per_gpu);
     CHECK(j["activations"]["in_flight_micro_batches"] == r.activations.in_flight_micro_batches);
     CHECK(j["comm_per_step"]["dp_bytes_per_gpu"] == whole(r.comm.dp_per_gpu));
     CHECK(j["comm_per_step"]["tp_bytes_per_gpu"] == whole(r.comm.tp_per_gpu));
     CHECK(j["comm_per_step"]["pp_bytes_per_gpu"] == whole(r.comm.pp_per_gpu));
+    CHECK(j["comm_per_step"]["ep_bytes_per_gpu"] == whole(r.comm.ep_per_gpu));
+    CHECK(j["comm_per_step"]["ep_seconds"].get<double>() == Approx(r.comm.ep_time.value));
+    CHECK(j["comm_per_step"]["cp_bytes_per_gpu"] == whole(r.comm.cp_per_gpu));
+    CHECK(j["comm_per_step"]["cp_seconds"].get<double>() == Approx(r.comm.cp_time.value));
     CHECK(j["comm_per_step"]["seconds"].get<double>() == Approx(r.comm.total().value));
     CHECK(j["pipeline"]["bubble_fraction"].get<double>() == Approx(r.bubble_fraction));
 }
@@ -174,6 +202,71 @@ TEST_CASE("numbers --experts --top-k make a custom model a mixture of experts") 
     CHECK(no_k.exit_code == 2);
     CHECK(no_k.err.find("top_k must be between 1 and the 8 experts (got 0") != std::string::npos);
     CHECK(no_k.out.empty());
+}
+
+TEST_CASE("numbers --ep --capacity-factor: the experts' all-to-all, and its refusals") {
+    const render_test::CliRun run =
+        numbers("--model mixtral-8x7b --gpus 8 --ep 8 --capacity-factor 1.25 --format json");
+    REQUIRE(run.exit_code == 0);
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(run.out);
+    CHECK(j["layout"]["ep"] == 8);
+    // 4096 x 4096 x 2 bytes x top_k 2 x 1.25, 7/8 of it, x 4 x 32 MoE layers x 8 micro-batches.
+    CHECK(j["comm_per_step"]["ep_bytes_per_gpu"] == 75161927680LL);
+    CHECK_THAT(numbers("--model mixtral-8x7b --gpus 8 --ep 8").out,
+               Catch::Contains("| comm per step: expert parallel | 60.1\u2009GB in "));
+    const render_test::CliRun bad = numbers("--model mixtral-8x7b --gpus 8 --ep 3");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err ==
+          "shardreel: error: ep = 3 does not divide the 8 experts (try ep=4)\n"
+          "shardreel: error: ep = 3 does not divide the data-parallel degree 8: expert "
+          "parallelism splits the data-parallel ranks (try ep=4)\n");
+}
+
+TEST_CASE("numbers --cp --cp-mode: the key/value exchange, and a sequence cp does not divide") {
+    const std::string base = "--model llama-3-8b --seq 8192 --gpus 8 ";
+    const auto j = nlohmann::ordered_json::parse(numbers(base + "--cp 4 --format json").out);
+    CHECK(j["layout"]["dp"] == 2);
+    CHECK(j["layout"]["cp_mode"] == "allgather");
+    // 2048 tokens x (K + V: 2 x 8 heads x 128) x 2 bytes, 2 x 3 chunks x 32 layers x 8.
+    CHECK(j["comm_per_step"]["cp_bytes_per_gpu"] == 12884901888LL);
+    const auto ring =
+        nlohmann::ordered_json::parse(numbers(base + "--cp 4 --cp-mode ring --format json").out);
+    CHECK(ring["comm_per_step"]["cp_bytes_per_gpu"] == 19327352832LL);
+    const render_test::CliRun bad = numbers(base + "--cp 3");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err ==
+          "shardreel: error: tp x pp x cp = 3 does not divide 8 GPUs (try cp=4)\n"
+          "shardreel: error: cp = 3 does not divide the sequence of 8192 tokens (try "
+          "cp=4)\n");
+}
+
+TEST_CASE("numbers --shard-group: hybrid sharding's traffic inside and across groups") {
+    const auto j = nlohmann::ordered_json::parse(
+        numbers("--gpus 16 --zero 3 --shard-group 8 --format json").out);
+    CHECK(j["layout"]["shard_group"] == 8);
+    CHECK(j["per_gpu"]["weights_bytes"] == 1684603904LL);  // 2 x 6,738,415,616 / 8
+    CHECK(j["comm_per_step"]["dp_intra_bytes_per_gpu"] == 35376681984LL);
+    CHECK(j["comm_per_step"]["dp_inter_bytes_per_gpu"] == 1684603904LL);
+    const render_test::CliRun bad = numbers("--gpus 16 --zero 2 --shard-group 8");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err ==
+          "shardreel: error: shard_group = 8 shards ZeRO-3's parameters, gradients and "
+          "optimizer states, but zero = 2 (use zero=3, or drop shard_group)\n");
+}
+
+TEST_CASE("numbers --offload: host memory and the PCIe traffic of ZeRO-Offload") {
+    // One GPU, micro-batches 1: ZeRO-Offload's 2M down and 2M up, M = 6,738,415,616.
+    const auto j = nlohmann::ordered_json::parse(
+        numbers("--gpus 1 --zero 2 --offload optimizer --micro-batches 1 --format json").out);
+    CHECK(j["offload"]["mode"] == "optimizer");
+    CHECK(j["offload"]["pcie_bytes_per_step"] == 26953662464LL);
+    CHECK(j["per_gpu"]["host_bytes"] == 94337818624LL);  // 14M
+    CHECK(j["per_gpu"]["optimizer_bytes"] == 0);
+    const render_test::CliRun bad = numbers("--gpus 8 --offload optimizer+params --zero 1");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.err ==
+          "shardreel: error: offload = optimizer+params needs ZeRO-3's parameter "
+          "partitions (ZeRO-Infinity), but zero = 1 (use zero=3, or offload=optimizer)\n");
 }
 
 TEST_CASE("numbers: micro-batches in flight are whole for 1F1B and fractional interleaved") {

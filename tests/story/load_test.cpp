@@ -189,6 +189,40 @@ chapters:
     CHECK(std::round(m.params / 1e8) == 467);
 }
 
+TEST_CASE("parallel: takes ep, cp, cp_mode, shard_group and offload; training: capacity_factor") {
+    const auto sb = load_ok(R"(shardreel: 1
+defaults:
+  model: mixtral-8x7b
+  cluster: {nodes: 2}
+  parallel: {ep: 4, cp: 2, cp_mode: ring, zero: 3, offload: optimizer+params}
+  training: {capacity_factor: 1.25}
+chapters:
+  - {id: a, kind: title}
+)");
+    const engine::Config& c = sb.chapters[0].config;
+    CHECK(c.layout.ep == 4);
+    CHECK(c.layout.cp == 2);
+    CHECK(c.layout.dp() == 8);
+    CHECK(c.layout.cp_mode == engine::CpMode::ring);
+    CHECK(c.layout.offload == engine::Offload::optimizer_params);
+    CHECK(c.training.capacity_factor == 1.25);
+    const auto hybrid = load_ok(R"(shardreel: 1
+defaults:
+  cluster: {nodes: 2}
+  parallel: {zero: 3, shard_group: 8}
+chapters:
+  - {id: a, kind: title}
+)");
+    CHECK(hybrid.chapters[0].config.layout.shard_group == 8);
+    CHECK(errors_of(R"(shardreel: 1
+defaults:
+  parallel: {cp_mode: spiral}
+chapters:
+  - {id: a, kind: title}
+)")
+              .find("cp_mode") != std::string::npos);
+}
+
 TEST_CASE("durations and beat times accept seconds, milliseconds and frames; timing sorts") {
     const auto sb = timed_ok(R"(shardreel: 1
 video: {fps: 24}
@@ -314,10 +348,16 @@ TEST_CASE("setting_names lists every flat name") {
                                                              "mfu",
                                                              "overlap",
                                                              "step_time",
+                                                             "capacity_factor",
                                                              "gpus",
                                                              "tp",
                                                              "pp",
                                                              "zero",
+                                                             "ep",
+                                                             "shard_group",
+                                                             "offload",
+                                                             "cp",
+                                                             "cp_mode",
                                                              "gpus_per_node",
                                                              "nodes",
                                                              "nvlink",

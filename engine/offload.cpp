@@ -1,0 +1,29 @@
+// PCIe traffic of optimizer (and parameter) offload; see offload.hpp.
+#include "engine/offload.hpp"
+
+#include "engine/memory.hpp"
+
+namespace engine {
+
+double partition_params(const Config& c) {
+    const GpuParams p = params_on_gpu(c.model, c.layout);
+    return p.dense / c.layout.zero_shards() + p.experts / c.layout.expert_dp();
+}
+
+OffloadTraffic offload_traffic(const Config& c) {
+    const Offload o = c.layout.offload;
+    if (o == Offload::none) return {};
+    const Training& t = c.training;
+    const BytesPerParam bpp = bytes_per_param(t.precision, t.grad_dtype, t.optimizer);
+    const double m = partition_params(c), micro_batches = t.micro_batches;
+    OffloadTraffic out;
+    out.down = Bytes(m * bpp.gradients * micro_batches);
+    // Offloaded parameters are updated in place on the host, then fetched for forward and
+    // backward; otherwise the update comes up once.
+    const double fetches = o == Offload::optimizer_params ? 2 * micro_batches : 1;
+    out.up = Bytes(m * bpp.weights * fetches);
+    out.seconds = out.bytes() / (c.cluster.gpu.pcie / 2);
+    return out;
+}
+
+}  // namespace engine

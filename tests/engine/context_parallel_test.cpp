@@ -1,0 +1,102 @@
+// Context parallelism: each sequence split over cp GPUs, activations divided by cp, keys and values
+// exchanged around a ring or all-gathered, and ranks placed tp fastest, then cp, pp, dp.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "engine/comm.hpp"
+#include "engine/layout3d.hpp"
+#include "engine/memory.hpp"
+#include "engine_fixtures.hpp"
+
+using namespace engine;
+using engine_test::config_for;
+using engine_test::llama7b;
+
+namespace {
+
+Config llama3_8b(int gpus, int cp, CpMode mode = CpMode::allgather) {
+    Config c = config_for(*find_model("llama-3-8b"), gpus);
+    c.layout.cp = cp;
+    c.layout.cp_mode = mode;
+    c.training.seq_len = 8192;
+    return c;
+}
+
+std::string problems(const Config& c) {
+    std::string all;
+    for (const std::string& p : validate(c)) all += p + "\n";
+    return all;
+}
+
+}  // namespace
+
+TEST_CASE("GQA's keys and values are kv_heads x head_dim, not hidden") {
+    // Llama 3 (Dubey et al. 2024, 3.3.2) all-gathers K and V because GQA makes them small:
+    // 405B's 8 KV heads of 128 against 128 query heads, K + V = 2,048 per token, hidden / 8.
+    const ModelSpec big = *find_model("llama-3.1-405b");
+    CHECK(kv_width(big) == 2048);
+    CHECK(kv_width(big) == big.hidden / 8.0);
+    CHECK(kv_width(*find_model("llama-2-7b")) == 2 * 4096);  // MHA: K and V are h each
+    // DeepSeek-V3's MLA: 128 heads of key 128 + 64 rope and value 128.
+    CHECK(kv_width(*find_model("deepseek-v3")) == 128 * (128 + 64 + 128));
+}
+
+TEST_CASE("context parallel traffic: all-gather 2(cp-1) chunks, ring 3(cp-1), per layer") {
+    // One rank's chunk: 8192 / 4 tokens x 2048 x 2 bytes = 8,388,608; 32 layers x 8 micro-batches.
+    const CommPerStep gathered = comm_per_step(llama3_8b(8, 4));
+    CHECK(gathered.cp_per_gpu == Bytes(2 * 3 * 8'388'608.0 * 32 * 8));
+    CHECK(gathered.cp_per_gpu == Bytes(12'884'901'888));
+    CHECK(gathered.cp_time.value == Approx(12'884'901'888 / 450e9));  // 4 ranks of one node
+    const CommPerStep ring = comm_per_step(llama3_8b(8, 4, CpMode::ring));
+    CHECK(ring.cp_per_gpu == Bytes(19'327'352'832));
+    CHECK(comm_per_step(llama3_8b(8, 1)).cp_per_gpu == Bytes(0));
+    CHECK(gathered.total() == gathered.dp_time + gathered.tp_time + gathered.pp_time +
+                                  gathered.ep_time + gathered.cp_time);
+}
+
+TEST_CASE("cp divides activations and the boundary traffic, not the weights") {
+    Config c = llama7b(8);
+    c.layout.cp = 2;
+    CHECK(activation_bytes_per_layer(c.model, c.training, 1, 2) == Bytes(570'425'344 / 2));
+    CHECK(per_gpu_memory(c).activations == per_gpu_memory(llama7b(8)).activations / 2);
+    CHECK(per_gpu_memory(c).weights == per_gpu_memory(llama7b(8)).weights);
+    // The dp x cp ranks hold the same weights: gradients synchronise over all 8 (ZeRO too).
+    CHECK(c.layout.dp() == 4);
+    CHECK(c.layout.replicas() == 8);
+    CHECK(comm_per_step(c).dp_per_gpu == Bytes(23'584'454'656));
+    c.layout.zero = 1;
+    CHECK(per_gpu_memory(c).optimizer == per_gpu_memory(llama7b(8, 1, 1, 1)).optimizer);
+    Config tp = llama7b(8, 2);
+    const Bytes tp_alone = comm_per_step(tp).tp_per_gpu;
+    tp.layout.cp = 2;
+    CHECK(comm_per_step(tp).tp_per_gpu == tp_alone / 2);
+}
+
+TEST_CASE("placement: tp fastest, then cp, then pp, then dp") {
+    Parallel p{16, 2, 2, 0};
+    p.cp = 2;
+    const Layout3D l = layout_3d(p, 8);
+    CHECK(l.dp == 2);
+    CHECK(l.ranks[5] == RankPlace{5, 0, 5, 0, 1, 1, 0});
+    CHECK(l.ranks[6] == RankPlace{6, 0, 6, 0, 1, 0, 1});
+    for (const RankPlace& r : l.ranks) CHECK(r.rank == ((r.dp * 2 + r.pp) * 2 + r.cp) * 2 + r.tp);
+    CHECK(l.tp_within_node());
+    CHECK(l.within_node(RankGroup::cp));
+    CHECK(l.pp_within_node());
+    CHECK_FALSE(l.dp_within_node());
+    Parallel wide{16, 1, 1, 0};
+    wide.cp = 16;
+    CHECK_FALSE(layout_3d(wide, 8).within_node(RankGroup::cp));
+    CHECK(group_bandwidth(llama3_8b(16, 16), Group::cp) == BytesPerSecond(50e9));
+    CHECK(group_bandwidth(llama3_8b(16, 8), Group::cp) == BytesPerSecond(450e9));
+}
+
+TEST_CASE("cp must divide the GPUs and the sequence") {
+    CHECK(problems(llama3_8b(8, 3)) ==
+          "tp x pp x cp = 3 does not divide 8 GPUs (try cp=4)\n"
+          "cp = 3 does not divide the sequence of 8192 tokens (try cp=4)\n");
+    Config odd = llama3_8b(12, 3);
+    odd.training.seq_len = 8000;
+    CHECK(problems(odd) == "cp = 3 does not divide the sequence of 8000 tokens (try cp=4)\n");
+    CHECK(validate(llama3_8b(8, 4)).empty());
+}
