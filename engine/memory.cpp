@@ -109,7 +109,8 @@ PerGpu per_gpu_memory(const Config& c) {
                     double(in_flight_micro_batches(c.training, c.layout.pp));
     g.total = g.weights + g.gradients + g.optimizer + g.activations;
     g.capacity = c.cluster.gpu.memory;
-    g.fits = g.total <= g.capacity;
+    g.host_capacity = c.cluster.gpu.host_memory;
+    g.fits = g.total <= g.capacity && g.host <= g.host_capacity;
     return g;
 }
 

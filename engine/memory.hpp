@@ -29,7 +29,8 @@ GpuParams params_held(const Config& c);  // params_on_gpu x stage_copies
 struct PerGpu {
     Bytes weights, gradients, optimizer, activations, total, capacity;
     bool fits = false;
-    Bytes host;  // what offload keeps in host memory for this GPU
+    Bytes host;           // what offload keeps in host memory for this GPU
+    Bytes host_capacity;  // its share of the host's memory (fits: host <= host_capacity too)
     bool operator==(const PerGpu&) const = default;
 };
 PerGpu per_gpu_memory(const Config& c);

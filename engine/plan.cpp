@@ -12,7 +12,6 @@ constexpr Recompute kRecomputes[] = {Recompute::none, Recompute::selective, Reco
 constexpr int kMaxChunks = 8;      // virtual stages per GPU tried with the interleaved schedule
 constexpr int kMaxGpuGrowth = 64;  // how far the shortfall search multiplies the GPUs
 
-const char* const kBatchReason = "the global batch does not split into dp x micro-batch size";
 const char* const kMemoryReason = "does not fit in the GPU's memory";
 
 std::vector<int> divisors_up_to(int n, int most) {
@@ -39,11 +38,21 @@ std::vector<std::pair<Schedule, int>> schedules(const Config& c) {
     return out;
 }
 
+// How far a layout is from fitting: the larger of its GPU memory and its host memory over what
+// each holds (at most 1 when it fits).
+double overcommit(const PerGpu& g) {
+    return std::max(g.total.value / g.capacity.value, g.host.value / g.host_capacity.value);
+}
+
 bool faster(const PlanEntry& a, const PlanEntry& b) {
     if (a.report.step.seconds != b.report.step.seconds)
         return a.report.step.seconds < b.report.step.seconds;
     return a.report.per_gpu.total.value < b.report.per_gpu.total.value;
 }
+
+// Context parallelism splits a sequence: tried at powers of two while each rank keeps at least
+// kMinCpTokens of it (Llama 3 turned it on for long contexts only, Dubey et al. 2024, 3.3.2).
+constexpr int kMaxCp = 16, kMinCpTokens = 4096;
 
 class Search {
   public:
@@ -55,39 +64,37 @@ class Search {
         const int gpus = base_.layout.gpus;
         for (int tp : divisors_up_to(std::gcd(gpus, cl.gpus_per_node), cl.gpus_per_node)) {
             if (heads % tp != 0) continue;
-            for (int pp : divisors_up_to(gpus / tp, base_.model.layers)) by_batch(tp, pp);
+            for (int pp : divisors_up_to(gpus / tp, base_.model.layers)) {
+                for (int cp = 1; cp <= kMaxCp && (gpus / (tp * pp)) % cp == 0; cp *= 2) {
+                    if (cp > 1 && base_.training.seq_len / cp < kMinCpTokens) break;
+                    by_batch(tp, pp, cp);
+                }
+            }
         }
     }
 
     std::vector<PlanEntry> fits;
 
   private:
-    void by_batch(int tp, int pp) {
+    void by_batch(int tp, int pp, int cp) {
         Config c = base_;
         c.layout.tp = tp;
         c.layout.pp = pp;
+        c.layout.cp = cp;
         c.training.sequence_parallel = tp > 1;
-        const int dp = c.layout.dp();
         for (int size : kMicroBatchSizes) {
             c.training.micro_batch = size;
-            const long long per_step = 1LL * dp * size;
-            if (o_.global_batch % per_step != 0) {
-                reject(kBatchReason, variants(c));
+            if (set_global_batch(c, o_.global_batch)) {
+                ++r_.batch_splits_dropped;
                 continue;
             }
-            c.training.micro_batches = int(o_.global_batch / per_step);
             by_memory(c);
         }
     }
 
-    // The layouts sharing tp, pp and the batch split: ZeRO stage x recompute x schedule.
-    long long variants(const Config& c) const {
-        const long long zeros = c.layout.dp() > 1 ? 4 : 1;
-        return zeros * std::size(kRecomputes) * (long long)schedules(c).size();
-    }
-
+    // ZeRO stage x recompute x schedule x expert parallelism x hybrid sharding.
     void by_memory(Config c) {
-        const int zeros = c.layout.dp() > 1 ? 3 : 0;
+        const int zeros = c.layout.replicas() > 1 ? 3 : 0;
         for (int zero = 0; zero <= zeros; ++zero) {
             c.layout.zero = zero;
             for (Recompute rc : kRecomputes) {
@@ -95,28 +102,53 @@ class Search {
                 for (auto [kind, chunks] : schedules(c)) {
                     c.training.schedule = kind;
                     c.training.chunks = chunks;
-                    consider(c);
+                    for (int ep : expert_degrees(c)) {
+                        c.layout.ep = ep;
+                        for (int shard : shard_groups(c)) {
+                            c.layout.shard_group = shard;
+                            consider(c);
+                        }
+                    }
                 }
             }
         }
     }
 
-    void consider(const Config& c) {
-        if (!validate(c).empty()) return;  // not a layout (DualPipe's odd pp, say)
-        ++r_.considered;
-        PlanEntry e{c, analyze(c)};
-        if (!r_.leanest || e.report.per_gpu.total.value < r_.leanest->report.per_gpu.total.value)
-            r_.leanest = e;
-        if (!e.report.per_gpu.fits) {
-            reject(kMemoryReason, 1);
-            return;
-        }
-        fits.push_back(std::move(e));
+    // Megatron-Core MoE: ep divides the data-parallel degree and the experts.
+    static std::vector<int> expert_degrees(const Config& c) {
+        if (c.model.experts == 0) return {1};
+        const int most = std::gcd(c.layout.dp(), c.model.experts);
+        return divisors_up_to(most, most);
     }
 
-    void reject(const std::string& reason, long long n) {
-        r_.rejected[reason] += n;
-        if (reason == kBatchReason) r_.considered += n;
+    // ZeRO-3 over all the replicas, or (Zhao et al. 2023, FSDP's HYBRID_SHARD) inside the
+    // replicas one node holds, where the gathers stay on NVLink.
+    static std::vector<int> shard_groups(const Config& c) {
+        const Parallel& p = c.layout;
+        const int per_node = c.cluster.gpus_per_node / std::max(p.tp * p.cp, 1);
+        if (p.zero != 3 || per_node <= 1 || per_node >= p.replicas() ||
+            p.replicas() % per_node != 0)
+            return {0};
+        return {0, per_node};
+    }
+
+    // Offloading only adds PCIe time in the cost model: tried where the GPU alone cannot hold
+    // the layout, the optimizer first (ZeRO-Offload), then the parameters too (ZeRO-Infinity).
+    void consider(Config c) {
+        for (Offload o : {Offload::none, Offload::optimizer, Offload::optimizer_params}) {
+            c.layout.offload = o;
+            if (!validate(c).empty()) continue;  // not a layout (DualPipe's odd pp, say)
+            ++r_.considered;
+            PlanEntry e{c, analyze(c)};
+            if (!r_.leanest ||
+                overcommit(e.report.per_gpu) < overcommit(r_.leanest->report.per_gpu))
+                r_.leanest = e;
+            if (e.report.per_gpu.fits) {
+                fits.push_back(std::move(e));
+                return;
+            }
+            ++r_.rejected[kMemoryReason];
+        }
     }
 
     const Config& base_;

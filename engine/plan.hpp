@@ -25,14 +25,21 @@ struct PlanResult {
     long long considered = 0;     // layouts the search evaluated
     long long feasible = 0;       // of those, the ones that fit
     std::map<std::string, long long> rejected;  // why a layout was dropped -> how many
-    // Nothing fits: the layout needing the least memory per GPU, and the smallest power-of-two
-    // multiple of the GPUs (up to 64x) on which some layout fits (0: none).
+    // (tp, pp, cp, micro-batch size) splits skipped as the global batch does not divide over
+    // dp x micro-batch size: no layout of theirs is considered.
+    long long batch_splits_dropped = 0;
+    // Nothing fits: the layout nearest to fitting (the least memory over capacity, on the GPU
+    // or, with offload, on the host), and the smallest power-of-two multiple of the GPUs (up to
+    // 64x) on which some layout fits (0: none).
     std::optional<PlanEntry> leanest;
     int gpus_that_fit = 0;
 };
 
 // The layouts are base's cluster, model and training with every combination of tp (dividing a
-// node and the heads), pp (at most the layers), dp (the rest), ZeRO stage, recompute, schedule
+// node and the heads), pp (at most the layers), cp (powers of two up to 16 that leave each rank
+// at least 4,096 tokens), dp (the rest), ep (dividing dp and the experts, for a mixture of
+// experts), ZeRO stage (with ZeRO-3, over all replicas or hybrid inside a node's), offload (only
+// where nothing else fits: it adds PCIe time), recompute, schedule
 // (1F1B, ZB-H1, ZB-H2, DualPipe, interleaved with each chunk count the layers allow; those the
 // layout cannot run, such as DualPipe on an odd pp, are not layouts) and micro-batch size (1, 2, 4,
 // 8 sequences; micro-batches = global batch / (dp x micro-batch size)). base.layout.gpus is the

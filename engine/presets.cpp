@@ -156,18 +156,19 @@ ModelSpec nominal_model(double params) {
 
 const std::vector<GpuSpec>& gpu_presets() {
     // gpus.csv: NVLink and PCIe count both directions together; the network is one direction
-    // per GPU. Dense throughput is half the data sheets' "with sparsity" figure.
+    // per GPU. Dense throughput is half the data sheets' "with sparsity" figure. Host memory is
+    // each GPU's share of its DGX system's 2 TB (DGX A100 640 GB, H100, H200, B200 data sheets).
     static const std::vector<GpuSpec> presets = {
         {"h100-sxm-80gb", Bytes(80e9), 989, BytesPerSecond(900e9), BytesPerSecond(50e9), 1979,
-         494.5, BytesPerSecond(128e9)},
+         494.5, BytesPerSecond(128e9), Bytes(256e9)},
         {"h200-sxm-141gb", Bytes(141e9), 989, BytesPerSecond(900e9), BytesPerSecond(50e9), 1979,
-         494.5, BytesPerSecond(128e9)},
+         494.5, BytesPerSecond(128e9), Bytes(256e9)},
         {"a100-sxm-80gb", Bytes(80e9), 312, BytesPerSecond(600e9), BytesPerSecond(25e9), 0, 156,
-         BytesPerSecond(64e9)},
+         BytesPerSecond(64e9), Bytes(256e9)},
         {"h800-sxm-80gb", Bytes(80e9), 989, BytesPerSecond(400e9), BytesPerSecond(50e9), 1979,
-         494.5, BytesPerSecond(128e9)},
+         494.5, BytesPerSecond(128e9), Bytes(256e9)},
         {"b200-sxm-180gb", Bytes(180e9), 2250, BytesPerSecond(1800e9), BytesPerSecond(50e9), 4500,
-         1125, BytesPerSecond(128e9)},
+         1125, BytesPerSecond(128e9), Bytes(256e9)},
     };
     return presets;
 }

@@ -44,6 +44,7 @@ struct GpuSpec {
     BytesPerSecond nvlink, network;
     double fp8_dense_tflops = 0, tf32_dense_tflops = 0;
     BytesPerSecond pcie;  // host link, both directions together (x16)
+    Bytes host_memory;    // its share of the host's memory, for offload
     bool operator==(const GpuSpec&) const = default;
 };
 

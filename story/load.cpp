@@ -429,9 +429,15 @@ class Loader {
         }
         std::string message = "parallel: plan found no layout of " + c.model.name + " that fits " +
                               std::to_string(c.layout.gpus) + " x " + c.cluster.gpu.name;
-        if (r.leanest)
-            message += " (the leanest needs " +
-                       format_bytes(r.leanest->report.per_gpu.total.value) + " per GPU)";
+        if (r.leanest) {
+            const engine::PerGpu& g = r.leanest->report.per_gpu;
+            message += " (the nearest needs " + format_bytes(g.total.value) + " per GPU of " +
+                       format_bytes(g.capacity.value);
+            if (g.host.value > 0)
+                message += " and " + format_bytes(g.host.value) + " of host memory of " +
+                           format_bytes(g.host_capacity.value);
+            message += ")";
+        }
         error(e.value, message + ": give more GPUs (cluster: nodes) or a GPU with more memory");
     }
 

@@ -106,7 +106,8 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
         {"per GPU: activations", story::format_bytes(g.activations.value)},
         {"per GPU: total", story::format_bytes(g.total.value) + " of " + capacity +
                                (g.fits ? " (fits)" : " (does not fit)")},
-        {"per GPU: host memory (offload)", story::format_bytes(g.host.value)},
+        {"per GPU: host memory (offload)",
+         story::format_bytes(g.host.value) + " of " + story::format_bytes(g.host_capacity.value)},
         {"activations per layer (one micro-batch)",
          story::format_bytes(r.activations.per_layer.value)},
         {"layers per GPU", std::to_string(r.activations.layers_per_gpu)},

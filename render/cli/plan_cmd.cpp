@@ -31,8 +31,20 @@ struct Flags {
 
 std::string layout_name(const engine::Config& c) {
     const engine::Parallel& p = c.layout;
-    return "dp " + std::to_string(p.dp()) + " x tp " + std::to_string(p.tp) + " x pp " +
-           std::to_string(p.pp);
+    std::string name = "dp " + std::to_string(p.dp()) + " x tp " + std::to_string(p.tp) + " x pp " +
+                       std::to_string(p.pp);
+    if (p.cp > 1) name += " x cp " + std::to_string(p.cp);
+    if (p.ep > 1) name += ", ep " + std::to_string(p.ep);
+    return name;
+}
+
+// "3 in groups of 8, optimizer offloaded": the ZeRO stage with hybrid sharding and offload.
+std::string zero_name(const engine::Parallel& p) {
+    std::string name = std::to_string(p.zero);
+    if (p.shard_group > 0) name += " in groups of " + std::to_string(p.shard_group);
+    if (p.offload != engine::Offload::none)
+        name += ", offload " + std::string(engine::to_string(p.offload));
+    return name;
 }
 
 std::string schedule_name(const engine::Training& t) {
@@ -59,10 +71,10 @@ std::string why(const engine::PlanResult& r) {
     std::string line = layout_name(w.config) + " wins";
     if (r.best.size() > 1) {
         const engine::PlanEntry& n = r.best[1];
-        const std::string next = layout_name(n.config) + " ZeRO-" +
-                                 std::to_string(n.config.layout.zero) + " " +
-                                 std::string(engine::to_string(n.config.training.recompute)) + " " +
-                                 schedule_name(n.config.training);
+        const std::string next = layout_name(n.config) + ", ZeRO-" + zero_name(n.config.layout) +
+                                 ", recompute " +
+                                 std::string(engine::to_string(n.config.training.recompute)) +
+                                 ", " + schedule_name(n.config.training);
         if (n.report.step.seconds - s.seconds < 5e-4 * s.seconds) {
             line += ", tied on step time with " + next + " and holding " +
                     story::format_bytes(w.report.per_gpu.total.value) + " per GPU against " +
@@ -90,6 +102,10 @@ void write_rejected(std::ostream& out, const engine::PlanResult& r) {
         << "; fit: " << story::format_int(r.feasible) << ".";
     for (const auto& [reason, n] : r.rejected)
         out << " " << story::format_int(n) << ": " << reason << ".";
+    if (r.batch_splits_dropped > 0)
+        out << " Skipped " << story::format_int(r.batch_splits_dropped)
+            << " splits (tp x pp x cp x micro-batch size) over which the global batch does not "
+               "divide.";
     out << "\n\n";
 }
 
@@ -109,9 +125,9 @@ void write_markdown(std::ostream& out, const engine::Config& base, int global_ba
     int rank = 0;
     for (const engine::PlanEntry& e : r.best) {
         const engine::Training& t = e.config.training;
-        out << "| " << ++rank << " | " << layout_name(e.config) << " | " << e.config.layout.zero
-            << " | " << engine::to_string(t.recompute) << " | " << schedule_name(t) << " | "
-            << t.micro_batches << " x " << t.micro_batch << " | "
+        out << "| " << ++rank << " | " << layout_name(e.config) << " | "
+            << zero_name(e.config.layout) << " | " << engine::to_string(t.recompute) << " | "
+            << schedule_name(t) << " | " << t.micro_batches << " x " << t.micro_batch << " | "
             << story::format_bytes(e.report.per_gpu.total.value) << " | " << per_link(e.config)
             << " | " << story::format_percent(e.report.bubble_fraction) << " | "
             << story::format_time(e.report.step.seconds) << " | "
@@ -125,9 +141,10 @@ Json layout_json(const engine::PlanEntry& e) {
     Json j = {{"dp", e.config.layout.dp()},
               {"tp", e.config.layout.tp},
               {"pp", e.config.layout.pp},
-              {"cp", 1},
-              {"ep", 1},
+              {"cp", e.config.layout.cp},
+              {"ep", e.config.layout.ep},
               {"zero", e.config.layout.zero},
+              {"shard_group", e.config.layout.shard_group},
               {"recompute", engine::to_string(t.recompute)},
               {"schedule", engine::to_string(t.schedule)},
               {"chunks", t.chunks},
@@ -144,17 +161,22 @@ int write_shortfall(const engine::Config& base, const engine::PlanResult& r) {
               << story::format_int(base.layout.gpus) << " x " << base.cluster.gpu.name;
     if (r.leanest) {
         const engine::PlanEntry& l = *r.leanest;
-        std::cerr << ": the leanest (" << layout_name(l.config) << ", ZeRO-" << l.config.layout.zero
-                  << ", " << engine::to_string(l.config.training.recompute) << " recompute) needs "
-                  << story::format_bytes(l.report.per_gpu.total.value) << " per GPU of "
-                  << story::format_bytes(l.report.per_gpu.capacity.value);
+        const engine::PerGpu& g = l.report.per_gpu;
+        std::cerr << ": the nearest (" << layout_name(l.config) << ", ZeRO-"
+                  << zero_name(l.config.layout) << ", "
+                  << engine::to_string(l.config.training.recompute) << " recompute) needs "
+                  << story::format_bytes(g.total.value) << " per GPU of "
+                  << story::format_bytes(g.capacity.value);
+        if (g.host.value > 0)
+            std::cerr << " and " << story::format_bytes(g.host.value) << " of host memory of "
+                      << story::format_bytes(g.host_capacity.value);
         const engine::GpuSpec* bigger = nullptr;
-        for (const engine::GpuSpec& g : engine::gpu_presets()) {
-            if (g.memory.value >= l.report.per_gpu.total.value &&
-                (!bigger || g.memory.value < bigger->memory.value))
-                bigger = &g;
+        for (const engine::GpuSpec& gpu : engine::gpu_presets()) {
+            if (gpu.memory.value >= g.total.value && gpu.host_memory.value >= g.host.value &&
+                (!bigger || gpu.memory.value < bigger->memory.value))
+                bigger = &gpu;
         }
-        if (bigger)
+        if (bigger && bigger->name != l.config.cluster.gpu.name)
             std::cerr << "; a GPU with more memory would hold it (--gpu " << bigger->name << ")";
     }
     if (r.gpus_that_fit > 0)

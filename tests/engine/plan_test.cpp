@@ -88,17 +88,30 @@ TEST_CASE(
     CHECK_FALSE(l.pp_within_node());
 }
 
-TEST_CASE("plan: when nothing fits it names the leanest layout and how many GPUs would do") {
-    // 405B's 6.5 TB of model states cannot fit in 64 x 80 GB, whatever the layout.
-    const PlanResult r = engine::plan(llama405b_on(64), {5, 2048});
+TEST_CASE("plan: when nothing fits it names the nearest layout and how many GPUs would do") {
+    // 405B's 6.5 TB of model states fit neither 16 x 80 GB nor, offloaded, 16 x 256 GB of host
+    // memory (two DGX systems' 2 TB each).
+    const PlanResult r = engine::plan(llama405b_on(16), {5, 2048});
     CHECK(r.best.empty());
     CHECK(r.feasible == 0);
-    CHECK(r.rejected.at("does not fit in the GPU's memory") > 0);
+    CHECK(r.rejected.at("does not fit in the GPU's memory") == r.considered);
     REQUIRE(r.leanest.has_value());
-    CHECK(r.leanest->report.per_gpu.total.value > 80e9);
+    const engine::PerGpu& g = r.leanest->report.per_gpu;
+    CHECK((g.total.value > g.capacity.value || g.host.value > g.host_capacity.value));
     CHECK(r.leanest->config.training.recompute == engine::Recompute::full);
-    CHECK(r.gpus_that_fit == 128);
-    CHECK_FALSE(engine::plan(llama405b_on(128), {1, 2048}).best.empty());
+    CHECK(r.gpus_that_fit == 32);
+    CHECK_FALSE(engine::plan(llama405b_on(32), {1, 2048}).best.empty());
+}
+
+TEST_CASE("plan offloads only where the GPUs alone cannot hold the model") {
+    // On 32 GPUs 405B fits only with ZeRO-Offload's host memory (6.5 TB / 32 = 203 GB of 256 GB);
+    // on 16,384 it never needs it, and offloading would only add PCIe time.
+    const PlanResult few = engine::plan(llama405b_on(32), {1, 2048});
+    REQUIRE_FALSE(few.best.empty());
+    CHECK(few.best.front().config.layout.offload != engine::Offload::none);
+    const PlanResult many = engine::plan(llama405b_on(16384), {1, 2048});
+    REQUIRE_FALSE(many.best.empty());
+    CHECK(many.best.front().config.layout.offload == engine::Offload::none);
 }
 
 TEST_CASE("set_global_batch splits the batch over dp and the micro-batch, or says what would") {

@@ -134,6 +134,7 @@ TEST_CASE("every GPU preset is its row in gpus.csv") {
         CHECK(g->fp8_dense_tflops == std::stod(row.at("fp8_dense_tflops")));
         CHECK(g->tf32_dense_tflops == std::stod(row.at("tf32_dense_tflops")));
         CHECK(g->pcie.value == std::stod(row.at("pcie_bytes_per_s")));
+        CHECK(g->host_memory.value == std::stod(row.at("host_memory_bytes")));
     }
 }
 

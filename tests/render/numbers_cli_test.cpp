@@ -59,6 +59,7 @@ const std::vector<std::string> kKeys = {"params",
                                         "per_gpu.capacity_bytes",
                                         "per_gpu.fits",
                                         "per_gpu.host_bytes",
+                                        "per_gpu.host_capacity_bytes",
                                         "activations.per_layer_bytes",
                                         "activations.layers_per_gpu",
                                         "activations.in_flight_micro_batches",
@@ -120,6 +121,7 @@ void check_matches(const nlohmann::ordered_json& j, const engine::Report& r) {
     CHECK(g["capacity_bytes"] == whole(r.per_gpu.capacity));
     CHECK(g["fits"] == r.per_gpu.fits);
     CHECK(g["host_bytes"] == whole(r.per_gpu.host));
+    CHECK(g["host_capacity_bytes"] == whole(r.per_gpu.host_capacity));
     CHECK(j["offload"]["pcie_bytes_per_step"] == whole(r.offload.bytes()));
     CHECK(j["activations"]["per_layer_bytes"] == whole(r.activations.per_layer));
     CHECK(j["activations"]["layers_per_gpu"] == r.activations.layers_per_gpu);

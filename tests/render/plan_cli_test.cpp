@@ -21,7 +21,11 @@ std::string numbers_flags(const json& layout) {
            layout["schedule"].get<std::string>() + " --chunks " +
            std::to_string(layout["chunks"].get<int>()) + " --micro-batch " +
            std::to_string(layout["micro_batch"].get<int>()) + " --sequence-parallel " +
-           (layout["sequence_parallel"].get<bool>() ? "on" : "off");
+           (layout["sequence_parallel"].get<bool>() ? "on" : "off") + " --cp " +
+           std::to_string(layout["cp"].get<int>()) + " --ep " +
+           std::to_string(layout["ep"].get<int>()) + " --shard-group " +
+           std::to_string(layout["shard_group"].get<int>()) + " --offload " +
+           layout["offload"]["mode"].get<std::string>();
 }
 
 }  // namespace
@@ -74,11 +78,11 @@ TEST_CASE("plan: bad flags and a model nothing holds exit 2 and say what would d
         {"--global-batch lots",
          "shardreel: error: --global-batch: expected a number of sequences (2048) or of tokens "
          "(16M tokens), got 'lots'\n"},
-        {"--model llama-3.1-405b --gpus 64 --seq 8192",
-         "shardreel: error: no layout of llama-3.1-405b fits 64 x h100-sxm-80gb: the leanest (dp "
-         "4 x tp 8 x pp 2, ZeRO-3, full recompute) needs 106\u2009GB per GPU of 80\u2009GB; a GPU "
-         "with more "
-         "memory would hold it (--gpu h200-sxm-141gb); 128 GPUs would (--gpus 128)\n"},
+        {"--model llama-3.1-405b --gpus 16 --seq 8192",
+         "shardreel: error: no layout of llama-3.1-405b fits 16 x h100-sxm-80gb: the nearest (dp "
+         "8 x tp 1 x pp 2, ZeRO-3, offload optimizer, full recompute) needs 84.6\u2009GB per GPU "
+         "of 80\u2009GB and 355\u2009GB of host memory of 256\u2009GB; 32 GPUs would (--gpus "
+         "32)\n"},
     };
     for (const auto& [args, message] : cases) {
         INFO(args);
