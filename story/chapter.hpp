@@ -26,9 +26,10 @@ struct KindInfo {
     std::vector<std::string> settable;  // flat setting names a `set:` beat may change
     std::unique_ptr<Chapter> (*make)(const ChapterSpec&, const Video&,
                                      const TextMetrics&) = nullptr;
-    // Why a configuration is too large for this kind to draw (its schedule grows faster than
-    // the GPU count), or nullopt; the loader reports it like an engine::validate problem.
-    std::optional<std::string> (*too_large)(const engine::Config&) = nullptr;
+    // Why this kind cannot draw a configuration (too large: its schedule grows faster than the
+    // GPU count; or an axis it does not show), or nullopt; the loader reports it like an
+    // engine::validate problem.
+    std::optional<std::string> (*cannot_draw)(const engine::Config&) = nullptr;
 };
 
 // Each kind registers itself from its own file under story/chapters/ with a namespace-scope

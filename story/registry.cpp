@@ -40,8 +40,8 @@ std::vector<std::string> kind_names() {
 
 std::vector<std::string> config_problems(const engine::Config& c, const KindInfo* kind) {
     std::vector<std::string> out = engine::validate(c);
-    if (kind && kind->too_large)
-        if (auto message = kind->too_large(c)) out.push_back(*message);
+    if (kind && kind->cannot_draw)
+        if (auto message = kind->cannot_draw(c)) out.push_back(*message);
     return out;
 }
 

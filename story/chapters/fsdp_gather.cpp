@@ -421,7 +421,7 @@ std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
 }
 
 // The loaf and each card's workspace draw one cell per shard, i.e. per GPU.
-std::optional<std::string> too_large(const engine::Config& c) {
+std::optional<std::string> cannot_draw(const engine::Config& c) {
     if (c.layout.gpus <= kMaxShards) return std::nullopt;
     return "fsdp_gather draws at most " + std::to_string(kMaxShards) + " GPUs, got " +
            std::to_string(c.layout.gpus);
@@ -431,7 +431,7 @@ const KindRegistrar registrar{{"fsdp_gather",
                                kDefaultDuration,
                                {"gpus", "model", "precision", "network", "nvlink"},
                                make,
-                               too_large}};
+                               cannot_draw}};
 
 }  // namespace
 

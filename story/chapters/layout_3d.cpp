@@ -554,8 +554,19 @@ std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
     return std::make_unique<Layout3dChapter>(spec, video, metrics);
 }
 
-const KindRegistrar registrar{
-    {"layout_3d", kDefaultDuration, {"tp", "pp", "gpus", "gpus_per_node", "nodes", "model"}, make}};
+// The cards show each GPU's dp, pp and tp coordinates; a context-parallel axis would put two
+// ranks of one stage side by side with nothing to tell them apart.
+std::optional<std::string> cannot_draw(const engine::Config& c) {
+    if (c.layout.cp == 1) return std::nullopt;
+    return "layout_3d draws dp x tp x pp, not context parallelism: cp = " +
+           std::to_string(c.layout.cp) + " (use cp: 1 in this chapter)";
+}
+
+const KindRegistrar registrar{{"layout_3d",
+                               kDefaultDuration,
+                               {"tp", "pp", "gpus", "gpus_per_node", "nodes", "model"},
+                               make,
+                               cannot_draw}};
 
 }  // namespace
 

@@ -349,7 +349,7 @@ std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
     return std::make_unique<PipelineChapter>(spec, video, metrics);
 }
 
-std::optional<std::string> too_large(const engine::Config& c) {
+std::optional<std::string> cannot_draw(const engine::Config& c) {
     const int v = c.training.schedule == engine::Schedule::interleaved ? c.training.chunks : 1;
     const long long slots = 1LL * c.layout.pp * c.training.micro_batches * v;
     if (slots <= kMaxSlots) return std::nullopt;
@@ -361,7 +361,7 @@ const KindRegistrar registrar{{"pipeline_bubble",
                                kDefaultDuration,
                                {"pp", "micro_batches", "schedule", "chunks"},
                                make,
-                               too_large}};
+                               cannot_draw}};
 
 }  // namespace
 

@@ -471,7 +471,7 @@ std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
 }
 
 // The replayed schedule holds N x N chunk counts for each of 2(N-1) steps.
-std::optional<std::string> too_large(const engine::Config& c) {
+std::optional<std::string> cannot_draw(const engine::Config& c) {
     if (c.layout.gpus <= kMaxRingGpus) return std::nullopt;
     return "ring_allreduce draws at most " + std::to_string(kMaxRingGpus) + " GPUs, got " +
            std::to_string(c.layout.gpus);
@@ -482,7 +482,7 @@ const KindRegistrar registrar{
      kDefaultDuration,
      {"gpus", "model", "precision", "grad_dtype", "network", "nvlink", "gpu"},
      make,
-     too_large}};
+     cannot_draw}};
 
 }  // namespace
 
