@@ -19,9 +19,19 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 // What the planner chooses itself: no flag for these.
-const std::set<std::string> kChosen = {
-    "tp",       "pp",     "zero",      "micro_batch",      "micro_batches",
-    "schedule", "chunks", "recompute", "sequence_parallel"};
+const std::set<std::string> kChosen = {"tp",
+                                       "pp",
+                                       "cp",
+                                       "ep",
+                                       "zero",
+                                       "shard_group",
+                                       "offload",
+                                       "micro_batch",
+                                       "micro_batches",
+                                       "schedule",
+                                       "chunks",
+                                       "recompute",
+                                       "sequence_parallel"};
 
 struct Flags {
     ConfigFlags config;

@@ -92,7 +92,10 @@ TEST_CASE("plan: bad flags and a model nothing holds exit 2 and say what would d
         CHECK(run.err == message);
     }
     // The planner chooses the layout: no flag for it.
-    CHECK(run_cli("plan --tp 8").exit_code == 2);
+    for (const char* flag :
+         {"--tp 8", "--pp 2", "--cp 2", "--ep 2", "--zero 3", "--shard-group 8",
+          "--offload optimizer", "--micro-batches 4", "--schedule zb-h1", "--recompute full"})
+        CHECK(run_cli(std::string("plan ") + flag).exit_code == 2);
 }
 
 TEST_CASE("numbers --global-batch sets the micro-batches from the layout, or says what splits") {
