@@ -272,7 +272,7 @@ std::vector<std::string> validate(const Config& c) {
 }
 
 std::optional<std::string> set_global_batch(Config& c, long long sequences) {
-    const int dp = c.layout.tp >= 1 && c.layout.pp >= 1 ? c.layout.dp() : 0;
+    const int dp = c.layout.dp();
     const long long per_micro_batch = 1LL * std::max(dp, 1) * std::max(c.training.micro_batch, 1);
     const long long m = sequences / per_micro_batch;
     if (sequences % per_micro_batch == 0 && m >= 1 && m <= INT32_MAX) {

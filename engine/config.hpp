@@ -68,11 +68,16 @@ struct Parallel {
     int ep = 1;
     int cp = 1;
     CpMode cp_mode = CpMode::allgather;
-    int dp() const { return gpus / (tp * pp * cp); }
+    // 0 while a degree is below 1 (validate reports it); the product in 64 bits, as each degree
+    // may be up to 65,536.
+    int dp() const {
+        const long long split = 1LL * tp * pp * cp;
+        return split > 0 ? int(gpus / split) : 0;
+    }
     // Ranks holding the same weights, over which gradients synchronise and ZeRO shards: dp x cp
     // (Megatron-Core's data-parallel group "with context parallel").
     int replicas() const { return dp() * cp; }
-    int expert_dp() const { return replicas() / ep; }  // ranks holding the same experts
+    int expert_dp() const { return ep > 0 ? replicas() / ep : 0; }  // ranks holding one expert
     // Hybrid sharding (PyTorch FSDP's HYBRID_SHARD, Zhao et al. 2023, section 3.2.2): ZeRO-3
     // shards inside groups of shard_group replicas and keeps replicas/shard_group copies.
     // 0: one group of every replica (plain ZeRO).
