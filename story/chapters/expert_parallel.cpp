@@ -6,6 +6,7 @@
 // total against its active parameters per token. `set: {ep: k}` morphs the experts per card.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "engine/comm.hpp"
 #include "engine/memory.hpp"
@@ -121,7 +122,7 @@ class ExpertChapter final : public ChapterBase {
         return lerp(a[ia], b[ib], m.u);
     }
 
-    // Cards stay; the experts inside them swap over the morph (old out, new in).
+    // Cards stay (new ones fade in, dropped ones out); the experts inside them move.
     void add_cards(Scene& s, double t, const Morph& m) const {
         const int n = std::max(gpus_[m.from], gpus_[m.to]);
         for (int i = 0; i < n; ++i) {
@@ -131,22 +132,42 @@ class ExpertChapter final : public ChapterBase {
             if (alpha <= 0) continue;
             const Box b = card(m, i);
             add_items(s, gpu_tile(palette_, metrics_, {b, "GPU " + std::to_string(i), 26}), alpha);
-            const int k = shown_state(m);
-            if (i < gpus_[k]) add_experts(s, b, i, k, alpha * swap_alpha(m));
+            add_experts(s, b, i, m, alpha);
         }
     }
 
-    void add_experts(Scene& s, const Box& card, int gpu, int k, double alpha) const {
+    // Where GPU `gpu` keeps expert x in state k, if it holds it.
+    std::optional<Box> held_box(const Box& card, int gpu, int x, int k) const {
         const int n = per_card(k), first = first_expert(gpu, eps_[k], experts_[k]);
-        for (int j = 0; j < n; ++j) {
-            const Box e = expert_box(card, n, j);
-            s.add(filled(e, 6, mix(palette_.panel, palette_.weights, 0.35), palette_.weights, 2),
-                  alpha);
-            const std::string name = (n == 1 ? "Expert " : "E") + std::to_string(first + j);
-            s.add(Text{e.cx(), centred_baseline(metrics_, name, kExpertStyle, e.y + kLabelBand / 2),
-                       name, kExpertStyle, palette_.text, Align::center},
-                  alpha);
+        if (gpu >= gpus_[k] || x < first || x >= first + n) return std::nullopt;
+        return expert_box(card, n, x - first);
+    }
+
+    // An expert a card keeps slides to its new place (the grid changes with experts / ep); one it
+    // gives up fades out over the first half of the morph, one it takes on fades in over the
+    // second.
+    void add_experts(Scene& s, const Box& card, int gpu, const Morph& m, double alpha) const {
+        const bool same_model = experts_[m.from] == experts_[m.to];
+        const bool whole = per_card(shown_state(m)) == 1;  // one expert: named in full
+        for (int x = 0; x < std::max(experts_[m.from], experts_[m.to]); ++x) {
+            const auto a = held_box(card, gpu, x, m.from), b = held_box(card, gpu, x, m.to);
+            if (a && b && same_model) {
+                add_expert(s, lerp(*a, *b, m.u), x, whole, alpha);
+                continue;
+            }
+            if (a) add_expert(s, *a, x, per_card(m.from) == 1, alpha * leaving(m));
+            if (b) add_expert(s, *b, x, per_card(m.to) == 1, alpha * arriving(m));
         }
+    }
+
+    void add_expert(Scene& s, const Box& e, int x, bool whole, double alpha) const {
+        if (alpha <= 0) return;
+        s.add(filled(e, 6, mix(palette_.panel, palette_.weights, 0.35), palette_.weights, 2),
+              alpha);
+        const std::string name = (whole ? "Expert " : "E") + std::to_string(x);
+        s.add(Text{e.cx(), centred_baseline(metrics_, name, kExpertStyle, e.y + kLabelBand / 2),
+                   name, kExpertStyle, palette_.text, Align::center},
+              alpha);
     }
 
     // Where token `slot` of a card sits above it.
@@ -266,7 +287,8 @@ class ExpertChapter final : public ChapterBase {
                           " each way: " + format_time(secs),
                       tabular(style_of(Role::body)), palette_.text);
         }
-        col.add_to(s, readout_in_.at(t));
+        const bool switches = (eps_[m.from] < 2) != (eps_[m.to] < 2);
+        col.add_to(s, readout_in_.at(t) * (switches ? swap_alpha(m) : 1.0));
     }
 
     const Stagger cards_in_;
