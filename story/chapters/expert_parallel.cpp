@@ -38,6 +38,7 @@ constexpr double kGateBaseline = 280;
 constexpr double kArcTop = 582, kArcDepth = 100, kMinDepth = 36, kArcStep = 0.05;
 constexpr double kTrafficWidth = 3, kFanInset = 0.12;
 constexpr double kExpertTop = 52, kExpertPad = 12, kExpertGap = 6;
+constexpr double kBufferDrop = 58;  // under the figures, apart from them
 constexpr double kReadoutTop = 724, kReadoutX = 1000, kActiveX = 440;
 
 const TextStyle kExpertStyle = tabular(weighted(style_of(Role::small), Weight::semibold));
@@ -91,6 +92,8 @@ class ExpertChapter final : public ChapterBase {
             experts_.push_back(c.model.experts);
             top_k_.push_back(c.model.top_k);
             bandwidth_.push_back(engine::group_bandwidth(c, engine::Group::ep).value);
+            dispatch_.push_back(engine::expert_dispatch_buffer(c).value);
+            capacity_factor_.push_back(c.training.capacity_factor);
             std::vector<Box> row;
             for (int i = 0; i < c.layout.gpus; ++i)
                 row.push_back(row_cell(kCards, c.layout.gpus, i, kCardGap, kMaxCardW));
@@ -267,6 +270,13 @@ class ExpertChapter final : public ChapterBase {
                       figure_at(t, [](const engine::Report& r) { return r.params_active; })),
                   Role::value, palette_.activations);
         active.add_to(s, alpha);
+        // What one all-to-all carries: the engine's buffer, sized by the capacity factor.
+        s.add(
+            Text{frame::kLeft, total.bottom() + kBufferDrop,
+                 "Each all-to-all routes " + format_bytes(value_at(t, dispatch_)) +
+                     " a GPU (capacity factor " + format_sig3(value_at(t, capacity_factor_)) + ")",
+                 style_of(Role::note), palette_.muted},
+            alpha);
     }
 
     void add_readout(Scene& s, double t, const Morph& m) const {
@@ -294,7 +304,7 @@ class ExpertChapter final : public ChapterBase {
     const Stagger cards_in_;
     const Fade tokens_in_, traffic_in_, params_in_, readout_in_;
     std::vector<int> gpus_, eps_, experts_, top_k_;
-    std::vector<double> bandwidth_;
+    std::vector<double> bandwidth_, dispatch_, capacity_factor_;
     std::vector<std::vector<Box>> rows_;
 };
 

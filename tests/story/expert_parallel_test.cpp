@@ -69,6 +69,11 @@ TEST_CASE("expert_parallel reads out the engine's parameters, experts per GPU an
     CHECK(on_screen::column_under(at7, "Parameters in total") == params);
     CHECK(on_screen::column_under(at7, "Active per token") == active);
 
+    // The buffer one all-to-all routes from a GPU, sized by the capacity factor.
+    CHECK(appears_anywhere(at7, "Each all-to-all routes " +
+                                    format_bytes(engine::expert_dispatch_buffer(one).value) +
+                                    " a GPU (capacity factor 1)"));
+
     // ep 1: every GPU holds all eight experts, and nothing crosses between cards.
     check_experts(at7, 8, 8, 1);
     CHECK(r1.comm.ep_per_gpu.value == 0);
@@ -84,6 +89,19 @@ TEST_CASE("expert_parallel reads out the engine's parameters, experts per GPU an
     check_all_to_all(at14, with_ep(one, 2));
     CHECK(appears_anywhere(at14,
                            "Gate: each token goes to its top 2 of 8 experts · 4 per GPU (ep 2)"));
+
+    // Halfway through the ep 2 -> 8 morph (16-18 s) the bytes count between the engine's two
+    // endpoints; the ep named is the state showing, never one in between.
+    const Scene mid = chapter->scene_at(17.2);
+    const Lines counting = on_screen::column_under(mid, "All-to-all across ep 8 GPUs, each sends");
+    REQUIRE(counting.size() == 2);
+    CHECK(counting[0] !=
+          format_bytes(engine::analyze(with_ep(one, 2)).comm.ep_per_gpu.value) + " per step");
+    CHECK(counting[0] !=
+          format_bytes(engine::analyze(with_ep(one, 8)).comm.ep_per_gpu.value) + " per step");
+    for (int ep : {3, 4, 5, 6, 7})
+        CHECK_FALSE(appears_anywhere(
+            mid, "All-to-all across ep " + std::to_string(ep) + " GPUs, each sends"));
 
     // ep 8 (after 16-18 s): one expert per GPU, the all-to-all across the node.
     const Scene at25 = chapter->scene_at(25);
