@@ -27,6 +27,7 @@ constexpr double kParamsAt = 1.0, kReadoutAt = 4.0;
 // One round trip of the drawn tokens (s, not scaled): out to the experts, a pause, back.
 constexpr double kTrip = 4.0, kOutShare = 0.35, kStayShare = 0.25;
 constexpr int kTokensPerCard = 2;
+constexpr double kDroppedStroke = 2.5;
 
 // The row of cards, the tokens above it, the traffic arcs under it, the read-outs at the bottom.
 constexpr Box kCards{frame::kLeft, 352, frame::kRight - frame::kLeft, 220};
@@ -54,6 +55,31 @@ int routed_expert(int token, int k, int experts) {
 int first_expert(int gpu, int ep, int experts) { return (gpu % ep) * (experts / ep); }
 int holder(int gpu, int expert, int ep, int experts) {
     return (gpu / ep) * ep + expert / (experts / ep);
+}
+
+// Copy j (of top_k) of GPU g's token `slot`, in the order the drawn copies are counted.
+int copy_index(int g, int slot, int j, int top_k) {
+    return (g * kTokensPerCard + slot) * top_k + j;
+}
+
+// Which drawn copies their expert turns away with capacity_factor < 1: an expert takes at most
+// ceil(capacity_factor x its fair share) of its ep group's drawn copies, in order
+// (Switch Transformer's expert capacity; illustrative, like the routing: no count is read out).
+std::vector<bool> dropped_copies(const engine::Config& c) {
+    const int e = c.model.experts, k = c.model.top_k, ep = c.layout.ep;
+    std::vector<bool> out(static_cast<std::size_t>(c.layout.gpus) * kTokensPerCard * k, false);
+    const double cf = c.training.capacity_factor;
+    if (cf >= 1 || e == 0) return out;
+    const int cap = static_cast<int>(std::ceil(cf * ep * kTokensPerCard * k / e));
+    std::vector<int> load(static_cast<std::size_t>(c.layout.gpus / ep + 1) * e, 0);
+    // First choices before second ones (GShard's priority for a token's top expert).
+    for (int j = 0; j < k; ++j)
+        for (int g = 0; g < c.layout.gpus; ++g)
+            for (int slot = 0; slot < kTokensPerCard; ++slot) {
+                const int expert = routed_expert(g * kTokensPerCard + slot, j, e);
+                if (++load[(g / ep) * e + expert] > cap) out[copy_index(g, slot, j, k)] = true;
+            }
+    return out;
 }
 
 // Expert box j of n inside a card: a grid under the card's name.
@@ -93,6 +119,7 @@ class ExpertChapter final : public ChapterBase {
             top_k_.push_back(c.model.top_k);
             bandwidth_.push_back(engine::group_bandwidth(c, engine::Group::ep).value);
             dispatch_.push_back(engine::expert_dispatch_buffer(c).value);
+            dropped_.push_back(dropped_copies(c));
             capacity_factor_.push_back(c.training.capacity_factor);
             std::vector<Box> row;
             for (int i = 0; i < c.layout.gpus; ++i)
@@ -197,7 +224,8 @@ class ExpertChapter final : public ChapterBase {
         return {area.x + kToken / 2 + (area.w - kToken) * (place + 0.5) / places, area.cy()};
     }
 
-    // Each token splits into top_k copies flying to its experts' boxes, then back.
+    // Each token splits into top_k copies flying to its experts' boxes, then back; a copy its
+    // expert turns away (over capacity) stays home, outlined: it skips the expert.
     void add_tokens(Scene& s, double t, const Morph& m) const {
         const double alpha = tokens_in_.at(t) * swap_alpha(m);
         if (alpha <= 0) return;
@@ -207,6 +235,12 @@ class ExpertChapter final : public ChapterBase {
             for (int slot = 0; slot < kTokensPerCard; ++slot)
                 for (int j = 0; j < top_k_[k]; ++j) {
                     const Point home = token_home(card(m, g), slot);
+                    if (dropped_[k][copy_index(g, slot, j, top_k_[k])]) {
+                        s.add(outline(box_around(home, kToken, kToken), 5, palette_.activations,
+                                      kDroppedStroke),
+                              alpha);
+                        continue;
+                    }
                     const Point at_ = lerp(home, destination(m, k, g, slot, j), u);
                     s.add(filled(box_around(at_, kToken, kToken), 5, palette_.activations,
                                  palette_.background, 1.5),
@@ -223,12 +257,19 @@ class ExpertChapter final : public ChapterBase {
         return landing(box, (g % ep) * kTokensPerCard + slot, ep * kTokensPerCard);
     }
 
+    std::string drop_note(int k) const {
+        const auto& d = dropped_[k];
+        return std::find(d.begin(), d.end(), true) == d.end()
+                   ? ""
+                   : " · outlined: over capacity, dropped";
+    }
+
     void add_gate_line(Scene& s, double t, const Morph& m) const {
         const int k = shown_state(m);
         s.add(Text{frame::kLeft, kGateBaseline,
                    "Gate: each token goes to its top " + std::to_string(top_k_[k]) + " of " +
                        std::to_string(experts_[k]) + " experts · " + std::to_string(per_card(k)) +
-                       " per GPU (ep " + std::to_string(eps_[k]) + ")",
+                       " per GPU (ep " + std::to_string(eps_[k]) + ")" + drop_note(k),
                    style_of(Role::note), palette_.muted},
               tokens_in_.at(t) * swap_alpha(m));
     }
@@ -251,6 +292,13 @@ class ExpertChapter final : public ChapterBase {
             }
     }
 
+    // The buffer one all-to-all routes from a GPU, and what its capacity factor does.
+    std::string dispatch_text(double t) const {
+        const double cf = value_at(t, capacity_factor_);
+        return "Each all-to-all routes " + format_bytes(value_at(t, dispatch_)) +
+               " a GPU (capacity factor " + format_sig3(cf) + ")";
+    }
+
     // Where the arc to partner `rank` (of ep) leaves a card's bottom: one place per partner.
     static double fan(const Box& card, int rank, int ep) {
         return card.x + card.w * (kFanInset + (1 - 2 * kFanInset) * rank / (ep - 1));
@@ -271,12 +319,9 @@ class ExpertChapter final : public ChapterBase {
                   Role::value, palette_.activations);
         active.add_to(s, alpha);
         // What one all-to-all carries: the engine's buffer, sized by the capacity factor.
-        s.add(
-            Text{frame::kLeft, total.bottom() + kBufferDrop,
-                 "Each all-to-all routes " + format_bytes(value_at(t, dispatch_)) +
-                     " a GPU (capacity factor " + format_sig3(value_at(t, capacity_factor_)) + ")",
-                 style_of(Role::note), palette_.muted},
-            alpha);
+        s.add(Text{frame::kLeft, total.bottom() + kBufferDrop, dispatch_text(t),
+                   style_of(Role::note), palette_.muted},
+              alpha);
     }
 
     void add_readout(Scene& s, double t, const Morph& m) const {
@@ -305,6 +350,7 @@ class ExpertChapter final : public ChapterBase {
     const Fade tokens_in_, traffic_in_, params_in_, readout_in_;
     std::vector<int> gpus_, eps_, experts_, top_k_;
     std::vector<double> bandwidth_, dispatch_, capacity_factor_;
+    std::vector<std::vector<bool>> dropped_;  // per state, by copy_index
     std::vector<std::vector<Box>> rows_;
 };
 

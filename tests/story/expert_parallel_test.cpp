@@ -1,12 +1,14 @@
 // expert_parallel: the parameters, experts per GPU and all-to-all bytes and time read out are the
-// engine's for the configuration showing, before and after each `set: {ep: k}`; what the kind
-// cannot draw (a dense model, too many cards or experts per card) is refused with a reason.
+// engine's for the configuration showing, before and after each `set:` (ep, then the capacity
+// factor, under which copies over capacity are drawn dropped); what the kind cannot draw (a dense
+// model, too many cards or experts per card) is refused with a reason.
 #include <catch2/catch.hpp>
 
 #include "engine/comm.hpp"
 #include "engine/presets.hpp"
 #include "engine/report.hpp"
 #include "story/format.hpp"
+#include "story/theme.hpp"
 #include "tests/story/chapter_fixture.hpp"
 #include "tests/story/on_screen.hpp"
 
@@ -109,6 +111,26 @@ TEST_CASE("expert_parallel reads out the engine's parameters, experts per GPU an
     check_all_to_all(at25, with_ep(one, 8));
     CHECK(on_screen::column_under(at25, "Parameters in total") == params);
     CHECK(on_screen::column_under(at25, "Active per token") == active);
+    // No copy is dropped at capacity factor 1.
+    const Palette& p = palette(ThemeName::dark);
+    CHECK(chapter_test::stroked(at25, p.activations) == 0);
+
+    // capacity_factor 0.5 (after 27-28 s): the buffer and the bytes halve, as the engine says,
+    // and the copies over capacity stay home outlined.
+    engine::Config half = with_ep(one, 8);
+    half.training.capacity_factor = 0.5;
+    const Scene at31 = chapter->scene_at(31);
+    check_all_to_all(at31, half);
+    CHECK(appears_anywhere(at31, "Each all-to-all routes " +
+                                     format_bytes(engine::expert_dispatch_buffer(half).value) +
+                                     " a GPU (capacity factor 0.5)"));
+    CHECK(engine::expert_dispatch_buffer(half).value ==
+          Approx(engine::expert_dispatch_buffer(one).value / 2));
+    CHECK(appears_anywhere(at31,
+                           "Gate: each token goes to its top 2 of 8 experts · 1 per GPU "
+                           "(ep 8) · outlined: over capacity, dropped"));
+    CHECK(chapter_test::stroked(at31, p.activations) > 0);
+
     // Splitting the experts shrinks what each card holds.
     CHECK(engine::analyze(with_ep(one, 8)).per_gpu.total < r1.per_gpu.total);
 }
