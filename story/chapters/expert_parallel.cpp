@@ -277,7 +277,9 @@ class ExpertChapter final : public ChapterBase {
     // The all-to-all: every card of an ep group sends to every other one, arcs under the row.
     void add_traffic(Scene& s, double t, const Morph& m) const {
         const int k = shown_state(m), ep = eps_[k];
-        const double alpha = traffic_in_.at(t) * swap_alpha(m);
+        // The same groups on both sides of a morph (a capacity factor changing) stay drawn.
+        const bool same = eps_[m.from] == eps_[m.to] && gpus_[m.from] == gpus_[m.to];
+        const double alpha = traffic_in_.at(t) * (same ? 1.0 : swap_alpha(m));
         if (alpha <= 0 || ep < 2) return;
         const double busy = trip(t) > 0 && trip(t) < 1 ? 1 : 0.45;
         const double span = kCards.w;
