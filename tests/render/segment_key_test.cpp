@@ -58,11 +58,13 @@ std::optional<story::Storyboard> one_chapter(const story::KindInfo& kind, const 
     const std::string text =
         "shardreel: 1\n"
         "video: {size: 480x270, fps: 4}\n"
-        "defaults:\n"
-        "  model: 7B\n"
+        "defaults:\n" +
+        // expert_parallel draws a mixture of experts on at most 8 GPUs.
+        (kind.name == "expert_parallel"
+             ? std::string("  model: mixtral-8x7b\n  parallel: {gpus: 8, tp: 1, pp: 1}\n")
+             : std::string("  model: 7B\n  parallel: {gpus: 16, tp: 2, pp: 2}\n")) +
         "  training: {micro_batches: 8}\n"
         "  cluster: {gpu: h100-sxm-80gb, gpus_per_node: 8, nodes: 2}\n"
-        "  parallel: {gpus: 16, tp: 2, pp: 2}\n"
         "chapters:\n"
         "  - id: c\n"
         "    kind: " +
@@ -101,6 +103,8 @@ const std::map<std::string, std::vector<std::string>>& candidates() {
         {"nodes", {"4", "1"}},
         {"nvlink", {"450GB/s", "600GB/s"}},
         {"network", {"25GB/s", "100GB/s"}},
+        {"ep", {"2", "4", "1"}},
+        {"capacity_factor", {"0.5", "1.25"}},
     };
     return table;
 }
