@@ -160,7 +160,10 @@ try {
   });
   await page2.keyboard.press("k");
   const stopped = await page2.evaluate(() => document.getElementById("audio").paused);
-  check(!sound.paused && sound.at > 1 && Math.abs(sound.at - sound.picture) < 0.25,
+  // It plays and the picture follows it. How far it got in 1.5 s depends on how soon the audio
+  // element starts: 0.97 s once under the sanitizers with the other core busy, so only half a
+  // second of progress is asked for; the picture must still be within 0.25 s of the sound.
+  check(!sound.paused && sound.at > 0.5 && Math.abs(sound.at - sound.picture) < 0.25,
         `the sound ${sound.paused ? "did not play" : `is at ${sound.at} s, the picture at ${sound.picture} s`}`);
   check(stopped, "K did not stop the sound");
   await page2.close();  // before its server goes, which would cut its event stream
