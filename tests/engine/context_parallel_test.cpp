@@ -12,6 +12,8 @@ using namespace engine;
 using engine_test::config_for;
 using engine_test::llama7b;
 
+using engine_test::problems;
+
 namespace {
 
 Config llama3_8b(int gpus, int cp, CpMode mode = CpMode::allgather) {
@@ -20,12 +22,6 @@ Config llama3_8b(int gpus, int cp, CpMode mode = CpMode::allgather) {
     c.layout.cp_mode = mode;
     c.training.seq_len = 8192;
     return c;
-}
-
-std::string problems(const Config& c) {
-    std::string all;
-    for (const std::string& p : validate(c)) all += p + "\n";
-    return all;
 }
 
 }  // namespace

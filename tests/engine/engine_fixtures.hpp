@@ -1,6 +1,7 @@
 // Configurations shared by the engine tests: a preset model on H100 nodes of eight.
 #pragma once
 #include <catch2/catch.hpp>
+#include <string>
 
 #include "engine/config.hpp"
 
@@ -27,6 +28,13 @@ inline engine::Config config_for(const engine::ModelSpec& model, int gpus, int t
     c.cluster.nodes = (gpus + 7) / 8;
     c.layout = {gpus, tp, pp, zero};
     return c;
+}
+
+// validate(c)'s problems, one a line, so a failed check prints them all.
+inline std::string problems(const engine::Config& c) {
+    std::string all;
+    for (const std::string& p : engine::validate(c)) all += p + "\n";
+    return all;
 }
 
 inline engine::Config llama7b(int gpus, int tp = 1, int pp = 1, int zero = 0) {

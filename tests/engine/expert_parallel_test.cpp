@@ -95,11 +95,7 @@ TEST_CASE("DeepSeek-V3: MoE layers per stage skip the dense ones") {
 }
 
 TEST_CASE("ep must divide the experts and dp, and needs experts") {
-    const auto problems = [](const Config& c) {
-        std::string all;
-        for (const std::string& p : validate(c)) all += p + "\n";
-        return all;
-    };
+    using engine_test::problems;
     CHECK(problems(mixtral(24, 1, 3)) == "ep = 3 does not divide the 8 experts (try ep=4)\n");
     CHECK(problems(mixtral(12, 1, 8)) ==
           "ep = 8 does not divide the data-parallel degree 12: expert parallelism splits the "

@@ -10,18 +10,14 @@
 using namespace engine;
 using engine_test::llama7b;
 
+using engine_test::problems;
+
 namespace {
 
 Config hybrid(int gpus, int shard_group, int zero = 3) {
     Config c = llama7b(gpus, 1, 1, zero);
     c.layout.shard_group = shard_group;
     return c;
-}
-
-std::string problems(const Config& c) {
-    std::string all;
-    for (const std::string& p : validate(c)) all += p + "\n";
-    return all;
 }
 
 }  // namespace

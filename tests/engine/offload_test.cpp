@@ -11,6 +11,8 @@
 using namespace engine;
 using engine_test::llama7b;
 
+using engine_test::problems;
+
 namespace {
 
 constexpr double kM = 6'738'415'616;  // Llama 2 7B's parameters
@@ -20,12 +22,6 @@ Config offloaded(int gpus, int zero, Offload o, int micro_batches = 1) {
     c.layout.offload = o;
     c.training.micro_batches = micro_batches;
     return c;
-}
-
-std::string problems(const Config& c) {
-    std::string all;
-    for (const std::string& p : validate(c)) all += p + "\n";
-    return all;
 }
 
 }  // namespace
