@@ -222,6 +222,14 @@ void check_offload(Problems& out, const Config& c) {
     if (o == Offload::optimizer_params && zero != 3)
         out.push_back(named + " needs ZeRO-3's parameter partitions (ZeRO-Infinity), but zero = " +
                       std::to_string(zero) + " (use zero=3, or offload=optimizer)");
+    // ZeRO-Offload steps the optimizer on the host with DeepSpeed's CPU kernels, which exist
+    // for Adam(W) and Lion (deepspeed/ops/adam/cpu_adam.py, ops/lion/cpu_lion.py); with
+    // zero_force_ds_cpu_optimizer (the default) any other optimizer is refused.
+    const Optimizer opt = c.training.optimizer;
+    if (o != Offload::none && opt != Optimizer::adam && opt != Optimizer::lion)
+        out.push_back(named + " steps the optimizer on the host's CPUs, where DeepSpeed has Adam " +
+                      "and Lion only; optimizer = " + std::string(to_string(opt)) +
+                      " has no CPU step (use optimizer=adam or lion, or offload=none)");
     if (o != Offload::none && !(c.cluster.gpu.pcie.value > 0))
         out.push_back(named + " needs the GPU's PCIe bandwidth, and " + c.cluster.gpu.name +
                       " has none given");

@@ -80,3 +80,23 @@ TEST_CASE("offload needs ZeRO's partitions") {
           "zero = 2 (use zero=3, or offload=optimizer)\n");
     CHECK(validate(offloaded(8, 3, Offload::optimizer_params)).empty());
 }
+
+TEST_CASE("offload refuses an optimizer DeepSpeed cannot step on the host") {
+    Config c = offloaded(8, 3, Offload::optimizer);
+    for (const Optimizer o : {Optimizer::adam, Optimizer::lion}) {
+        c.training.optimizer = o;
+        CHECK(validate(c).empty());
+    }
+    c.training.optimizer = Optimizer::adam_8bit;
+    CHECK(
+        problems(c) ==
+        "offload = optimizer steps the optimizer on the host's CPUs, where DeepSpeed has Adam and "
+        "Lion only; optimizer = adam-8bit has no CPU step (use optimizer=adam or lion, or "
+        "offload=none)\n");
+    for (const Optimizer o : {Optimizer::sgd_momentum, Optimizer::adafactor, Optimizer::muon}) {
+        c.training.optimizer = o;
+        CHECK(validate(c).size() == 1);
+    }
+    c.layout.offload = Offload::none;
+    CHECK(validate(c).empty());
+}

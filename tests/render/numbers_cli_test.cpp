@@ -269,6 +269,14 @@ TEST_CASE("numbers --offload: host memory and the PCIe traffic of ZeRO-Offload")
     CHECK(bad.err ==
           "shardreel: error: offload = optimizer+params needs ZeRO-3's parameter "
           "partitions (ZeRO-Infinity), but zero = 1 (use zero=3, or offload=optimizer)\n");
+    const render_test::CliRun muon =
+        numbers("--gpus 8 --zero 1 --offload optimizer --optimizer muon");
+    CHECK(muon.exit_code == 2);
+    CHECK(muon.out.empty());
+    CHECK(muon.err ==
+          "shardreel: error: offload = optimizer steps the optimizer on the host's CPUs, where "
+          "DeepSpeed has Adam and Lion only; optimizer = muon has no CPU step (use "
+          "optimizer=adam or lion, or offload=none)\n");
 }
 
 TEST_CASE("numbers: micro-batches in flight are whole for 1F1B and fractional interleaved") {
