@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/interconnect.hpp"
+#include "engine/layout3d.hpp"
 #include "engine/plan.hpp"
 #include "render/cli/commands.hpp"
 #include "render/cli/config_flags.hpp"
@@ -75,6 +76,38 @@ std::string per_link(const engine::Config& c) {
 std::string percent_slower(double a, double b) { return story::format_percent(b / a - 1); }
 
 // One line on why the first layout wins: against the next, where its time goes.
+// A group of `group` ranks: inside one node or across nodes.
+std::string placed(const engine::Config& c, engine::RankGroup group, const char* inside) {
+    return engine::within_node(c.layout, c.cluster.gpus_per_node, group) ? inside : "crosses nodes";
+}
+
+// Where the winner's model-parallel groups sit, one clause per axis it uses.
+std::string placement_clauses(const engine::PlanEntry& w) {
+    const engine::Config& c = w.config;
+    const engine::Parallel& p = c.layout;
+    std::vector<std::string> parts;
+    if (p.tp > 1)
+        parts.push_back("tensor parallelism " +
+                        placed(c, engine::RankGroup::tp, "stays inside a node's NVLink"));
+    if (p.cp > 1)
+        parts.push_back("context parallelism " +
+                        placed(c, engine::RankGroup::cp, "stays inside a node"));
+    if (p.ep > 1)
+        parts.push_back("the experts' all-to-all " +
+                        placed(c, engine::RankGroup::ep, "stays inside a node"));
+    if (p.pp > 1) {
+        const bool inside = engine::within_node(p, c.cluster.gpus_per_node, engine::RankGroup::pp);
+        parts.push_back(std::string("the pipeline ") +
+                        (inside ? "stays inside a node"
+                                : "spans nodes, sending only activations between stages") +
+                        ", bubble " + story::format_percent(w.report.bubble_fraction));
+    }
+    if (parts.empty()) return "data parallel only, with no model-parallel group to place";
+    std::string out = parts[0];
+    for (size_t i = 1; i < parts.size(); ++i) out += ", " + parts[i];
+    return out;
+}
+
 std::string why(const engine::PlanResult& r) {
     const engine::PlanEntry& w = r.best.front();
     const engine::StepReport& s = w.report.step;
@@ -97,14 +130,7 @@ std::string why(const engine::PlanResult& r) {
                     story::format_time(n.report.step.exposed_comm_seconds) + ")";
         }
     }
-    const engine::LinkTimings l = engine::link_timings(w.config);
-    line += std::string(": tensor parallelism ") +
-            (l.tp.crosses_nodes ? "crosses nodes" : "stays inside a node's NVLink");
-    if (w.config.layout.pp > 1)
-        line += std::string(", the pipeline ") +
-                (l.pp.crosses_nodes ? "spans nodes, sending only activations between stages"
-                                    : "stays inside a node");
-    return line + ", bubble " + story::format_percent(w.report.bubble_fraction) + ".";
+    return line + ": " + placement_clauses(w) + ".";
 }
 
 void write_rejected(std::ostream& out, const engine::PlanResult& r) {

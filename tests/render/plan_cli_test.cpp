@@ -71,6 +71,22 @@ TEST_CASE("plan prints the ranked table, the rejections and why the winner wins"
     CHECK(run.out.find("tensor parallelism stays inside a node's NVLink") != std::string::npos);
 }
 
+TEST_CASE("plan's why-line names only the groups the winner has, and where each sits") {
+    const std::string last_line_of_7b = [] {
+        const auto run = run_cli("plan --model llama-2-7b --gpus 8 --top 1");
+        REQUIRE(run.exit_code == 0);
+        return run.out.substr(run.out.rfind("dp 8 x tp 1 x pp 1 wins"));
+    }();
+    CHECK(last_line_of_7b ==
+          "dp 8 x tp 1 x pp 1 wins: data parallel only, with no model-parallel group to place.\n");
+    const auto long_context = run_cli(
+        "plan --model llama-3.1-405b --gpus 16384 --seq 131072 --global-batch '16777216 tokens'");
+    REQUIRE(long_context.exit_code == 0);
+    CHECK(long_context.out.find(": tensor parallelism stays inside a node's NVLink, context "
+                                "parallelism crosses nodes, the pipeline spans nodes") !=
+          std::string::npos);
+}
+
 TEST_CASE("plan: bad flags and a model nothing holds exit 2 and say what would do") {
     const std::vector<std::pair<std::string, std::string>> cases = {
         {"--top 0", "shardreel: error: --top: expected at least 1, got 0\n"},
