@@ -21,9 +21,9 @@ enum class Overlap { none, dp, all };
 // `--cp-comm-type p2p`, ring attention: Liu et al. 2023), or all-gathered before attention with
 // the gradients reduce-scattered after it (Llama 3: Dubey et al. 2024, section 3.3.2).
 enum class CpMode { ring, allgather };
-// Which of the sequence's 2 x cp chunks a context-parallel rank holds: two neighbours (naive: 2r and
-// 2r+1), or one from each end (balanced: r and 2cp-1-r, Megatron-Core's load-balanced split), so
-// that under the causal mask every rank has the same attention work.
+// Which of the sequence's 2 x cp chunks a context-parallel rank holds: two neighbours (naive: 2r
+// and 2r+1), or one from each end (balanced: r and 2cp-1-r, Megatron-Core's load-balanced split),
+// so that under the causal mask every rank has the same attention work.
 enum class CpSplit { naive, balanced };
 // What ZeRO moves to host memory: nothing; the optimizer step (fp32 master, optimizer states and
 // the gradients it reads: ZeRO-Offload, Ren et al. 2021); or also the 16-bit parameters

@@ -1,10 +1,11 @@
 // Context parallelism: each sequence split over cp GPUs, activations divided by cp, keys and values
 // exchanged around a ring or all-gathered, and ranks placed tp fastest, then cp, pp, dp.
+#include "engine/context_parallel.hpp"
+
 #include <catch2/catch.hpp>
 #include <string>
 
 #include "engine/comm.hpp"
-#include "engine/context_parallel.hpp"
 #include "engine/layout3d.hpp"
 #include "engine/memory.hpp"
 #include "engine_fixtures.hpp"
@@ -98,8 +99,9 @@ TEST_CASE("cp must divide the GPUs and the sequence") {
     CHECK(validate(llama3_8b(8, 4)).empty());
 }
 
-TEST_CASE("causal attention work per rank: the naive split leaves rank 0 idle, the balanced one "
-          "evens it out") {
+TEST_CASE(
+    "causal attention work per rank: the naive split leaves rank 0 idle, the balanced one "
+    "evens it out") {
     // 2 x cp chunks; a block below the diagonal is 1, a diagonal block half (its upper half is
     // masked). Naive, cp 2: rank 0 holds chunks 0, 1: (0,0) + (1,0) + (1,1) = 0.5 + 1 + 0.5 = 2;
     // rank 1 holds 2, 3: (2,0), (2,1), (3,0), (3,1), (3,2) + two halves = 6.
@@ -128,8 +130,9 @@ TEST_CASE("balanced split: rank r holds chunks r and 2cp-1-r; naive: 2r and 2r+1
     CHECK_FALSE(parse_cp_split("zigzag"));
 }
 
-TEST_CASE("ring: a block is computed once its keys and values have come round; all-gather: at "
-          "once") {
+TEST_CASE(
+    "ring: a block is computed once its keys and values have come round; all-gather: at "
+    "once") {
     // Balanced cp 2: rank 0 holds chunks 0 and 3, rank 1 chunks 1 and 2.
     const CpAttention ring = cp_attention(2, CpSplit::balanced, CpMode::ring);
     CHECK(ring.steps == 2);
