@@ -251,11 +251,14 @@ class ContextChapter final : public ChapterBase {
         if (alpha <= 0) return;
         const Phase p = phase(t, k);
         if (modes_[k] == engine::CpMode::ring && cp(k) > 1) add_ring(s, m, k, alpha);
+        // Round a ring each chip names whose keys and values it carries; all-gathered, the copies
+        // of one GPU's leave together, on top of one another, so they go unnamed.
+        const bool named = modes_[k] == engine::CpMode::ring;
         for (const engine::CpTransfer& x : attention_[k].transfers) {
             if (x.step != p.step || p.into >= kTravel) continue;
             const double u = ease(Ease::in_out_cubic, p.into / kTravel);
             add_token(s, palette_, metrics_, along(route(m, k, x), u), kChip, palette_.comm,
-                      std::to_string(x.owner), alpha);
+                      named ? std::to_string(x.owner) : "", alpha);
         }
         const bool travelling = p.step > 0 && p.step < attention_[k].steps && p.into < kTravel;
         if (travelling) return;
