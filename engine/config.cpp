@@ -306,6 +306,8 @@ constexpr NameTable<Overlap, 3> kOverlapNames = {
     {Overlap::none, "none"}, {Overlap::dp, "dp"}, {Overlap::all, "all"}};
 constexpr NameTable<CpMode, 2> kCpModeNames = {{CpMode::ring, "ring"},
                                                {CpMode::allgather, "allgather"}};
+constexpr NameTable<CpSplit, 2> kCpSplitNames = {{CpSplit::naive, "naive"},
+                                                 {CpSplit::balanced, "balanced"}};
 constexpr NameTable<Offload, 3> kOffloadNames = {{Offload::none, "none"},
                                                  {Offload::optimizer, "optimizer"},
                                                  {Offload::optimizer_params, "optimizer+params"}};
@@ -321,6 +323,8 @@ std::string_view to_string(Overlap o) { return name_of(kOverlapNames, o); }
 std::optional<Overlap> parse_overlap(std::string_view s) { return value_of(kOverlapNames, s); }
 std::string_view to_string(CpMode m) { return name_of(kCpModeNames, m); }
 std::optional<CpMode> parse_cp_mode(std::string_view s) { return value_of(kCpModeNames, s); }
+std::string_view to_string(CpSplit s) { return name_of(kCpSplitNames, s); }
+std::optional<CpSplit> parse_cp_split(std::string_view s) { return value_of(kCpSplitNames, s); }
 std::string_view to_string(Offload o) { return name_of(kOffloadNames, o); }
 std::optional<Offload> parse_offload(std::string_view s) { return value_of(kOffloadNames, s); }
 

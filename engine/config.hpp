@@ -21,6 +21,10 @@ enum class Overlap { none, dp, all };
 // `--cp-comm-type p2p`, ring attention: Liu et al. 2023), or all-gathered before attention with
 // the gradients reduce-scattered after it (Llama 3: Dubey et al. 2024, section 3.3.2).
 enum class CpMode { ring, allgather };
+// Which of the sequence's 2 x cp chunks a context-parallel rank holds: two neighbours (naive: 2r
+// and 2r+1), or one from each end (balanced: r and 2cp-1-r, Megatron-Core's load-balanced split),
+// so that under the causal mask every rank has the same attention work.
+enum class CpSplit { naive, balanced };
 // What ZeRO moves to host memory: nothing; the optimizer step (fp32 master, optimizer states and
 // the gradients it reads: ZeRO-Offload, Ren et al. 2021); or also the 16-bit parameters
 // (ZeRO-Infinity, Rajbhandari et al. 2021).
@@ -84,6 +88,7 @@ struct Parallel {
     int shard_group = 0;
     int zero_shards() const { return shard_group > 0 ? shard_group : replicas(); }
     Offload offload = Offload::none;
+    CpSplit cp_split = CpSplit::balanced;
     bool operator==(const Parallel&) const = default;
 };
 
@@ -111,6 +116,8 @@ std::string_view to_string(Overlap o);  // "none", "dp", "all"
 std::optional<Overlap> parse_overlap(std::string_view s);
 std::string_view to_string(CpMode m);  // "ring", "allgather"
 std::optional<CpMode> parse_cp_mode(std::string_view s);
+std::string_view to_string(CpSplit s);  // "naive", "balanced"
+std::optional<CpSplit> parse_cp_split(std::string_view s);
 std::string_view to_string(Offload o);  // "none", "optimizer", "optimizer+params"
 std::optional<Offload> parse_offload(std::string_view s);
 

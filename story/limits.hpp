@@ -95,6 +95,7 @@ inline constexpr std::string_view kOptimizers[] = {"adam", "adam-8bit", "sgd-mom
 inline constexpr std::string_view kFits[] = {"tail", "stretch"};
 inline constexpr std::string_view kOverlaps[] = {"none", "dp", "all"};
 inline constexpr std::string_view kCpModes[] = {"allgather", "ring"};
+inline constexpr std::string_view kCpSplits[] = {"balanced", "naive"};
 inline constexpr std::string_view kOffloads[] = {"none", "optimizer", "optimizer+params"};
 
 // Every keyword a storyboard gives, by key (video's theme and captions, and the settings).
@@ -119,6 +120,12 @@ inline constexpr Choice kChoices[] = {
      {},
      "How context parallelism exchanges keys and values: all-gathered before attention (Llama 3's "
      "way, the default) or passed around a ring (Megatron-Core's p2p)."},
+    {"cp_split",
+     kCpSplits,
+     {},
+     "Which of the sequence's 2 x cp chunks a context-parallel rank holds: one from each end "
+     "(balanced, the default: equal causal attention work) or two neighbours (naive: the first "
+     "rank idles while the last works). Only the context_parallel chapter draws it."},
     {"offload",
      kOffloads,
      {},

@@ -45,8 +45,8 @@ const Keys kTrainingKeys{"precision",         "grad_dtype",    "optimizer",     
                          "sequence_parallel", "schedule",      "chunks",         "mfu",
                          "overlap",           "step_time",     "capacity_factor"};
 const Keys kClusterKeys{"gpu", "gpus_per_node", "nodes", "nvlink", "network"};
-const Keys kParallelKeys{"gpus",        "tp",      "pp", "zero",   "ep",
-                         "shard_group", "offload", "cp", "cp_mode"};
+const Keys kParallelKeys{"gpus",        "tp",      "pp", "zero",    "ep",
+                         "shard_group", "offload", "cp", "cp_mode", "cp_split"};
 
 struct Section {
     const char* name;

@@ -205,6 +205,10 @@ const std::vector<Handler>& handlers() {
          [](C& c, S, S v) {
              return set_choice(c.layout.cp_mode, engine::parse_cp_mode(v), v, choice("cp_mode"));
          }},
+        {"cp_split", T::choice,
+         [](C& c, S, S v) {
+             return set_choice(c.layout.cp_split, engine::parse_cp_split(v), v, choice("cp_split"));
+         }},
         {"gpus_per_node", T::whole,
          [](C& c, S k, S v) {
              return set_cluster_size(c, &engine::Cluster::gpus_per_node, k, v,

@@ -1,5 +1,7 @@
 // Context parallelism: each sequence split over cp GPUs, activations divided by cp, keys and values
 // exchanged around a ring or all-gathered, and ranks placed tp fastest, then cp, pp, dp.
+#include "engine/context_parallel.hpp"
+
 #include <catch2/catch.hpp>
 #include <string>
 
@@ -95,4 +97,72 @@ TEST_CASE("cp must divide the GPUs and the sequence") {
     odd.training.seq_len = 8000;
     CHECK(problems(odd) == "cp = 3 does not divide the sequence of 8000 tokens (try cp=4)\n");
     CHECK(validate(llama3_8b(8, 4)).empty());
+}
+
+TEST_CASE(
+    "causal attention work per rank: the naive split leaves rank 0 idle, the balanced one "
+    "evens it out") {
+    // 2 x cp chunks; a block below the diagonal is 1, a diagonal block half (its upper half is
+    // masked). Naive, cp 2: rank 0 holds chunks 0, 1: (0,0) + (1,0) + (1,1) = 0.5 + 1 + 0.5 = 2;
+    // rank 1 holds 2, 3: (2,0), (2,1), (3,0), (3,1), (3,2) + two halves = 6.
+    CHECK(cp_attention(2, CpSplit::naive, CpMode::ring).work == std::vector<double>{2, 6});
+    // Balanced, cp 2: rank 0 holds 0 and 3: 0.5 + 3 + 0.5 = 4; rank 1 holds 1 and 2: 1.5 + 2.5.
+    CHECK(cp_attention(2, CpSplit::balanced, CpMode::ring).work == std::vector<double>{4, 4});
+    // Naive rank r: (2r + 0.5) + (2r + 1.5) = 4r + 2, the last 2cp - 1 times the first.
+    CHECK(cp_attention(4, CpSplit::naive, CpMode::ring).work == std::vector<double>{2, 6, 10, 14});
+    CHECK(cp_attention(4, CpSplit::balanced, CpMode::allgather).work ==
+          std::vector<double>(4, 8.0));
+    CHECK(cp_attention(1, CpSplit::balanced, CpMode::ring).work == std::vector<double>{2});
+    const CpAttention eight = cp_attention(8, CpSplit::naive, CpMode::ring);
+    CHECK(eight.blocks.size() == 16 * 17 / 2);
+    CHECK(eight.work.back() == 15 * eight.work.front());
+}
+
+TEST_CASE("balanced split: rank r holds chunks r and 2cp-1-r; naive: 2r and 2r+1") {
+    CHECK(cp_chunks(0, 4, CpSplit::balanced) == std::array<int, 2>{0, 7});
+    CHECK(cp_chunks(3, 4, CpSplit::balanced) == std::array<int, 2>{3, 4});
+    CHECK(cp_chunks(3, 4, CpSplit::naive) == std::array<int, 2>{6, 7});
+    for (CpSplit split : {CpSplit::naive, CpSplit::balanced})
+        for (int r = 0; r < 4; ++r)
+            for (int chunk : cp_chunks(r, 4, split)) CHECK(cp_chunk_owner(chunk, 4, split) == r);
+    CHECK(parse_cp_split("balanced") == CpSplit::balanced);
+    CHECK(to_string(CpSplit::naive) == "naive");
+    CHECK_FALSE(parse_cp_split("zigzag"));
+}
+
+TEST_CASE(
+    "ring: a block is computed once its keys and values have come round; all-gather: at "
+    "once") {
+    // Balanced cp 2: rank 0 holds chunks 0 and 3, rank 1 chunks 1 and 2.
+    const CpAttention ring = cp_attention(2, CpSplit::balanced, CpMode::ring);
+    CHECK(ring.steps == 2);
+    const auto block = [&](int q, int k) {
+        for (const CpBlock& b : ring.blocks)
+            if (b.q == q && b.k == k) return b;
+        FAIL("no block " << q << "," << k);
+        return CpBlock{};
+    };
+    CHECK(block(3, 0) == CpBlock{3, 0, 0, 0});  // rank 0's own keys
+    CHECK(block(3, 1) == CpBlock{3, 1, 0, 1});  // rank 1's, one step round the ring
+    CHECK(block(2, 0) == CpBlock{2, 0, 1, 1});
+    CHECK(block(2, 2).diagonal());
+    CHECK(ring.transfers == std::vector<CpTransfer>{{1, 1, 0, 1}, {1, 0, 1, 0}});
+    // Four ranks round a ring: at step 2 rank 0 gets rank 2's chunks from rank 3.
+    const CpAttention four = cp_attention(4, CpSplit::balanced, CpMode::ring);
+    CHECK(four.steps == 4);
+    CHECK(four.transfers.size() == 3 * 4);
+    CHECK(four.transfers[4] == CpTransfer{2, 3, 0, 2});
+    const CpAttention gathered = cp_attention(4, CpSplit::balanced, CpMode::allgather);
+    CHECK(gathered.steps == 2);
+    CHECK(gathered.transfers.size() == 4 * 3);
+    for (const CpBlock& b : gathered.blocks)
+        CHECK(b.step == (cp_chunk_owner(b.k, 4, CpSplit::balanced) == b.rank ? 0 : 1));
+    CHECK(cp_attention(1, CpSplit::naive, CpMode::ring).transfers.empty());
+}
+
+TEST_CASE("a chunk is seq_len / 2cp tokens") {
+    Config c = llama3_8b(8, 4);
+    c.training.seq_len = 131072;
+    CHECK(cp_chunk_tokens(c) == 16384);
+    CHECK(cp_attention(c).cp == 4);
 }

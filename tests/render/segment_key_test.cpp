@@ -105,6 +105,9 @@ const std::map<std::string, std::vector<std::string>>& candidates() {
         {"network", {"25GB/s", "100GB/s"}},
         {"ep", {"2", "4", "1"}},
         {"capacity_factor", {"0.5", "1.25"}},
+        {"cp", {"2", "4", "1"}},
+        {"cp_mode", {"ring", "allgather"}},
+        {"cp_split", {"naive", "balanced"}},
     };
     return table;
 }

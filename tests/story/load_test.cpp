@@ -358,6 +358,7 @@ TEST_CASE("setting_names lists every flat name") {
                                                              "offload",
                                                              "cp",
                                                              "cp_mode",
+                                                             "cp_split",
                                                              "gpus_per_node",
                                                              "nodes",
                                                              "nvlink",

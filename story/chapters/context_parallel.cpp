@@ -1,0 +1,404 @@
+// `context_parallel`: one long sequence split over the cp GPUs of a context-parallel group. The
+// causal attention matrix (queries down, keys across, the lower triangle) cut into 2 x cp chunks,
+// each chunk row named by the GPU whose queries it holds; the GPU cards, where queries stay while
+// keys and values travel (round a ring, or all-gathered at once) and the blocks each GPU can now
+// compute fill in step by step; each GPU's attention work (engine::cp_attention), the naive split
+// leaving the first GPU idle against the balanced one; activations per GPU and the key/value
+// bytes in the stat panel. `set:` morphs cp, the split, the exchange and the sequence length.
+#include "engine/context_parallel.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "story/chapter_base.hpp"
+#include "story/cluster_vocab.hpp"
+#include "story/draw/cards.hpp"
+#include "story/draw/draw.hpp"
+#include "story/format.hpp"
+
+namespace story {
+
+namespace {
+
+constexpr double kDefaultDuration = 36;
+constexpr int kMaxCp = 8;
+// Choreography, in seconds of the default duration.
+constexpr double kMatrixAt = 0.3, kCardsAt = 1.0, kWorkAt = 2.0, kExchangeAt = 3.0;
+// One step of the exchange (s, not scaled): keys and values travel, then the blocks they unlock
+// light up; the filled matrix holds before the next pass starts from empty.
+constexpr double kStep = 1.5, kTravel = 0.6, kHold = 2.0;
+
+// Three columns under their headings: the matrix, the cards, the work bars; a note under each.
+constexpr double kHeaderBaseline = 290, kFootBaseline = 890;
+constexpr Box kMatrix{176, 316, 530, 530};
+constexpr double kRowLabelGap = 10;
+constexpr Box kCards{790, 316, 300, 530};
+constexpr double kCardGap = 8, kMaxCardH = 80, kChip = 30, kChipInset = 12, kQueriesX = 110;
+constexpr double kWrapOut = 26;  // the ring's way back, right of the cards
+constexpr Box kBars{1180, 316, 640, 530};
+constexpr double kBarShare = 0.46, kBarLabelGap = 12;
+constexpr double kBlockGap = 2, kRingWidth = 3;
+
+const TextStyle kChipStyle = tabular(weighted(style_of(Role::small), Weight::semibold));
+
+// A point a share u (0..1) of the way along a polyline.
+Point along(const std::vector<Point>& pts, double u) {
+    double total = 0;
+    for (std::size_t i = 1; i < pts.size(); ++i)
+        total += std::hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
+    double left = std::clamp(u, 0.0, 1.0) * total;
+    for (std::size_t i = 1; i < pts.size(); ++i) {
+        const double len = std::hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
+        if (left <= len && len > 0) return lerp(pts[i - 1], pts[i], left / len);
+        left -= len;
+    }
+    return pts.back();
+}
+
+std::string gpu_name(int rank) { return "GPU " + std::to_string(rank); }
+
+class ContextChapter final : public ChapterBase {
+  public:
+    ContextChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
+        : ChapterBase(spec, video, metrics),
+          matrix_in_(Fade::in(at(kMatrixAt))),
+          cards_in_{at(kCardsAt)},
+          work_in_(Fade::in(at(kWorkAt))),
+          exchange_in_(Fade::in(at(kExchangeAt))) {
+        for (const engine::Config& c : timeline_.states()) {
+            attention_.push_back(engine::cp_attention(c));
+            splits_.push_back(c.layout.cp_split);
+            modes_.push_back(c.layout.cp_mode);
+            chunk_tokens_.push_back(engine::cp_chunk_tokens(c));
+            seq_.push_back(c.training.seq_len);
+            std::vector<Box> col;
+            for (int r = 0; r < c.layout.cp; ++r)
+                col.push_back(column_cell(kCards, c.layout.cp, r, kCardGap, kMaxCardH));
+            cards_.push_back(std::move(col));
+        }
+    }
+
+    Scene scene_at(double t) const override {
+        Scene s = blank();
+        const Morph m = timeline_.morph_at(t);
+        add_headers(s, t);
+        add_matrix(s, t, m);
+        add_cards(s, t, m);
+        add_exchange(s, t, m);
+        add_work(s, t, m);
+        add_feet(s, t, m);
+        add_chrome(s, palette_, metrics_, chrome_at(t, stats(t)));
+        return s;
+    }
+
+  private:
+    int cp(int k) const { return attention_[k].cp; }
+
+    // The exchange step showing at t (-1 before it starts, steps at the hold), and how far into
+    // that step: the blocks of a step light up once its keys and values have arrived.
+    struct Phase {
+        int step = -1;
+        double into = 0;  // s
+    };
+    Phase phase(double t, int k) const {
+        const double start = at(kExchangeAt);
+        if (t < start) return {};
+        const int steps = attention_[k].steps;
+        const double u = std::fmod(t - start, steps * kStep + kHold);
+        const int step = std::min(static_cast<int>(u / kStep), steps);
+        return {step, u - step * kStep};
+    }
+    // Whether the keys and values of `step` have arrived (step 0: a GPU's own, there from the
+    // start).
+    static bool arrived(const Phase& p, int step) {
+        return p.step > step || (p.step == step && (step == 0 || p.into >= kTravel));
+    }
+
+    // --- the matrix --------------------------------------------------------------------------
+
+    Box block(int k, int q, int key) const {
+        const int n = attention_[k].chunks();
+        return inset(grid_cell(kMatrix, n, n, key, q, 0, 0), kBlockGap / 2, kBlockGap / 2);
+    }
+
+    void add_headers(Scene& s, double t) const {
+        const TextStyle note = style_of(Role::note);
+        s.add(Text{frame::kLeft, kHeaderBaseline, "Attention: queries down, keys across", note,
+                   palette_.muted},
+              matrix_in_.at(t));
+        s.add(Text{kCards.x, kHeaderBaseline, "Queries stay, K and V travel", note, palette_.muted},
+              cards_in_.at(t, 0));
+        s.add(Text{kBars.x, kHeaderBaseline, "Attention work per GPU, in blocks", note,
+                   palette_.muted},
+              work_in_.at(t));
+    }
+
+    // The lower triangle, block by block: done blocks filled, the ones a step unlocks lit, the
+    // rest outlined; the diagonal's blocks are half masked (a triangle). Grid and rows change
+    // with cp and the split, so they swap at halfway; one exchange shows them filling.
+    void add_matrix(Scene& s, double t, const Morph& m) const {
+        const int k = shown_state(m);
+        const double alpha = matrix_in_.at(t) * swap_alpha(m);
+        if (alpha <= 0) return;
+        const Phase p = phase(t, k);
+        for (const engine::CpBlock& b : attention_[k].blocks) {
+            const Box box = block(k, b.q, b.k);
+            const bool done = arrived(p, b.step) && p.step >= 0;
+            const bool lit = done && p.step == b.step && p.step < attention_[k].steps;
+            const Color fill = lit    ? palette_.highlight
+                               : done ? palette_.activations
+                                      : palette_.panel;
+            add_block(s, box, b.diagonal(), fill, alpha);
+        }
+        add_row_labels(s, k, alpha);
+        add_masked_note(s, alpha);
+    }
+
+    void add_block(Scene& s, const Box& b, bool diagonal, Color fill, double alpha) const {
+        if (!diagonal) {
+            s.add(filled(b, 3, fill, palette_.grid, 1), alpha);
+            return;
+        }
+        s.add(Path{{{b.x, b.y}, {b.x, b.bottom()}, {b.right(), b.bottom()}},
+                   true,
+                   fill,
+                   palette_.grid,
+                   1},
+              alpha);
+    }
+
+    // Each chunk row named by the GPU holding its queries.
+    void add_row_labels(Scene& s, int k, double alpha) const {
+        const TextStyle style = style_of(Role::small);
+        for (int q = 0; q < attention_[k].chunks(); ++q) {
+            const Box row = block(k, q, 0);
+            const std::string name = gpu_name(engine::cp_chunk_owner(q, cp(k), splits_[k]));
+            s.add(Text{kMatrix.x - kRowLabelGap, centred_baseline(metrics_, name, style, row.cy()),
+                       name, style, palette_.muted, Align::right},
+                  alpha);
+        }
+    }
+
+    // In the masked triangle: why half the matrix is empty.
+    void add_masked_note(Scene& s, double alpha) const {
+        TextColumn col(metrics_, kMatrix.right(), kMatrix.y + 8, Align::right);
+        col.line("masked: no token", Role::note, palette_.muted)
+            .line("sees a later one", Role::note, palette_.muted);
+        col.add_to(s, alpha);
+    }
+
+    // --- the cards -----------------------------------------------------------------------------
+
+    Box card(const Morph& m, int r) const {
+        const auto& a = cards_[m.from];
+        const auto& b = cards_[m.to];
+        const int ia = std::min<int>(r, static_cast<int>(a.size()) - 1);
+        const int ib = std::min<int>(r, static_cast<int>(b.size()) - 1);
+        return lerp(a[ia], b[ib], m.u);
+    }
+
+    // Where a card keeps the keys and values it holds: at its right.
+    static Point chip_home(const Box& card) {
+        return {card.right() - kChipInset - kChip, card.cy()};
+    }
+
+    // Cards stay (new ones fade in, dropped ones out); each names its query chunks.
+    void add_cards(Scene& s, double t, const Morph& m) const {
+        const int n = std::max(cp(m.from), cp(m.to));
+        const int k = shown_state(m);
+        for (int r = 0; r < n; ++r) {
+            double alpha = cards_in_.at(t, r);
+            if (r >= cp(m.to)) alpha *= leaving(m);
+            if (r >= cp(m.from)) alpha *= arriving(m);
+            if (alpha <= 0) continue;
+            const Box b = card(m, r);
+            add_items(s, gpu_tile(palette_, metrics_, {b, gpu_name(r), 22, std::nullopt, true}),
+                      alpha);
+            if (r >= cp(k)) continue;
+            const auto chunks = engine::cp_chunks(r, cp(k), splits_[k]);
+            const std::string queries =
+                "Q " + std::to_string(chunks[0]) + " + " + std::to_string(chunks[1]);
+            s.add(Text{b.x + kQueriesX, centred_baseline(metrics_, queries, kChipStyle, b.cy()),
+                       queries, kChipStyle, palette_.text},
+                  alpha * swap_alpha(m));
+        }
+    }
+
+    // Whose keys and values a card holds in a phase (before the exchange and at step 0 its own;
+    // then the last hand-on's owner, or everyone's once all-gathered), as its chip's label.
+    std::string held(int k, int r, const Phase& p) const {
+        const int step = std::min(p.step, attention_[k].steps - 1);
+        int owner = r, arrivals = 0;
+        for (const engine::CpTransfer& x : attention_[k].transfers)
+            if (x.dst == r && x.step == step && arrived(p, x.step)) owner = x.owner, ++arrivals;
+        return arrivals > 1 ? "all" : std::to_string(owner);
+    }
+
+    // The path keys and values take from one card's chip to another's: straight to a neighbour
+    // (or anywhere, all-gathered), round the right of the cards from the last back to the first.
+    std::vector<Point> route(const Morph& m, int k, const engine::CpTransfer& x) const {
+        const Point a = chip_home(card(m, x.src)), b = chip_home(card(m, x.dst));
+        if (modes_[k] != engine::CpMode::ring || x.src < x.dst) return {a, b};
+        const double out = card(m, 0).right() + kWrapOut;
+        return {a, {out, a.y}, {out, b.y}, b};
+    }
+
+    // The ring drawn between the cards' chips; the chips held, and the ones in flight.
+    void add_exchange(Scene& s, double t, const Morph& m) const {
+        const int k = shown_state(m);
+        const double alpha = exchange_in_.at(t) * swap_alpha(m);
+        if (alpha <= 0) return;
+        const Phase p = phase(t, k);
+        if (modes_[k] == engine::CpMode::ring && cp(k) > 1) add_ring(s, m, k, alpha);
+        // Round a ring each chip names whose keys and values it carries; all-gathered, the copies
+        // of one GPU's leave together, on top of one another, so they go unnamed.
+        const bool named = modes_[k] == engine::CpMode::ring;
+        for (const engine::CpTransfer& x : attention_[k].transfers) {
+            if (x.step != p.step || p.into >= kTravel) continue;
+            const double u = ease(Ease::in_out_cubic, p.into / kTravel);
+            add_token(s, palette_, metrics_, along(route(m, k, x), u), kChip, palette_.comm,
+                      named ? std::to_string(x.owner) : "", alpha);
+        }
+        const bool travelling = p.step > 0 && p.step < attention_[k].steps && p.into < kTravel;
+        if (travelling) return;
+        for (int r = 0; r < cp(k); ++r)
+            add_token(s, palette_, metrics_, chip_home(card(m, r)), kChip, palette_.comm,
+                      held(k, r, p), alpha);
+    }
+
+    // One hand-on per card: down to the next card, and from the last back round to the first.
+    void add_ring(Scene& s, const Morph& m, int k, double alpha) const {
+        const Color c = with_alpha(palette_.comm, 0.6);
+        for (int r = 0; r + 1 < cp(k); ++r) {
+            const Point a = chip_home(card(m, r)), b = chip_home(card(m, r + 1));
+            s.add(Arrow{{a.x, a.y + kChip / 2}, {b.x, b.y - kChip / 2}, c, kRingWidth, 8}, alpha);
+        }
+        const engine::CpTransfer back{1, cp(k) - 1, 0, 0};
+        std::vector<Point> path = route(m, k, back);
+        path.back().x += kChip;  // stop at the chip's edge
+        s.add(Path{path, false, std::nullopt, c, kRingWidth}, alpha);
+    }
+
+    // --- the work ------------------------------------------------------------------------------
+
+    // Each GPU's blocks as a bar against the busiest GPU's: the rest of the row, hatched, is
+    // time it waits. Bars count while the split or cp morphs.
+    void add_work(Scene& s, double t, const Morph& m) const {
+        const double alpha = work_in_.at(t);
+        if (alpha <= 0) return;
+        const int n = std::max(cp(m.from), cp(m.to));
+        const double busiest = lerp(max_work(m.from), max_work(m.to), m.u);
+        for (int r = 0; r < n; ++r) {
+            double a = alpha;
+            if (r >= cp(m.to)) a *= leaving(m);
+            if (r >= cp(m.from)) a *= arriving(m);
+            if (a <= 0) continue;
+            const double work = lerp(work_of(m.from, r), work_of(m.to, r), m.u);
+            add_bar(s, card(m, r), work, busiest, a);
+        }
+    }
+
+    double work_of(int k, int r) const {
+        const auto& w = attention_[k].work;
+        return r < static_cast<int>(w.size()) ? w[r] : 0.0;
+    }
+    double max_work(int k) const {
+        const auto& w = attention_[k].work;
+        return *std::max_element(w.begin(), w.end());
+    }
+
+    void add_bar(Scene& s, const Box& row, double work, double busiest, double alpha) const {
+        const double h = std::min(row.h * kBarShare + 8, row.h - 4);
+        const double label_w = metrics_.measure("00 blocks", kChipStyle).advance + kBarLabelGap;
+        const double full = kBars.w - label_w;
+        const Box whole{kBars.x, row.cy() - h / 2, full, h};
+        Rect idle = filled(whole, 4, palette_.background, palette_.grid, 1);
+        idle.hatch = palette_.idle;
+        s.add(idle, alpha);
+        const Box bar{whole.x, whole.y, full * work / busiest, h};
+        s.add(filled(bar, 4, palette_.activations), alpha);
+        const std::string label = format_int(std::llround(work)) + " blocks";
+        s.add(Text{whole.right() + kBarLabelGap,
+                   centred_baseline(metrics_, label, kChipStyle, row.cy()), label, kChipStyle,
+                   palette_.text},
+              alpha);
+    }
+
+    // --- notes under the columns ----------------------------------------------------------------
+
+    void add_feet(Scene& s, double t, const Morph& m) const {
+        const int k = shown_state(m);
+        const TextStyle note = tabular(style_of(Role::note));
+        const std::string chunks = format_int(std::llround(value_at(t, seq_))) + " tokens in " +
+                                   std::to_string(attention_[k].chunks()) + " chunks of " +
+                                   format_int(std::llround(value_at(t, chunk_tokens_)));
+        s.add(Text{frame::kLeft, kFootBaseline, chunks, note, palette_.muted},
+              matrix_in_.at(t) * swap_alpha(m));
+        s.add(Text{kCards.x, kFootBaseline, exchange_note(k), note, palette_.muted},
+              exchange_in_.at(t) * swap_alpha(m));
+        s.add(Text{kBars.x, kFootBaseline, split_note(k), note, palette_.muted},
+              work_in_.at(t) * swap_alpha(m));
+    }
+
+    std::string exchange_note(int k) const {
+        if (cp(k) == 1) return "cp 1: nothing to exchange";
+        if (modes_[k] == engine::CpMode::ring)
+            return "Ring: handed on " + std::to_string(cp(k) - 1) + " times";
+        return "All-gather: all K, V at once";
+    }
+
+    std::string split_note(int k) const {
+        const int c = 2 * cp(k) - 1;
+        if (splits_[k] == engine::CpSplit::naive) return "Naive: GPU r holds chunks 2r, 2r+1";
+        return "Balanced: GPU r holds r and " + std::to_string(c) + "-r";
+    }
+
+    // The stat panel: the busiest card, its activations (divided by cp), and the key/value
+    // traffic of context parallelism, all the engine's.
+    std::vector<Stat> stats(double t) const {
+        const double card =
+            figure_at(t, [](const engine::Report& r) { return r.per_gpu.total.value; });
+        const double acts =
+            figure_at(t, [](const engine::Report& r) { return r.per_gpu.activations.value; });
+        const double bytes =
+            figure_at(t, [](const engine::Report& r) { return r.comm.cp_per_gpu.value; });
+        const double secs =
+            figure_at(t, [](const engine::Report& r) { return r.comm.cp_time.value; });
+        return {{"Per card", format_bytes(card)},
+                {"Activations", format_bytes(acts)},
+                {"K, V / step", format_bytes(bytes), format_time(secs)}};
+    }
+
+    const Fade matrix_in_;
+    const Stagger cards_in_;
+    const Fade work_in_, exchange_in_;
+    std::vector<engine::CpAttention> attention_;
+    std::vector<engine::CpSplit> splits_;
+    std::vector<engine::CpMode> modes_;
+    std::vector<double> chunk_tokens_, seq_;
+    std::vector<std::vector<Box>> cards_;
+};
+
+std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
+                              const TextMetrics& metrics) {
+    return std::make_unique<ContextChapter>(spec, video, metrics);
+}
+
+std::optional<std::string> cannot_draw(const engine::Config& c) {
+    if (c.layout.cp > kMaxCp)
+        return "context_parallel draws at most " + std::to_string(kMaxCp) +
+               " GPUs in a context-parallel group, got cp " + std::to_string(c.layout.cp);
+    return std::nullopt;
+}
+
+const KindRegistrar registrar{
+    {"context_parallel",
+     kDefaultDuration,
+     {"cp", "cp_split", "cp_mode", "seq_len", "gpus", "nvlink", "network"},
+     make,
+     cannot_draw}};
+
+}  // namespace
+
+}  // namespace story
