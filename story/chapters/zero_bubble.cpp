@@ -26,7 +26,7 @@ constexpr double kHeldAt = 8.0, kSplitAt = 10.0, kSplitFor = 0.8;
 // legend and the column headers on one baseline above, the read-outs under the time axis.
 constexpr Box kTimeline{250, 340, 1300 - 250, 360};
 constexpr double kHeaderBaseline = 300, kLegendX = frame::kLeft;
-constexpr double kIdleRight = 1440, kHeldRight = 1610, kBytesRight = frame::kRight;
+constexpr double kIdleRight = 1470, kHeldRight = 1632, kBytesRight = frame::kRight;
 constexpr double kReadoutGap = 10;
 
 // One state: the schedule laid out, and per stage the engine's idle share and peak activations.
