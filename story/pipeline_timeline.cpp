@@ -85,7 +85,8 @@ double slot_label_alpha(const std::vector<Beat>& beats, double t) {
 }
 
 LaidOutSchedule lay_out(engine::PipelineSchedule s, const Box& area) {
-    LaidOutSchedule d{std::move(s), {}, {}};
+    LaidOutSchedule d{std::move(s), {}, {}, 0};
+    d.bubble = d.schedule.bubble_share();
     for (int st = 0; st < d.schedule.stages; ++st)
         d.rows.push_back(column_cell(area, d.schedule.stages, st, kRowGap));
     const double unit = area.w / std::max(1, d.schedule.makespan());
@@ -104,6 +105,26 @@ PipelineTimeline::PipelineTimeline(const Palette& p, const TextMetrics& m, const
       axis_y_(area.bottom() + kAxisDrop),
       time_label_(m, area.right(), axis_y_ + kAxisLabelGap, Align::right) {
     time_label_.line("time", Role::note, p.muted);
+}
+
+double PipelineTimeline::sweep_x(const TimelineFrame& f) const {
+    return lerp(area_.x, area_.right(), f.sweep);
+}
+
+void PipelineTimeline::add_timeline(Scene& s, const TimelineFrame& f, const Stagger& rows_in,
+                                    double t, double axis_alpha) const {
+    add_rows(s, f, rows_in, t);
+    add_axis(s, axis_alpha);
+    add_slots(s, f);
+    add_playhead(s, f);
+}
+
+void PipelineTimeline::add_header(Scene& s, double legend_x, double baseline, engine::Schedule kind,
+                                  bool split, double alpha) const {
+    add_pass_legend(s, legend_x, baseline, split, alpha);
+    s.add(Text{area_.right(), baseline, "Schedule: " + schedule_title(kind),
+               weighted(style_of(Role::label), Weight::semibold), palette_.text, Align::right},
+          alpha);
 }
 
 Box PipelineTimeline::row_at(const TimelineFrame& f, int i) {
@@ -132,7 +153,7 @@ void PipelineTimeline::add_rows(Scene& s, const TimelineFrame& f, const Stagger&
                    palette_.muted, Align::right},
               alpha);
         s.add(outline(r, 4, palette_.grid, 1.5), alpha);
-        const double swept = f.sweep_x - r.x;
+        const double swept = sweep_x(f) - r.x;
         if (swept <= 0) continue;
         Rect idle = filled(left_of(r, std::min(swept, r.w)), 4, palette_.panel);
         idle.hatch = palette_.idle;
@@ -225,7 +246,7 @@ void PipelineTimeline::add_whole(Scene& s, const TimelineFrame& f, const engine:
 // A slot's bar reveals left to right as the playhead passes it.
 void PipelineTimeline::add_bar(Scene& s, const TimelineFrame& f, const Box& box, double left_pad,
                                double right_pad, Color fill, double alpha) const {
-    const double shown = std::clamp(f.sweep_x - box.x, 0.0, box.w);
+    const double shown = std::clamp(sweep_x(f) - box.x, 0.0, box.w);
     if (shown <= 0 || alpha <= 0) return;
     const Box bar{box.x + left_pad, box.y + kSlotPad, shown - left_pad - right_pad,
                   box.h - 2 * kSlotPad};
@@ -236,7 +257,7 @@ void PipelineTimeline::add_bar(Scene& s, const TimelineFrame& f, const Box& box,
 void PipelineTimeline::add_label(Scene& s, const TimelineFrame& f, const Box& box, int label,
                                  Color fill, double alpha) const {
     alpha *= f.label_alpha;
-    if (alpha <= 0 || f.sweep_x - box.x < box.w - 1e-6) return;
+    if (alpha <= 0 || sweep_x(f) - box.x < box.w - 1e-6) return;
     const std::string text = std::to_string(label);
     const TextStyle style = sized(style_of(Role::figure), std::min(frame::kLabelSize, box.h * 0.4));
     if (style.size < frame::kMinTextSize) return;
@@ -251,8 +272,9 @@ void PipelineTimeline::add_axis(Scene& s, double alpha) const {
     time_label_.add_to(s, alpha);
 }
 
-void PipelineTimeline::add_playhead(Scene& s, double u, double x) const {
-    if (u <= 0 || u >= 1) return;
+void PipelineTimeline::add_playhead(Scene& s, const TimelineFrame& f) const {
+    if (f.sweep <= 0 || f.sweep >= 1) return;
+    const double x = sweep_x(f);
     s.add(Line{
         {x, area_.y - kPlayheadOver}, {x, area_.bottom() + kPlayheadUnder}, palette_.highlight, 3});
 }

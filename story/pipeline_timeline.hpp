@@ -43,6 +43,7 @@ struct LaidOutSchedule {
     engine::PipelineSchedule schedule;
     std::vector<Box> rows;
     std::vector<Box> boxes;  // one per schedule.slots entry
+    double bubble = 0;       // schedule.bubble_share()
 };
 LaidOutSchedule lay_out(engine::PipelineSchedule s, const Box& area);
 
@@ -51,7 +52,7 @@ struct TimelineFrame {
     const LaidOutSchedule* from = nullptr;
     const LaidOutSchedule* to = nullptr;
     double u = 1;            // the morph from `from` to `to`
-    double sweep_x = 0;      // slots and idle ground are revealed left of it
+    double sweep = 1;        // 0..1 of the width the playhead has revealed
     double split = 0;        // 0..1: whole backwards drawn as their B and W halves
     double label_alpha = 1;  // micro-batch numbers
 };
@@ -70,18 +71,24 @@ class PipelineTimeline {
     static Box row_at(const TimelineFrame& f, int i);
     // Row i's opacity: staggered in, fading out (or in) when pp drops (or grows) past it.
     static double row_alpha(const TimelineFrame& f, const Stagger& rows_in, double t, int i);
-    // Stage names, outlines and the hatched idle ground revealed so far; rows enter staggered.
+    // The rows (entering staggered), the time axis (at axis_alpha), the slots and the playhead.
+    void add_timeline(Scene& s, const TimelineFrame& f, const Stagger& rows_in, double t,
+                      double axis_alpha) const;
+    // Above the rows: the pass legend from legend_x (B and W apart when split) and the
+    // schedule's name right-aligned over the timeline's end, on one baseline.
+    void add_header(Scene& s, double legend_x, double baseline, engine::Schedule kind, bool split,
+                    double alpha) const;
+
+  private:
+    double sweep_x(const TimelineFrame& f) const;
+    // Stage names, outlines and the hatched idle ground revealed so far.
     void add_rows(Scene& s, const TimelineFrame& f, const Stagger& rows_in, double t) const;
     // Every slot, sliding from its place in `from` to its place in `to`.
     void add_slots(Scene& s, const TimelineFrame& f) const;
-    // The time axis under the rows, and its label.
     void add_axis(Scene& s, double alpha) const;
-    // The playhead at the sweep's progress u (hidden before and after).
-    void add_playhead(Scene& s, double u, double x) const;
-    // Forward, backward (or B and W), idle: the swatches, from (x, baseline).
+    void add_playhead(Scene& s, const TimelineFrame& f) const;
     void add_pass_legend(Scene& s, double x, double baseline, bool split, double alpha) const;
 
-  private:
     // A slot, or half of a whole backward, as it morphs.
     struct Piece {
         Box box;

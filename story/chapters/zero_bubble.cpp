@@ -7,10 +7,9 @@
 #include <cmath>
 
 #include "engine/memory.hpp"
-#include "story/chapter_base.hpp"
 #include "story/draw/draw.hpp"
 #include "story/format.hpp"
-#include "story/pipeline_timeline.hpp"
+#include "story/timeline_chapter.hpp"
 
 namespace story {
 
@@ -27,58 +26,43 @@ constexpr double kHeldAt = 8.0, kSplitAt = 10.0, kSplitFor = 0.8;
 constexpr Box kTimeline{250, 340, 1300 - 250, 360};
 constexpr double kHeaderBaseline = 300, kLegendX = frame::kLeft;
 constexpr double kIdleRight = 1470, kHeldRight = 1632, kBytesRight = frame::kRight;
-constexpr double kReadoutGap = 10;
 
-// One state: the schedule laid out, and per stage the engine's idle share and peak activations.
-struct Drawn {
-    LaidOutSchedule laid;
-    std::vector<double> idle;   // idle_share per stage
-    std::vector<double> held;   // max_in_flight per stage
-    std::vector<double> bytes;  // activations_held at that peak
+// Per stage of one state: the engine's idle share, peak micro-batches held, and their bytes.
+struct StageFigures {
+    std::vector<double> idle, held, bytes;
 };
 
-Drawn draw_state(const engine::Config& c) {
-    Drawn d{lay_out(schedule_of(c), kTimeline), {}, {}, {}};
-    const engine::PipelineSchedule& s = d.laid.schedule;
+StageFigures figures_of(const engine::Config& c, const engine::PipelineSchedule& s) {
+    StageFigures f;
     for (int st = 0; st < s.stages; ++st) {
-        d.idle.push_back(s.idle_share(st));
-        d.held.push_back(s.max_in_flight(st));
-        d.bytes.push_back(engine::activations_held(c, s.max_in_flight(st)).value);
+        f.idle.push_back(s.idle_share(st));
+        f.held.push_back(s.max_in_flight(st));
+        f.bytes.push_back(engine::activations_held(c, s.max_in_flight(st)).value);
     }
-    return d;
+    return f;
 }
 
 // Stage i's value in a state, or 0 for a stage it does not have (pp changing).
 double stage_value(const std::vector<double>& v, int i) { return i < int(v.size()) ? v[i] : 0; }
 
-class ZeroBubbleChapter final : public ChapterBase {
+class ZeroBubbleChapter final : public TimelineChapter {
   public:
     ZeroBubbleChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
-        : ChapterBase(spec, video, metrics),
-          view_(palette_, metrics_, kTimeline),
-          rows_in_{at(kRowsAt)},
-          legend_in_(Fade::in(at(kRowsAt))),
+        : TimelineChapter(spec, video, metrics, kTimeline, {kRowsAt, kSweepAt, kSweepFor}),
           idle_in_(Fade::in(at(kIdleAt))),
           readout_in_(Fade::in(at(kReadoutAt))),
           held_in_(Fade::in(at(kHeldAt))) {
-        for (const engine::Config& c : timeline_.states()) {
-            drawn_.push_back(draw_state(c));
-            measured_.push_back(drawn_.back().laid.schedule.bubble_share());
-        }
-        first_peak_ = drawn_.front().bytes.front();
+        for (std::size_t k = 0; k < timeline_.states().size(); ++k)
+            figures_.push_back(figures_of(timeline_.states()[k], laid(int(k)).schedule));
     }
 
     Scene scene_at(double t) const override {
         Scene s = blank();
         const Morph m = timeline_.morph_at(t);
-        const TimelineFrame f{
-            &drawn_[m.from].laid, &drawn_[m.to].laid, m.u,
-            sweep_x(t),           split(t),           slot_label_alpha(spec_.beats, t)};
-        add_header(s, t, m, f);
-        view_.add_rows(s, f, rows_in_, t);
-        view_.add_axis(s, legend_in_.at(t));
-        view_.add_slots(s, f);
-        view_.add_playhead(s, sweep(t), sweep_x(t));
+        const TimelineFrame f = frame_at(t, m, split(t));
+        // The legend names B and W once the backward has split (or the schedule splits it).
+        add_timeline(s, t, f, kLegendX, kHeaderBaseline,
+                     split_backward(state(m).training.schedule) || f.split >= 0.5);
         add_columns(s, t, m, f);
         add_readout(s, t, m);
         add_frame(s, t);
@@ -86,23 +70,8 @@ class ZeroBubbleChapter final : public ChapterBase {
     }
 
   private:
-    double sweep(double t) const { return progress(t, at(kSweepAt), at(kSweepFor), Ease::linear); }
-    double sweep_x(double t) const { return lerp(kTimeline.x, kTimeline.right(), sweep(t)); }
     // How far the whole backwards have split into their B and W halves.
     double split(double t) const { return Fade::in(at(kSplitAt), kSplitFor).at(t); }
-
-    const engine::Config& state(const Morph& m) const { return timeline_.states()[m.to]; }
-
-    // The legend names B and W once the backward has split (or the schedule splits it).
-    void add_header(Scene& s, double t, const Morph& m, const TimelineFrame& f) const {
-        const double alpha = legend_in_.at(t);
-        const engine::Schedule kind = state(m).training.schedule;
-        const bool split = split_backward(kind) || f.split >= 0.5;
-        view_.add_pass_legend(s, kLegendX, kHeaderBaseline, split, alpha);
-        s.add(Text{kTimeline.right(), kHeaderBaseline, "Schedule: " + schedule_title(kind),
-                   weighted(style_of(Role::label), Weight::semibold), palette_.text, Align::right},
-              alpha);
-    }
 
     void add_column_head(Scene& s, double right, const std::string& head, double alpha) const {
         s.add(Text{right, kHeaderBaseline, head, weighted(style_of(Role::label), Weight::semibold),
@@ -116,7 +85,7 @@ class ZeroBubbleChapter final : public ChapterBase {
         add_column_head(s, kIdleRight, "Idle share", idle_alpha);
         add_column_head(s, kHeldRight, "Peak held", held_alpha);
         add_column_head(s, kBytesRight, "Activations", held_alpha);
-        const Drawn &a = drawn_[m.from], &b = drawn_[m.to];
+        const StageFigures &a = figures_[m.from], &b = figures_[m.to];
         const int rows = int(std::max(a.idle.size(), b.idle.size()));
         for (int i = 0; i < rows; ++i) {
             const double row = PipelineTimeline::row_alpha(f, rows_in_, t, i);
@@ -146,23 +115,11 @@ class ZeroBubbleChapter final : public ChapterBase {
     void add_readout(Scene& s, double t, const Morph& m) const {
         const double alpha = readout_in_.at(t);
         if (alpha <= 0) return;
-        const engine::Config& a = timeline_.states()[m.from];
-        const engine::Config& b = state(m);
-        const std::string p = format_int(count_between(a.layout.pp, b.layout.pp, m.u));
-        const std::string mb =
-            format_int(count_between(a.training.micro_batches, b.training.micro_batches, m.u));
-        const double bubble =
-            figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
-        const std::string formula =
-            bubble_formula(b.training.schedule, p, mb, "1") + " = " + format_percent(bubble);
         const double width = kBytesRight - kTimeline.x;
-        TextStyle style = tabular(weighted(style_of(Role::body), Weight::semibold));
-        style.size = fit_size(metrics_, formula, style, width);
-        TextColumn col(metrics_, kTimeline.x, view_.below_axis() + kReadoutGap);
-        col.line(formula, style, palette_.text)
-            .line("Measured on this timeline: the most idle GPU waits " +
-                      format_percent(value_at(t, measured_)) + " of its own span",
-                  tabular(style_of(Role::note)), palette_.muted);
+        const TextColumn col =
+            bubble_readout(t, m, width,
+                           "Measured on this timeline: the most idle GPU waits " +
+                               format_percent(measured_bubble(m)) + " of its own span");
         col.add_to(s, alpha);
         const std::string held = held_line(t, m);
         TextStyle note = tabular(style_of(Role::note));
@@ -180,16 +137,13 @@ class ZeroBubbleChapter final : public ChapterBase {
         std::string line = "GPU 0 holds " + format_bytes(now) + " of activations at its peak";
         const engine::Schedule first = timeline_.states().front().training.schedule;
         if (state(m).training.schedule != first)
-            line += " (" + schedule_title(first) + ": " + format_bytes(first_peak_) + ")";
+            line += " (" + schedule_title(first) + ": " +
+                    format_bytes(figures_.front().bytes.front()) + ")";
         return line;
     }
 
-    const PipelineTimeline view_;
-    const Stagger rows_in_;
-    const Fade legend_in_, idle_in_, readout_in_, held_in_;
-    std::vector<Drawn> drawn_;
-    std::vector<double> measured_;  // bubble_share per state
-    double first_peak_ = 0;         // GPU 0's activations at its peak in the first state
+    const Fade idle_in_, readout_in_, held_in_;
+    std::vector<StageFigures> figures_;  // per state
 };
 
 std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
