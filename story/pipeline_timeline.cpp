@@ -161,10 +161,12 @@ void PipelineTimeline::add_rows(Scene& s, const TimelineFrame& f, const Stagger&
     }
 }
 
-// A state's slots as pieces: a whole backward is its input half and its weight half, the weight
-// half paling towards W's shade and the seam between them opening as `split` goes to 1.
+// A state's slots as pieces. With `halves`, a whole backward is its input half and its weight
+// half, the weight half paling towards W's shade and the seam between them opening as `split`
+// goes to 1; without, it stays one piece (no seam shows while it slides).
 std::map<PieceKey, PipelineTimeline::Piece> PipelineTimeline::pieces(const LaidOutSchedule& d,
-                                                                     double split) const {
+                                                                     double split,
+                                                                     bool halves) const {
     std::map<PieceKey, Piece> out;
     const bool interleaved = d.schedule.kind == engine::Schedule::interleaved;
     for (std::size_t i = 0; i < d.schedule.slots.size(); ++i) {
@@ -173,6 +175,10 @@ std::map<PieceKey, PipelineTimeline::Piece> PipelineTimeline::pieces(const LaidO
         const int chunk = interleaved ? slot.chunk : 0;
         const int label = slot.micro_batch + 1;
         const auto key = [&](Part p) { return PieceKey{slot.stage, slot.micro_batch, chunk, p}; };
+        if (slot.pass == engine::Pass::backward && !halves) {
+            out[key(Part::input)] = {box, colors_.backward, 1, 1, 1, label};
+            continue;
+        }
         if (slot.pass != engine::Pass::backward) {
             const Part part = part_of(slot.pass);
             const Color c = part == Part::forward  ? colors_.forward
@@ -199,7 +205,10 @@ void PipelineTimeline::add_slots(Scene& s, const TimelineFrame& f) const {
             add_whole(s, f, d.schedule.slots[i], d.boxes[i]);
         return;
     }
-    const auto a = pieces(*f.from, f.split), b = pieces(*f.to, f.split);
+    // Whole backwards come apart only when they split or meet a B and a W on the other side.
+    const bool halves =
+        f.split > 0 || split_backward(f.from->schedule.kind) || split_backward(f.to->schedule.kind);
+    const auto a = pieces(*f.from, f.split, halves), b = pieces(*f.to, f.split, halves);
     if (resting) {
         for (const auto& [key, piece] : b) add_piece(s, f, piece, 1);
         // The whole backward's number gives way to its halves' as they split.

@@ -98,7 +98,7 @@ class PipelineTimeline {
         double label_weight = 1;  // the micro-batch number's opacity
         int label = 0;            // the micro-batch's number, from 1
     };
-    std::map<PieceKey, Piece> pieces(const LaidOutSchedule& d, double split) const;
+    std::map<PieceKey, Piece> pieces(const LaidOutSchedule& d, double split, bool halves) const;
     void add_piece(Scene& s, const TimelineFrame& f, const Piece& p, double alpha) const;
     void add_whole(Scene& s, const TimelineFrame& f, const engine::PipelineSlot& slot,
                    const Box& box) const;
