@@ -43,6 +43,11 @@ double in_flight_micro_batches(const Training& t, int pp) {
 
 int layers_per_stage(const ModelSpec& m, int pp) { return (m.layers + pp - 1) / pp; }
 
+Bytes activations_held(const Config& c, double micro_batches) {
+    return activation_bytes_per_layer(c.model, c.training, c.layout.tp, c.layout.cp) *
+           double(layers_per_stage(c.model, c.layout.pp)) * micro_batches;
+}
+
 GpuParams params_on_gpu(const ModelSpec& m, const Parallel& p) {
     const ParamSplit split = parameter_split(m);
     // Shoeybi et al. 2019: TP splits every weight t ways (norms too: a rounding error here).
@@ -104,9 +109,7 @@ PerGpu per_gpu_memory(const Config& c) {
     g.gradients = sharded_from(2, bpp.gradients);
     g.optimizer = sharded_from(1, bpp.optimizer);
     move_to_host(c.layout.offload, g);
-    g.activations = activation_bytes_per_layer(c.model, c.training, c.layout.tp, c.layout.cp) *
-                    double(layers_per_stage(c.model, c.layout.pp)) *
-                    double(in_flight_micro_batches(c.training, c.layout.pp));
+    g.activations = activations_held(c, in_flight_micro_batches(c.training, c.layout.pp));
     g.total = g.weights + g.gradients + g.optimizer + g.activations;
     g.capacity = c.cluster.gpu.memory;
     g.host_capacity = c.cluster.gpu.host_memory;

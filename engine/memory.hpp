@@ -13,6 +13,10 @@ Bytes activation_bytes_per_layer(const ModelSpec& m, const Training& t, int tp, 
 // min(m, p) (ZB-H1), min(m, 2p-1) (ZB-H2), min(m, p+1) over both stage copies (DualPipe).
 double in_flight_micro_batches(const Training& t, int pp);
 int layers_per_stage(const ModelSpec& m, int pp);  // ceil(layers / pp): the most loaded stage
+// The activations a GPU keeps while it holds `micro_batches` of them: each its stage's layers
+// (the most loaded stage's count) at activation_bytes_per_layer. per_gpu_memory's activations are
+// this at in_flight_micro_batches; a schedule's max_in_flight gives any stage's peak.
+Bytes activations_held(const Config& c, double micro_batches);
 // Parameters on the most loaded GPU: stage 0 (embedding + its layers) when pp > 1, split t ways;
 // the routed experts among them also split ep ways.
 struct GpuParams {

@@ -283,12 +283,14 @@ int PipelineSchedule::idle_within(int stage) const {
     return s.first < 0 ? 0 : s.last - s.first - s.busy;
 }
 
+double PipelineSchedule::idle_share(int stage) const {
+    const Span s = span_of(slots, stage);
+    return s.first < 0 ? 0 : double(idle_within(stage)) / (s.last - s.first);
+}
+
 double PipelineSchedule::bubble_share() const {
     double most = 0;
-    for (int stage = 0; stage < stages; ++stage) {
-        const Span s = span_of(slots, stage);
-        if (s.first >= 0) most = std::max(most, double(idle_within(stage)) / (s.last - s.first));
-    }
+    for (int stage = 0; stage < stages; ++stage) most = std::max(most, idle_share(stage));
     return most;
 }
 

@@ -37,7 +37,8 @@ struct PipelineSchedule {
     // Idle time between a stage's first start and its last end: the bubble as Qi et al. 2023
     // and the DeepSeek-V3 report (Table 2) count it, which lets stages start and end staggered.
     int idle_within(int stage) const;
-    double bubble_share() const;  // the largest idle_within(s) / (that stage's span)
+    double idle_share(int stage) const;  // idle_within(stage) / that stage's span (0 if none)
+    double bubble_share() const;         // the largest idle_share(stage)
     // Most micro-batches whose activations a stage holds at once: forwards not yet ended by
     // their whole backward, or by W when backward is split (W still reads the activations).
     int max_in_flight(int stage) const;

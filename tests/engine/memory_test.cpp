@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "engine/comm.hpp"
+#include "engine/pipeline.hpp"
 #include "engine_fixtures.hpp"
 
 using namespace engine;
@@ -222,4 +223,21 @@ TEST_CASE("DualPipe doubles the model states on each GPU") {
           Approx(one.activations.value * 5 / 4));  // p+1 = 5 micro-batches, not 4
     CHECK(comm_per_step(c).dp_per_gpu == dp_one * 2.0);
     CHECK(stage_copies(c.training) == 2);
+}
+
+// What a GPU holds at a schedule's peak: the first stage's simulated max_in_flight, at
+// activations_held, is per_gpu_memory's figure for every schedule the engine simulates.
+TEST_CASE("activations held at a schedule's peak are per_gpu_memory's activations") {
+    Config c = llama7b(4, 1, 4);
+    c.training.micro_batches = 8;
+    CHECK(activations_held(c, 1) == activation_bytes_per_layer(c.model, c.training, 1) * 8.0);
+    for (Schedule kind : {Schedule::gpipe, Schedule::one_f_one_b, Schedule::zb_h1, Schedule::zb_h2,
+                          Schedule::dualpipe}) {
+        INFO("schedule " << int(kind));
+        c.training.schedule = kind;
+        const PipelineSchedule s = pipeline_schedule(kind, 4, 8);
+        CHECK(activations_held(c, s.max_in_flight(0)) == per_gpu_memory(c).activations);
+        CHECK(activations_held(c, in_flight_micro_batches(c.training, 4)) ==
+              per_gpu_memory(c).activations);
+    }
 }

@@ -252,3 +252,30 @@ TEST_CASE("DualPipe with four GPUs: each direction's micro-batches enter at its 
     CHECK(s.slots[1] == PipelineSlot{3, 4, 1, Pass::forward, 0, 1});
     for (const PipelineSlot& slot : s.slots) CHECK(slot.chunk == (slot.micro_batch >= 4 ? 1 : 0));
 }
+
+// A stage's idle share is its idle time over its own span; the bubble is the largest of them.
+TEST_CASE("idle share per stage: idle within its span over that span") {
+    for (Schedule kind :
+         {Schedule::one_f_one_b, Schedule::zb_h1, Schedule::zb_h2, Schedule::dualpipe}) {
+        const PipelineSchedule s = pipeline_schedule(kind, 4, 8);
+        double most = 0;
+        for (int stage = 0; stage < 4; ++stage) {
+            INFO("schedule " << int(kind) << " stage " << stage);
+            int first = s.makespan(), last = 0;
+            for (const PipelineSlot& slot : s.slots)
+                if (slot.stage == stage) {
+                    first = std::min(first, slot.start);
+                    last = std::max(last, slot.start + slot.duration);
+                }
+            CHECK(s.idle_share(stage) == Approx(double(s.idle_within(stage)) / (last - first)));
+            most = std::max(most, s.idle_share(stage));
+        }
+        CHECK(s.bubble_share() == most);
+    }
+    // 1F1B: stage 0 spans the whole step and idles 3(p-1) units of it.
+    CHECK(pipeline_schedule(Schedule::one_f_one_b, 4, 8).idle_share(0) ==
+          Approx(bubble_fraction(4, 8)));
+    // ZB-H2 with enough micro-batches: no stage idles within its span.
+    const PipelineSchedule h2 = pipeline_schedule(Schedule::zb_h2, 4, 8);
+    for (int stage = 0; stage < 4; ++stage) CHECK(h2.idle_share(stage) == 0);
+}

@@ -112,6 +112,15 @@ const std::map<std::string, std::vector<std::string>>& candidates() {
     return table;
 }
 
+// A kind's own values for a parameter where the generic ones miss what it draws: zero_bubble's
+// schedules are the zero-bubble ones (it refuses interleaved; gpipe and 1f1b are its baseline).
+const std::vector<std::string>& candidates_for(const story::KindInfo& kind,
+                                               const std::string& param) {
+    static const std::vector<std::string> zero_bubble_schedules{"zb-h1", "zb-h2", "dualpipe"};
+    if (kind.name == "zero_bubble" && param == "schedule") return zero_bubble_schedules;
+    return candidates().at(param);
+}
+
 }  // namespace
 
 TEST_CASE("segment keys change with what a segment draws and encodes, and only with that",
@@ -185,7 +194,7 @@ TEST_CASE("for every kind and settable parameter, keys differ exactly when some 
             INFO(kind.name << " " << param);
             REQUIRE(candidates().count(param) == 1);
             std::vector<story::Storyboard> boards;
-            for (const std::string& value : candidates().at(param))
+            for (const std::string& value : candidates_for(kind, param))
                 if (auto loaded = one_chapter(kind, param, value); loaded && boards.size() < 2)
                     boards.push_back(std::move(*loaded));
             REQUIRE(boards.size() == 2);
