@@ -336,16 +336,11 @@ class OffloadChapter final : public ChapterBase {
     double time_scale_ = 1e-9;  // the longest bar of every state: compute or PCIe, s
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
-                              const TextMetrics& metrics) {
-    return std::make_unique<OffloadChapter>(spec, video, metrics);
-}
-
 const KindRegistrar registrar{
     {"offload",
      kDefaultDuration,
      {"offload", "zero", "model", "gpus", "gpu", "optimizer", "micro_batches", "overlap"},
-     make}};
+     make_of<OffloadChapter>}};
 
 }  // namespace
 
