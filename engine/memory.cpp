@@ -81,11 +81,14 @@ namespace {
 // al. 2021) also the 16-bit parameters, fetched a layer at a time (that buffer is not counted).
 void move_to_host(Offload o, PerGpu& g) {
     if (o == Offload::none) return;
-    g.host = g.optimizer + g.gradients;
+    g.offloaded.optimizer = g.optimizer;
+    g.offloaded.gradients = g.gradients;
     g.optimizer = g.gradients = Bytes(0);
-    if (o != Offload::optimizer_params) return;
-    g.host += g.weights;
-    g.weights = Bytes(0);
+    if (o == Offload::optimizer_params) {
+        g.offloaded.weights = g.weights;
+        g.weights = Bytes(0);
+    }
+    g.host = g.offloaded.total();
 }
 
 }  // namespace

@@ -30,10 +30,18 @@ double params_per_gpu(const ModelSpec& m, const Parallel& p);  // params_on_gpu(
 int stage_copies(const Training& t);     // stages each GPU holds: 2 under DualPipe, else 1
 GpuParams params_held(const Config& c);  // params_on_gpu x stage_copies
 
+// What offload keeps in host memory for one GPU, part by part.
+struct HostBytes {
+    Bytes weights, gradients, optimizer;
+    Bytes total() const { return weights + gradients + optimizer; }
+    bool operator==(const HostBytes&) const = default;
+};
+
 struct PerGpu {
     Bytes weights, gradients, optimizer, activations, total, capacity;
     bool fits = false;
-    Bytes host;           // what offload keeps in host memory for this GPU
+    Bytes host;           // what offload keeps in host memory for this GPU (offloaded.total())
+    HostBytes offloaded;  // the same, by part
     Bytes host_capacity;  // its share of the host's memory (fits: host <= host_capacity too)
     bool operator==(const PerGpu&) const = default;
 };

@@ -1,6 +1,8 @@
 // PCIe traffic of optimizer (and parameter) offload; see offload.hpp.
 #include "engine/offload.hpp"
 
+#include <algorithm>
+
 #include "engine/memory.hpp"
 
 namespace engine {
@@ -22,8 +24,15 @@ OffloadTraffic offload_traffic(const Config& c) {
     // backward; otherwise the update comes up once.
     const double fetches = o == Offload::optimizer_params ? 2 * micro_batches : 1;
     out.up = Bytes(m * bpp.weights * fetches);
-    out.seconds = out.bytes() / (c.cluster.gpu.pcie / 2);
+    out.seconds = out.bytes() / pcie_each_way(c.cluster.gpu);
     return out;
+}
+
+BytesPerSecond pcie_each_way(const GpuSpec& g) { return g.pcie / 2; }
+
+Seconds exposed_offload_seconds(const Config& c, const OffloadTraffic& o, const StepReport& s) {
+    if (c.training.overlap != Overlap::all) return o.seconds;
+    return Seconds(std::max(0.0, o.seconds.value - s.compute_seconds));
 }
 
 }  // namespace engine

@@ -2,6 +2,7 @@
 // brings it back each step.
 #pragma once
 #include "engine/config.hpp"
+#include "engine/flops.hpp"
 #include "engine/units.hpp"
 
 namespace engine {
@@ -24,5 +25,13 @@ struct OffloadTraffic {
 // every micro-batch's forward and again for its backward. Time: each direction at half the GPU's
 // PCIe figure (gpus.csv quotes both directions together), one after the other.
 OffloadTraffic offload_traffic(const Config& c);
+
+// One direction of the GPU's host link: half of gpus.csv's PCIe figure, which counts both.
+BytesPerSecond pcie_each_way(const GpuSpec& g);
+
+// The PCIe time a step does not hide, taken alone: all of it unless overlap = all (step_time
+// counts it with the tensor, pipeline, expert and context traffic), else what the compute does
+// not cover (ZeRO-Offload, Ren et al. 2021, overlaps the gradients' transfer with backward).
+Seconds exposed_offload_seconds(const Config& c, const OffloadTraffic& o, const StepReport& s);
 
 }  // namespace engine

@@ -2,6 +2,7 @@
 // report for each parameter state, computed once up front.
 #pragma once
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,13 @@ class ChapterBase : public Chapter {
     const bool burn_captions_;       // video.captions == burn: captions are drawn into the frame
     const std::vector<engine::Report> reports_;
 };
+
+// KindInfo::make for a chapter class constructed from (spec, video, metrics), as ChapterBase is.
+template <class T>
+std::unique_ptr<Chapter> make_of(const ChapterSpec& spec, const Video& video,
+                                 const TextMetrics& metrics) {
+    return std::make_unique<T>(spec, video, metrics);
+}
 
 // Seconds from chapter start to a choreography time authored for the kind's default duration,
 // compressed when the chapter is shorter so every step still happens, and when `stretch`

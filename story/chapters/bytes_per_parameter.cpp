@@ -1,6 +1,7 @@
 // `bytes_per_parameter`: why a large model does not fit. The bytes one parameter costs build
 // up (weights, gradients, optimizer state), the model's total pours into one card and spills
-// over, then spreads across the cards needed just to hold it. `set:` morphs model/precision.
+// over, then spreads across the cards needed just to hold it. `set:` morphs the model, the
+// precision or the optimizer (its segment names it and holds the engine's bytes for it).
 #include <algorithm>
 #include <cmath>
 
@@ -30,7 +31,7 @@ constexpr double kSlideShare = 0.5, kGrowFrom = 0.4, kShrinkShare = 0.4;
 // Left column: bytes per parameter as a stacked bar, its labels beside it.
 constexpr double kBarX = 150, kBarW = 150, kBarBottom = 860,
                  kPxPerByte = 24;  // 18 B (fp32 grads) still fits
-constexpr double kLabelX = kBarX + kBarW + 28, kValueRight = 800;
+constexpr double kLabelX = kBarX + kBarW + 28, kValueRight = 860;
 constexpr double kMinLabelGap = 70;  // px between two segment labels' middles
 // A segment label: its name over its detail, centred on the segment's middle, a swatch beside
 // the name; the total's rule kRuleLift above its line, kTotalLift over the bar.
@@ -142,7 +143,8 @@ class BytesChapter final : public ChapterBase {
     }
 
     std::vector<Segment> segments(double t) const {
-        const auto& cfg = timeline_.states()[timeline_.morph_at(t).to].training;
+        // The dtypes and optimizer named are the state showing: the old until halfway.
+        const auto& cfg = timeline_.states()[shown_state(timeline_.morph_at(t))].training;
         const bool mixed = cfg.precision != engine::Precision::fp32;
         const std::string grads = mixed ? std::string(engine::to_string(cfg.grad_dtype)) : "fp32";
         return {
@@ -366,8 +368,10 @@ std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
     return std::make_unique<BytesChapter>(spec, video, metrics);
 }
 
-const KindRegistrar registrar{
-    {"bytes_per_parameter", kDefaultDuration, {"model", "precision", "grad_dtype", "gpu"}, make}};
+const KindRegistrar registrar{{"bytes_per_parameter",
+                               kDefaultDuration,
+                               {"model", "precision", "grad_dtype", "gpu", "optimizer"},
+                               make}};
 
 }  // namespace
 

@@ -100,3 +100,31 @@ TEST_CASE("offload refuses an optimizer DeepSpeed cannot step on the host") {
     c.layout.offload = Offload::none;
     CHECK(validate(c).empty());
 }
+
+TEST_CASE("the host's bytes by part: what left the GPU, and their sum is host") {
+    const PerGpu kept = per_gpu_memory(offloaded(8, 3, Offload::none));
+    const PerGpu opt = per_gpu_memory(offloaded(8, 3, Offload::optimizer));
+    CHECK(opt.offloaded.optimizer == kept.optimizer);
+    CHECK(opt.offloaded.gradients == kept.gradients);
+    CHECK(opt.offloaded.weights == Bytes(0));
+    CHECK(opt.host == opt.offloaded.total());
+    const PerGpu all = per_gpu_memory(offloaded(8, 3, Offload::optimizer_params));
+    CHECK(all.offloaded.weights == kept.weights);
+    CHECK(all.host == kept.weights + kept.gradients + kept.optimizer);
+    CHECK(kept.offloaded == HostBytes{});
+}
+
+TEST_CASE("offload's exposed PCIe time: all of it unless overlapped, then what compute leaves") {
+    Config c = offloaded(8, 2, Offload::optimizer, 4);
+    CHECK(pcie_each_way(c.cluster.gpu) == BytesPerSecond(64e9));
+    const Report plain = analyze(c);
+    CHECK(exposed_offload_seconds(c, plain.offload, plain.step) == plain.offload.seconds);
+    c.training.overlap = Overlap::all;
+    const Report hidden = analyze(c);
+    REQUIRE(hidden.offload.seconds.value < hidden.step.compute_seconds);
+    CHECK(exposed_offload_seconds(c, hidden.offload, hidden.step) == Seconds(0));
+    StepReport short_step = hidden.step;
+    short_step.compute_seconds = hidden.offload.seconds.value / 4;
+    CHECK(exposed_offload_seconds(c, hidden.offload, short_step).value ==
+          Approx(hidden.offload.seconds.value * 3 / 4));
+}

@@ -59,9 +59,12 @@ std::optional<story::Storyboard> one_chapter(const story::KindInfo& kind, const 
         "shardreel: 1\n"
         "video: {size: 480x270, fps: 4}\n"
         "defaults:\n" +
-        // expert_parallel draws a mixture of experts on at most 8 GPUs.
+        // expert_parallel draws a mixture of experts on at most 8 GPUs; offload needs ZeRO-3's
+        // partitions for every offload value.
         (kind.name == "expert_parallel"
              ? std::string("  model: mixtral-8x7b\n  parallel: {gpus: 8, tp: 1, pp: 1}\n")
+         : kind.name == "offload"
+             ? std::string("  model: 7B\n  parallel: {gpus: 16, tp: 2, pp: 2, zero: 3}\n")
              : std::string("  model: 7B\n  parallel: {gpus: 16, tp: 2, pp: 2}\n")) +
         "  training: {micro_batches: 8}\n"
         "  cluster: {gpu: h100-sxm-80gb, gpus_per_node: 8, nodes: 2}\n"
@@ -108,6 +111,9 @@ const std::map<std::string, std::vector<std::string>>& candidates() {
         {"cp", {"2", "4", "1"}},
         {"cp_mode", {"ring", "allgather"}},
         {"cp_split", {"naive", "balanced"}},
+        {"offload", {"optimizer", "optimizer+params", "none"}},
+        {"optimizer", {"adam-8bit", "sgd-momentum", "adam"}},
+        {"overlap", {"all", "dp", "none"}},
     };
     return table;
 }

@@ -1,0 +1,108 @@
+// offload: what GPU 0 and its host hold, the bytes each step sends down and up the PCIe link, its
+// speed, and the step's compute and PCIe time are the engine's for the configuration showing,
+// before and after each `set:` (none, optimizer, optimizer+params); the verdict follows
+// engine::exposed_offload_seconds; parts cross the link as parcels only while offload changes.
+#include "engine/offload.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "engine/report.hpp"
+#include "story/format.hpp"
+#include "story/theme.hpp"
+#include "tests/story/chapter_fixture.hpp"
+#include "tests/story/on_screen.hpp"
+
+using namespace story;
+using chapter_test::count_rects;
+using chapter_test::kMetrics;
+using chapter_test::load_spec;
+using on_screen::appears_anywhere;
+using on_screen::Lines;
+
+namespace {
+
+constexpr double kChunk = 18, kParcel = 30;
+
+engine::Config with_offload(engine::Config c, engine::Offload o) {
+    c.layout.offload = o;
+    return c;
+}
+
+// Every figure the chapter reads out for configuration c, as it shows it.
+void check_figures(const Scene& s, const engine::Config& c) {
+    const engine::Report r = engine::analyze(c);
+    CHECK(appears_anywhere(s, format_bytes(r.per_gpu.total.value) + " on the GPU"));
+    CHECK(appears_anywhere(s, format_bytes(r.per_gpu.host.value) + " on the host"));
+    CHECK(on_screen::column_under(s, "Gradients down to the host") ==
+          Lines{format_bytes(r.offload.down.value) + " a step"});
+    CHECK(on_screen::column_under(s, "Parameters back up") ==
+          Lines{format_bytes(r.offload.up.value) + " a step"});
+    CHECK(appears_anywhere(
+        s, "PCIe: " + format_bandwidth(engine::pcie_each_way(c.cluster.gpu).value) + " each way"));
+    CHECK(on_screen::row_beside(s, "Compute") == Lines{format_time(r.step.compute_seconds)});
+    CHECK(on_screen::row_beside(s, "PCIe") == Lines{format_time(r.offload.seconds.value)});
+    CHECK(on_screen::stat(s, "Per card") == Lines{format_bytes(r.per_gpu.total.value)});
+}
+
+}  // namespace
+
+TEST_CASE("offload reads out the engine's memory, PCIe bytes and step times",
+          "[chapters][offload]") {
+    const ChapterSpec spec = load_spec("kind_offload.yaml", "offload");
+    const auto chapter = make_chapter(spec, Video{}, kMetrics);
+    const engine::Config none = spec.config;
+    REQUIRE(none.layout.offload == engine::Offload::none);
+    REQUIRE(none.layout.zero == 3);
+    const Palette& p = palette(ThemeName::dark);
+
+    // Nothing offloaded: the GPU overflows, the host holds nothing, nothing crosses.
+    const Scene at6 = chapter->scene_at(6);
+    check_figures(at6, none);
+    CHECK_FALSE(engine::analyze(none).per_gpu.fits);
+    CHECK(appears_anywhere(at6, "Offload: none, all on the GPU"));
+    CHECK(appears_anywhere(at6, "Nothing crosses PCIe"));
+    CHECK(count_rects(at6, kChunk, kChunk, p.gradients) == 0);
+
+    // Optimizer offloaded (after 8-10 s): optimizer state and gradients on the host, each step's
+    // traffic on the lanes, and (overlap: all) the PCIe time hidden behind compute.
+    const engine::Config opt = with_offload(none, engine::Offload::optimizer);
+    const engine::Report ro = engine::analyze(opt);
+    const Scene at14 = chapter->scene_at(14);
+    check_figures(at14, opt);
+    CHECK(ro.per_gpu.fits);
+    CHECK(ro.per_gpu.offloaded.weights.value == 0);
+    CHECK(appears_anywhere(at14, "Offload: optimizer"));
+    CHECK(engine::exposed_offload_seconds(opt, ro.offload, ro.step).value == 0);
+    CHECK(appears_anywhere(at14, "Hidden behind compute"));
+    CHECK(count_rects(at14, kChunk, kChunk, p.gradients) > 0);
+    CHECK(count_rects(at14, kChunk, kChunk, p.weights) > 0);
+    CHECK(count_rects(at14, kParcel, kParcel, p.optimizer) == 0);
+
+    // Mid-morph the parts that move cross as parcels in their colours: optimizer and gradients.
+    const Scene mid = chapter->scene_at(9);
+    CHECK(count_rects(mid, kParcel, kParcel, p.optimizer) +
+              count_rects(mid, kParcel, kParcel, p.gradients) >
+          0);
+    CHECK(count_rects(mid, kParcel, kParcel, p.weights) == 0);
+
+    // Parameters too (after 18-20 s): the weights come up for every forward and backward.
+    const engine::Config all = with_offload(none, engine::Offload::optimizer_params);
+    const Scene at25 = chapter->scene_at(25);
+    check_figures(at25, all);
+    CHECK(appears_anywhere(at25, "Offload: optimizer+params"));
+    CHECK(engine::analyze(all).offload.up > ro.offload.up);
+    CHECK(count_rects(chapter->scene_at(19), kParcel, kParcel, p.weights) > 0);
+}
+
+TEST_CASE("offload says how much PCIe time a step exposes when it is not overlapped",
+          "[chapters][offload]") {
+    ChapterSpec spec = load_spec("kind_offload.yaml", "offload");
+    spec.config.training.overlap = engine::Overlap::none;
+    const auto chapter = make_chapter(spec, Video{}, kMetrics);
+    const engine::Config opt = with_offload(spec.config, engine::Offload::optimizer);
+    const engine::Report r = engine::analyze(opt);
+    const double exposed = engine::exposed_offload_seconds(opt, r.offload, r.step).value;
+    CHECK(exposed == r.offload.seconds.value);
+    CHECK(
+        appears_anywhere(chapter->scene_at(14), "Adds " + format_time(exposed) + " to each step"));
+}
