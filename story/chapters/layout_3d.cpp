@@ -13,6 +13,7 @@
 #include "story/cluster_vocab.hpp"
 #include "story/draw/draw.hpp"
 #include "story/format.hpp"
+#include "story/rack_vocab.hpp"
 
 namespace story {
 
@@ -20,7 +21,7 @@ namespace {
 
 constexpr double kDefaultDuration = 24;
 
-enum class Focus { none, tp, cp, pp, dp, ep };
+using Focus = RackFocus;
 constexpr int kFocusKinds = 6;
 struct Phase {
     double start;  // authored seconds
@@ -245,30 +246,9 @@ class Layout3dChapter final : public ChapterBase {
         return out;
     }
 
-    // The groups of the kind in focus among the ranks shown, each one's members in rank order,
-    // the groups ordered by their lowest rank. Ranks belong to one group when the engine's
-    // placement gives them the same coordinates on every axis but the group's own: a TP group
-    // shares (dp, pp, cp), a CP group (dp, pp, tp), a replica dp, an EP group (dp / ep, pp, cp,
-    // tp) (ep consecutive replicas, Megatron-Core's expert-data order).
-    std::vector<std::vector<int>> members(const engine::Layout3D& l, Focus f) const {
-        std::map<std::array<int, 4>, std::size_t> index;
-        std::vector<std::vector<int>> out;
-        for (int r = 0; r < std::min(l.gpus, shown_gpus_); ++r) {
-            const engine::RankPlace& p = l.ranks[r];
-            std::array<int, 4> key{p.dp, -1, -1, -1};
-            if (f == Focus::tp) key = {p.dp, p.pp, p.cp, -1};
-            if (f == Focus::cp) key = {p.dp, p.pp, p.tp, -1};
-            if (f == Focus::ep) key = {p.dp / l.ep, p.pp, p.cp, p.tp};
-            const auto [it, fresh] = index.emplace(key, out.size());
-            if (fresh) out.emplace_back();
-            out[it->second].push_back(r);
-        }
-        return out;
-    }
-
     std::vector<Group> groups(const engine::Layout3D& l, Focus f) const {
         std::vector<Group> out;
-        const std::vector<std::vector<int>> all = members(l, f);
+        const std::vector<std::vector<int>> all = rank_groups(l, f, shown_gpus_);
         for (std::size_t d = 0; d < all.size(); ++d) {
             Group g{all[d], {}, pieces(all[d]), {}, {}, {}};
             if (f != Focus::pp) {
@@ -295,12 +275,7 @@ class Layout3dChapter final : public ChapterBase {
                 return "replica ";
         }
     }
-    // Outlines: tp, pp and dp groups in the text colour, cp and ep groups in their own.
-    Color color_of(Focus f) const {
-        return f == Focus::cp   ? palette_.cp_group
-               : f == Focus::ep ? palette_.ep_group
-                                : palette_.text;
-    }
+    Color color_of(Focus f) const { return group_color(palette_, f); }
     // One box per card: a CP or EP group's members need not be adjacent.
     std::vector<Box> pieces_of_cards(const std::vector<int>& ranks) const {
         std::vector<Box> out;
@@ -395,37 +370,15 @@ class Layout3dChapter final : public ChapterBase {
             s.add(Text{note.x, note.y, "network", style_of(Role::small), palette_.muted}, links);
     }
 
-    // A 4D or 5D rack names its axes above the rack, those split in two or more only, each with
-    // the link its groups cross (engine::Layout3D::within_node): "cp 2 · NVLink".
-    std::vector<LegendEntry> axes_legend(const engine::Layout3D& l) const {
-        struct Axis {
-            const char* name;
-            int degree;
-            engine::RankGroup group;
-            Color color;
-        };
-        const Axis axes[] = {{"tp", l.tp, engine::RankGroup::tp, palette_.text},
-                             {"cp", l.cp, engine::RankGroup::cp, palette_.cp_group},
-                             {"pp", l.pp, engine::RankGroup::pp, palette_.text},
-                             {"dp", l.dp, engine::RankGroup::dp, palette_.text},
-                             {"ep", l.ep, engine::RankGroup::ep, palette_.ep_group}};
-        std::vector<LegendEntry> out;
-        for (const Axis& a : axes)
-            if (a.degree > 1)
-                out.push_back({std::string(a.name) + " " + std::to_string(a.degree) + " · " +
-                                   (l.within_node(a.group) ? "NVLink" : "network"),
-                               a.color});
-        return out;
-    }
-
+    // A 4D or 5D rack names its axes above the rack (rack_vocab.hpp's axes_legend).
     void add_axes_legend(Scene& s, double t) const {
         if (!more_axes_) return;  // dp x tp x pp: the cards' tags say it
         const Morph m = timeline_.morph_at(t);
         const double y = rack_.top - (rack_.dense ? kDenseLegendLift : kLegendLift);
         const double u = links_in_.at(t);
-        add_legend(s, palette_, metrics_, kCardsLeft, y, axes_legend(layouts_[m.from]),
+        add_legend(s, palette_, metrics_, kCardsLeft, y, axes_legend(palette_, layouts_[m.from]),
                    u * leaving(m));
-        add_legend(s, palette_, metrics_, kCardsLeft, y, axes_legend(layouts_[m.to]),
+        add_legend(s, palette_, metrics_, kCardsLeft, y, axes_legend(palette_, layouts_[m.to]),
                    u * arriving(m));
     }
 
@@ -486,18 +439,6 @@ class Layout3dChapter final : public ChapterBase {
         return {b, number ? std::to_string(rank) : "", kCompactNumber.size, std::nullopt, true};
     }
 
-    // A rank's coordinates, as its tags read: tp, pp and dp always, cp and its place in its
-    // expert-parallel group (dp mod ep) where those axes are split.
-    static std::vector<std::pair<Focus, std::string>> tags_of(const engine::Layout3D& l,
-                                                              const engine::RankPlace& p) {
-        std::vector<std::pair<Focus, std::string>> out{
-            {Focus::tp, "TP rank " + std::to_string(p.tp)}};
-        if (l.cp > 1) out.push_back({Focus::cp, "CP rank " + std::to_string(p.cp)});
-        out.push_back({Focus::pp, "stage " + std::to_string(p.pp)});
-        out.push_back({Focus::dp, "replica " + std::to_string(p.dp)});
-        if (l.ep > 1) out.push_back({Focus::ep, "EP rank " + std::to_string(p.dp % l.ep)});
-        return out;
-    }
     // Whether a card lists every tag under its name (above its gauge), or only the one in focus.
     static bool lists_all(const Box& card, std::size_t tags) {
         return card.h >= kTallCard + kTagPitch * (static_cast<double>(tags) - 3);
@@ -508,7 +449,7 @@ class Layout3dChapter final : public ChapterBase {
         double widest = 0;
         for (const engine::Layout3D& l : layouts_)
             for (int r = 0; r < std::min(l.gpus, shown_gpus_); ++r)
-                for (const auto& [kind, text] : tags_of(l, l.ranks[r]))
+                for (const auto& [kind, text] : rank_tags(l, l.ranks[r]))
                     widest = std::max(widest, metrics_.measure(text, kCompactTag).advance);
         const double digits =
             metrics_
@@ -529,7 +470,7 @@ class Layout3dChapter final : public ChapterBase {
             const double a = alpha * (side == 0 ? leaving(m) : arriving(m));
             if (a <= 0) continue;
             double y = b.y + kTagTop;
-            const auto tags = tags_of(l, l.ranks[rank]);
+            const auto tags = rank_tags(l, l.ranks[rank]);
             const bool tall = lists_all(b, tags.size());
             for (const auto& [kind, text] : tags) {
                 const bool lit = kind == f, hot = lit && in_focus;
