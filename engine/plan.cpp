@@ -54,9 +54,34 @@ bool faster(const PlanEntry& a, const PlanEntry& b) {
 // kMinCpTokens of it (Llama 3 turned it on for long contexts only, Dubey et al. 2024, 3.3.2).
 constexpr int kMaxCp = 16, kMinCpTokens = 4096;
 
+// At most `cap` of a stream, spread evenly over it: every stride-th item, the stride doubling
+// (and every other item kept dropped) when the list overflows. Deterministic. An item is made
+// only when kept, so a search without a sample copies nothing.
+class Spread {
+  public:
+    explicit Spread(int cap) : cap_(cap) {}
+    template <class Make>
+    void offer(Make make) {
+        if (cap_ <= 0 || seen_++ % stride_ != 0) return;
+        kept_.push_back(make());
+        if (static_cast<int>(kept_.size()) <= cap_) return;
+        std::vector<PlanSample> half;
+        for (std::size_t i = 0; i < kept_.size(); i += 2) half.push_back(kept_[i]);
+        kept_.swap(half);
+        stride_ *= 2;
+    }
+    const std::vector<PlanSample>& kept() const { return kept_; }
+
+  private:
+    int cap_;
+    long long seen_ = 0, stride_ = 1;
+    std::vector<PlanSample> kept_;
+};
+
 class Search {
   public:
-    Search(const Config& base, const PlanOptions& o, PlanResult& r) : base_(base), o_(o), r_(r) {}
+    Search(const Config& base, const PlanOptions& o, PlanResult& r)
+        : no_divide(o.sample), no_fit(o.sample), base_(base), o_(o), r_(r) {}
 
     void run() {
         const Cluster& cl = base_.cluster;
@@ -74,6 +99,7 @@ class Search {
     }
 
     std::vector<PlanEntry> fits;
+    Spread no_divide, no_fit;
 
   private:
     void by_batch(int tp, int pp, int cp) {
@@ -85,6 +111,9 @@ class Search {
         for (int size : kMicroBatchSizes) {
             c.training.micro_batch = size;
             if (set_global_batch(c, o_.global_batch)) {
+                no_divide.offer([&] {
+                    return PlanSample{PlanFate::no_divide, {c, {}, r_.considered}};
+                });
                 ++r_.batch_splits_dropped;
                 continue;
             }
@@ -139,7 +168,7 @@ class Search {
             c.layout.offload = o;
             if (!validate(c).empty()) continue;  // not a layout (DualPipe's odd pp, say)
             ++r_.considered;
-            PlanEntry e{c, analyze(c)};
+            PlanEntry e{c, analyze(c), r_.considered - 1};
             if (!r_.leanest ||
                 overcommit(e.report.per_gpu) < overcommit(r_.leanest->report.per_gpu))
                 r_.leanest = e;
@@ -147,6 +176,7 @@ class Search {
                 fits.push_back(std::move(e));
                 return;
             }
+            no_fit.offer([&] { return PlanSample{PlanFate::no_fit, e}; });
             ++r_.rejected[kMemoryReason];
         }
     }
@@ -156,6 +186,24 @@ class Search {
     PlanResult& r_;
 };
 
+// The fates' samples in search order: the slower ones spread over the feasible layouts past the
+// ranked few (s.fits[best.size()..], put back in search order), the ranked all of best.
+std::vector<PlanSample> sample_of(const Search& s, const PlanResult& r, int cap) {
+    std::vector<PlanSample> out = s.no_divide.kept();
+    out.insert(out.end(), s.no_fit.kept().begin(), s.no_fit.kept().end());
+    std::vector<PlanEntry> slower(s.fits.begin() + long(r.best.size()), s.fits.end());
+    std::sort(slower.begin(), slower.end(),
+              [](const PlanEntry& a, const PlanEntry& b) { return a.order < b.order; });
+    Spread spread(cap);
+    for (const PlanEntry& e : slower) spread.offer([&] { return PlanSample{PlanFate::slower, e}; });
+    out.insert(out.end(), spread.kept().begin(), spread.kept().end());
+    for (const PlanEntry& e : r.best) out.push_back({PlanFate::ranked, e});
+    std::stable_sort(out.begin(), out.end(), [](const PlanSample& a, const PlanSample& b) {
+        return a.entry.order < b.entry.order;
+    });
+    return out;
+}
+
 PlanResult search(const Config& base, const PlanOptions& o) {
     PlanResult r;
     Search s(base, o, r);
@@ -164,6 +212,7 @@ PlanResult search(const Config& base, const PlanOptions& o) {
     const auto top = std::min<std::size_t>(std::max(o.top, 0), s.fits.size());
     std::partial_sort(s.fits.begin(), s.fits.begin() + long(top), s.fits.end(), faster);
     r.best.assign(s.fits.begin(), s.fits.begin() + long(top));
+    if (o.sample > 0) r.sample = sample_of(s, r, o.sample);
     return r;
 }
 
@@ -175,7 +224,7 @@ PlanResult plan(const Config& base, const PlanOptions& options) {
     for (int k = 2; k <= kMaxGpuGrowth && r.gpus_that_fit == 0; k *= 2) {
         Config more = base;
         more.layout.gpus = base.layout.gpus * k;
-        if (search(more, {0, options.global_batch}).feasible > 0)
+        if (search(more, {0, options.global_batch, 0}).feasible > 0)
             r.gpus_that_fit = more.layout.gpus;
     }
     return r;

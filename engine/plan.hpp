@@ -13,11 +13,23 @@ namespace engine {
 struct PlanOptions {
     int top = 5;
     int global_batch = 2048;  // sequences per step (Llama 3 405B's, Dubey et al. 2024, Table 4)
+    int sample = 0;           // candidates kept per fate for a picture of the search (PlanSample)
 };
 
 struct PlanEntry {
     Config config;
     Report report;
+    long long order = 0;  // layouts the search had considered before it
+};
+
+// What became of a candidate: its (tp, pp, cp, micro-batch size) split leaves the global batch
+// undivided (no layout formed: config holds the split, no report), it does not fit in memory,
+// it fits but is slower than the ranked few, or it is one of them.
+enum class PlanFate { no_divide, no_fit, slower, ranked };
+
+struct PlanSample {
+    PlanFate fate = PlanFate::no_fit;
+    PlanEntry entry;  // entry.report is default-constructed for no_divide
 };
 
 struct PlanResult {
@@ -33,6 +45,9 @@ struct PlanResult {
     // 64x) on which some layout fits (0: none).
     std::optional<PlanEntry> leanest;
     int gpus_that_fit = 0;
+    // At most options.sample candidates of each fate, spread evenly over the search order (every
+    // k-th one met, k doubling as they overflow), sorted by that order; the ranked are best's.
+    std::vector<PlanSample> sample;
 };
 
 // The layouts are base's cluster, model and training with every combination of tp (dividing a

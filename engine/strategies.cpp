@@ -28,13 +28,28 @@ Config with_layout(const Config& base, Parallel p) {
     return c;
 }
 
+// The 3D row's layout with tp x pp: the base's context-parallel degree where tp x cp still divides
+// the GPUs, and its expert-parallel degree where it divides the data-parallel one (the experts it
+// already divides), so a storyboard's cp and ep show up in the comparison as a 4D or 5D row.
+Parallel split(const Config& base, int tp, int pp) {
+    Parallel p{base.layout.gpus, tp, pp, 1};
+    const Parallel& b = base.layout;
+    if (b.cp > 1 && p.gpus % (tp * pp * b.cp) == 0) {
+        p.cp = b.cp;
+        p.cp_mode = b.cp_mode;
+    }
+    if (b.ep > 1 && p.dp() % b.ep == 0) p.ep = b.ep;
+    return p;
+}
+
 Config three_d(const Config& base) {
-    const int n = base.layout.gpus, t = node_tp_degree(base), rest = n / t;
-    Config last = with_layout(base, {n, t, 1, 1});
+    const int n = base.layout.gpus, t = node_tp_degree(base);
+    const int rest = n / (t * split(base, t, 1).cp);
+    Config last = with_layout(base, split(base, t, 1));
     // Narayanan et al. 2021: TP inside a node, the fewest pipeline stages that fit, DP outside.
     for (int p = rest >= 2 ? 2 : 1; p <= rest && p <= base.model.layers; ++p) {
         if (rest % p != 0) continue;
-        last = with_layout(base, {n, t, p, 1});
+        last = with_layout(base, split(base, t, p));
         if (per_gpu_memory(last).fits) break;
     }
     return last;

@@ -12,6 +12,9 @@ enum class ThemeName { dark, light };
 struct Palette {
     Color weights, gradients, optimizer, activations, comm, highlight, idle;
     Color background, panel, grid, text, muted;
+    // The parallel axes drawn beside tp, pp and dp (outlined in the text colour): context- and
+    // expert-parallel groups, in two hues no other meaning uses.
+    Color cp_group, ep_group;
 };
 
 const Palette& palette(ThemeName t);

@@ -1,9 +1,11 @@
-// `layout_3d`: a rack of nodes, every card placed by engine::layout_3d (tp fastest, then pp,
-// then dp). Tensor-parallel groups, pipeline stages and data-parallel replicas are outlined in
-// turn, a highlight frame stepping through the groups; a `set:` of tp/pp re-slices the rack.
+// `layout_3d`: a rack of nodes, every card placed by engine::layout_3d (tp fastest, then cp,
+// then pp, then dp). Tensor-parallel groups, context-parallel groups, pipeline stages, replicas
+// and expert-parallel groups are outlined in turn, a highlight frame stepping through the groups;
+// a `set:` of tp/pp re-slices the rack.
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 #include <numbers>
 
 #include "engine/layout3d.hpp"
@@ -11,6 +13,7 @@
 #include "story/cluster_vocab.hpp"
 #include "story/draw/draw.hpp"
 #include "story/format.hpp"
+#include "story/rack_vocab.hpp"
 
 namespace story {
 
@@ -18,8 +21,8 @@ namespace {
 
 constexpr double kDefaultDuration = 24;
 
-enum class Focus { none, tp, pp, dp };
-constexpr int kFocusKinds = 4;
+using Focus = RackFocus;
+constexpr int kFocusKinds = 6;
 struct Phase {
     double start;  // authored seconds
     Focus focus;
@@ -28,6 +31,21 @@ struct Phase {
 // then (where a `set:` re-slices) tensor groups and replicas again.
 constexpr Phase kPhases[] = {{0, Focus::none},  {4.0, Focus::tp},  {9.0, Focus::pp},
                              {13.5, Focus::dp}, {18.0, Focus::tp}, {21.5, Focus::dp}};
+// A rack with context- or expert-parallel groups shows each axis once, in rank order, the turns
+// sharing [kAxesFrom, kAxesTo) evenly; the last one stays to the end.
+constexpr double kAxesFrom = 3.5, kAxesTo = 22.0;
+
+std::vector<Phase> phases_for(bool cp, bool ep) {
+    if (!cp && !ep) return {std::begin(kPhases), std::end(kPhases)};
+    std::vector<Focus> axes{Focus::tp};
+    if (cp) axes.push_back(Focus::cp);
+    axes.insert(axes.end(), {Focus::pp, Focus::dp});
+    if (ep) axes.push_back(Focus::ep);
+    std::vector<Phase> out{{0, Focus::none}};
+    const double turn = (kAxesTo - kAxesFrom) / static_cast<double>(axes.size());
+    for (std::size_t i = 0; i < axes.size(); ++i) out.push_back({kAxesFrom + i * turn, axes[i]});
+    return out;
+}
 constexpr double kRackAt = 0.3, kLinksAt = 2.0, kLinksFor = 0.6;
 constexpr double kCardsAfterRack = 0.3;  // s, not scaled
 constexpr double kNodeStagger = 0.1, kCardStagger = 0.04, kCardsWithin = 2.4;
@@ -70,6 +88,7 @@ constexpr double kCompactPad = 12;
 constexpr double kTallCard = 170, kTagTop = 66, kTagPitch = 30, kGaugeCard = 110;
 constexpr double kGaugeInset = 12, kGaugeDrop = 26, kGaugeH = 12;
 constexpr double kOutlineAlpha = 0.7, kLabelInset = 8, kLabelLift = 9;
+constexpr double kLegendLift = 24, kDenseLegendLift = 14;  // the axes' legend above the rack
 
 Rack rack_for(int rows) {
     if (rows <= kMaxRoomyRows) return kRoomy;
@@ -108,6 +127,7 @@ struct Lane {
 // takes when the group is in focus (pieces split at node boundaries), and what it sends:
 // pipeline hand-over arrows, or the NVLink lanes of a TP group's all-reduce.
 struct Group {
+    std::vector<int> members;  // the ranks shown, lowest first
     std::vector<Box> outlines, focus;
     std::vector<Label> labels;
     std::vector<Item> handovers;
@@ -136,16 +156,23 @@ class Layout3dChapter final : public ChapterBase {
             Stagger{at(kRackAt) + kCardsAfterRack, kCardStagger}.within(kCardsWithin, shown_gpus_);
         place_rack();
         numbers_fit_ = number_fits_beside_tags();
-        for (std::size_t k = 0; k < std::size(kPhases); ++k) {
-            const double start = at(kPhases[k].start);
-            const double end =
-                k + 1 < std::size(kPhases) ? at(kPhases[k + 1].start) : spec_.duration;
+        bool cp = false, ep = false;
+        for (const engine::Layout3D& l : layouts_) {
+            cp = cp || l.cp > 1;
+            ep = ep || l.ep > 1;
+        }
+        phases_ = phases_for(cp, ep);
+        more_axes_ = cp || ep;
+        for (std::size_t k = 0; k < phases_.size(); ++k) {
+            const double start = at(phases_[k].start);
+            const double end = k + 1 < phases_.size() ? at(phases_[k + 1].start) : spec_.duration;
             phase_starts_.push_back(start);
             phase_fades_.push_back(Fade::in(start, kFade).out(end - kFade, kFade));
         }
         for (const engine::Layout3D& l : layouts_) {
             GroupsByFocus& g = groups_.emplace_back();
-            for (Focus f : {Focus::tp, Focus::pp, Focus::dp}) g[static_cast<int>(f)] = groups(l, f);
+            for (Focus f : {Focus::tp, Focus::cp, Focus::pp, Focus::dp, Focus::ep})
+                g[static_cast<int>(f)] = groups(l, f);
         }
     }
 
@@ -154,6 +181,7 @@ class Layout3dChapter final : public ChapterBase {
         add_rack(s, t);
         add_cards(s, t);
         add_groups(s, t);
+        add_axes_legend(s, t);
         add_frame(s, t);
         return s;
     }
@@ -204,37 +232,67 @@ class Layout3dChapter final : public ChapterBase {
         return out;
     }
 
-    // Ranks per group of the kind in focus, and how many of those groups are (partly) shown:
-    // the highlight steps only through groups on screen.
-    static int group_size(const engine::Layout3D& l, Focus f) {
-        return f == Focus::tp ? l.tp : l.tp * l.pp;
-    }
-    int shown_groups(const engine::Layout3D& l, Focus f) const {
-        const int size = group_size(l, f);
-        return std::min(l.gpus / size, (shown_gpus_ + size - 1) / size);
+    // Ranks [first, first + count) of a sorted list of ranks as pieces, one per run of
+    // consecutive ranks (and node).
+    std::vector<Box> pieces(const std::vector<int>& ranks) const {
+        std::vector<Box> out;
+        for (std::size_t i = 0; i < ranks.size();) {
+            std::size_t j = i + 1;
+            while (j < ranks.size() && ranks[j] == ranks[j - 1] + 1) ++j;
+            const std::vector<Box> run = pieces(ranks[i], static_cast<int>(j - i));
+            out.insert(out.end(), run.begin(), run.end());
+            i = j;
+        }
+        return out;
     }
 
     std::vector<Group> groups(const engine::Layout3D& l, Focus f) const {
         std::vector<Group> out;
-        const int size = group_size(l, f);
-        for (int d = 0; d < shown_groups(l, f); ++d) {
-            Group g{{}, pieces(d * size, size), {}, {}, {}};
+        const std::vector<std::vector<int>> all = rank_groups(l, f, shown_gpus_);
+        for (std::size_t d = 0; d < all.size(); ++d) {
+            Group g{all[d], {}, pieces(all[d]), {}, {}, {}};
             if (f != Focus::pp) {
                 g.outlines = g.focus;
-                g.labels.push_back(
-                    label(g.focus.front(),
-                          (f == Focus::tp ? "TP group " : "replica ") + std::to_string(d)));
+                g.labels.push_back(label(g.focus.front(), group_name(f) + std::to_string(d)));
             }
-            for (int s = 0; f == Focus::pp && s < l.pp && d * size + s * l.tp < shown_gpus_; ++s) {
-                const Box stage = pieces(d * size + s * l.tp, l.tp).front();
-                g.outlines.push_back(stage);
-                g.labels.push_back(label(stage, "stage " + std::to_string(s)));
-            }
-            if (f == Focus::pp) g.handovers = handovers(g.outlines);
+            if (f == Focus::pp) add_stages(l, g);
+            if (f == Focus::cp || f == Focus::ep)
+                g.handovers = handovers(pieces_of_cards(g.members), color_of(f));
             if (f == Focus::tp) g.lanes = lanes(g.focus);
             out.push_back(std::move(g));
         }
         return out;
+    }
+    static std::string group_name(Focus f) {
+        switch (f) {
+            case Focus::tp:
+                return "TP group ";
+            case Focus::cp:
+                return "CP group ";
+            case Focus::ep:
+                return "EP group ";
+            default:
+                return "replica ";
+        }
+    }
+    Color color_of(Focus f) const { return group_color(palette_, f); }
+    // One box per card: a CP or EP group's members need not be adjacent.
+    std::vector<Box> pieces_of_cards(const std::vector<int>& ranks) const {
+        std::vector<Box> out;
+        for (int r : ranks) out.push_back(pieces(r, 1).front());
+        return out;
+    }
+
+    // A replica's pipeline stages, outlined and named, with the activations handed between them.
+    void add_stages(const engine::Layout3D& l, Group& g) const {
+        std::map<int, std::vector<int>> stages;
+        for (int r : g.members) stages[l.ranks[r].pp].push_back(r);
+        for (const auto& [s, ranks] : stages) {
+            const Box stage = pieces(ranks).front();
+            g.outlines.push_back(stage);
+            g.labels.push_back(label(stage, "stage " + std::to_string(s)));
+        }
+        g.handovers = handovers(g.outlines, palette_.comm);
     }
     static Label label(const Box& outline, std::string text) {
         return {{outline.x + kLabelInset, outline.y - kLabelLift}, std::move(text)};
@@ -242,7 +300,7 @@ class Layout3dChapter final : public ChapterBase {
 
     // Activations handed from each stage to the next: arcs under the cards in the same node,
     // a straight drop when the next stage sits on the next node.
-    std::vector<Item> handovers(const std::vector<Box>& stages) const {
+    std::vector<Item> handovers(const std::vector<Box>& stages, Color color) const {
         constexpr int kArcPoints = 16;
         constexpr double kWidth = 4, kHead = 14, kDropHead = 16;
         std::vector<Item> out;
@@ -251,7 +309,7 @@ class Layout3dChapter final : public ChapterBase {
             const Box& b = stages[i + 1];
             if (std::abs(a.y - b.y) >= 1) {
                 out.push_back(
-                    {Arrow{{a.cx(), a.bottom()}, {b.cx(), b.y}, palette_.comm, kWidth, kDropHead}});
+                    {Arrow{{a.cx(), a.bottom()}, {b.cx(), b.y}, color, kWidth, kDropHead}});
                 continue;
             }
             std::vector<Point> arc;
@@ -260,9 +318,8 @@ class Layout3dChapter final : public ChapterBase {
                 arc.push_back({lerp(a.cx(), b.cx(), u),
                                a.bottom() + 2 + rack_.arc * std::sin(u * std::numbers::pi)});
             }
-            out.push_back({Path{arc, false, std::nullopt, palette_.comm, kWidth}});
-            out.push_back(
-                {Arrow{arc[kArcPoints - 2], arc[kArcPoints], palette_.comm, kWidth, kHead}});
+            out.push_back({Path{arc, false, std::nullopt, color, kWidth}});
+            out.push_back({Arrow{arc[kArcPoints - 2], arc[kArcPoints], color, kWidth, kHead}});
         }
         return out;
     }
@@ -313,6 +370,18 @@ class Layout3dChapter final : public ChapterBase {
             s.add(Text{note.x, note.y, "network", style_of(Role::small), palette_.muted}, links);
     }
 
+    // A 4D or 5D rack names its axes above the rack (rack_vocab.hpp's axes_legend).
+    void add_axes_legend(Scene& s, double t) const {
+        if (!more_axes_) return;  // dp x tp x pp: the cards' tags say it
+        const Morph m = timeline_.morph_at(t);
+        const double y = rack_.top - (rack_.dense ? kDenseLegendLift : kLegendLift);
+        const double u = links_in_.at(t);
+        add_legend(s, palette_, metrics_, kCardsLeft, y, axes_legend(palette_, layouts_[m.from]),
+                   u * leaving(m));
+        add_legend(s, palette_, metrics_, kCardsLeft, y, axes_legend(palette_, layouts_[m.to]),
+                   u * arriving(m));
+    }
+
     // "Node 3": in a roomy rack a framed row with its name in the band; in a dense one a bare
     // name beside the spine, centred on the cards, with a tick joining it to the network.
     void add_node_label(Scene& s, int n, double u) const {
@@ -340,10 +409,10 @@ class Layout3dChapter final : public ChapterBase {
 
     void add_cards(Scene& s, double t) const {
         const Morph m = timeline_.morph_at(t);
-        const Focus f = kPhases[phase_at(t)].focus;
+        const Focus f = phases_[phase_at(t)].focus;
         const double cap = report_at(t).per_gpu.capacity.value;
         const std::vector<MemorySegment> stack = memory_at(t);
-        const auto focused = focused_ranks(t);
+        const std::vector<int> focused = focused_ranks(t);
         for (int r = 0; r < shown_gpus_; ++r) {
             const bool in_from = r < layouts_[m.from].gpus, in_to = r < layouts_[m.to].gpus;
             const double u = cards_in_.at(t, r) * lerp(in_from ? 1 : 0, in_to ? 1 : 0, m.u);
@@ -370,11 +439,9 @@ class Layout3dChapter final : public ChapterBase {
         return {b, number ? std::to_string(rank) : "", kCompactNumber.size, std::nullopt, true};
     }
 
-    // The three coordinates of a rank, as its tags read.
-    static std::array<std::pair<Focus, std::string>, 3> tags_of(const engine::RankPlace& p) {
-        return {{{Focus::tp, "TP rank " + std::to_string(p.tp)},
-                 {Focus::pp, "stage " + std::to_string(p.pp)},
-                 {Focus::dp, "replica " + std::to_string(p.dp)}}};
+    // Whether a card lists every tag under its name (above its gauge), or only the one in focus.
+    static bool lists_all(const Box& card, std::size_t tags) {
+        return card.h >= kTallCard + kTagPitch * (static_cast<double>(tags) - 3);
     }
 
     // Whether a compact card fits its number and the widest tag any state gives it, side by side.
@@ -382,7 +449,7 @@ class Layout3dChapter final : public ChapterBase {
         double widest = 0;
         for (const engine::Layout3D& l : layouts_)
             for (int r = 0; r < std::min(l.gpus, shown_gpus_); ++r)
-                for (const auto& [kind, text] : tags_of(l.ranks[r]))
+                for (const auto& [kind, text] : rank_tags(l, l.ranks[r]))
                     widest = std::max(widest, metrics_.measure(text, kCompactTag).advance);
         const double digits =
             metrics_
@@ -395,17 +462,18 @@ class Layout3dChapter final : public ChapterBase {
     // morph, the old coordinates fade out as the new ones fade in. Tall cards list all three;
     // shorter ones only the one in focus, below the name or (compact) beside the number.
     void add_tags(Scene& s, const Box& b, int rank, Focus f, const Morph& m, double alpha,
-                  const std::pair<int, int>& focused) const {
-        const bool tall = b.h >= kTallCard;
+                  const std::vector<int>& focused) const {
+        const bool in_focus = std::binary_search(focused.begin(), focused.end(), rank);
         for (int side = 0; side < 2; ++side) {
             const auto& l = layouts_[side == 0 ? m.from : m.to];
             if (rank >= l.gpus) continue;
             const double a = alpha * (side == 0 ? leaving(m) : arriving(m));
             if (a <= 0) continue;
             double y = b.y + kTagTop;
-            for (const auto& [kind, text] : tags_of(l.ranks[rank])) {
-                const bool lit = kind == f,
-                           hot = lit && rank >= focused.first && rank < focused.second;
+            const auto tags = rank_tags(l, l.ranks[rank]);
+            const bool tall = lists_all(b, tags.size());
+            for (const auto& [kind, text] : tags) {
+                const bool lit = kind == f, hot = lit && in_focus;
                 if (!tall && !lit) continue;
                 const Color color = hot ? palette_.highlight : lit ? palette_.text : palette_.muted;
                 if (compact(b)) {
@@ -431,26 +499,25 @@ class Layout3dChapter final : public ChapterBase {
         return {cur, cur == 0 ? 1 : progress(t, start + kFade + cur * kDwell, kSlide)};
     }
 
-    // Ranks [first, second) of the group in focus (a TP group or a replica).
-    std::pair<int, int> focused_ranks(double t) const {
-        const Focus f = kPhases[phase_at(t)].focus;
-        const engine::Layout3D& l = layouts_[timeline_.morph_at(t).to];
-        if (f == Focus::none) return {0, 0};
-        const int size = group_size(l, f);
-        const int g = focus_at(t, shown_groups(l, f)).first;
-        return {g * size, (g + 1) * size};
+    // The ranks of the group in focus, lowest first.
+    std::vector<int> focused_ranks(double t) const {
+        const Focus f = phases_[phase_at(t)].focus;
+        if (f == Focus::none) return {};
+        const auto& gs = groups_[timeline_.morph_at(t).to][static_cast<int>(f)];
+        if (gs.empty()) return {};
+        return gs[focus_at(t, static_cast<int>(gs.size())).first].members;
     }
 
     void add_groups(Scene& s, double t) const {
         const int k = phase_at(t);
-        const Focus f = kPhases[k].focus;
+        const Focus f = phases_[k].focus;
         if (f == Focus::none) return;
         const double alpha = phase_fades_[k].at(t);
         if (alpha <= 0) return;
         const Morph m = timeline_.morph_at(t);
         const auto& from = groups_[m.from][static_cast<int>(f)];
         const auto& to = groups_[m.to][static_cast<int>(f)];
-        add_outlines(s, from, to, m.u, alpha);
+        add_outlines(s, from, to, m.u, alpha, color_of(f));
         // The highlight steps through the groups, one every kDwell seconds, sliding between them.
         const int n = static_cast<int>(to.size());
         if (n == 0) return;
@@ -463,19 +530,19 @@ class Layout3dChapter final : public ChapterBase {
         add_items(s, b.handovers, alpha * slide);
         if (f == Focus::tp) add_tp_traffic(s, t, b, alpha * slide);
         if (f == Focus::dp) add_dp_traffic(s, t, alpha);
-        add_labels(s, from, to, m, alpha, b);
+        add_labels(s, from, to, m, alpha, b, color_of(f));
     }
 
     // Outlines morph from the old slicing to the new: each old outline slides into the new one
     // holding its first card (the first to arrive stays, the rest fade), and new outlines that
     // nothing slides into fade in where they are.
     void add_outlines(Scene& s, const std::vector<Group>& from, const std::vector<Group>& to,
-                      double u, double alpha) const {
+                      double u, double alpha, Color color) const {
         std::vector<Box> a, b;
         for (const Group& g : from) a.insert(a.end(), g.outlines.begin(), g.outlines.end());
         for (const Group& g : to) b.insert(b.end(), g.outlines.begin(), g.outlines.end());
         const auto draw = [&](const Box& box, double v) {
-            s.add(outline(box, 12, palette_.text, 2), v * kOutlineAlpha);
+            s.add(outline(box, 12, color, 2), v * kOutlineAlpha);
         };
         if (u >= 1 || a.empty()) {
             for (const Box& box : b) draw(box, alpha);
@@ -504,14 +571,14 @@ class Layout3dChapter final : public ChapterBase {
     // Group labels cross-fade through the middle of a re-slicing. A dense rack has no band above
     // its rows to hold them: the cards' tags name the groups.
     void add_labels(Scene& s, const std::vector<Group>& from, const std::vector<Group>& to,
-                    const Morph& m, double alpha, const Group& focused) const {
+                    const Morph& m, double alpha, const Group& focused, Color color) const {
         if (rack_.dense) return;
         const auto draw = [&](const std::vector<Group>& gs, double a) {
             if (a <= 0) return;
             for (const Group& g : gs)
                 for (const Label& l : g.labels)
                     s.add(Text{l.at.x, l.at.y, l.text, kGroupLabel,
-                               &g == &focused ? palette_.highlight : palette_.text},
+                               &g == &focused ? palette_.highlight : color},
                           a);
         };
         draw(from, alpha * leaving(m));
@@ -542,6 +609,8 @@ class Layout3dChapter final : public ChapterBase {
     std::vector<Box> rows_box_, cards_;  // one per row drawn, one per card slot of the nodes shown
     double nvlink_width_ = 0, chunk_size_ = kChunk;
     std::vector<GroupsByFocus> groups_;  // per state, per focus
+    std::vector<Phase> phases_;
+    bool more_axes_ = false;  // some state splits cp or ep
     std::vector<double> phase_starts_;
     std::vector<Fade> phase_fades_;
     const Stagger nodes_in_;
@@ -554,17 +623,20 @@ std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
     return std::make_unique<Layout3dChapter>(spec, video, metrics);
 }
 
-// The cards show each GPU's dp, pp and tp coordinates; a context-parallel axis would put two
-// ranks of one stage side by side with nothing to tell them apart.
+// A node is one row of cards: past kMaxPerNode cards a row's cards are too narrow for a 22 px tag.
+// (A rack of many nodes is drawn: its first nodes, then a row saying how many more.)
+constexpr int kMaxPerNode = 16;
+
 std::optional<std::string> cannot_draw(const engine::Config& c) {
-    if (c.layout.cp == 1) return std::nullopt;
-    return "layout_3d draws dp x tp x pp, not context parallelism: cp = " +
-           std::to_string(c.layout.cp) + " (use cp: 1 in this chapter)";
+    if (c.cluster.gpus_per_node <= kMaxPerNode) return std::nullopt;
+    return "layout_3d draws at most " + std::to_string(kMaxPerNode) +
+           " GPUs in a node's row of cards: gpus_per_node = " +
+           std::to_string(c.cluster.gpus_per_node);
 }
 
 const KindRegistrar registrar{{"layout_3d",
                                kDefaultDuration,
-                               {"tp", "pp", "gpus", "gpus_per_node", "nodes", "model"},
+                               {"tp", "pp", "cp", "gpus", "gpus_per_node", "nodes", "model"},
                                make,
                                cannot_draw}};
 

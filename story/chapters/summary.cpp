@@ -45,6 +45,20 @@ const TextStyle kHeader = style_of(Role::label);
 
 using Row = std::array<engine::Report, kRows>;
 
+// The 3D row's axes: three, or four or five when the chapter's cp and ep add some.
+int axes_of(const engine::StrategyConfig& s) {
+    const engine::Parallel& p = s.config.layout;
+    return 3 + (p.cp > 1) + (p.ep > 1);
+}
+
+// A row's name: the engine's; a 4D or 5D row carries its ZeRO stage here, its detail line
+// being full with the axes.
+std::string row_name(const engine::StrategyConfig& s) {
+    if (s.kind != engine::Strategy::three_d || axes_of(s) == 3)
+        return std::string(engine::to_string(s.kind));
+    return std::to_string(axes_of(s)) + "D, ZeRO-" + std::to_string(s.config.layout.zero);
+}
+
 std::string layout_text(const engine::StrategyConfig& s) {
     const engine::Parallel& p = s.config.layout;
     const bool all = s.kind == engine::Strategy::three_d;
@@ -54,11 +68,15 @@ std::string layout_text(const engine::StrategyConfig& s) {
         out += (out.empty() ? "" : " × ") + std::string(name) + " " + std::to_string(v);
     };
     factor("tp", p.tp);
+    if (p.cp > 1) factor("cp", p.cp);
     factor("pp", p.pp);
     factor("dp", p.dp());
     if (out.empty()) out = "dp 1";
+    // Experts spread over ep of the replicas: a split of dp, not another factor of the GPUs.
+    if (p.ep > 1) out += ", ep " + std::to_string(p.ep);
     static const char* kZero[] = {"", ", optimizer sharded", ", + gradients sharded",
                                   ", + weights sharded"};
+    if (all && axes_of(s) > 3) return out;
     if (all && p.zero > 0) return out + ", ZeRO-" + std::to_string(p.zero);
     return out + kZero[p.zero];
 }
@@ -160,7 +178,7 @@ class SummaryChapter final : public ChapterBase {
         const Morph m = timeline_.morph_at(t);
         const engine::StrategyConfig& strategy = layouts_[m.to][i];
         TextColumn(metrics_, kNameX, 0)
-            .line(std::string(engine::to_string(strategy.kind)), kRowName, palette_.text)
+            .line(row_name(strategy), kRowName, palette_.text)
             .line(layout_text(strategy), Role::small, palette_.muted)
             .centre_on(middle)
             .add_to(s, u);

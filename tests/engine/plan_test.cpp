@@ -2,7 +2,9 @@
 // it says when nothing fits.
 #include "engine/plan.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <map>
 
 #include "engine/layout3d.hpp"
 #include "tests/engine/engine_fixtures.hpp"
@@ -125,4 +127,50 @@ TEST_CASE("set_global_batch splits the batch over dp and the micro-batch, or say
           "a global batch of 100 sequences does not split into micro-batches of dp x "
           "micro_batch = 4 x 2 sequences (try 96)");
     CHECK(c.training.micro_batches == 8);
+}
+
+TEST_CASE("plan's sample: at most N of each fate, in search order, each fate true of its layout") {
+    // 480 sequences: dp x micro-batch of 64 or more leaves it undivided.
+    const Config base = config_for(*engine::find_model("llama-2-70b"), 64);
+    const PlanResult r = engine::plan(base, {3, 480, 4});
+    REQUIRE(r.best.size() == 3);
+    std::map<engine::PlanFate, int> per_fate;
+    long long last = -1;
+    for (const engine::PlanSample& s : r.sample) {
+        ++per_fate[s.fate];
+        CHECK(s.entry.order >= last);
+        last = s.entry.order;
+        const engine::Parallel& p = s.entry.config.layout;
+        switch (s.fate) {
+            case engine::PlanFate::no_divide:
+                CHECK(480 % (p.dp() * s.entry.config.training.micro_batch) != 0);
+                break;
+            case engine::PlanFate::no_fit:
+                CHECK_FALSE(s.entry.report.per_gpu.fits);
+                break;
+            case engine::PlanFate::slower:
+                CHECK(s.entry.report.per_gpu.fits);
+                CHECK(s.entry.report.step.seconds >= r.best.back().report.step.seconds);
+                break;
+            case engine::PlanFate::ranked:
+                CHECK(std::any_of(r.best.begin(), r.best.end(),
+                                  [&](const PlanEntry& b) { return b.config == s.entry.config; }));
+                break;
+        }
+    }
+    for (auto fate :
+         {engine::PlanFate::no_divide, engine::PlanFate::no_fit, engine::PlanFate::slower}) {
+        CHECK(per_fate[fate] >= 1);
+        CHECK(per_fate[fate] <= 4);
+    }
+    CHECK(per_fate[engine::PlanFate::ranked] == 3);
+    // Deterministic, and a sample does not change what the planner finds.
+    const PlanResult again = engine::plan(base, {3, 480, 4});
+    REQUIRE(again.sample.size() == r.sample.size());
+    for (std::size_t i = 0; i < r.sample.size(); ++i)
+        CHECK(again.sample[i].entry.config == r.sample[i].entry.config);
+    const PlanResult plain = engine::plan(base, {3, 480});
+    CHECK(plain.sample.empty());
+    CHECK(plain.considered == r.considered);
+    CHECK(plain.best.front().config == r.best.front().config);
 }

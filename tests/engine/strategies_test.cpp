@@ -34,6 +34,29 @@ TEST_CASE("strategy layouts for a 70B model on four nodes of eight") {
     }
 }
 
+TEST_CASE("the 3D row keeps the base's context- and expert-parallel degrees") {
+    Config base = engine_test::config_for(*find_model("mixtral-8x7b"), 64);
+    base.training.seq_len = 16384;
+    base.layout.cp = 2;
+    base.layout.ep = 2;
+    REQUIRE(engine_test::problems(base).empty());
+    const auto rows = strategy_configs(base);
+    const Parallel d3 = rows[6].config.layout;
+    CHECK(d3.cp == 2);
+    CHECK(d3.ep == 2);
+    CHECK(validate(rows[6].config).empty());
+    CHECK(d3.dp() * d3.tp * d3.pp * d3.cp == 64);
+    for (int i = 0; i < 6; ++i) {
+        CHECK(rows[i].config.layout.cp == 1);
+        CHECK(rows[i].config.layout.ep == 1);
+    }
+    // A cp that no longer divides what tensor parallelism leaves is dropped, not forced.
+    base.layout.cp = 16;
+    base.layout.ep = 1;
+    REQUIRE(node_tp_degree(base) == 8);                      // 8 key/value heads
+    CHECK(strategy_configs(base)[6].config.layout.cp == 1);  // 64 GPUs over tp 8 x cp 16: no
+}
+
 TEST_CASE("node TP degree divides the heads and the node") {
     Config c = engine_test::llama7b(8);
     CHECK(node_tp_degree(c) == 8);

@@ -107,6 +107,7 @@ const std::map<std::string, std::vector<std::string>>& candidates() {
         {"nvlink", {"450GB/s", "600GB/s"}},
         {"network", {"25GB/s", "100GB/s"}},
         {"ep", {"2", "4", "1"}},
+        {"cp", {"2", "4", "1"}},
         {"capacity_factor", {"0.5", "1.25"}},
         {"cp", {"2", "4", "1"}},
         {"cp_mode", {"ring", "allgather"}},

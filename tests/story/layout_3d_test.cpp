@@ -1,6 +1,7 @@
 // The layout_3d chapter: every card's coordinates are engine::layout_3d's, the groups drawn are
 // its groups, and the per-card memory is analyze()'s, before and after the re-slicing set:.
 #include <catch2/catch.hpp>
+#include <tuple>
 
 #include "chapter_fixture.hpp"
 #include "engine/layout3d.hpp"
@@ -91,4 +92,90 @@ TEST_CASE("layout_3d re-slices on set: tp 4, pp 2", "[chapters][layout_3d]") {
     const Scene tp = chapter->scene_at(21);
     check_tp_groups(tp, l);
     CHECK(count(tp, "TP rank 3") == ranks_with(l, &engine::RankPlace::tp, 3));
+}
+
+namespace {
+
+// The legend above a 4D or 5D rack: each axis split in two or more, with the link its groups
+// cross as the engine places them.
+std::string legend_entry(const char* axis, int degree, const engine::Layout3D& l,
+                         engine::RankGroup g) {
+    return std::string(axis) + " " + std::to_string(degree) + " · " +
+           (l.within_node(g) ? "NVLink" : "network");
+}
+
+// A storyboard's layout_3d chapter with the engine's placement of each of its states.
+struct Rack {
+    explicit Rack(const std::string& storyboard)
+        : spec(chapter_test::load_spec(storyboard)),
+          chapter(make_chapter(spec, Video{}, chapter_test::kMetrics)),
+          timeline(spec) {}
+    engine::Layout3D layout(int state) const {
+        const engine::Config& c = timeline.states()[state];
+        return engine::layout_3d(c.layout, c.cluster.gpus_per_node);
+    }
+    ChapterSpec spec;
+    std::unique_ptr<Chapter> chapter;
+    Timeline timeline;
+};
+
+}  // namespace
+
+TEST_CASE("layout_3d tags every card with its CP rank and outlines the engine's CP groups",
+          "[chapters][layout_3d]") {
+    const Rack rack("layout_3d_cp.yaml");
+    const engine::Layout3D l = rack.layout(0);
+    REQUIRE(l.cp == 2);
+    REQUIRE(l.dp == 2);  // by hand: 16 / (tp 2 x pp 2 x cp 2)
+
+    const Scene cp = rack.chapter->scene_at(10);
+    for (const engine::RankPlace& r : l.ranks) {
+        INFO("rank " << r.rank);
+        CHECK(on_screen::column_under(cp, "GPU " + std::to_string(r.rank)) ==
+              Lines{"TP rank " + std::to_string(r.tp), "CP rank " + std::to_string(r.cp),
+                    "stage " + std::to_string(r.pp), "replica " + std::to_string(r.dp)});
+    }
+    // One CP group per (replica, stage, TP rank); each named over its lowest rank.
+    const int groups = l.gpus / l.cp;
+    for (int g = 0; g < groups; ++g) CHECK(count(cp, "CP group " + std::to_string(g)) == 1);
+    CHECK_FALSE(appears_anywhere(cp, "CP group " + std::to_string(groups)));
+    // tp 2: the second CP group starts at GPU 1 and holds GPU 3 (cp varies after tp).
+    CHECK(on_screen::under(cp, "CP group 1") == "GPU 1");
+    for (const auto& [axis, degree, group] : {std::tuple{"tp", l.tp, engine::RankGroup::tp},
+                                              {"cp", l.cp, engine::RankGroup::cp},
+                                              {"pp", l.pp, engine::RankGroup::pp},
+                                              {"dp", l.dp, engine::RankGroup::dp}})
+        CHECK(count(cp, legend_entry(axis, degree, l, group)) == 1);
+    CHECK(count(cp, "cp 2 · NVLink") == 1);  // two CP ranks sit two apart inside a node
+    CHECK_FALSE(appears_anywhere(cp, "ep 1 · NVLink"));
+
+    // After pp: 1 the pipeline leaves the legend and the replicas double.
+    const Scene end = rack.chapter->scene_at(23.5);
+    const engine::Layout3D after = rack.layout(1);
+    CHECK(count(end, legend_entry("dp", after.dp, after, engine::RankGroup::dp)) == 1);
+    CHECK_FALSE(appears_anywhere(end, legend_entry("pp", 2, l, engine::RankGroup::pp)));
+}
+
+TEST_CASE("layout_3d draws Mixtral's expert-parallel groups from the engine's placement",
+          "[chapters][layout_3d]") {
+    const Rack rack("layout_3d_ep.yaml");
+    const engine::Layout3D l = rack.layout(0);
+    REQUIRE(l.ep == 4);
+    REQUIRE(l.dp == 8);
+
+    const Scene ep = rack.chapter->scene_at(19);
+    for (const engine::RankPlace& r : l.ranks) {
+        INFO("rank " << r.rank);
+        CHECK(on_screen::column_under(ep, "GPU " + std::to_string(r.rank)) ==
+              Lines{"TP rank " + std::to_string(r.tp), "stage " + std::to_string(r.pp),
+                    "replica " + std::to_string(r.dp), "EP rank " + std::to_string(r.dp % l.ep)});
+    }
+    // An EP group: ep consecutive replicas' ranks of one TP rank (dp / ep, tp shared).
+    const int groups = l.gpus / l.ep;
+    for (int g = 0; g < groups; ++g) CHECK(count(ep, "EP group " + std::to_string(g)) == 1);
+    CHECK(on_screen::under(ep, "EP group 1") == "GPU 1");
+    CHECK(on_screen::under(ep, "EP group 2") == "GPU 8");
+    CHECK(count(ep, legend_entry("ep", 4, l, engine::RankGroup::ep)) == 1);
+    CHECK(count(ep, legend_entry("dp", 8, l, engine::RankGroup::dp)) == 1);
+    CHECK_FALSE(appears_anywhere(ep, legend_entry("pp", 1, l, engine::RankGroup::pp)));
 }

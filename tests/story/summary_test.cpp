@@ -81,3 +81,23 @@ TEST_CASE("summary rows are the engine's figures for each strategy", "[chapters]
     CHECK(cell(end, "DP", "Fits?") == "✗ " + format_bytes(dp.per_gpu.total.value - 80e9) + " over");
     CHECK(cell(end, "3D", "Fits?") == "✓ fits");
 }
+
+TEST_CASE("summary's last row keeps the chapter's cp and ep and names five axes",
+          "[chapters][summary]") {
+    const ChapterSpec spec = chapter_test::load_spec("summary_5d.yaml");
+    const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
+    const Timeline timeline(spec);
+    const engine::Config& c = timeline.states()[0];
+    const engine::Parallel d3 = engine::strategy_configs(c)[6].config.layout;
+    REQUIRE(d3.cp == 2);
+    REQUIRE(d3.ep == 2);
+
+    const Scene s = chapter->scene_at(13);
+    CHECK_FALSE(on_screen::appears_anywhere(s, "3D"));
+    CHECK(on_screen::under(s, "5D, ZeRO-1") == "tp " + std::to_string(d3.tp) + " × cp 2 × pp " +
+                                                   std::to_string(d3.pp) + " × dp " +
+                                                   std::to_string(d3.dp()) + ", ep 2");
+    const engine::Report r = engine::analyze(engine::strategy_configs(c)[6].config);
+    CHECK(cell(s, "5D, ZeRO-1", "Per card") == format_bytes(r.per_gpu.total.value));
+    CHECK(on_screen::under(s, "TP") == "tp 8 × dp 8");  // the other rows: cp 1, ep 1
+}

@@ -1,0 +1,282 @@
+// `plan`: the planner's search filmed (engine::plan). A sample of the candidate layouts stands as
+// rows; they fall away by reason (the global batch does not divide, the layout does not fit, it
+// is slower than the ranked few), each reason's count running up to the planner's total, until
+// the ranked few slide to the top and the winner is drawn on a node of its rack.
+#include "engine/plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "engine/layout3d.hpp"
+#include "story/chapter_base.hpp"
+#include "story/cluster_vocab.hpp"
+#include "story/draw/draw.hpp"
+#include "story/format.hpp"
+#include "story/rack_vocab.hpp"
+
+namespace story {
+
+namespace {
+
+constexpr double kDefaultDuration = 24;
+constexpr int kTop = 3, kSamplePerFate = 3;
+// Choreography, in seconds of the default duration: rows in, then each reason strikes its rows
+// (kStrikeFor s) and fades them (kFadeFor s) while its count runs up, then the ranked rows reappear
+// in rank order and the winner's node is drawn.
+constexpr double kRowsAt = 0.4, kRowStagger = 0.12;
+struct Fall {
+    engine::PlanFate fate;
+    double at;
+    const char* reason;
+};
+constexpr Fall kFalls[] = {{engine::PlanFate::no_divide, 3.5, "batch does not divide"},
+                           {engine::PlanFate::no_fit, 7.0, "does not fit in memory"},
+                           {engine::PlanFate::slower, 10.5, "slower than the top 3"}};
+constexpr double kStrikeFor = 0.6, kFadeFor = 1.2, kCountFor = 1.6;
+constexpr double kRiseAt = 14.0, kRiseFor = 1.2, kRackAt = 16.0;
+
+// Geometry: the candidates' column at the left, the counts at the right; the winner's node under
+// the ranked rows.
+constexpr double kHeaderY = 262, kRowsTop = 290, kRowPitch = 46, kMemRight = 1000,
+                 kTimeRight = 1150, kCountsX = 1240, kCountsTop = 300, kCountPitch = 64;
+constexpr double kNodeTop = 300 + kTop * kRowPitch + 64, kNodeLeft = frame::kLeft,
+                 kNodeRight = kCountsX - 40, kCardGap = 12, kNodePad = 16, kNodeBand = 54;
+constexpr double kRankIndent = 40;  // the ranked rows' names, right of their rank
+const TextStyle kRowText = style_of(Role::label);
+const TextStyle kNumber = tabular(style_of(Role::label));
+
+// "dp 8 × tp 8 × pp 1 × cp 1 × ep 1, ZeRO-1, 1F1B"; a split that formed no layout names its
+// micro-batch size instead of a ZeRO stage and schedule.
+std::string row_text(const engine::PlanSample& s) {
+    const engine::Config& c = s.entry.config;
+    const engine::Parallel& p = c.layout;
+    std::string out = "dp " + std::to_string(p.dp()) + " × tp " + std::to_string(p.tp) + " × pp " +
+                      std::to_string(p.pp) + " × cp " + std::to_string(p.cp) + " × ep " +
+                      std::to_string(p.ep);
+    if (s.fate == engine::PlanFate::no_divide)
+        return out + ", micro-batch " + std::to_string(c.training.micro_batch);
+    out += ", ZeRO-" + std::to_string(p.zero) + ", " +
+           std::string(engine::to_string(c.training.schedule));
+    if (c.training.schedule == engine::Schedule::interleaved)
+        out += " ×" + std::to_string(c.training.chunks);
+    return out;
+}
+
+// One state's search: the planner's result and, per sample row, where it stands and falls.
+struct Search {
+    engine::PlanResult result;
+    engine::Layout3D winner;
+    std::map<engine::PlanFate, long long> totals;
+};
+
+engine::PlanResult run_plan(const engine::Config& c) {
+    const long long batch = 1LL * c.layout.dp() * c.training.micro_batch * c.training.micro_batches;
+    return engine::plan(c, {kTop, int(std::min<long long>(batch, INT32_MAX)), kSamplePerFate});
+}
+
+class PlanChapter final : public ChapterBase {
+  public:
+    PlanChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
+        : ChapterBase(spec, video, metrics),
+          rows_in_{at(kRowsAt), kRowStagger},
+          rack_in_(Fade::in(at(kRackAt))) {
+        for (const engine::Config& c : timeline_.states()) {
+            Search& s = searches_.emplace_back();
+            s.result = run_plan(c);
+            const engine::Config& w = s.result.best.front().config;
+            s.winner = engine::layout_3d(w.layout, w.cluster.gpus_per_node);
+            s.totals = {{engine::PlanFate::no_divide, s.result.batch_splits_dropped},
+                        {engine::PlanFate::no_fit, s.result.considered - s.result.feasible},
+                        {engine::PlanFate::slower,
+                         s.result.feasible - static_cast<long long>(s.result.best.size())},
+                        {engine::PlanFate::ranked, static_cast<long long>(s.result.best.size())}};
+        }
+    }
+
+    Scene scene_at(double t) const override {
+        Scene s = blank();
+        const Morph m = timeline_.morph_at(t);
+        // The first state's search plays out; a `set:` cross-fades to the next state's outcome.
+        add_search(s, m.from, m.from == 0 ? t : spec_.duration, m.from == m.to ? 1 : leaving(m));
+        if (m.from != m.to) add_search(s, m.to, spec_.duration, arriving(m));
+        const engine::Report& w = searches_[shown_state(m)].result.best.front().report;
+        add_chrome(s, palette_, metrics_,
+                   chrome_at(t, stat_panel(w.per_gpu.total.value, w.comm.sent_per_gpu().value,
+                                           w.comm.total().value, w.bubble_fraction)));
+        return s;
+    }
+
+  private:
+    double fall_at(engine::PlanFate f) const {
+        for (const Fall& fall : kFalls)
+            if (fall.fate == f) return at(fall.at);
+        return at(kRiseAt);
+    }
+
+    // How far a row has gone: 0 standing, struck through by 1, faded out by 2.
+    double gone(engine::PlanFate f, double t) const {
+        if (f == engine::PlanFate::ranked) return 0;
+        const double start = fall_at(f);
+        return progress(t, start, kStrikeFor) + progress(t, start + kStrikeFor, kFadeFor);
+    }
+
+    void add_search(Scene& s, int state, double t, double alpha) const {
+        if (alpha <= 0) return;
+        const Search& search = searches_[state];
+        const engine::Config& c = timeline_.states()[state];
+        s.add(Text{frame::kLeft, kHeaderY,
+                   "Candidates for " + c.model.name + " on " + format_int(c.layout.gpus) + " × " +
+                       c.cluster.gpu.name,
+                   style_of(Role::note), palette_.muted},
+              alpha * rows_in_.at(t, 0));
+        add_rows(s, search, t, alpha);
+        add_counts(s, search, t, alpha);
+        add_winner(s, search, alpha * rack_in_.at(t));
+    }
+
+    void add_rows(Scene& s, const Search& search, double t, double alpha) const {
+        const auto& sample = search.result.sample;
+        const auto& best = search.result.best;
+        const double rise = progress(t, at(kRiseAt), kRiseFor);
+        for (std::size_t i = 0; i < sample.size(); ++i) {
+            const engine::PlanSample& row = sample[i];
+            const double g = gone(row.fate, t);
+            const double u = rows_in_.at(t, static_cast<int>(i)) * std::clamp(2 - g, 0.0, 1.0);
+            if (u <= 0) continue;
+            const double y = kRowsTop + kRowPitch * (static_cast<double>(i) + 0.5);
+            if (row.fate != engine::PlanFate::ranked) {
+                add_row(s, row, "", y, std::min(g, 1.0), alpha * u, 0);
+                continue;
+            }
+            // The ranked rows leave their places and reappear in rank order at the top (a
+            // cross-fade: rows sliding past each other would cross).
+            const auto k =
+                std::find_if(best.begin(), best.end(),
+                             [&](const auto& b) { return b.config == row.entry.config; }) -
+                best.begin();
+            add_row(s, row, "", y, 0, alpha * u * std::max(0.0, 1 - 2 * rise), 0);
+            add_row(s, row, std::to_string(k + 1) + ".", kRowsTop + kRowPitch * (k + 0.5), 0,
+                    alpha * u * std::max(0.0, 2 * rise - 1), 1);
+        }
+    }
+
+    void add_row(Scene& s, const engine::PlanSample& row, const std::string& rank, double y,
+                 double strike, double alpha, double ranked) const {
+        if (alpha <= 0) return;
+        const std::string text = row_text(row);
+        const Color color = ranked > 0 ? palette_.text : palette_.muted;
+        const double base = centred_baseline(metrics_, text, kRowText, y);
+        if (ranked > 0) s.add(Text{frame::kLeft, base, rank, kRowText, palette_.highlight}, alpha);
+        const double x = frame::kLeft + ranked * kRankIndent;
+        s.add(Text{x, base, text, kRowText, color}, alpha);
+        const bool layout = row.fate != engine::PlanFate::no_divide;
+        const engine::Report& r = row.entry.report;
+        s.add(Text{kMemRight, base, layout ? format_bytes(r.per_gpu.total.value) : "—", kNumber,
+                   color, Align::right},
+              alpha);
+        s.add(Text{kTimeRight, base, layout ? format_time(r.step.seconds) : "—", kNumber, color,
+                   Align::right},
+              alpha);
+        if (strike > 0)
+            s.add(Line{{frame::kLeft, y},
+                       {lerp(frame::kLeft, kTimeRight, strike), y},
+                       palette_.comm,
+                       3},
+                  alpha);
+    }
+
+    // The running counts: layouts considered, then each reason's total as its rows fall, and the
+    // ranked few.
+    void add_counts(Scene& s, const Search& search, double t, double alpha) const {
+        const auto line = [&](int k, const std::string& label, double value, double u) {
+            if (u <= 0) return;
+            const double y = kCountsTop + kCountPitch * k;
+            s.add(Text{kCountsX, y, label, style_of(Role::note), palette_.muted}, alpha * u);
+            s.add(Text{frame::kRight, y, format_int(std::llround(value)), kNumber, palette_.text,
+                       Align::right},
+                  alpha * u);
+        };
+        const double in = rows_in_.at(t, 0);
+        line(0, "Layouts considered", search.result.considered * progress(t, at(kRowsAt), 2.0), in);
+        int k = 1;
+        for (const Fall& f : kFalls) {
+            const double start = at(f.at);
+            line(k++, std::string("✗ ") + f.reason,
+                 search.totals.at(f.fate) * progress(t, start, kCountFor),
+                 progress(t, start, kStrikeFor));
+        }
+        line(k, "✓ ranked", search.totals.at(engine::PlanFate::ranked),
+             progress(t, at(kRiseAt), kRiseFor));
+    }
+
+    // The winner's first node: its cards tagged with their coordinates, and its axes' legend.
+    void add_winner(Scene& s, const Search& search, double alpha) const {
+        if (alpha <= 0) return;
+        const engine::Layout3D& l = search.winner;
+        const int cards = std::min(l.gpus, l.gpus_per_node);
+        const int nodes = (l.gpus + l.gpus_per_node - 1) / l.gpus_per_node;
+        const Box node{kNodeLeft, kNodeTop, kNodeRight - kNodeLeft,
+                       frame::kPictureBottom - kNodeTop};
+        const std::string name =
+            nodes > 1 ? "Node 0 of " + std::to_string(nodes) + ": the winner's first node"
+                      : "Node 0: the winner's layout";
+        add_items(s, node_frame(palette_, node, name), alpha);
+        add_legend(s, palette_, metrics_, node.x + kNodePad, node.y - 14, axes_legend(palette_, l),
+                   alpha);
+        const Box row{node.x + kNodePad, node.y + kNodeBand, node.w - 2 * kNodePad,
+                      node.h - kNodeBand - kNodePad};
+        for (int r = 0; r < cards; ++r) {
+            const Box b = row_cell(row, l.gpus_per_node, r, kCardGap);
+            add_items(s, gpu_tile(palette_, metrics_, {b, std::to_string(r), 22}), alpha);
+            double y = b.y + 56;
+            for (const auto& [focus, text] : rank_tags(l, l.ranks[r])) {
+                const std::string tag = short_tag(text);
+                s.add(Text{b.cx(), y, tag, style_of(Role::small), group_color(palette_, focus),
+                           Align::center},
+                      alpha);
+                y += 26;
+            }
+        }
+    }
+
+    // "TP rank 3" -> "TP 3", "stage 1" -> "stage 1": the node's cards are narrow.
+    static std::string short_tag(const std::string& tag) {
+        const auto at_rank = tag.find(" rank ");
+        return at_rank == std::string::npos
+                   ? tag
+                   : tag.substr(0, at_rank) + " " + tag.substr(at_rank + 6);
+    }
+
+    std::vector<Search> searches_;
+    const Stagger rows_in_;
+    const Fade rack_in_;
+};
+
+std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
+                              const TextMetrics& metrics) {
+    return std::make_unique<PlanChapter>(spec, video, metrics);
+}
+
+// The winner's node is one row of cards, and there must be a winner to draw.
+constexpr int kMaxPerNode = 8;
+
+std::optional<std::string> cannot_draw(const engine::Config& c) {
+    if (c.cluster.gpus_per_node > kMaxPerNode)
+        return "plan draws the winner's node as one row of at most " + std::to_string(kMaxPerNode) +
+               " cards: gpus_per_node = " + std::to_string(c.cluster.gpus_per_node);
+    if (c.layout.dp() < 1 || !run_plan(c).best.empty()) return std::nullopt;
+    return "plan finds no layout of " + c.model.name + " that fits " +
+           std::to_string(c.layout.gpus) + " x " + c.cluster.gpu.name +
+           ", so it has no winner to draw";
+}
+
+const KindRegistrar registrar{{"plan",
+                               kDefaultDuration,
+                               {"model", "gpus", "gpu", "seq_len", "micro_batches"},
+                               make,
+                               cannot_draw}};
+
+}  // namespace
+
+}  // namespace story
