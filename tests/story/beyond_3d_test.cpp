@@ -1,0 +1,115 @@
+// storyboards/beyond-3d.yaml, the second film: every figure its captions quote is the engine's
+// for the state on screen when the caption shows, and every claim a caption makes about a
+// comparison (halved, seven times, hidden, overflowing, the planner leaning on context
+// parallelism) holds in the engine.
+#include <algorithm>
+#include <catch2/catch.hpp>
+
+#include "engine/context_parallel.hpp"
+#include "engine/plan.hpp"
+#include "engine/report.hpp"
+#include "story/format.hpp"
+#include "story/timeline.hpp"
+#include "tests/story/chapter_fixture.hpp"
+
+using namespace story;
+
+namespace {
+
+const Storyboard& film() {
+    static const Storyboard board =
+        chapter_test::load_file(SHARDREEL_SOURCE_DIR "/storyboards/beyond-3d.yaml");
+    return board;
+}
+
+const ChapterSpec& chapter(const std::string& id) {
+    const auto& cs = film().chapters;
+    const auto it = std::find_if(cs.begin(), cs.end(), [&](const auto& c) { return c.id == id; });
+    REQUIRE(it != cs.end());
+    return *it;
+}
+
+// The engine's state after the chapter's k-th `set:` (0: before any).
+engine::Report state(const std::string& id, int k) {
+    return engine::analyze(Timeline(chapter(id)).states().at(k));
+}
+
+// The caption of beat `beat` contains `text` (figures printed with an ordinary space).
+void says(const std::string& id, int beat, std::string text) {
+    const std::string thin = "\u2009";
+    for (size_t at; (at = text.find(thin)) != std::string::npos;)
+        text.replace(at, thin.size(), " ");
+    INFO(id << " beat " << beat << ": " << text);
+    CHECK(chapter(id).beats.at(beat).say.find(text) != std::string::npos);
+}
+
+// The context-parallel degree of the planner's first choice, with the plan chapter's batch.
+int winner_cp(const engine::Config& c) {
+    const long long batch = 1LL * c.layout.dp() * c.training.micro_batch * c.training.micro_batches;
+    const engine::PlanResult r = engine::plan(c, {3, int(batch), 0});
+    REQUIRE_FALSE(r.best.empty());
+    return r.best.front().config.layout.cp;
+}
+
+}  // namespace
+
+TEST_CASE("beyond-3d: a caption on every beat, 3 to 5 minutes", "[film][beyond3d]") {
+    double seconds = 0;
+    for (const ChapterSpec& c : film().chapters) {
+        seconds += c.duration;
+        for (const Beat& b : c.beats) CHECK_FALSE(b.say.empty());
+    }
+    CHECK(seconds >= 180);
+    CHECK(seconds <= 300);
+}
+
+TEST_CASE("beyond-3d: the 405B state's bytes and cards, Adam and 8-bit Adam", "[film][beyond3d]") {
+    const engine::Report adam = state("state", 0);
+    CHECK(adam.bytes_per_param.total() == 16);
+    says("state", 1, "16 bytes a parameter, that is " + format_bytes(adam.model_states.value));
+    says("state", 3, std::to_string(adam.gpus_to_hold_model_states) + " cards");
+    const engine::Report eight_bit = state("state", 1);
+    says("state", 4, std::to_string(int(eight_bit.bytes_per_param.total())) + " bytes a parameter");
+    says("state", 4, std::to_string(eight_bit.gpus_to_hold_model_states) + " cards hold it");
+    // "barely one percent": one card's 80 GB of the state.
+    CHECK(80e9 / adam.model_states.value < 0.0125);
+}
+
+TEST_CASE("beyond-3d: context parallel's imbalance and halved activations", "[film][beyond3d]") {
+    const Timeline t(chapter("context"));
+    const engine::CpAttention naive = engine::cp_attention(t.states().at(0));
+    CHECK(naive.work.back() / naive.work.front() == 7);  // "seven times as much"
+    const engine::CpAttention balanced = engine::cp_attention(t.states().at(1));
+    CHECK(std::adjacent_find(balanced.work.begin(), balanced.work.end(), std::not_equal_to<>()) ==
+          balanced.work.end());
+    const engine::Report cp4 = state("context", 1), cp8 = state("context", 2);
+    CHECK(cp8.per_gpu.activations.value == Approx(cp4.per_gpu.activations.value / 2));
+}
+
+TEST_CASE("beyond-3d: DualPipe's two stages overflow the card", "[film][beyond3d]") {
+    const engine::Report dualpipe = state("zero-bubble", 3);
+    says("zero-bubble", 5, format_bytes(dualpipe.per_gpu.total.value) + " overflows the card");
+    CHECK(dualpipe.per_gpu.total > dualpipe.per_gpu.capacity);
+    CHECK(state("zero-bubble", 0).per_gpu.total < dualpipe.per_gpu.capacity);
+}
+
+TEST_CASE("beyond-3d: offload rescues 405B on 64 GPUs and hides behind compute",
+          "[film][beyond3d]") {
+    const engine::Report none = state("offload", 0);
+    CHECK(none.per_gpu.total > none.per_gpu.capacity);  // "overflows each card"
+    for (int k : {1, 2}) {
+        const engine::Report r = state("offload", k);
+        CHECK(r.per_gpu.total < r.per_gpu.capacity);
+        CHECK(r.offload.seconds.value < r.step.compute_seconds / 10);  // "far longer"
+    }
+}
+
+TEST_CASE("beyond-3d: Mixtral's experts and the planner's context parallelism",
+          "[film][beyond3d]") {
+    const engine::Config& m = chapter("experts").config;
+    CHECK(m.model.experts == 8);  // "eight experts a layer, and a token visits two"
+    CHECK(m.model.top_k == 2);
+    const Timeline t(chapter("plan"));
+    CHECK(winner_cp(t.states().at(1)) >
+          winner_cp(t.states().at(0)));  // "leans harder on context parallelism"
+}
