@@ -98,10 +98,11 @@ std::string parallel_script(const JobList& jobs) {
     out << "#!/bin/bash\n"
         << "# Written by `shardreel jobs --format parallel`: " << jobs.what << ".\n"
         << "# `bash THIS_FILE`: GNU parallel draws them, one per " << jobs.threads
-        << " cores (the encoder's threads),\n# then the films are assembled.\n"
+        << " cores (the encoder's threads),\n# then, if every one succeeded, the films are "
+           "assembled.\n"
         << "set -euo pipefail\n"
         << "cd " << shell_quote(jobs.workdir) << "\n"
-        << "parallel --jobs " << 100 / jobs.threads << "% --halt soon,fail=1 <<'SEGMENTS'\n"
+        << "parallel --jobs " << 100 / jobs.threads << "% <<'SEGMENTS'\n"
         << lines_script(jobs) << "SEGMENTS\n"
         << jobs.assemble << "\n";
     return out.str();
