@@ -188,15 +188,19 @@ wait_jobs() {
   while [ -n "$(squeue -h -j "$(IFS=,; echo "$*")" 2>/dev/null)" ]; do sleep 0.2; done
 }
 
-submit() {  # CACHE -> "ARRAY ASSEMBLE" on stdout
-  jobs_of "$1" --format slurm --log-dir "$tmp/slurm/logs" > "$tmp/slurm/jobs.sbatch"
-  bash "$tmp/slurm/jobs.sbatch"
+# Writes the engine's script for a cache (`jobs --format`); its time goes to timing[KEY] if given.
+write_script() {  # FORMAT CACHE FILE [KEY]
+  local t0
+  t0=$(now)
+  jobs_of "$2" --format "$1" --log-dir "$tmp/slurm/logs" > "$3"
+  if [ -n "${4:-}" ]; then timing[$4]=$(since "$t0"); fi
 }
 
 slurm_round() {
   local cache="$tmp/slurm/cache" t0 array assemble task
+  write_script slurm "$cache" "$tmp/slurm/jobs.sbatch" slurm_jobs
   t0=$(now)
-  read -r array assemble < <(submit "$cache")
+  read -r array assemble < <(bash "$tmp/slurm/jobs.sbatch")
   wait_jobs "$array"
   timing[slurm_array]=$(since "$t0")
   wait_jobs "$assemble"
@@ -207,7 +211,8 @@ slurm_round() {
 
   # Two segments gone; one of their tasks is killed mid-segment (SIGKILL to the batch step).
   drop_two_segments "$cache"
-  read -r array assemble < <(submit "$cache")
+  write_script slurm "$cache" "$tmp/slurm/jobs.sbatch"
+  read -r array assemble < <(bash "$tmp/slurm/jobs.sbatch")
   writer_pid "$cache" > /dev/null
   task=$(squeue -h -j "$array" -t R -o %i | head -1)
   scancel --batch --signal=KILL "$task"
@@ -216,8 +221,9 @@ slurm_round() {
   log "slurm: array ended $(job_state "$array"), assemble $(job_state "$assemble")"
   [ "$(job_state "$assemble")" != "COMPLETED " ] || fail "slurm: the assemble ran after a failed task"
   expect_pending "$cache" 1 slurm
+  write_script slurm "$cache" "$tmp/slurm/jobs.sbatch" slurm_jobs
   t0=$(now)
-  read -r array assemble < <(submit "$cache")
+  read -r array assemble < <(bash "$tmp/slurm/jobs.sbatch")
   wait_jobs "$array" "$assemble"
   timing[slurm_resubmit]=$(since "$t0")
   [ "$(job_state "$assemble")" = "COMPLETED " ] || fail "slurm: resubmitted assemble ended $(job_state "$assemble")"
@@ -225,29 +231,31 @@ slurm_round() {
 }
 
 # ---- GNU parallel --------------------------------------------------------------------------------
-parallel_run() {  # CACHE LOG: writes the script, runs it, its stderr to LOG
-  jobs_of "$1" --format parallel > "$tmp/parallel/jobs.sh"
-  nice -n 19 bash "$tmp/parallel/jobs.sh" 2> "$2"
+parallel_run() {  # LOG: runs the script, its stderr to LOG
+  nice -n 19 bash "$tmp/parallel/jobs.sh" 2> "$1"
 }
 
 parallel_round() {
   local cache="$tmp/parallel/cache" t0 pid
   mkdir -p "$tmp/parallel"
+  write_script parallel "$cache" "$tmp/parallel/jobs.sh" parallel_jobs
   t0=$(now)
-  parallel_run "$cache" "$tmp/parallel/run.log" || fail "parallel: $(cat "$tmp/parallel/run.log")"
+  parallel_run "$tmp/parallel/run.log" || fail "parallel: $(cat "$tmp/parallel/run.log")"
   timing[parallel_total]=$(since "$t0")
   check_film parallel "$tmp/parallel/run.log"
 
   drop_two_segments "$cache"
-  parallel_run "$cache" "$tmp/parallel/killed.log" &
+  write_script parallel "$cache" "$tmp/parallel/jobs.sh"
+  parallel_run "$tmp/parallel/killed.log" &
   local script=$!
   pid=$(writer_pid "$cache")
   kill -KILL "$pid"
   log "parallel: killed worker $pid mid-segment"
   if wait "$script"; then fail "parallel: the run succeeded with a killed worker"; fi
   expect_pending "$cache" 1 parallel
+  write_script parallel "$cache" "$tmp/parallel/jobs.sh"
   t0=$(now)
-  parallel_run "$cache" "$tmp/parallel/rerun.log" || fail "parallel: $(cat "$tmp/parallel/rerun.log")"
+  parallel_run "$tmp/parallel/rerun.log" || fail "parallel: $(cat "$tmp/parallel/rerun.log")"
   timing[parallel_rerun]=$(since "$t0")
   check_film "parallel rerun" "$tmp/parallel/rerun.log"
 }
