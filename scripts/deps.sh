@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages shardreel needs (only those missing), or prints the exact
 # apt-get line when not root; `test` also installs the Node test tools of tests/js.
-# Usage: scripts/deps.sh build|test|fuzz|bench
+# Usage: scripts/deps.sh build|test|fuzz|bench|cluster
 set -euo pipefail
 
 # The narration's voices (the voice module): espeak-ng with its data, Festival with the HTS voice
@@ -17,20 +17,25 @@ build_pkgs=(cmake ninja-build g++ pkg-config
 # (libxml2-utils); the format test runs clang-format over the files git lists; the schema tests
 # run python3-jsonschema with python3-yaml, and Ajv under node (nodejs and npm only when no node
 # is installed: another Node.js brings its own npm); the page test drives Debian's chromium
-# with puppeteer-core, which downloads no browser of its own.
+# with puppeteer-core, which downloads no browser of its own; the jobs test runs the
+# `--format parallel` script under GNU parallel.
 test_pkgs=(catch2 poppler-utils libxml2-utils clang-format git python3-jsonschema python3-yaml
-  chromium)
+  chromium parallel)
 command -v node >/dev/null || test_pkgs+=(nodejs npm)
 # scripts/fuzz.sh builds with clang and links libFuzzer from compiler-rt.
 fuzz_pkgs=(clang-14 libclang-rt-14-dev)
 # bench/run.sh times the ffmpeg CLI (the encoder floor) and reads peak memory from GNU time.
 bench_pkgs=(ffmpeg time)
+# scripts/cluster-test.sh starts a single-node Slurm (munged, slurmctld, slurmd) and runs GNU
+# parallel; python3 finds it free ports.
+cluster_pkgs=(slurm-wlm munge parallel python3)
 
 want=("${build_pkgs[@]}")
 case "${1:-build}" in
   test) want+=("${test_pkgs[@]}") ;;
   fuzz) want+=("${fuzz_pkgs[@]}") ;;
   bench) want+=("${bench_pkgs[@]}") ;;
+  cluster) want+=("${cluster_pkgs[@]}") ;;
 esac
 
 # The Debian packages of `want` that are not installed yet.

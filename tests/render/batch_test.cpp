@@ -238,7 +238,7 @@ TEST_CASE("several storyboards in one call, or a directory of them, share the ca
     CHECK(run_cli("render " + q(dir.path / "out/cache")).exit_code == 2);  // no *.yaml in it
 }
 
-TEST_CASE("jobs prints one command per pending segment; run by xargs -P2 they fill the cache",
+TEST_CASE("jobs prints one command per pending segment, and run by xargs -P2 they fill the cache",
           "[batch]") {
     TempDir dir;
     fs::copy_file(kShort, dir.path / "short.yaml");

@@ -1,5 +1,6 @@
-// `shardreel jobs`: one shell command per chapter segment not yet in the cache, for GNU parallel,
-// xargs -P, Slurm arrays or Kubernetes indexed jobs rendering into one shared cache.
+// `shardreel jobs`: the chapter segments not yet in the cache, as one shell command a line (for
+// xargs -P or a Kubernetes indexed Job), a Slurm array script or a GNU parallel script, all
+// rendering into one shared cache, the latter two followed by the assemble.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -8,6 +9,7 @@
 
 #include "render/cli/commands.hpp"
 #include "render/cli/storyboard_inputs.hpp"
+#include "render/cli/video/job_scripts.hpp"
 #include "render/film/director.hpp"
 #include "render/film/plan.hpp"
 #include "render/sys/error.hpp"
@@ -19,7 +21,8 @@ namespace {
 
 struct JobsArgs {
     std::vector<std::string> storyboards;
-    std::string only, cache_dir, program;
+    std::string only, cache_dir, program, format = "lines";
+    SlurmOptions slurm{"", "", "out/slurm"};
     VideoOverrides video;
 };
 
@@ -29,24 +32,57 @@ std::string fallback_program() {
     return exe.empty() ? "shardreel" : exe;
 }
 
-// Single-quoted for sh unless every character is plainly safe.
-std::string shell_quote(const std::string& word) {
-    if (!word.empty() &&
-        word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                               "0123456789_./=:,@+-") == std::string::npos)
-        return word;
-    std::string out = "'";
-    for (const char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
+// The video overrides every command repeats so its key matches.
+std::string video_flags(const VideoOverrides& video) {
+    std::string flags;
+    if (!video.quality.empty()) flags += " --quality " + shell_quote(video.quality);
+    if (!video.size.empty()) flags += " --size " + shell_quote(video.size);
+    if (video.fps != 0) flags += " --fps " + std::to_string(video.fps);
+    return flags;
 }
 
-// The flags every command repeats so its key matches: the cache and the video overrides.
-std::string common_flags(const JobsArgs& args, const std::string& cache_dir) {
-    std::string flags = " --cache " + shell_quote(cache_dir) + " --segment-only --quiet";
-    if (!args.video.quality.empty()) flags += " --quality " + shell_quote(args.video.quality);
-    if (!args.video.size.empty()) flags += " --size " + shell_quote(args.video.size);
-    if (args.video.fps != 0) flags += " --fps " + std::to_string(args.video.fps);
-    return flags;
+// The render that assembles every film from the cache once the segments are drawn.
+std::string assemble_command(const JobsArgs& args, const std::string& program,
+                             const std::string& cache_dir) {
+    std::string command = program + " render";
+    for (const std::string& board : args.storyboards) command += " " + shell_quote(board);
+    if (!args.only.empty()) command += " --only " + shell_quote(args.only);
+    return command + " --cache " + shell_quote(cache_dir) + video_flags(args.video);
+}
+
+std::string describe(const JobsArgs& args, std::size_t count, const std::string& cache_dir) {
+    std::string boards;
+    for (const std::string& board : args.storyboards)
+        boards += (boards.empty() ? "" : ", ") + board;
+    return std::to_string(count) + " segment(s) of " + boards + " into the cache " + cache_dir;
+}
+
+JobList job_list(const JobsArgs& args, const std::vector<PendingSegment>& pending,
+                 const std::string& cache_dir) {
+    const std::string program =
+        shell_quote(args.program.empty() ? fallback_program() : args.program);
+    const std::string flags =
+        " --cache " + shell_quote(cache_dir) + " --segment-only --quiet" + video_flags(args.video);
+    JobList jobs;
+    for (const PendingSegment& p : pending)
+        jobs.segments.push_back(program + " render " + shell_quote(p.storyboard) + " --only " +
+                                shell_quote(p.chapter_id) + flags);
+    jobs.assemble = assemble_command(args, program, cache_dir);
+    jobs.workdir = std::filesystem::current_path().string();
+    jobs.what = describe(args, pending.size(), cache_dir);
+    jobs.threads = EncoderSettings{}.threads;
+    return jobs;
+}
+
+// #SBATCH lines end at white space: a path there cannot hold any.
+bool sbatch_safe(const JobList& jobs, const SlurmOptions& slurm) {
+    for (const std::string* word : {&jobs.workdir, &slurm.log_dir, &slurm.partition, &slurm.time})
+        if (word->find_first_of(" \t\n") != std::string::npos) {
+            std::cerr << "shardreel: error: --format slurm cannot write '" << *word
+                      << "' into an #SBATCH line (it holds white space)\n";
+            return false;
+        }
+    return true;
 }
 
 int run_jobs(const JobsArgs& args) {
@@ -55,13 +91,18 @@ int run_jobs(const JobsArgs& args) {
     speech_cache() = cache_dir;
     const auto films = load_films(args.storyboards, args.only, args.video, std::cerr);
     if (!films) return 2;
-    const std::string program =
-        shell_quote(args.program.empty() ? fallback_program() : args.program);
-    const std::string flags = common_flags(args, cache_dir);
     const Fonts fonts(default_font_dir());
-    for (const PendingSegment& p : pending_segments(*films, fonts, cache_dir))
-        std::cout << program << " render " << shell_quote(p.storyboard) << " --only "
-                  << shell_quote(p.chapter_id) << flags << "\n";
+    const JobList jobs = job_list(args, pending_segments(*films, fonts, cache_dir), cache_dir);
+    if (jobs.segments.empty()) {
+        std::cerr << "shardreel: every segment is in the cache " << cache_dir << ": nothing to draw"
+                  << (args.format == "slurm" ? " or submit" : "") << "; `" << jobs.assemble
+                  << "` assembles the films\n";
+        return 0;
+    }
+    if (args.format == "slurm" && !sbatch_safe(jobs, args.slurm)) return 2;
+    if (args.format == "slurm") std::cout << slurm_script(jobs, args.slurm);
+    if (args.format == "parallel") std::cout << parallel_script(jobs);
+    if (args.format == "lines") std::cout << lines_script(jobs);
     return 0;
 }
 
@@ -71,7 +112,8 @@ void add_jobs_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<JobsArgs>();
     CLI::App* cmd = app.add_subcommand(
         "jobs",
-        "Print one `shardreel render ... --segment-only` command per segment not yet cached");
+        "Print the `shardreel render ... --segment-only` commands of the segments not yet cached, "
+        "as lines, a Slurm array or a GNU parallel script");
     cmd->add_option("storyboards", args->storyboards,
                     "Storyboard YAML files, or directories of them")
         ->required();
@@ -85,6 +127,15 @@ void add_jobs_command(CLI::App& app, int& exit_code) {
     cmd->add_option(
         "--program", args->program,
         "Command the workers run shardreel with (default: this binary's absolute path)");
+    cmd->add_option("--format", args->format,
+                    "lines (one command a line, the default), slurm (a self-submitting sbatch "
+                    "array script) or parallel (a GNU parallel script)")
+        ->check(CLI::IsMember({"lines", "slurm", "parallel"}));
+    cmd->add_option("--partition", args->slurm.partition, "slurm: the partition of both jobs");
+    cmd->add_option("--time", args->slurm.time,
+                    "slurm: the time limit of each task and the assemble");
+    cmd->add_option("--log-dir", args->slurm.log_dir,
+                    "slurm: where the tasks' and the assemble's logs go (default out/slurm)");
     cmd->callback([args, &exit_code] { exit_code = run_guarded([&] { return run_jobs(*args); }); });
 }
 
