@@ -118,7 +118,7 @@ TEST_CASE(
     CHECK(eight.work.back() == 15 * eight.work.front());
 }
 
-TEST_CASE("balanced split: rank r holds chunks r and 2cp-1-r; naive: 2r and 2r+1") {
+TEST_CASE("balanced split: rank r holds chunks r and 2cp-1-r - naive: 2r and 2r+1") {
     CHECK(cp_chunks(0, 4, CpSplit::balanced) == std::array<int, 2>{0, 7});
     CHECK(cp_chunks(3, 4, CpSplit::balanced) == std::array<int, 2>{3, 4});
     CHECK(cp_chunks(3, 4, CpSplit::naive) == std::array<int, 2>{6, 7});
@@ -131,7 +131,7 @@ TEST_CASE("balanced split: rank r holds chunks r and 2cp-1-r; naive: 2r and 2r+1
 }
 
 TEST_CASE(
-    "ring: a block is computed once its keys and values have come round; all-gather: at "
+    "ring: a block is computed once its keys and values have come round - all-gather: at "
     "once") {
     // Balanced cp 2: rank 0 holds chunks 0 and 3, rank 1 chunks 1 and 2.
     const CpAttention ring = cp_attention(2, CpSplit::balanced, CpMode::ring);

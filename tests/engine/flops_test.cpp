@@ -77,7 +77,7 @@ TEST_CASE("without communication, bubble or recompute the estimate runs at the a
     CHECK(r.step.tokens_per_second_per_gpu == Approx(r.flops.tokens_per_step / r.step.seconds));
 }
 
-TEST_CASE("the bubble stretches compute; overlap hides the traffic the compute covers") {
+TEST_CASE("the bubble stretches compute - overlap hides the traffic the compute covers") {
     Config c = llama7b(16, 1, 4);  // dp 4 across two nodes, pp 4
     c.training.micro_batches = 8;
     const Report none = analyze(c);
@@ -97,7 +97,7 @@ TEST_CASE("the bubble stretches compute; overlap hides the traffic the compute c
     CHECK(dp.step.seconds <= none.step.seconds);
 }
 
-TEST_CASE("a measured step time gives MFU and HFU; full recompute puts HFU a third above") {
+TEST_CASE("a measured step time gives MFU and HFU - full recompute puts HFU a third above") {
     Config c = megatron_175b(Recompute::full);
     c.cluster.gpu = *find_gpu("a100-sxm-80gb");
     c.layout = {1024, 8, 8, 0};  // dp 16

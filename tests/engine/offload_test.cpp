@@ -51,7 +51,7 @@ TEST_CASE("ZeRO-Offload keeps 2M bytes of fp16 weights on the GPU and 14M on the
     CHECK(z3.host == Bytes(16 * kM / 8));
 }
 
-TEST_CASE("offload traffic: each rank its partition; offloaded weights fetched per micro-batch") {
+TEST_CASE("offload traffic: each rank its partition - offloaded weights fetched per micro-batch") {
     // ZeRO-2, 8 GPUs, 4 micro-batches: gradients of the M/8 partition go down every micro-batch.
     const OffloadTraffic opt = offload_traffic(offloaded(8, 2, Offload::optimizer, 4));
     CHECK(opt.down == Bytes(2 * kM / 8 * 4));

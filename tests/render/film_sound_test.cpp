@@ -242,7 +242,7 @@ TEST_CASE("changing one line re-encodes only its chapter's sound segment", "[sou
     for (const std::string& f : before) CHECK(after.count(f));
 }
 
-TEST_CASE("a damaged sound segment is encoded again; pruning removes sound segments too",
+TEST_CASE("a damaged sound segment is encoded again - pruning removes sound segments too",
           "[sound]") {
     TempDir dir;
     const FilmJob film = narrated(dir.path, "a.mp4");
@@ -262,7 +262,7 @@ TEST_CASE("a damaged sound segment is encoded again; pruning removes sound segme
     CHECK(files_with(cache, ".json").empty());
 }
 
-TEST_CASE("render --segment-only draws pictures only; sound is made for whole films", "[sound]") {
+TEST_CASE("render --segment-only draws pictures only - sound is made for whole films", "[sound]") {
     TempDir dir;
     const FilmJob film = narrated(dir.path, "a.mp4");
     render::BatchOptions options;

@@ -71,7 +71,7 @@ TEST_CASE("page writes the film, its tracks, a poster and one self-contained ind
     CHECK(report["page_bytes"].get<long long>() < 3 * 1024 * 1024);
 }
 
-TEST_CASE("a re-run draws no figure; a changed chapter redraws its own figures only") {
+TEST_CASE("a re-run draws no figure - a changed chapter redraws its own figures only") {
     TempDir tmp;
     CHECK(page_json(kExplore.string(), tmp.path)["figures_drawn"] == 9);
     const auto again = page_json(kExplore.string(), tmp.path);

@@ -115,7 +115,7 @@ TEST_CASE("captions are burned into the frame only when the video asks for it", 
     }
 }
 
-TEST_CASE("choreography compresses to a shorter chapter; fit: stretch also stretches it",
+TEST_CASE("choreography compresses to a shorter chapter - fit: stretch also stretches it",
           "[chapters]") {
     CHECK(scaled_time(6, 12, 24) == 3);
     CHECK(scaled_time(6, 12, 24, true) == 3);

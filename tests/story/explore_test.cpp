@@ -75,7 +75,7 @@ TEST_CASE("a beat's explore: value is that beat's, later beats drop theirs, earl
     CHECK(story::words_at(spec, 1.5) == "Two");
 }
 
-TEST_CASE("figure: picks the moment; end and the default are the last frame") {
+TEST_CASE("figure: picks the moment - end and the default are the last frame") {
     auto sb = loaded(kBoard);
     auto& spec = sb.chapters[0];
     CHECK(story::figure_time(spec, 40, 10) == Approx(3.9));

@@ -189,7 +189,7 @@ chapters:
     CHECK(std::round(m.params / 1e8) == 467);
 }
 
-TEST_CASE("parallel: takes ep, cp, cp_mode, shard_group and offload; training: capacity_factor") {
+TEST_CASE("parallel: takes ep, cp, cp_mode, shard_group and offload - training: capacity_factor") {
     const auto sb = load_ok(R"(shardreel: 1
 defaults:
   model: mixtral-8x7b
@@ -223,7 +223,7 @@ chapters:
               .find("cp_mode") != std::string::npos);
 }
 
-TEST_CASE("durations and beat times accept seconds, milliseconds and frames; timing sorts") {
+TEST_CASE("durations and beat times accept seconds, milliseconds and frames - timing sorts") {
     const auto sb = timed_ok(R"(shardreel: 1
 video: {fps: 24}
 chapters:
@@ -442,7 +442,7 @@ chapters:
               .video.music.level == -6);
 }
 
-TEST_CASE("duration: auto and fit: stretch are read; the duration waits for timing") {
+TEST_CASE("duration: auto and fit: stretch are read - the duration waits for timing") {
     const auto sb = load_ok(R"(shardreel: 1
 chapters:
   - id: a

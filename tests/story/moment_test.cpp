@@ -24,7 +24,7 @@ chapters:
 
 }  // namespace
 
-TEST_CASE("ID@TIME names a chapter's frame, rounded to the nearest; end is its last") {
+TEST_CASE("ID@TIME names a chapter's frame, rounded to the nearest - end is its last") {
     const story::Storyboard board = two_chapters();
     const story::FilmTime time(board.chapters, 10);
     story::Moment m;

@@ -104,7 +104,7 @@ chapters:
     CHECK(sb.chapters[1].beats[0].speech == Speech{2.5, {}});  // kept
 }
 
-TEST_CASE("at: after chains from the speech before it plus the gap; the first from 0") {
+TEST_CASE("at: after chains from the speech before it plus the gap - the first from 0") {
     Storyboard sb = parsed(voiced("    duration: 18s\n", R"(      - {at: after, say: One.}
       - {at: after, gap: 1s, say: Two.}
       - {at: 9s}
@@ -223,7 +223,7 @@ TEST_CASE("speech past a fixed chapter's end is an error, by how much") {
           "6.2s, the chapter at 5s): give the chapter `duration: auto` or shorten the line\n");
 }
 
-TEST_CASE("speech into the next line is an error; past a beat that only animates, a warning") {
+TEST_CASE("speech into the next line is an error - past a beat that only animates, a warning") {
     Storyboard sb = parsed(voiced("    duration: 18s\n", R"(      - {at: 0s, say: First line.}
       - {at: 2s, set: {precision: fp8}}
       - {at: 2.5s, set: {precision: fp32}}
