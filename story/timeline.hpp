@@ -31,6 +31,7 @@ class Timeline {
     Morph morph_at(double t, Ease e = Ease::in_out_cubic) const;
     // Time the k-th state starts appearing (0 for the base state).
     double state_start(int k) const { return starts_[k]; }
+    double state_over(int k) const { return overs_[k]; }  // its morph's length (0 for the base)
     const std::vector<Cue>& cues() const { return cues_; }
     const Cue* cue_at(double t) const;  // the caption showing at t, or nullptr
 

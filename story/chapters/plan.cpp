@@ -1,7 +1,8 @@
 // `plan`: the planner's search filmed (engine::plan). A sample of the candidate layouts stands as
 // rows; they fall away by reason (the global batch does not divide, the layout does not fit, it
 // is slower than the ranked few), each reason's count running up to the planner's total, until
-// the ranked few slide to the top and the winner is drawn on a node of its rack.
+// the ranked few slide to the top and the winner is drawn on a node of its rack. A `set:` fades
+// the search out and plays the new one from the start.
 #include "engine/plan.hpp"
 
 #include <algorithm>
@@ -35,6 +36,7 @@ constexpr Fall kFalls[] = {{engine::PlanFate::no_divide, 3.5, "batch does not di
                            {engine::PlanFate::slower, 10.5, "slower than the top 3"}};
 constexpr double kStrikeFor = 0.6, kFadeFor = 1.2, kCountFor = 1.6;
 constexpr double kRiseAt = 14.0, kRiseFor = 1.2, kRackAt = 16.0;
+constexpr double kReplayTail = 2.0;  // s a replayed search's winner stays fully drawn
 
 // Geometry: the candidates' column at the left, the counts at the right; the winner's node under
 // the ranked rows.
@@ -79,8 +81,8 @@ class PlanChapter final : public ChapterBase {
   public:
     PlanChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
         : ChapterBase(spec, video, metrics),
-          rows_in_{at(kRowsAt), kRowStagger},
-          rack_in_(Fade::in(at(kRackAt))) {
+          rows_in_{kRowsAt, kRowStagger},
+          rack_in_(Fade::in(kRackAt)) {
         for (const engine::Config& c : timeline_.states()) {
             Search& s = searches_.emplace_back();
             s.result = run_plan(c);
@@ -97,9 +99,10 @@ class PlanChapter final : public ChapterBase {
     Scene scene_at(double t) const override {
         Scene s = blank();
         const Morph m = timeline_.morph_at(t);
-        // The first state's search plays out; a `set:` cross-fades to the next state's outcome.
-        add_search(s, m.from, m.from == 0 ? t : spec_.duration, m.from == m.to ? 1 : leaving(m));
-        if (m.from != m.to) add_search(s, m.to, spec_.duration, arriving(m));
+        // The first state's search plays out; a `set:` fades the last search out over its first
+        // half, then the new state's search plays again from the start.
+        if (m.from != m.to) add_search(s, m.from, search_time(m.from, t), leaving(m));
+        add_search(s, m.to, search_time(m.to, t), 1);
         const engine::Report& w = searches_[shown_state(m)].result.best.front().report;
         add_chrome(s, palette_, metrics_,
                    chrome_at(t, stat_panel(w.per_gpu.total.value, w.comm.sent_per_gpu().value,
@@ -108,10 +111,26 @@ class PlanChapter final : public ChapterBase {
     }
 
   private:
+    // Where state k's search stands at chapter time t, in the default choreography's seconds.
+    // Each state's search has its window: the first from the chapter's start, a later one from
+    // halfway through its `set:`, each until the next `set:` (or the chapter's end). It plays at
+    // the pace the chapter's length gives the default choreography, faster when its window is
+    // shorter than the search and the winner's entrance (kReplayTail after it).
+    double search_time(int k, double t) const {
+        const auto& states = timeline_.states();
+        const double start = k == 0 ? 0 : timeline_.state_start(k) + timeline_.state_over(k) / 2;
+        const double end =
+            k + 1 < static_cast<int>(states.size()) ? timeline_.state_start(k + 1) : spec_.duration;
+        const double window = std::max(end - start, 1e-6);
+        const double pace =
+            std::max(kDefaultDuration / spec_.duration, (kRackAt + kReplayTail) / window);
+        return std::max(0.0, t - start) * pace;
+    }
+
     double fall_at(engine::PlanFate f) const {
         for (const Fall& fall : kFalls)
-            if (fall.fate == f) return at(fall.at);
-        return at(kRiseAt);
+            if (fall.fate == f) return fall.at;
+        return kRiseAt;
     }
 
     // How far a row has gone: 0 standing, struck through by 1, faded out by 2.
@@ -138,7 +157,7 @@ class PlanChapter final : public ChapterBase {
     void add_rows(Scene& s, const Search& search, double t, double alpha) const {
         const auto& sample = search.result.sample;
         const auto& best = search.result.best;
-        const double rise = progress(t, at(kRiseAt), kRiseFor);
+        const double rise = progress(t, kRiseAt, kRiseFor);
         for (std::size_t i = 0; i < sample.size(); ++i) {
             const engine::PlanSample& row = sample[i];
             const double g = gone(row.fate, t);
@@ -198,16 +217,16 @@ class PlanChapter final : public ChapterBase {
                   alpha * u);
         };
         const double in = rows_in_.at(t, 0);
-        line(0, "Layouts considered", search.result.considered * progress(t, at(kRowsAt), 2.0), in);
+        line(0, "Layouts considered", search.result.considered * progress(t, kRowsAt, 2.0), in);
         int k = 1;
         for (const Fall& f : kFalls) {
-            const double start = at(f.at);
+            const double start = f.at;
             line(k++, std::string("✗ ") + f.reason,
                  search.totals.at(f.fate) * progress(t, start, kCountFor),
                  progress(t, start, kStrikeFor));
         }
         line(k, "✓ ranked", search.totals.at(engine::PlanFate::ranked),
-             progress(t, at(kRiseAt), kRiseFor));
+             progress(t, kRiseAt, kRiseFor));
     }
 
     // The winner's first node: its cards tagged with their coordinates, and its axes' legend.

@@ -92,6 +92,13 @@ TEST_CASE("plan shows the planner's totals, sample and ranking", "[chapters][pla
     CHECK(appears_anywhere(ranked, "Node 0 of " + std::to_string(l.gpus / l.gpus_per_node) +
                                        ": the winner's first node"));
 
+    // Past the set's halfway point the search plays again, for Mixtral: its counts start over and
+    // nothing is ranked yet.
+    const Scene again = chapter->scene_at(23.5);
+    CHECK(on_screen::count(again, "✓ ranked") == 0);
+    CHECK(on_screen::count(again, "✗ does not fit in memory") == 0);
+    CHECK(appears_anywhere(again, "Layouts considered"));
+
     // After the set: the Mixtral search's totals and ranking.
     const Scene end = chapter->scene_at(27.9);
     const engine::PlanResult mixtral = plan_of(timeline.states()[1]);
