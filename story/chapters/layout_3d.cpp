@@ -636,7 +636,7 @@ std::optional<std::string> cannot_draw(const engine::Config& c) {
 
 const KindRegistrar registrar{{"layout_3d",
                                kDefaultDuration,
-                               {"tp", "pp", "cp", "gpus", "gpus_per_node", "nodes", "model"},
+                               {"tp", "pp", "cp", "ep", "gpus", "gpus_per_node", "nodes", "model"},
                                make,
                                cannot_draw}};
 

@@ -61,8 +61,11 @@ std::optional<story::Storyboard> one_chapter(const story::KindInfo& kind, const 
         "defaults:\n" +
         // expert_parallel draws a mixture of experts on at most 8 GPUs; offload needs ZeRO-3's
         // partitions for every offload value.
+        // layout_3d draws expert-parallel groups, which need experts too.
         (kind.name == "expert_parallel"
              ? std::string("  model: mixtral-8x7b\n  parallel: {gpus: 8, tp: 1, pp: 1}\n")
+         : kind.name == "layout_3d"
+             ? std::string("  model: mixtral-8x7b\n  parallel: {gpus: 16, tp: 2, pp: 2}\n")
          : kind.name == "offload"
              ? std::string("  model: 7B\n  parallel: {gpus: 16, tp: 2, pp: 2, zero: 3}\n")
              : std::string("  model: 7B\n  parallel: {gpus: 16, tp: 2, pp: 2}\n")) +
@@ -109,7 +112,6 @@ const std::map<std::string, std::vector<std::string>>& candidates() {
         {"ep", {"2", "4", "1"}},
         {"cp", {"2", "4", "1"}},
         {"capacity_factor", {"0.5", "1.25"}},
-        {"cp", {"2", "4", "1"}},
         {"cp_mode", {"ring", "allgather"}},
         {"cp_split", {"naive", "balanced"}},
         {"offload", {"optimizer", "optimizer+params", "none"}},

@@ -178,4 +178,13 @@ TEST_CASE("layout_3d draws Mixtral's expert-parallel groups from the engine's pl
     CHECK(count(ep, legend_entry("ep", 4, l, engine::RankGroup::ep)) == 1);
     CHECK(count(ep, legend_entry("dp", 8, l, engine::RankGroup::dp)) == 1);
     CHECK_FALSE(appears_anywhere(ep, legend_entry("pp", 1, l, engine::RankGroup::pp)));
+
+    // After set: {ep: 2} (tp 4 by then): pairs of replicas, each card's EP rank its replica mod 2.
+    const engine::Layout3D pairs = rack.layout(2);
+    REQUIRE(pairs.ep == 2);
+    const Scene end = rack.chapter->scene_at(29.5);
+    CHECK(count(end, legend_entry("ep", 2, pairs, engine::RankGroup::ep)) == 1);
+    for (const engine::RankPlace& r : pairs.ranks)
+        CHECK(on_screen::column_under(end, "GPU " + std::to_string(r.rank)).back() ==
+              "EP rank " + std::to_string(r.dp % 2));
 }
