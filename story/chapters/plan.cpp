@@ -7,7 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <map>
+#include <mutex>
 
 #include "engine/layout3d.hpp"
 #include "story/chapter_base.hpp"
@@ -22,6 +24,7 @@ namespace {
 
 constexpr double kDefaultDuration = 24;
 constexpr int kTop = 3, kSamplePerFate = 3;
+constexpr std::size_t kKeptSearches = 8;
 // Choreography, in seconds of the default duration: rows in, then each reason strikes its rows
 // (kStrikeFor s) and fades them (kFadeFor s) while its count runs up, then the ranked rows reappear
 // in rank order and the winner's node is drawn.
@@ -72,9 +75,20 @@ struct Search {
     std::map<engine::PlanFate, long long> totals;
 };
 
+// engine::plan is a pure function of the configuration and takes up to a tenth of a second
+// (much longer under the sanitizers); the loader's cannot_draw and every fresh chapter of the same
+// storyboard ask for the same searches, so the last few are kept.
 engine::PlanResult run_plan(const engine::Config& c) {
+    static std::mutex mutex;
+    static std::deque<std::pair<engine::Config, engine::PlanResult>> kept;
+    const std::lock_guard lock(mutex);
+    for (const auto& [config, result] : kept)
+        if (config == c) return result;
     const long long batch = 1LL * c.layout.dp() * c.training.micro_batch * c.training.micro_batches;
-    return engine::plan(c, {kTop, int(std::min<long long>(batch, INT32_MAX)), kSamplePerFate});
+    kept.emplace_back(
+        c, engine::plan(c, {kTop, int(std::min<long long>(batch, INT32_MAX)), kSamplePerFate}));
+    if (kept.size() > kKeptSearches) kept.pop_front();
+    return kept.back().second;
 }
 
 class PlanChapter final : public ChapterBase {
