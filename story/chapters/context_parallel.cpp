@@ -42,20 +42,6 @@ constexpr double kBlockGap = 2, kRingWidth = 3;
 
 const TextStyle kChipStyle = tabular(weighted(style_of(Role::small), Weight::semibold));
 
-// A point a share u (0..1) of the way along a polyline.
-Point along(const std::vector<Point>& pts, double u) {
-    double total = 0;
-    for (std::size_t i = 1; i < pts.size(); ++i)
-        total += std::hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
-    double left = std::clamp(u, 0.0, 1.0) * total;
-    for (std::size_t i = 1; i < pts.size(); ++i) {
-        const double len = std::hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
-        if (left <= len && len > 0) return lerp(pts[i - 1], pts[i], left / len);
-        left -= len;
-    }
-    return pts.back();
-}
-
 std::string gpu_name(int rank) { return "GPU " + std::to_string(rank); }
 
 class ContextChapter final : public ChapterBase {

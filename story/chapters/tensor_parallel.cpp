@@ -65,23 +65,6 @@ std::vector<TpState> tp_states(const std::vector<engine::Config>& states) {
     return out;
 }
 
-// A point moving at constant speed along a polyline, u in [0, 1].
-Point along(const std::vector<Point>& path, double u) {
-    double total = 0;
-    for (std::size_t i = 1; i < path.size(); ++i)
-        total += std::hypot(path[i].x - path[i - 1].x, path[i].y - path[i - 1].y);
-    double left = std::clamp(u, 0.0, 1.0) * total;
-    for (std::size_t i = 1; i < path.size(); ++i) {
-        const double len = std::hypot(path[i].x - path[i - 1].x, path[i].y - path[i - 1].y);
-        if (left <= len && len > 0) {
-            const double k = left / len;
-            return {lerp(path[i - 1].x, path[i].x, k), lerp(path[i - 1].y, path[i].y, k)};
-        }
-        left -= len;
-    }
-    return path.back();
-}
-
 // A lane's square matrix centred on column x.
 Box matrix(const Box& lane, double x) {
     const double side = std::min(kMatrixMax, lane.h - kMatrixClear);

@@ -21,6 +21,19 @@ Box lerp(const Box& a, const Box& b, double u) {
 
 Point lerp(Point a, Point b, double u) { return {lerp(a.x, b.x, u), lerp(a.y, b.y, u)}; }
 
+Point along(const std::vector<Point>& path, double u) {
+    double total = 0;
+    for (std::size_t i = 1; i < path.size(); ++i)
+        total += std::hypot(path[i].x - path[i - 1].x, path[i].y - path[i - 1].y);
+    double left = std::clamp(u, 0.0, 1.0) * total;
+    for (std::size_t i = 1; i < path.size(); ++i) {
+        const double len = std::hypot(path[i].x - path[i - 1].x, path[i].y - path[i - 1].y);
+        if (left <= len && len > 0) return lerp(path[i - 1], path[i], left / len);
+        left -= len;
+    }
+    return path.back();
+}
+
 Box inflate(const Box& b, double by) { return {b.x - by, b.y - by, b.w + 2 * by, b.h + 2 * by}; }
 
 Box inset(const Box& b, double dx, double dy) {

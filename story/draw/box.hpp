@@ -27,6 +27,8 @@ Box box_around(Point c, double w, double h);
 Box lerp(const Box& a, const Box& b, double u);
 // Between two points, u = 0: a, u = 1: b (not clamped).
 Point lerp(Point a, Point b, double u);
+// A point moving at constant speed along a polyline (not empty), u in [0, 1] (clamped).
+Point along(const std::vector<Point>& path, double u);
 // Grown by `by` on every side (negative shrinks); inset shrinks by dx left/right, dy top/bottom.
 Box inflate(const Box& b, double by);
 Box inset(const Box& b, double dx, double dy);
