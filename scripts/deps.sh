@@ -7,8 +7,12 @@ set -euo pipefail
 # The narration's voices (the voice module): espeak-ng with its data, Festival with the HTS voice
 # cmu_us_slt_arctic_hts (which brings the CMU lexicon), libebur128 for loudness; libswresample and
 # libavfilter resample and mix the sound. The studio serves HTTP with cpp-httplib.
+# Other languages (issue 18): FriBidi orders right-to-left text before HarfBuzz shapes it, ICU
+# breaks lines and formats numbers per locale, libgettextpo reads the message catalogues (.po),
+# and Noto fills in the scripts Inter lacks (Arabic, Hebrew, Devanagari; CJK).
 build_pkgs=(cmake ninja-build g++ pkg-config
   libcairo2-dev libpng-dev libharfbuzz-dev libfreetype-dev
+  libfribidi-dev libicu-dev libgettextpo-dev fonts-noto-core fonts-noto-cjk
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libavfilter-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libxxhash-dev libcpp-httplib-dev
   libespeak-ng-dev espeak-ng-data festival festival-dev libestools-dev festvox-us-slt-hts
