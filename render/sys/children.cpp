@@ -1,19 +1,25 @@
-// Children forked one after another from one thread, their pipes read with poll(); see child.hpp.
+// Worker children forked from one thread, each serving work over a socket pair read with poll();
+// see children.hpp.
 #include "render/sys/children.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 namespace render {
@@ -54,15 +60,16 @@ void own_file_offsets() {
     }
 }
 
-[[noreturn]] void run_child(int fd, const ChildWork& work) {
-    std::string reply;
-    try {
-        own_file_offsets();
-        reply = work();
-    } catch (const std::exception& e) {
-        reply = failure_reply(e.what());
+// Reads exactly `size` bytes; false at the end of the stream (or a broken one).
+bool read_all(int fd, void* data, std::size_t size) {
+    auto* bytes = static_cast<char*>(data);
+    for (std::size_t at = 0; at < size;) {
+        const ssize_t n = read(fd, bytes + at, size - at);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        at += static_cast<std::size_t>(n);
     }
-    _exit(write_all(fd, reply) ? 0 : 1);  // no atexit handlers, no flushing the parent's buffers
+    return true;
 }
 
 int reap(pid_t pid) {
@@ -81,37 +88,63 @@ std::string ending(int status) {
            " before its reply was whole";
 }
 
-struct Child {
-    std::size_t index;
+// A child serving work(i) for the indices the parent sends it, one at a time, over one end of a
+// socket pair: 8 bytes of index in, 8 bytes of length and the reply out. It exits at the end of
+// the indices (the parent shuts its writing side).
+[[noreturn]] void serve(int fd, const Work& work) {
+    std::string setup_error;
+    try {
+        own_file_offsets();
+    } catch (const std::exception& e) {
+        setup_error = e.what();
+    }
+    std::uint64_t index = 0;
+    while (read_all(fd, &index, sizeof index)) {
+        std::string reply;
+        try {
+            reply = setup_error.empty() ? work(index) : failure_reply(setup_error);
+        } catch (const std::exception& e) {
+            reply = failure_reply(e.what());
+        }
+        const std::uint64_t size = reply.size();
+        if (!write_all(fd, std::string(reinterpret_cast<const char*>(&size), sizeof size) + reply))
+            _exit(1);
+    }
+    _exit(0);  // no atexit handlers, no flushing the parent's buffers
+}
+
+struct Worker {
     pid_t pid;
     int fd;
-    std::string reply;
+    std::optional<std::size_t> index;  // the work it is doing, none when idle
+    std::string bytes;                 // of its reply so far
 };
 
-// The children running; those left when it goes (a stop, an exception) are killed and reaped.
-class Children {
+// The workers running; those left when it goes (a stop, an exception) are killed and reaped.
+class Workers {
   public:
-    Children() = default;
-    Children(const Children&) = delete;
-    Children& operator=(const Children&) = delete;
-    ~Children() {
-        for (const Child& c : running_) {
-            kill(c.pid, SIGKILL);
-            close(c.fd);
-            reap(c.pid);
+    explicit Workers(const Work& work) : work_(work) {}
+    Workers(const Workers&) = delete;
+    Workers& operator=(const Workers&) = delete;
+    ~Workers() {
+        for (const Worker& w : running_) {
+            kill(w.pid, SIGKILL);
+            close(w.fd);
+            reap(w.pid);
         }
     }
 
     std::size_t size() const { return running_.size(); }
 
-    void start(std::size_t index, const ChildWork& work) {
+    void start() {
         int fds[2];
-        if (pipe2(fds, O_CLOEXEC) != 0)
-            throw std::system_error(errno, std::generic_category(), "cannot make a pipe");
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+            throw std::system_error(errno, std::generic_category(), "cannot make a socket pair");
         const pid_t pid = fork();
         if (pid == 0) {
             close(fds[0]);
-            run_child(fds[1], work);
+            for (const Worker& w : running_) close(w.fd);  // its siblings' sockets are not its own
+            serve(fds[1], work_);
         }
         const int fork_error = errno;
         close(fds[1]);  // the child's end: its exit is our EOF
@@ -120,65 +153,110 @@ class Children {
             throw std::system_error(fork_error, std::generic_category(),
                                     "cannot start a child process");
         }
-        running_.push_back({index, pid, fds[0], {}});
+        running_.push_back({pid, fds[0], std::nullopt, {}});
     }
 
-    // Reads what is there within timeout_ms; returns the children that finished, reaped.
-    std::vector<Child> collect(int timeout_ms) {
+    // Hands index to an idle worker; false when none is idle.
+    bool give(std::size_t index) {
+        for (Worker& w : running_) {
+            if (w.index) continue;
+            const std::uint64_t i = index;
+            w.index = index;
+            // MSG_NOSIGNAL: a worker that died is found by its EOF, not by SIGPIPE here.
+            if (send(w.fd, &i, sizeof i, MSG_NOSIGNAL) != sizeof i) shutdown(w.fd, SHUT_WR);
+            return true;
+        }
+        return false;
+    }
+
+    // Tells the idle workers there is no more work, and reaps them as they exit.
+    void dismiss_idle() {
+        std::vector<Worker> busy;
+        for (Worker& w : running_) {
+            if (w.index) {
+                busy.push_back(std::move(w));
+                continue;
+            }
+            shutdown(w.fd, SHUT_WR);  // EOF to the child, which exits
+            close(w.fd);
+            reap(w.pid);
+        }
+        running_ = std::move(busy);
+    }
+
+    // Reads what is there within timeout_ms; returns the (index, reply) of the work finished.
+    // A worker that ended without a whole reply is reaped, its work failed with how it ended.
+    std::vector<std::pair<std::size_t, std::string>> collect(int timeout_ms) {
         std::vector<pollfd> polls;
-        for (const Child& c : running_) polls.push_back({c.fd, POLLIN, 0});
+        for (const Worker& w : running_) polls.push_back({w.fd, POLLIN, 0});
         if (poll(polls.data(), polls.size(), timeout_ms) < 0 && errno != EINTR)
             throw std::system_error(errno, std::generic_category(),
                                     "cannot wait for a child process");
-        std::vector<Child> finished;
-        std::vector<Child> still;
+        std::vector<std::pair<std::size_t, std::string>> finished;
+        std::vector<Worker> still;
         for (std::size_t i = 0; i < running_.size(); ++i) {
-            Child& c = running_[i];
-            if (polls[i].revents == 0 || read_some(c)) {
-                still.push_back(std::move(c));
+            Worker& w = running_[i];
+            const bool open = polls[i].revents == 0 || read_some(w);
+            if (auto reply = whole_reply(w))
+                finished.emplace_back(*std::exchange(w.index, {}), *reply);
+            if (open) {
+                still.push_back(std::move(w));
                 continue;
             }
-            close(c.fd);
-            const int status = reap(c.pid);
-            const bool whole = WIFEXITED(status) && WEXITSTATUS(status) == 0 && !c.reply.empty();
-            if (!whole) c.reply = failure_reply(ending(status));
-            finished.push_back(std::move(c));
+            close(w.fd);
+            const int status = reap(w.pid);
+            if (w.index) finished.emplace_back(*w.index, failure_reply(ending(status)));
         }
         running_ = std::move(still);
         return finished;
     }
 
   private:
-    // Appends one read's worth of what poll found; false at the pipe's end.
-    static bool read_some(Child& c) {
+    // Appends one read's worth of what poll found; false at the socket's end.
+    static bool read_some(Worker& w) {
         char buffer[1 << 16];
         ssize_t n;
-        while ((n = read(c.fd, buffer, sizeof buffer)) < 0 && errno == EINTR) {
+        while ((n = read(w.fd, buffer, sizeof buffer)) < 0 && errno == EINTR) {
         }
         if (n <= 0) return false;
-        c.reply.append(buffer, static_cast<std::size_t>(n));
+        w.bytes.append(buffer, static_cast<std::size_t>(n));
         return true;
     }
 
-    std::vector<Child> running_;
+    // The reply, once its length and every byte of it are in (taken out of the buffer).
+    static std::optional<std::string> whole_reply(Worker& w) {
+        std::uint64_t size = 0;
+        if (!w.index || w.bytes.size() < sizeof size) return std::nullopt;
+        std::memcpy(&size, w.bytes.data(), sizeof size);
+        if (w.bytes.size() - sizeof size < size) return std::nullopt;
+        std::string reply = w.bytes.substr(sizeof size, size);
+        w.bytes.erase(0, sizeof size + size);
+        return reply;
+    }
+
+    const Work& work_;
+    std::vector<Worker> running_;
 };
 
 }  // namespace
 
 std::string failure_reply(const std::string& message) { return std::string(1, '\1') + message; }
 
-void run_children(std::size_t count, int workers,
-                  const std::function<ChildWork(std::size_t)>& prepare,
+void run_children(std::size_t count, int workers, const Work& work,
                   const std::function<bool()>& keep_going,
-                  const std::function<bool(std::size_t, const std::string&)>& done) {
-    Children children;
-    const std::size_t most = workers > 0 ? static_cast<std::size_t>(workers) : 1;
-    for (std::size_t next = 0; next < count || children.size() > 0;) {
+                  const std::function<bool(std::size_t, const std::string&)>& done, Reuse reuse) {
+    Workers pool(work);
+    const std::size_t most = std::min<std::size_t>(workers > 0 ? workers : 1, count);
+    for (std::size_t next = 0;;) {
         if (!keep_going()) return;
-        for (; next < count && children.size() < most; ++next) children.start(next, prepare(next));
-        for (const Child& c : children.collect(100)) {
-            if (!done(c.index, c.reply)) return;
+        while (next < count && pool.size() < most) pool.start();  // also replaces one that died
+        while (next < count && pool.give(next)) ++next;
+        if (next == count) pool.dismiss_idle();
+        if (pool.size() == 0) return;
+        for (const auto& [index, reply] : pool.collect(100)) {
+            if (!done(index, reply)) return;
         }
+        if (reuse == Reuse::fresh_per_index) pool.dismiss_idle();
     }
 }
 

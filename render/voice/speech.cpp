@@ -146,7 +146,7 @@ class SpeechFiller {
     void speak_in_speaker() {
         std::string reply;
         run_children(
-            1, 1, [&](std::size_t) -> ChildWork { return [&] { return speak_here(); }; },
+            1, 1, [&](std::size_t) { return speak_here(); },
             [] { return !process_token().cancelled(); },
             [&](std::size_t, const std::string& r) {
                 reply = r;

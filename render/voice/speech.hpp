@@ -13,12 +13,12 @@ namespace render {
 
 // Fills Beat::speech of every beat with `say:` text whose chapter's narration is not off (beats
 // in file order, as the loader leaves them; takes are found relative to the storyboard's folder),
-// the lines missing from the cache spoken `workers` at once, each in a process of its own (0: one
-// per core). Prints every problem as file:line:col: error (an unknown voice with the engine's
+// the lines missing from the cache spoken `workers` at once, by worker processes forked once (0:
+// one per core). Prints every problem as file:line:col: error (an unknown voice with the engine's
 // voices and a did-you-mean; a take that is missing, unreadable, ambiguous or not audio) to err and
 // returns false. Throws SystemError when the module cannot be loaded, an engine fails or the cache
 // cannot be written, and Interrupted when the process is signalled. The caller must be the
-// process's only thread (voice/module/child.hpp says why).
+// process's only thread (render/sys/children.hpp says why).
 bool fill_speech(story::Storyboard& board, const std::string& cache_dir, std::ostream& err,
                  int workers = 0);
 // The same, adding the problems to diags instead of printing them.

@@ -62,9 +62,9 @@ class Synthesizer {
     virtual ~Synthesizer() = default;
     // The engine's voice names, sorted (espeak-ng's ~130, Festival's installed ones).
     virtual Outcome voices(story::VoiceEngine engine, std::vector<std::string>& names) = 0;
-    // Speaks (or decodes) each line, every voice one voices() lists, each in a process of its
-    // own with at most `workers` at once. The caller must be the process's only thread: the
-    // processes are forked from it.
+    // Speaks (or decodes) each line, every voice one voices() lists, in child processes, at most
+    // `workers` at once (render/sys/children.hpp). The caller must be the process's only
+    // thread: the processes are forked from it.
     virtual void speak_all(const std::vector<LineRequest>& requests, int workers,
                            LineReceiver& receiver) = 0;
 };

@@ -1,5 +1,6 @@
-// Child processes (render/sys/children): replies in any order, failures, and each child's own
-// offsets in the files it inherited open for reading.
+// Child processes (render/sys/children): replies in any order, failures, workers that serve one
+// index after another and are replaced when they die, and each child's own offsets in the files
+// it inherited open for reading.
 #include "render/sys/children.hpp"
 
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <set>
 #include <thread>
 
 #include "tests/render/test_scene.hpp"
@@ -16,16 +18,16 @@
 namespace {
 
 std::map<std::size_t, std::string> run(std::size_t count, int workers,
-                                       const std::function<std::string(std::size_t)>& work) {
+                                       const std::function<std::string(std::size_t)>& work,
+                                       render::Reuse reuse = render::Reuse::serve_many) {
     std::map<std::size_t, std::string> replies;
     render::run_children(
-        count, workers,
-        [&](std::size_t i) -> render::ChildWork { return [&, i] { return work(i); }; },
-        [] { return true; },
+        count, workers, work, [] { return true; },
         [&](std::size_t i, const std::string& reply) {
             replies[i] = reply;
             return true;
-        });
+        },
+        reuse);
     return replies;
 }
 
@@ -63,4 +65,32 @@ TEST_CASE("children read inherited files at offsets of their own", "[children]")
     CHECK(lseek(fd, 0, SEEK_CUR) == 2);  // the parent's offset, where it left it
     CHECK((fcntl(fd, F_GETFD) & FD_CLOEXEC) != 0);
     close(fd);
+}
+
+TEST_CASE("a worker serves index after index, and one that dies fails its own index only",
+          "[children]") {
+    const auto replies = run(8, 2, [](std::size_t i) -> std::string {
+        if (i == 3) _exit(7);
+        return std::string(1, '\0') + std::to_string(getpid());
+    });
+    REQUIRE(replies.size() == 8);
+    CHECK(replies.at(3) == render::failure_reply("the child process exited with status 7 before "
+                                                 "its reply was whole"));
+    std::set<std::string> workers;
+    for (const auto& [i, reply] : replies) {
+        if (i != 3) workers.insert(reply);
+    }
+    // Two workers and the one started in place of the one that died, not a child per index.
+    CHECK(workers.size() <= 3);
+    CHECK(workers.count(std::string(1, '\0') + std::to_string(getpid())) == 0);
+}
+
+TEST_CASE("fresh_per_index gives every index a child of its own", "[children]") {
+    const auto replies = run(
+        5, 2, [](std::size_t) { return std::string(1, '\0') + std::to_string(getpid()); },
+        render::Reuse::fresh_per_index);
+    std::set<std::string> children;
+    for (const auto& [i, reply] : replies) children.insert(reply);
+    CHECK(replies.size() == 5);
+    CHECK(children.size() == 5);
 }

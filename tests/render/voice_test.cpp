@@ -129,6 +129,28 @@ TEST_CASE("lines spoken side by side are the bytes spoken one after another", "[
     }
 }
 
+// A worker speaks one line after another in one process: what the engine keeps from a line must
+// not change the next one's sound. kLine is spoken alone, then last of four in one worker.
+TEST_CASE("a line's bytes do not depend on the lines its worker spoke before it", "[voice]") {
+    for (const story::Narration& n : {kEspeak, kFestival}) {
+        INFO(n.voice);
+        const TempDir dir;
+        story::Storyboard alone = board(n, {kLine}, dir.path / "a.yaml");
+        story::Storyboard after = board(
+            n,
+            {"Slowly, the second card holds the gradients while the first one waits for them.",
+             "Every parameter costs memory three times over while the model is being trained.",
+             kLine, "Pipeline stages wait for each other at the start and at the end of a step."},
+            dir.path / "a.yaml");
+        std::ostringstream err;
+        REQUIRE(render::fill_speech(alone, (dir.path / "alone").string(), err, 1));
+        REQUIRE(render::fill_speech(after, (dir.path / "after").string(), err, 1));
+        CHECK(speech(alone, 0) == speech(after, 2));
+        CHECK(slurp(dir.path / "alone/speech" / (speech(alone, 0).key + ".f32")) ==
+              slurp(dir.path / "after/speech" / (speech(after, 2).key + ".f32")));
+    }
+}
+
 TEST_CASE("bookmarks fall in order inside the speech, where their words are", "[voice]") {
     for (const story::Narration& n : {kEspeak, kFestival}) {
         INFO(n.voice);

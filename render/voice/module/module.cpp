@@ -20,6 +20,7 @@ namespace render::voice {
 
 namespace {
 
+using render::Reuse;
 using story::VoiceEngine;
 
 // The engine's marks, moved by the samples trimmed off the front (or padded before it); where it
@@ -124,25 +125,27 @@ class Module final : public Synthesizer {
         }
     }
 
-    // The engine is started and its voice selected here; the child speaks and levels the line.
+    // Each engine a line needs is started, and the first line's Festival voice selected, here,
+    // before any child is forked: what they load is then loaded once. Festival's lines and the
+    // takes are spoken by workers that serve many lines; espeak-ng's each in a child of its own
+    // (see render/sys/children.hpp).
     void speak_all(const std::vector<LineRequest>& requests, int workers,
                    LineReceiver& receiver) override {
-        const std::vector<std::size_t> order = longest_first(requests);
-        const auto prepare = [&](std::size_t k) -> ChildWork {
-            try {
-                return work(requests[order[k]]);
-            } catch (const std::exception& e) {
-                return [message = std::string(e.what())] { return failure_reply(message); };
-            }
-        };
-        const auto done = [&](std::size_t k, const std::string& reply) {
-            Line line;
-            const Outcome outcome = decode(reply, line);
-            return receiver.take(order[k], outcome, line);
-        };
         try {
-            run_children(
-                order.size(), workers, prepare, [&] { return receiver.keep_going(); }, done);
+            start_engines(requests);
+            for (const Reuse reuse : {Reuse::serve_many, Reuse::fresh_per_index}) {
+                const auto order = longest_first(requests, reuse);
+                bool going = true;
+                const auto done = [&](std::size_t k, const std::string& reply) {
+                    Line line;
+                    const Outcome outcome = decode(reply, line);
+                    return going = receiver.take(order[k], outcome, line);
+                };
+                run_children(
+                    order.size(), workers, [&](std::size_t k) { return speak(requests[order[k]]); },
+                    [&] { return going = receiver.keep_going(); }, done, reuse);
+                if (!going) return;
+            }
         } catch (const std::exception& e) {
             Line none;
             receiver.take(0, {Outcome::Kind::failed, e.what()}, none);
@@ -150,31 +153,41 @@ class Module final : public Synthesizer {
     }
 
   private:
-    // The requests' indices, the longest text first (ties in file order): each line costs about
-    // its length, and the long ones started first leave no worker alone with one at the end.
-    static std::vector<std::size_t> longest_first(const std::vector<LineRequest>& requests) {
-        std::vector<std::size_t> order(requests.size());
-        for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    static Reuse reuse_of(const LineRequest& r) {
+        return r.engine == VoiceEngine::espeak ? Reuse::fresh_per_index : Reuse::serve_many;
+    }
+
+    // The indices of the requests spoken with `reuse`, the longest text first (ties in file
+    // order): each line costs about its length, and the long ones started first leave no worker
+    // alone with one at the end.
+    static std::vector<std::size_t> longest_first(const std::vector<LineRequest>& requests,
+                                                  Reuse reuse) {
+        std::vector<std::size_t> order;
+        for (std::size_t i = 0; i < requests.size(); ++i) {
+            if (reuse_of(requests[i]) == reuse) order.push_back(i);
+        }
         std::ranges::stable_sort(order, std::greater<>(),
                                  [&](std::size_t i) { return requests[i].text.size(); });
         return order;
     }
 
-    ChildWork work(const LineRequest& request) {
-        if (request.engine == VoiceEngine::recorded) return [&] { return decode_take(request); };
-        if (request.engine == VoiceEngine::festival) {
-            Festival* engine = &festival();
-            engine->select(request.voice);
-            return [engine, &request] {
-                return encode(
-                    finish(engine->speak(request.wpm, request.text, request.marks), request));
-            };
+    void start_engines(const std::vector<LineRequest>& requests) {
+        for (const LineRequest& r : requests) {
+            if (r.engine == VoiceEngine::espeak) espeak();
+            if (r.engine == VoiceEngine::festival && !festival_) festival().select(r.voice);
         }
-        const Espeak* engine = &espeak();
-        return [engine, &request] {
-            return encode(finish(
-                engine->speak(request.voice, request.wpm, request.text, request.marks), request));
-        };
+    }
+
+    // A line's reply (see decode), spoken in a worker.
+    std::string speak(const LineRequest& request) {
+        if (request.engine == VoiceEngine::recorded) return decode_take(request);
+        if (request.engine == VoiceEngine::festival) {
+            festival().select(request.voice);
+            return encode(
+                finish(festival().speak(request.wpm, request.text, request.marks), request));
+        }
+        return encode(finish(
+            espeak().speak(request.voice, request.wpm, request.text, request.marks), request));
     }
 
     Espeak& espeak() {
