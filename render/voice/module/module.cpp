@@ -1,5 +1,7 @@
 // The voice module's entry point: one Synthesizer for the process, each engine started on its
 // first line, every line made 48 kHz, trimmed and normalised the same way whatever spoke it.
+#include <malloc.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -132,6 +134,7 @@ class Module final : public Synthesizer {
     void speak_all(const std::vector<LineRequest>& requests, int workers,
                    LineReceiver& receiver) override {
         try {
+            keep_freed_memory();
             start_engines(requests);
             for (const Reuse reuse : {Reuse::serve_many, Reuse::fresh_per_index}) {
                 const auto order = longest_first(requests, reuse);
@@ -153,6 +156,14 @@ class Module final : public Synthesizer {
     }
 
   private:
+    // Large blocks a line frees stay in this process (the speaker, and the workers it forks) for
+    // the next line, instead of going back to the kernel to be faulted in afresh, zeroed, by the
+    // next line's allocations: 5% less CPU for the default film's speech (farm-bench, 3 pairs).
+    static void keep_freed_memory() {
+        mallopt(M_MMAP_THRESHOLD, 32 << 20);  // glibc's largest
+        mallopt(M_TRIM_THRESHOLD, 1 << 30);
+    }
+
     static Reuse reuse_of(const LineRequest& r) {
         return r.engine == VoiceEngine::espeak ? Reuse::fresh_per_index : Reuse::serve_many;
     }
