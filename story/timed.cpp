@@ -8,6 +8,7 @@
 
 #include "story/chapter.hpp"
 #include "story/explore.hpp"
+#include "story/languages.hpp"
 #include "story/limits.hpp"
 #include "story/load.hpp"
 #include "story/settings.hpp"
@@ -280,17 +281,19 @@ void check_beats(const ChapterSpec& spec, const std::string& file, const std::st
 
 std::optional<Storyboard> load_timed(const std::string& text, const std::string& file,
                                      Diagnostics& errors, std::vector<Diagnostic>& warnings,
-                                     const VoiceFill& voices) {
-    auto sb = parse_storyboard(text, file, errors);
+                                     const VoiceFill& voices, const std::string& lang) {
+    auto sb = parse_storyboard(text, file, errors, warnings, lang);
     if (!sb) return std::nullopt;
     estimate_speech(*sb, !voices);
-    if (voices) {
-        Diagnostics unspoken;
-        voices(*sb, unspoken);
-        errors.append(unspoken);
-        if (!unspoken.empty()) return std::nullopt;
-    }
-    return timed(*sb, errors, warnings);
+    Diagnostics found;
+    const std::size_t first_warning = warnings.size();
+    if (voices) voices(*sb, found);
+    std::optional<Storyboard> out;
+    if (found.empty()) out = timed(*sb, found, warnings);
+    if (sb->video.lang != sb->languages.front())
+        tag_language(found, warnings, first_warning, sb->video.lang);
+    errors.append(found);
+    return out;
 }
 
 bool narrated(const Storyboard& sb) {

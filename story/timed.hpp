@@ -40,11 +40,13 @@ void check_beats(const ChapterSpec& spec, const std::string& file, const std::st
 // for what it cannot speak.
 using VoiceFill = std::function<void(Storyboard&, Diagnostics&)>;
 
-// What the commands read: parse_storyboard, every line's speech (the reading estimate where
-// narration is off; `voices` for the rest, or the estimate when none is given), then timed().
+// What the commands read: parse_storyboard in `lang` (empty: the storyboard's own language),
+// every line's speech (the reading estimate where narration is off; `voices` for the rest, or the
+// estimate when none is given), then timed(). In another language than the storyboard's own, the
+// diagnostics of its speech and timing say which ("in de: speech runs ...").
 std::optional<Storyboard> load_timed(const std::string& text, const std::string& file,
                                      Diagnostics& errors, std::vector<Diagnostic>& warnings,
-                                     const VoiceFill& voices = {});
+                                     const VoiceFill& voices = {}, const std::string& lang = {});
 
 // Whether any chapter has a voice (narration other than off).
 bool narrated(const Storyboard& sb);
