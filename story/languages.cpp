@@ -132,6 +132,10 @@ bool voice_speaks(VoiceEngine engine, std::string_view voice, std::string_view l
 
 std::string default_voice_name(std::string_view lang) { return primary_language(lang); }
 
+double reading_rate(std::string_view lang) {
+    return primary_language(lang) == "ja" ? 4 : 15;
+}
+
 std::string TextPlace::describe() const {
     if (beat > 0)
         return "the " + field + " of beat " + std::to_string(beat) + " in chapter '" + chapter +

@@ -44,6 +44,10 @@ bool voice_speaks(VoiceEngine engine, std::string_view voice, std::string_view l
 // The voice a language gets when the storyboard names none: espeak-ng speaking it.
 std::string default_voice_name(std::string_view lang);
 
+// Characters a second a viewer reads captions of `lang` at: 15, the subtitle norm; Japanese 4,
+// the rule Japanese subtitlers keep (1秒4文字), as each kanji or kana carries a syllable or more.
+double reading_rate(std::string_view lang);
+
 // A text field as written: a plain string (the default language's text) or a map by language.
 struct Translation {
     std::string lang, text;  // lang as written in the map (canonical case), or the default's

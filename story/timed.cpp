@@ -17,7 +17,6 @@
 namespace story {
 namespace {
 
-constexpr double kReadingRate = 15;  // characters a second (the subtitle reading-speed norm)
 constexpr double kShortestLine = 1;  // seconds a line takes to read at least
 constexpr double kSlack = 1e-9;      // seconds below which two times are the same
 
@@ -168,10 +167,10 @@ class Timer {
 
 }  // namespace
 
-Speech reading_estimate(const Beat& beat) {
+Speech reading_estimate(const Beat& beat, std::string_view lang) {
     const double length = static_cast<double>(characters(beat.say));
     Speech s;
-    s.seconds = std::max(kShortestLine, length / kReadingRate);
+    s.seconds = std::max(kShortestLine, length / reading_rate(lang));
     for (const Bookmark& m : beat.marks) {
         const double before = static_cast<double>(
             characters(std::string_view(beat.say).substr(0, std::min(m.offset, beat.say.size()))));
@@ -184,7 +183,7 @@ void estimate_speech(Storyboard& sb, bool voiced_too) {
     for (ChapterSpec& spec : sb.chapters) {
         if (spec.narration.engine != VoiceEngine::off && !voiced_too) continue;
         for (Beat& b : spec.beats)
-            if (speaks(b) && !b.speech) b.speech = reading_estimate(b);
+            if (speaks(b) && !b.speech) b.speech = reading_estimate(b, sb.video.lang);
     }
 }
 

@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "story/diagnostics.hpp"
@@ -12,9 +13,10 @@
 
 namespace story {
 
-// How long a line takes to read: max(1 s, characters / 15), the subtitle reading-speed norm;
-// each bookmark in proportion to its offset. The speech of a line no voice speaks.
-Speech reading_estimate(const Beat& beat);
+// How long a line takes to read: max(1 s, characters / 15), the subtitle reading-speed norm (the
+// rate of `lang`'s captions: story::reading_rate); each bookmark in proportion to its offset. The
+// speech of a line no voice speaks.
+Speech reading_estimate(const Beat& beat, std::string_view lang = "en");
 
 // Gives every beat with a `say:` and no speech yet its reading estimate: in the chapters whose
 // narration is off, or in all of them when `voiced_too` (no voice at hand).
