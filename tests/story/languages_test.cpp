@@ -192,3 +192,12 @@ TEST_CASE("language tags: canonical case, ISO 639-2 codes, right-to-left, what i
     CHECK(story::is_rtl("he-IL"));
     CHECK_FALSE(story::is_rtl("ja"));
 }
+
+TEST_CASE("a caption no voice speaks is read at its language's pace: Japanese at 4 a second") {
+    story::Beat line;
+    line.say = "学習中、パラメータ1個ごとにメモリが3重にかかります。";  // 27 characters
+    CHECK(story::reading_estimate(line, "ja").seconds == Approx(27 / 4.0));
+    CHECK(story::reading_estimate(line, "en").seconds == Approx(27 / 15.0));
+    CHECK(story::reading_rate("ja-JP") == 4);
+    CHECK(story::reading_rate("de") == 15);
+}
