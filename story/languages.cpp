@@ -132,9 +132,7 @@ bool voice_speaks(VoiceEngine engine, std::string_view voice, std::string_view l
 
 std::string default_voice_name(std::string_view lang) { return primary_language(lang); }
 
-double reading_rate(std::string_view lang) {
-    return primary_language(lang) == "ja" ? 4 : 15;
-}
+double reading_rate(std::string_view lang) { return primary_language(lang) == "ja" ? 4 : 15; }
 
 std::string TextPlace::describe() const {
     if (beat > 0)

@@ -4,23 +4,17 @@
 #include "story/languages.hpp"
 
 #include <catch2/catch.hpp>
-#include <fstream>
-#include <sstream>
 
 #include "story/lang.hpp"
 #include "story/load.hpp"
 #include "story/timed.hpp"
+#include "tests/story/expectations.hpp"
 
 namespace {
 
 const std::string kSource = SHARDREEL_SOURCE_DIR;
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return buf.str();
-}
+using story_test::slurp;
 
 struct Loaded {
     std::optional<story::Storyboard> board;
