@@ -62,7 +62,7 @@ TEST_CASE("render --lang de,ar writes one film per language, each with its own c
     CHECK(ar.chapters[1].title == "البايتات");
 }
 
-TEST_CASE("--captions all muxes a track per language, the film's first and default, same times") {
+TEST_CASE("captions all: a track per language, the film's first and default, at the same times") {
     TempDir dir;
     render_film(dir.path, q(languages_film()) + " --lang ar --captions all --cache cache");
     const render::VideoInfo info =
