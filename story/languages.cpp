@@ -149,7 +149,9 @@ bool Languages::contains(std::string_view lang) const {
     return std::ranges::find(listed_, lang) != listed_.end();
 }
 
-std::string Languages::quoted() const { return "languages: [" + joined(listed_, ", ") + "]"; }
+std::string quoted_languages(const std::vector<std::string>& listed) {
+    return "languages: [" + joined(listed, ", ") + "]";
+}
 
 const Translation* Languages::find(const WrittenText& text, const std::string& lang) const {
     const auto it = std::ranges::find(text.translations, lang, &Translation::lang);
@@ -158,7 +160,7 @@ const Translation* Languages::find(const WrittenText& text, const std::string& l
 
 std::optional<std::string> Languages::key_error(const std::string& lang) const {
     if (contains(lang)) return std::nullopt;
-    return "translation '" + lang + "' is not in " + quoted() + " (add " + lang +
+    return "translation '" + lang + "' is not in " + quoted_languages(listed_) + " (add " + lang +
            " to languages:, or drop this translation)";
 }
 

@@ -90,9 +90,6 @@ class Languages {
     Translation pick(const WrittenText& text, const TextPlace& place, const std::string& file,
                      Diagnostics& errors, std::vector<Diagnostic>& warnings) const;
 
-    // "languages: [en, de]" as messages quote the list.
-    std::string quoted() const;
-
   private:
     const Translation* find(const WrittenText& text, const std::string& lang) const;
     bool keys_valid(const WrittenText& text, const std::string& file, Diagnostics& errors) const;
@@ -102,6 +99,9 @@ class Languages {
     std::vector<std::string> listed_{"en"};
     std::string fallback_, film_ = "en";
 };
+
+// "languages: [en, de]", the list as messages quote it.
+std::string quoted_languages(const std::vector<std::string>& listed);
 
 // Prefixes every message with "in LANG: " (the diagnostics of one language's timing and voice).
 void tag_language(Diagnostics& errors, std::vector<Diagnostic>& warnings, std::size_t first_warning,

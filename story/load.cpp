@@ -275,7 +275,7 @@ class Loader {
         if (std::ranges::count(listed, film) == 0) {
             const YAML::Node at = list ? list->key : lang ? lang->value : root;
             error(at, "this storyboard has no " + film + " text (it is in " +
-                          Languages(listed, "", own).quoted() + "): add " + film +
+                          quoted_languages(listed) + "): add " + film +
                           " to languages: with its translations, or ask for one of them");
             film = own;
         }
@@ -323,7 +323,7 @@ class Loader {
         auto tag = language_tag(e);
         if (!tag) return "";
         if (std::ranges::count(listed, *tag)) return *tag;
-        error(e.value, "fallback: " + *tag + " is not in " + Languages(listed, "", "").quoted() +
+        error(e.value, "fallback: " + *tag + " is not in " + quoted_languages(listed) +
                            " (fall back to one of them)");
         return "";
     }
