@@ -13,6 +13,7 @@
 #include "engine/plan.hpp"
 #include "story/chapter.hpp"
 #include "story/format.hpp"
+#include "story/languages.hpp"
 #include "story/limits.hpp"
 #include "story/schema_keys.hpp"
 #include "story/settings.hpp"
@@ -24,8 +25,10 @@ namespace {
 
 using Keys = std::vector<std::string>;
 
-const Keys kTopKeys{"shardreel", "title", "video", "defaults", "chapters", "page"};
-const Keys kVideoKeys{"size", "fps", "theme", "captions", "narration", "music", "music_level"};
+const Keys kTopKeys{"shardreel", "title", "video",     "defaults",
+                    "chapters",  "page",  "languages", "fallback"};
+const Keys kVideoKeys{"size",      "fps",   "theme",       "captions",
+                      "narration", "music", "music_level", "lang"};
 const Keys kDefaultsKeys{"model", "training", "cluster", "parallel"};
 const Keys kChapterKeys{"id",        "kind",  "title",    "subtitle", "duration",
                         "fit",       "model", "training", "cluster",  "parallel",
@@ -139,7 +142,9 @@ std::vector<std::string> take_bookmarks(std::string& say, std::vector<Bookmark>&
 
 class Loader {
   public:
-    Loader(const std::string& file, Diagnostics& diags) : file_(file), diags_(diags) {}
+    Loader(const std::string& file, Diagnostics& diags, std::vector<Diagnostic>& warnings,
+           const std::string& lang)
+        : file_(file), diags_(diags), warnings_(warnings), requested_(lang) {}
 
     Storyboard load(const YAML::Node& root) {
         Storyboard sb;
@@ -152,8 +157,13 @@ class Loader {
         }
         const Entries top = entries(root, kTopKeys, "");
         version(top, root);
-        if (const Entry* e = find(top, "title")) sb.title = text(*e).value_or("");
-        if (const Entry* e = find(top, "video")) sb.video = video(*e);
+        std::optional<Entries> video_fields;
+        if (const Entry* e = find(top, "video")) video_fields = map_of(*e, kVideoKeys, "in video");
+        languages(top, video_fields, root);
+        sb.languages = langs_.listed();
+        if (const Entry* e = find(top, "title")) sb.title = localized(*e, {"storyboard's title"});
+        if (video_fields) sb.video = video(*video_fields);
+        sb.video.lang = langs_.film();
         engine::Config defaults = default_config();
         if (const Entry* e = find(top, "defaults")) apply_defaults(*e, defaults);
         sb.defaults = defaults;
@@ -249,33 +259,125 @@ class Loader {
             error(e->value, "unsupported schema version '" + *v + "' (this shardreel reads 1)");
     }
 
-    Video video(const Entry& e) {
+    // `video: lang` (the default language), `languages:` (every language the text is in, the
+    // default among them) and `fallback:`; the film's language is the one asked for (--lang) or
+    // the default.
+    void languages(const Entries& top, const std::optional<Entries>& video,
+                   const YAML::Node& root) {
+        const Entry* lang = video ? find(*video, "lang") : nullptr;
+        const std::string own = lang ? language_tag(*lang).value_or("en") : "en";
+        std::vector<std::string> listed{own};
+        const Entry* list = find(top, "languages");
+        if (list) listed = language_list(*list, own);
+        std::string fallback;
+        if (const Entry* f = find(top, "fallback")) fallback = fallback_language(*f, listed);
+        std::string film = requested_.empty() ? own : requested_;
+        if (std::ranges::count(listed, film) == 0) {
+            const YAML::Node at = list ? list->key : lang ? lang->value : root;
+            error(at, "this storyboard has no " + film + " text (it is in " +
+                          quoted_languages(listed) + "): add " + film +
+                          " to languages: with its translations, or ask for one of them");
+            film = own;
+        }
+        langs_ = Languages(listed, fallback, film);
+    }
+
+    std::optional<std::string> language_tag(const Entry& e) {
+        auto s = scalar(e);
+        if (!s) return std::nullopt;
+        TagCheck tag = check_language_tag(*s);
+        if (tag.error) error(e.value, *tag.error);
+        return tag.error ? std::nullopt : std::optional(tag.tag);
+    }
+
+    // `languages: [en, de, ar]`, the default language first (wherever it is written).
+    std::vector<std::string> language_list(const Entry& e, const std::string& own) {
+        std::vector<std::string> listed{own};
+        if (!e.value.IsSequence() || e.value.size() == 0) {
+            error(e.value,
+                  "expected a list of language tags for 'languages' (e.g. [en, de, ar]), "
+                  "got " +
+                      describe(e.value));
+            return listed;
+        }
+        bool has_own = false;
+        for (const YAML::Node& item : e.value) {
+            auto tag = language_tag(Entry{e.key, item});
+            if (!tag) continue;
+            if (*tag == own && !has_own) {
+                has_own = true;
+            } else if (std::ranges::count(listed, *tag)) {
+                error(item, "duplicate language '" + *tag + "' in languages:");
+            } else {
+                listed.push_back(*tag);
+            }
+        }
+        if (!has_own)
+            error(e.value, "languages: lacks " + own +
+                               ", the storyboard's own language (video: lang, default en): "
+                               "add it, or set video: lang to one of them");
+        return listed;
+    }
+
+    std::string fallback_language(const Entry& e, const std::vector<std::string>& listed) {
+        auto tag = language_tag(e);
+        if (!tag) return "";
+        if (std::ranges::count(listed, *tag)) return *tag;
+        error(e.value, "fallback: " + *tag + " is not in " + quoted_languages(listed) +
+                           " (fall back to one of them)");
+        return "";
+    }
+
+    // A text field as written: a string (the default language's) or a map by language.
+    WrittenText written(const Entry& e) {
+        WrittenText w{pos_of(e.value), e.value.IsMap(), {}};
+        if (!w.by_language) {
+            w.translations.push_back({langs_.default_language(), text(e).value_or(""), {}, w.pos});
+            return w;
+        }
+        for (auto it = e.value.begin(); it != e.value.end(); ++it) {
+            const Entry item{it->first, it->second};
+            auto lang = language_tag(Entry{e.key, item.key});
+            if (!lang) continue;
+            if (std::ranges::count(w.translations, *lang, &Translation::lang))
+                error(item.key, "duplicate translation '" + *lang + "'");
+            else
+                w.translations.push_back(
+                    {*lang, text(item).value_or(""), pos_of(item.key), pos_of(item.value)});
+        }
+        return w;
+    }
+
+    // A text field in the film's language (Languages::pick).
+    std::string localized(const Entry& e, const TextPlace& place) {
+        return langs_.pick(written(e), place, file_, diags_, warnings_).text;
+    }
+
+    Video video(const Entries& fields) {
         Video v;
-        auto fields = map_of(e, kVideoKeys, "in video");
-        if (!fields) return v;
-        if (const Entry* f = find(*fields, "size")) frame_size(*f, v);
-        if (const Entry* f = find(*fields, "fps"))
+        if (const Entry* f = find(fields, "size")) frame_size(*f, v);
+        if (const Entry* f = find(fields, "fps"))
             v.fps = static_cast<int>(integer(*f, limits::whole_number("fps")).value_or(v.fps));
-        if (const Entry* f = find(*fields, "theme"); f && scalar(*f)) {
+        if (const Entry* f = find(fields, "theme"); f && scalar(*f)) {
             auto theme = parse_theme(f->value.Scalar());
             if (theme)
                 v.theme = *theme;
             else
                 error(f->value, unknown_choice(limits::choice("theme"), f->value.Scalar()));
         }
-        if (const Entry* f = find(*fields, "captions"); f && scalar(*f)) {
+        if (const Entry* f = find(fields, "captions"); f && scalar(*f)) {
             if (auto mode = parse_captions(f->value.Scalar()))
                 v.captions = *mode;
             else
                 error(f->value, unknown_choice(limits::choice("captions"), f->value.Scalar()));
         }
-        if (const Entry* f = find(*fields, "narration"))
+        if (const Entry* f = find(fields, "narration"))
             v.narration = narration(*f, v.narration, v.fps);
-        if (const Entry* f = find(*fields, "music")) {
+        if (const Entry* f = find(fields, "music")) {
             v.music.file = file_name(*f).value_or("");
             v.music.pos = pos_of(f->value);
         }
-        if (const Entry* f = find(*fields, "music_level"))
+        if (const Entry* f = find(fields, "music_level"))
             v.music.level = ranged(*f, limits::range("music_level"), v.fps).value_or(v.music.level);
         return v;
     }
@@ -295,19 +397,80 @@ class Loader {
             n.gap = ranged(*f, limits::range("gap"), fps).value_or(n.gap);
         if (const Entry* f = find(fields, "tail"))
             n.tail = ranged(*f, limits::range("tail"), fps).value_or(n.tail);
-        if (const Entry* f = find(fields, "takes")) n.takes = file_name(*f).value_or(n.takes);
+        if (const Entry* f = find(fields, "takes")) n.takes = takes(*f).value_or(n.takes);
         return n;
     }
 
-    // off (any YAML 1.1 false), ENGINE:VOICE or recorded.
+    // The film's voice: one voice (the default language's, and every language it speaks; any
+    // other language is spoken by espeak-ng), or a map by language. Each must speak its
+    // language.
     void voice(const Entry& e, Narration& n) {
+        if (e.value.IsMap()) return voice_map(e, n);
+        Narration said = n;
+        if (!plain_voice(e, said)) return;
+        const std::string& own = langs_.default_language();
+        if (!voice_speaks(said.engine, said.voice, own)) {
+            error(e.value, speaks_not(e.value.Scalar(), own, "the storyboard's own language"));
+            return;
+        }
+        const bool other_language = said.engine == VoiceEngine::recorded ||
+                                    !voice_speaks(said.engine, said.voice, langs_.film());
+        n = langs_.film_is_default() || !other_language ? said : language_voice(said);
+    }
+
+    // `voice: {en: "festival:...", de: "espeak-ng:de"}`: the film's language's voice; a language
+    // left out keeps the voice it had (a chapter's map), or is spoken by espeak-ng.
+    void voice_map(const Entry& e, Narration& n) {
+        std::optional<Narration> own;
+        bool voiced = false;
+        for (auto it = e.value.begin(); it != e.value.end(); ++it) {
+            const Entry item{it->first, it->second};
+            auto lang = language_tag(Entry{e.key, item.key});
+            if (!lang) continue;
+            if (auto problem = langs_.key_error(*lang)) {
+                error(item.key, *problem);
+                continue;
+            }
+            Narration said = n;
+            if (!plain_voice(item, said)) continue;
+            if (!voice_speaks(said.engine, said.voice, *lang)) {
+                error(item.value, speaks_not(item.value.Scalar(), *lang, "its language"));
+                continue;
+            }
+            voiced = voiced || said.engine != VoiceEngine::off;
+            if (*lang == langs_.film()) own = said;
+        }
+        if (own) {
+            n = *own;
+        } else if (voiced && n.engine == VoiceEngine::off) {
+            n.pos = pos_of(e.value);
+            n = language_voice(n);
+        }
+    }
+
+    // espeak-ng speaking the film's language, in place of `n`'s voice.
+    Narration language_voice(Narration n) const {
+        n.engine = VoiceEngine::espeak;
+        n.voice = default_voice_name(langs_.film());
+        return n;
+    }
+
+    static std::string speaks_not(const std::string& voice, const std::string& lang,
+                                  const std::string& whose) {
+        return "voice '" + voice + "' does not speak " + lang + " (" + language_name(lang) + "), " +
+               whose + ": give a voice of it, e.g. espeak-ng:" + default_voice_name(lang) +
+               ", or one voice per language, voice: {" + lang + ": ...}";
+    }
+
+    // off (any YAML 1.1 false), ENGINE:VOICE or recorded, over n; false after an error.
+    bool plain_voice(const Entry& e, Narration& n) {
         auto s = scalar(e);
-        if (!s) return;
+        if (!s) return false;
         if (parse_flag(*s) == false) {
             n.engine = VoiceEngine::off;
             n.voice.clear();
             n.pos = pos_of(e.value);
-            return;
+            return true;
         }
         const std::size_t colon = s->find(':');
         const std::string engine = s->substr(0, colon);
@@ -326,7 +489,9 @@ class Loader {
             n.engine = static_cast<VoiceEngine>(1 + (it - std::begin(engines)));
             n.voice = name;
             n.pos = pos_of(e.value);
+            return true;
         }
+        return false;
     }
 
     static std::string unknown_voice(const std::string& value, const std::string& engine) {
@@ -340,6 +505,13 @@ class Loader {
                                      : "voice engine '" + engine + "' in '" + value + "'";
         if (!hint.empty()) return "unknown " + what + " (did you mean '" + hint + "'?)";
         return "unknown " + what + " (expected espeak-ng:VOICE, festival:VOICE, recorded or off)";
+    }
+
+    // The takes' folder; another language's takes are in its subfolder named by its tag.
+    std::optional<std::string> takes(const Entry& e) {
+        auto folder = file_name(e);
+        if (folder && !langs_.film_is_default()) *folder += "/" + langs_.film();
+        return folder;
     }
 
     // A file or folder name, relative to the storyboard's folder (render checks that it exists).
@@ -582,8 +754,9 @@ class Loader {
             kind = chapter_kind(*f, spec);
         else
             error(node, "missing required key 'kind' " + where);
-        if (const Entry* f = find(fields, "title")) spec.title = text(*f).value_or("");
-        if (const Entry* f = find(fields, "subtitle")) spec.subtitle = text(*f).value_or("");
+        if (const Entry* f = find(fields, "title")) spec.title = localized(*f, {"title", spec.id});
+        if (const Entry* f = find(fields, "subtitle"))
+            spec.subtitle = localized(*f, {"subtitle", spec.id});
         spec.duration = kind ? kind->default_duration : 0;
         const Entry* duration = find(fields, "duration");
         if (duration) chapter_duration(*duration, fps, spec);
@@ -731,14 +904,19 @@ class Loader {
         PageText p;
         auto fields = map_of(e, kPageKeys, "in page");
         if (!fields) return p;
-        if (const Entry* f = find(*fields, "lede")) p.lede = text(*f).value_or("");
-        if (const Entry* f = find(*fields, "questions"))
-            for (const Entries& item : items(*f, kQuestionKeys, "in a question"))
-                p.questions.push_back({required_text(item, "q", *f), required_text(item, "a", *f)});
-        if (const Entry* f = find(*fields, "glossary"))
-            for (const Entries& item : items(*f, kTermKeys, "in a glossary entry"))
-                p.glossary.push_back(
-                    {required_text(item, "term", *f), required_text(item, "means", *f)});
+        if (const Entry* f = find(*fields, "lede")) p.lede = localized(*f, {"page's lede"});
+        if (const Entry* f = find(*fields, "questions")) {
+            const std::vector<Entries> list = items(*f, kQuestionKeys, "in a question");
+            for (std::size_t i = 0; i < list.size(); ++i)
+                p.questions.push_back(
+                    {required_text(list[i], "q", *f, i), required_text(list[i], "a", *f, i)});
+        }
+        if (const Entry* f = find(*fields, "glossary")) {
+            const std::vector<Entries> list = items(*f, kTermKeys, "in a glossary entry");
+            for (std::size_t i = 0; i < list.size(); ++i)
+                p.glossary.push_back({required_text(list[i], "term", *f, i),
+                                      required_text(list[i], "means", *f, i)});
+        }
         return p;
     }
 
@@ -759,14 +937,17 @@ class Loader {
         return out;
     }
 
-    std::string required_text(const Entries& item, const std::string& key, const Entry& list) {
+    // Item i's `key` (q, a, term, means) of a page list.
+    std::string required_text(const Entries& item, const std::string& key, const Entry& list,
+                              std::size_t i) {
         const Entry* f = find(item, key);
         if (!f) {
             const YAML::Node at = item.empty() ? list.value : item.begin()->second.key;
             error(at, "missing required key '" + key + "' in '" + list.key.Scalar() + "'");
             return "";
         }
-        return text(*f).value_or("");
+        return localized(
+            *f, {key + " of page " + list.key.Scalar() + " item " + std::to_string(i + 1)});
     }
 
     void fit(const Entry& e, ChapterSpec& spec) {
@@ -821,12 +1002,14 @@ class Loader {
             error(e.value, "expected a list of beats for 'beats', got " + describe(e.value));
             return;
         }
+        lines_.clear();
         for (std::size_t i = 0; i < e.value.size(); ++i) {
             const YAML::Node node = e.value[i];
+            const TextPlace place{"say:", spec.id, static_cast<int>(i + 1)};
             if (!node.IsMap()) {
                 error(node, "expected a map for a beat, got " + describe(node));
-            } else if (auto b = beat(node, fps, kind, where)) {
-                b->number = static_cast<int>(i + 1);
+            } else if (auto b = beat(node, fps, kind, where, place)) {
+                b->number = place.beat;
                 spec.beats.push_back(std::move(*b));
             }
         }
@@ -840,7 +1023,7 @@ class Loader {
     }
 
     std::optional<Beat> beat(const YAML::Node& node, int fps, const KindInfo* kind,
-                             const std::string& where) {
+                             const std::string& where, const TextPlace& place) {
         Beat b;
         b.pos = pos_of(node);
         const Entries fields = entries(node, kBeatKeys, where);
@@ -851,10 +1034,10 @@ class Loader {
         }
         b.at_pos = pos_of(at->value);
         if (!start(*at, fps, b)) return std::nullopt;
-        if (const Entry* f = find(fields, "say")) say(*f, b);
+        if (const Entry* f = find(fields, "say")) say(*f, place, b);
         if (const Entry* f = find(fields, "over")) b.over = time(*f, fps).value_or(0);
         if (const Entry* f = find(fields, "gap")) b.gap = ranged(*f, limits::range("gap"), fps);
-        if (const Entry* f = find(fields, "take")) {
+        if (const Entry* f = find(fields, "take"); f && langs_.film_is_default()) {
             b.take = file_name(*f).value_or("");
             b.take_pos = pos_of(f->value);
         }
@@ -895,11 +1078,44 @@ class Loader {
         return false;
     }
 
-    void say(const Entry& e, Beat& b) {
-        b.say = text(e).value_or("");
-        b.say_pos = pos_of(e.value);
-        for (std::string& problem : take_bookmarks(b.say, b.marks))
-            error(e.value, std::move(problem));
+    // The line in the film's language; every translation's bookmarks are kept for
+    // check_bookmarks (and their problems reported, whichever language is loaded).
+    void say(const Entry& e, const TextPlace& place, Beat& b) {
+        const WrittenText w = written(e);
+        std::vector<Line>& lines = lines_[place.beat];
+        for (const Translation& t : w.translations) {
+            std::string said = t.text;
+            Line& line = lines.emplace_back(Line{t.lang, t.pos, {}});
+            for (std::string& problem : take_bookmarks(said, line.marks))
+                error(t.pos, std::move(problem));
+        }
+        const Translation said = langs_.pick(w, place, file_, diags_, warnings_);
+        b.say = said.text;
+        b.say_pos = said.pos;
+        take_bookmarks(b.say, b.marks);
+    }
+
+    // Whether an earlier beat's line has bookmark `name` in any language (a beat starting on
+    // it); reports each translation of that line that lacks it.
+    bool translated_mark(const ChapterSpec& spec, std::size_t i) {
+        const Beat& b = spec.beats[i];
+        const auto has = [&](const Line& l) {
+            return std::ranges::count(l.marks, b.mark, &Bookmark::name) > 0;
+        };
+        for (std::size_t j = 0; j < i; ++j) {
+            const auto it = lines_.find(spec.beats[j].number);
+            if (it == lines_.end() || std::ranges::none_of(it->second, has)) continue;
+            const TextPlace place{"say:", spec.id, spec.beats[j].number};
+            for (const Line& l : it->second)
+                if (!has(l))
+                    error(l.pos, "the " + l.lang + " text of " + place.describe() +
+                                     " lacks the bookmark '[[" + b.mark +
+                                     "]]' that the beat on line " + std::to_string(b.pos.line) +
+                                     " starts on: write [[" + b.mark +
+                                     "]] before the word it marks in every translation");
+            return true;
+        }
+        return false;
     }
 
     // Each bookmark once per chapter; `at: mark:NAME` on one of an earlier beat (file order).
@@ -907,7 +1123,8 @@ class Loader {
         std::map<std::string, int> seen;  // bookmark name -> line of its beat
         for (std::size_t i = 0; i < spec.beats.size(); ++i) {
             const Beat& b = spec.beats[i];
-            if (b.rule == AtRule::mark && !seen.contains(b.mark))
+            const bool translated = b.rule == AtRule::mark && translated_mark(spec, i);
+            if (b.rule == AtRule::mark && !seen.contains(b.mark) && !translated)
                 error(b.at_pos, missing_bookmark(spec, i, seen));
             for (const Bookmark& m : b.marks) {
                 if (auto [it, fresh] = seen.emplace(m.name, b.pos.line); !fresh)
@@ -986,8 +1203,20 @@ class Loader {
         return message + " (it has: " + list + ")";
     }
 
+    // One translation of a beat's line with its bookmarks (say: keeps them for
+    // translated_mark).
+    struct Line {
+        std::string lang;
+        SourcePos pos;
+        std::vector<Bookmark> marks;
+    };
+
     const std::string& file_;
     Diagnostics& diags_;
+    std::vector<Diagnostic>& warnings_;
+    const std::string requested_;  // the language asked for (--lang); empty: the default
+    Languages langs_;
+    std::map<int, std::vector<Line>> lines_;  // the chapter's lines by beat number
 };
 
 // Whether the document, with every alias expanded, has at most kMaxYamlNodes nodes: aliases let a
@@ -1012,7 +1241,8 @@ bool within_node_budget(const YAML::Node& root) {
 }
 
 std::optional<Storyboard> load_text(const std::string& text, const std::string& file,
-                                    Diagnostics& found) {
+                                    Diagnostics& found, std::vector<Diagnostic>& warnings,
+                                    const std::string& lang) {
     if (auto problem = limits::storyboard_text_error(text)) {
         found.error(file, problem->pos, problem->message);
         return std::nullopt;
@@ -1024,17 +1254,24 @@ std::optional<Storyboard> load_text(const std::string& text, const std::string& 
                         " YAML nodes (through aliases)");
         return std::nullopt;
     }
-    return Loader(file, found).load(root);
+    return Loader(file, found, warnings, lang).load(root);
 }
 
 }  // namespace
 
 std::optional<Storyboard> parse_storyboard(const std::string& text, const std::string& file,
                                            Diagnostics& diags) {
+    std::vector<Diagnostic> warnings;
+    return parse_storyboard(text, file, diags, warnings, "");
+}
+
+std::optional<Storyboard> parse_storyboard(const std::string& text, const std::string& file,
+                                           Diagnostics& diags, std::vector<Diagnostic>& warnings,
+                                           const std::string& lang) {
     Diagnostics found;
     std::optional<Storyboard> sb;
     try {
-        sb = load_text(text, file, found);
+        sb = load_text(text, file, found, warnings, lang);
     } catch (const YAML::Exception& e) {
         const SourcePos pos =
             e.mark.is_null() ? SourcePos{} : SourcePos{e.mark.line + 1, e.mark.column + 1};

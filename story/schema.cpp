@@ -86,7 +86,7 @@ Json captions() {
 }
 
 // `narration: off` as YAML 1.1 and 1.2 tools read it (false, or the word), or a voice.
-Json voice() {
+Json one_voice() {
     std::string engines;
     for (std::string_view e : limits::kVoiceEngines)
         engines += (engines.empty() ? "" : "|") + std::string(e) +
@@ -98,6 +98,14 @@ Json voice() {
              "espeak-ng:VOICE (e.g. espeak-ng:en-us), festival:VOICE (e.g. "
              "festival:cmu_us_slt_arctic_hts), recorded (the takes), or off."},
             {"anyOf", {{{"type", "string"}, {"pattern", "^(" + engines + ")$"}}, {{"enum", off}}}}};
+}
+
+// A map by language (issue 18): each key a language tag, each value `value`.
+Json by_language(const Json& value) {
+    return {{"type", "object"},
+            {"minProperties", 1},
+            {"propertyNames", ref_to("language")},
+            {"additionalProperties", value}};
 }
 
 Json file_name(std::string_view what) {
@@ -116,6 +124,19 @@ Json structural(const std::string& key) {
         {"shardreel", {{"description", "Schema version."}, {"const", 1}}},
         {"title", ref_to("text")},
         {"subtitle", ref_to("text")},
+        {"languages",
+         {{"description",
+           "Every language the storyboard's text is written in, its own (video: lang) among "
+           "them; a text may then be a map by language."},
+          {"type", "array"},
+          {"minItems", 1},
+          {"uniqueItems", true},
+          {"items", ref_to("language")}}},
+        {"fallback",
+         described("The language whose text stands in for a missing translation (a warning).",
+                   ref_to("language"))},
+        {"lang", described("The storyboard's own language, its plain strings' (default en).",
+                           ref_to("language"))},
         {"video", ref_to("video")},
         {"defaults", described("Inherited by every chapter; any chapter may override key by key.",
                                ref_to("defaults"))},
@@ -160,7 +181,7 @@ Json structural(const std::string& key) {
         {"narration",
          {{"description",
            "The voice: off, a voice, or a map; a chapter's fields override the film's one by one."},
-          {"anyOf", {ref_to("voice"), ref_to("narration")}}}},
+          {"anyOf", {ref_to("one_voice"), ref_to("narration")}}}},
         {"voice", ref_to("voice")},
         {"takes", file_name("Recorded takes' folder: <chapter>-<n>.wav|flac|mp3|opus|ogg|m4a.")},
         {"take", file_name("This line's recording (narration: recorded).")},
@@ -330,12 +351,25 @@ Json definitions() {
         {"pattern", quantity_pattern(Quantity::bandwidth)}};
     d["count"] = described("A count: 7B, 70e9, 1.5M, 8.", number_or(Quantity::count));
     d["flag"] = flag();
-    d["text"] = {{"description", "Text; a plain number or yes/no is read as its text."},
-                 {"type", {"string", "number", "boolean", "null"}}};
+    d["language"] = {{"description", "A BCP-47 language tag: en, de-AT, zh-Hant, es-419."},
+                     {"type", "string"},
+                     {"pattern",
+                      "^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?"
+                      "(-([A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*$"}};
+    d["plain_text"] = {{"description", "Text; a plain number or yes/no is read as its text."},
+                       {"type", {"string", "number", "boolean", "null"}}};
+    d["text"] = {{"description",
+                  "Text in the storyboard's own language, or a map by language ({en: ..., de: "
+                  "...})."},
+                 {"anyOf", {ref_to("plain_text"), by_language(ref_to("plain_text"))}}};
     const Json model = model_definitions(d);  // after model_name and model_map
     d["model"] = model;
     add_settings(d);
-    d["voice"] = voice();
+    d["one_voice"] = one_voice();
+    d["voice"] = {{"description",
+                   "One voice (the storyboard's own language's, and every language it speaks), or "
+                   "a map by language; a language without one is spoken by espeak-ng."},
+                  {"anyOf", {ref_to("one_voice"), by_language(ref_to("one_voice"))}}};
     for (const char* where :
          {"video", "defaults", "beat", "narration", "chapter", "page", "question", "term"})
         d[where] = object(keys_of(where));

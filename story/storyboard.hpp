@@ -19,6 +19,7 @@ struct Video {
     Captions captions = Captions::burn;
     Narration narration;  // the film's voice; a chapter may override it
     Music music;
+    std::string lang = "en";  // BCP-47 tag of the film's language (issue 18)
     bool operator==(const Video&) const = default;
 };
 
@@ -104,6 +105,9 @@ struct Storyboard {
     engine::Config defaults;  // `defaults:` applied over the built-in defaults
     std::vector<ChapterSpec> chapters;
     PageText page;
+    // `languages:` (issue 18): every language its text is written in, the storyboard's own
+    // (`video: lang`) first; video.lang is the one this load resolved every text field to.
+    std::vector<std::string> languages{"en"};
     bool operator==(const Storyboard&) const = default;
 };
 

@@ -8,6 +8,7 @@
 
 #include "story/chapter.hpp"
 #include "story/explore.hpp"
+#include "story/languages.hpp"
 #include "story/limits.hpp"
 #include "story/load.hpp"
 #include "story/settings.hpp"
@@ -16,7 +17,6 @@
 namespace story {
 namespace {
 
-constexpr double kReadingRate = 15;  // characters a second (the subtitle reading-speed norm)
 constexpr double kShortestLine = 1;  // seconds a line takes to read at least
 constexpr double kSlack = 1e-9;      // seconds below which two times are the same
 
@@ -167,10 +167,10 @@ class Timer {
 
 }  // namespace
 
-Speech reading_estimate(const Beat& beat) {
+Speech reading_estimate(const Beat& beat, std::string_view lang) {
     const double length = static_cast<double>(characters(beat.say));
     Speech s;
-    s.seconds = std::max(kShortestLine, length / kReadingRate);
+    s.seconds = std::max(kShortestLine, length / reading_rate(lang));
     for (const Bookmark& m : beat.marks) {
         const double before = static_cast<double>(
             characters(std::string_view(beat.say).substr(0, std::min(m.offset, beat.say.size()))));
@@ -183,7 +183,7 @@ void estimate_speech(Storyboard& sb, bool voiced_too) {
     for (ChapterSpec& spec : sb.chapters) {
         if (spec.narration.engine != VoiceEngine::off && !voiced_too) continue;
         for (Beat& b : spec.beats)
-            if (speaks(b) && !b.speech) b.speech = reading_estimate(b);
+            if (speaks(b) && !b.speech) b.speech = reading_estimate(b, sb.video.lang);
     }
 }
 
@@ -280,17 +280,19 @@ void check_beats(const ChapterSpec& spec, const std::string& file, const std::st
 
 std::optional<Storyboard> load_timed(const std::string& text, const std::string& file,
                                      Diagnostics& errors, std::vector<Diagnostic>& warnings,
-                                     const VoiceFill& voices) {
-    auto sb = parse_storyboard(text, file, errors);
+                                     const VoiceFill& voices, const std::string& lang) {
+    auto sb = parse_storyboard(text, file, errors, warnings, lang);
     if (!sb) return std::nullopt;
     estimate_speech(*sb, !voices);
-    if (voices) {
-        Diagnostics unspoken;
-        voices(*sb, unspoken);
-        errors.append(unspoken);
-        if (!unspoken.empty()) return std::nullopt;
-    }
-    return timed(*sb, errors, warnings);
+    Diagnostics found;
+    const std::size_t first_warning = warnings.size();
+    if (voices) voices(*sb, found);
+    std::optional<Storyboard> out;
+    if (found.empty()) out = timed(*sb, found, warnings);
+    if (sb->video.lang != sb->languages.front())
+        tag_language(found, warnings, first_warning, sb->video.lang);
+    errors.append(found);
+    return out;
 }
 
 bool narrated(const Storyboard& sb) {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "story/diagnostics.hpp"
@@ -12,9 +13,10 @@
 
 namespace story {
 
-// How long a line takes to read: max(1 s, characters / 15), the subtitle reading-speed norm;
-// each bookmark in proportion to its offset. The speech of a line no voice speaks.
-Speech reading_estimate(const Beat& beat);
+// How long a line takes to read: max(1 s, characters / 15), the subtitle reading-speed norm (the
+// rate of `lang`'s captions: story::reading_rate); each bookmark in proportion to its offset. The
+// speech of a line no voice speaks.
+Speech reading_estimate(const Beat& beat, std::string_view lang = "en");
 
 // Gives every beat with a `say:` and no speech yet its reading estimate: in the chapters whose
 // narration is off, or in all of them when `voiced_too` (no voice at hand).
@@ -40,11 +42,13 @@ void check_beats(const ChapterSpec& spec, const std::string& file, const std::st
 // for what it cannot speak.
 using VoiceFill = std::function<void(Storyboard&, Diagnostics&)>;
 
-// What the commands read: parse_storyboard, every line's speech (the reading estimate where
-// narration is off; `voices` for the rest, or the estimate when none is given), then timed().
+// What the commands read: parse_storyboard in `lang` (empty: the storyboard's own language),
+// every line's speech (the reading estimate where narration is off; `voices` for the rest, or the
+// estimate when none is given), then timed(). In another language than the storyboard's own, the
+// diagnostics of its speech and timing say which ("in de: speech runs ...").
 std::optional<Storyboard> load_timed(const std::string& text, const std::string& file,
                                      Diagnostics& errors, std::vector<Diagnostic>& warnings,
-                                     const VoiceFill& voices = {});
+                                     const VoiceFill& voices = {}, const std::string& lang = {});
 
 // Whether any chapter has a voice (narration other than off).
 bool narrated(const Storyboard& sb);

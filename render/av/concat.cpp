@@ -98,7 +98,9 @@ constexpr std::uint8_t kTx3gDescription[] = {
     0, 1, 5, 'S', 'e', 'r', 'i', 'f'};                   // font 1, "Serif"
 // clang-format on
 
-AVStream* add_subtitle_stream(AVFormatContext* output, const std::string& language) {
+// The muxer enables the first track of each kind that none marked default, so the first caption
+// track is the one players show; it is marked default too, as players read that.
+AVStream* add_subtitle_stream(AVFormatContext* output, const std::string& language, bool first) {
     AVStream* st = new_stream(output);
     st->codecpar->codec_type = AVMEDIA_TYPE_SUBTITLE;
     st->codecpar->codec_id = AV_CODEC_ID_MOV_TEXT;
@@ -109,6 +111,7 @@ AVStream* add_subtitle_stream(AVFormatContext* output, const std::string& langua
     st->codecpar->extradata_size = sizeof kTx3gDescription;
     st->time_base = kMilliseconds;
     av_dict_set(&st->metadata, "language", language.c_str(), 0);
+    if (first) st->disposition |= AV_DISPOSITION_DEFAULT;
     return st;
 }
 
@@ -354,12 +357,14 @@ ConcatStats concat_mp4(const std::vector<std::string>& inputs, const TempFile& f
     const AVStream* audio = audio_segments.empty()
                                 ? nullptr
                                 : add_audio_stream(output.get(), *audio_segments.front().stream);
-    const AVStream* captions = extras.subtitles.empty()
-                                   ? nullptr
-                                   : add_subtitle_stream(output.get(), extras.subtitle_language);
+    std::vector<const AVStream*> captions;
+    for (const SubtitleTrack& track : extras.captions)
+        captions.push_back(add_subtitle_stream(output.get(), track.language, captions.empty()));
     add_chapters(output.get(), extras.chapters);
     write_header(output.get(), file, kMp4Options);
-    for (const SubtitleCue& cue : extras.subtitles) write_cue(output.get(), *captions, cue, file);
+    for (std::size_t i = 0; i < captions.size(); ++i)
+        for (const SubtitleCue& cue : extras.captions[i].cues)
+            write_cue(output.get(), *captions[i], cue, file);
     ConcatStats stats;
     std::optional<VideoRun> video_run;
     std::optional<AudioRun> audio_run;

@@ -39,11 +39,16 @@ struct ConcatStats {
     int seams = 0, exact_seams = 0;  // of the sound track
 };
 
+// One mov_text caption track.
+struct SubtitleTrack {
+    std::string language = "eng";   // ISO 639-2
+    std::vector<SubtitleCue> cues;  // in time order, not overlapping
+};
+
 struct ConcatExtras {
     std::vector<ConcatChapter> chapters;
-    std::vector<SubtitleCue> subtitles;     // in time order, not overlapping
-    std::string subtitle_language = "eng";  // ISO 639-2
-    ConcatAudio audio;                      // no segments: no sound track
+    std::vector<SubtitleTrack> captions;  // one track each, in order; the first is the default
+    ConcatAudio audio;                    // no segments: no sound track
 };
 
 // Writes the joined video into file's temporary path; the caller commits it, together with

@@ -107,8 +107,10 @@ VideoInfo probe_video(const std::string& path) {
         const AVStream& st = *input->streams[i];
         if (st.codecpar->codec_type != AVMEDIA_TYPE_SUBTITLE) continue;
         subtitle_of[i] = static_cast<int>(info.subtitles.size());
-        info.subtitles.push_back(
-            {avcodec_get_name(st.codecpar->codec_id), metadata(st.metadata, "language"), {}});
+        info.subtitles.push_back({avcodec_get_name(st.codecpar->codec_id),
+                                  metadata(st.metadata, "language"),
+                                  {},
+                                  (st.disposition & AV_DISPOSITION_DEFAULT) != 0});
     }
     const AvPacketPtr packet = make_packet();
     while (read_packet(input.get(), packet.get())) {

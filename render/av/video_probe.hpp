@@ -21,6 +21,7 @@ struct ProbedSubtitles {
     std::string codec;            // "mov_text"
     std::string language;         // ISO 639-2, e.g. "eng"
     std::vector<ProbedCue> cues;  // non-empty samples only (empty ones fill gaps)
+    bool is_default = false;      // marked as the track players show (AV_DISPOSITION_DEFAULT)
 };
 
 struct VideoInfo {

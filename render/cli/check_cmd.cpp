@@ -42,26 +42,41 @@ std::optional<std::string> read_storyboard(const std::string& path, std::string&
     return read_file(path, error);
 }
 
-// Whether the file is a valid storyboard; reports on stdout (ok, and each chapter's speech time
-// when a voice speaks) and stderr (errors and warnings).
-bool check_file(const std::string& path) {
+// The storyboard timed in `lang` (empty: its own language), reported on stdout as `name` (ok,
+// and each chapter's speech time when a voice speaks) and stderr (errors and warnings).
+std::optional<story::Storyboard> check_language(const std::string& text, const std::string& path,
+                                                const std::string& lang, const std::string& name) {
     story::Diagnostics errors;
     std::vector<story::Diagnostic> warnings;
-    std::string read_error;
-    std::optional<story::Storyboard> sb;
-    if (auto text = read_storyboard(path, read_error))
-        sb = timed_storyboard(*text, path, errors, warnings);
-    else
-        errors.error(path, {}, "cannot read: " + read_error);
+    auto sb = timed_storyboard(text, path, errors, warnings, lang);
     std::cerr << story::format_diagnostics(errors, warnings);
-    if (!sb) return false;
+    if (!sb) return std::nullopt;
     const std::size_t n = sb->chapters.size();
-    std::cout << path << ": ok (" << n << (n == 1 ? " chapter, " : " chapters, ")
+    std::cout << name << ": ok (" << n << (n == 1 ? " chapter, " : " chapters, ")
               << minutes_seconds(total_duration(*sb)) << ")\n";
     if (story::narrated(*sb))
         for (const story::ChapterSpec& c : sb->chapters)
             std::cout << "  " << story::speech_summary(c) << "\n";
-    return true;
+    return sb;
+}
+
+// Whether the file is a valid storyboard in its own language and then in every other language it
+// lists ("FILE (de): ok ..."), each timed by its own voice.
+bool check_file(const std::string& path) {
+    std::string read_error;
+    const auto text = read_storyboard(path, read_error);
+    if (!text) {
+        std::cerr << story::Diagnostic{path, {}, "cannot read: " + read_error}.format() << "\n";
+        return false;
+    }
+    const auto sb = check_language(*text, path, "", path);
+    if (!sb) return false;
+    bool valid = true;
+    for (std::size_t i = 1; i < sb->languages.size(); ++i) {
+        const std::string& lang = sb->languages[i];
+        valid = check_language(*text, path, lang, path + " (" + lang + ")") && valid;
+    }
+    return valid;
 }
 
 }  // namespace

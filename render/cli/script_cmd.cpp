@@ -13,7 +13,7 @@ namespace render {
 namespace {
 
 struct ScriptArgs {
-    std::string storyboard, output;
+    std::string storyboard, output, lang;
 };
 
 int run_script(const ScriptArgs& args) {
@@ -23,7 +23,9 @@ int run_script(const ScriptArgs& args) {
                   << "'\n";
         return 2;
     }
-    const auto board = load_storyboard(args.storyboard, std::cerr);
+    const auto langs = parse_languages(args.lang, true, std::cerr);
+    if (!langs) return 2;
+    const auto board = load_storyboard(args.storyboard, std::cerr, single_language(*langs));
     if (!board) return 2;
     const story::FilmTime time(board->chapters, board->video.fps);
     const auto lines = story::script_lines(*board, time);
@@ -48,6 +50,9 @@ void add_script_command(CLI::App& app, int& exit_code) {
     cmd->add_option("storyboard", args->storyboard, "Storyboard YAML file")->required();
     cmd->add_option("-o,--output", args->output,
                     "Write to FILE.md (Markdown tables) or FILE.csv instead of stdout");
+    cmd->add_option("--lang", args->lang,
+                    "Language of the text (one the storyboard lists; default: its own)");
+
     cmd->callback(
         [args, &exit_code] { exit_code = run_guarded([&] { return run_script(*args); }); });
 }

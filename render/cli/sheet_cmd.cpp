@@ -18,12 +18,8 @@ namespace {
 constexpr const char* html_still_size = "960x540";  // crisp at 480 px on high-density screens
 
 struct SheetArgs {
-    std::string storyboard, output, every, size;
+    std::string storyboard, output, every, size, lang;
 };
-
-std::string default_output(const std::string& storyboard) {
-    return "out/" + std::filesystem::path(storyboard).stem().string() + "-sheet.png";
-}
 
 int usage_error(const std::string& message) {
     std::cerr << "shardreel: error: " << message << "\n";
@@ -31,9 +27,13 @@ int usage_error(const std::string& message) {
 }
 
 int run_sheet(const SheetArgs& args) {
-    const auto board = load_storyboard(args.storyboard, std::cerr);
+    const auto langs = parse_languages(args.lang, true, std::cerr);
+    if (!langs) return 2;
+    const auto board = load_storyboard(args.storyboard, std::cerr, single_language(*langs));
     if (!board) return 2;
-    const std::string output = args.output.empty() ? default_output(board->file) : args.output;
+    const std::string output =
+        args.output.empty() ? output_stem(board->file, *langs, board->video.lang) + "-sheet.png"
+                            : args.output;
     const std::string ext = std::filesystem::path(output).extension().string();
     if (ext != ".png" && ext != ".html")
         return usage_error("sheet output must end in .png or .html, got '" + output + "'");
@@ -73,6 +73,9 @@ void add_sheet_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--every", args->every,
                     "A still every TIME (2s, 500ms, 45f) instead of at the beats");
     cmd->add_option("--size", args->size, "Size WxH of the HTML page's stills (default 960x540)");
+    cmd->add_option("--lang", args->lang,
+                    "Language of the text (one the storyboard lists; default: its own)");
+
     cmd->callback(
         [args, &exit_code] { exit_code = run_guarded([&] { return run_sheet(*args); }); });
 }

@@ -15,19 +15,21 @@ namespace render {
 namespace {
 
 struct StillArgs {
-    std::string storyboard, at, output;
+    std::string storyboard, at, output, lang;
     VideoOverrides video;
 };
 
-std::string default_output(const std::string& storyboard, const std::string& at) {
+std::string default_output(const std::string& stem, const std::string& at) {
     std::string name = at;
     for (char& c : name)
         if (c == '@' || c == '.') c = '-';
-    return "out/" + std::filesystem::path(storyboard).stem().string() + "-" + name + ".png";
+    return stem + "-" + name + ".png";
 }
 
 int run_still(const StillArgs& args) {
-    auto board = load_storyboard(args.storyboard, std::cerr);
+    const auto langs = parse_languages(args.lang, true, std::cerr);
+    if (!langs) return 2;
+    auto board = load_storyboard(args.storyboard, std::cerr, single_language(*langs));
     if (!board) return 2;
     story::Video video;
     if (auto err = resolve_video(board->video, args.video, video)) {
@@ -41,7 +43,9 @@ int run_still(const StillArgs& args) {
         return 2;
     }
     const std::string output =
-        args.output.empty() ? default_output(board->file, args.at) : args.output;
+        args.output.empty()
+            ? default_output(output_stem(board->file, *langs, board->video.lang), args.at)
+            : args.output;
     const std::string ext = std::filesystem::path(output).extension().string();
     if (ext != ".png" && ext != ".svg" && ext != ".pdf") {
         std::cerr << "shardreel: error: still output must end in .png, .svg or .pdf, got '"
@@ -63,6 +67,9 @@ void add_still_command(CLI::App& app, int& exit_code) {
     cmd->add_option("-o,--output", args->output,
                     "Output .png, .svg or .pdf (default out/<stem>-<id>-<time>.png)");
     cmd->add_option("--size", args->video.size, "Frame size WxH (default: the storyboard's)");
+    cmd->add_option("--lang", args->lang,
+                    "Language of the text (one the storyboard lists; default: its own)");
+
     cmd->callback(
         [args, &exit_code] { exit_code = run_guarded([&] { return run_still(*args); }); });
 }

@@ -7,7 +7,9 @@
 
 #include "render/sys/files.hpp"
 #include "render/voice/speech.hpp"
+#include "story/languages.hpp"
 #include "story/limits.hpp"
+#include "story/load.hpp"
 #include "story/timed.hpp"
 #include "story/units.hpp"
 
@@ -48,38 +50,106 @@ void fill_voice_speech(story::Storyboard& board, story::Diagnostics& errors) {
 
 std::optional<story::Storyboard> timed_storyboard(const std::string& text, const std::string& path,
                                                   story::Diagnostics& errors,
-                                                  std::vector<story::Diagnostic>& warnings) {
-    return story::load_timed(text, path, errors, warnings, fill_voice_speech);
+                                                  std::vector<story::Diagnostic>& warnings,
+                                                  const std::string& lang) {
+    return story::load_timed(text, path, errors, warnings, fill_voice_speech, lang);
 }
 
 namespace {
 
-// The storyboard timed with only the chapters in `only`, chosen before any line is spoken (a
-// chapter's timing is its own lines'); `selected` is false when `only` names an unknown chapter.
-std::optional<story::Storyboard> load_selected(const std::string& path, const std::string& only,
-                                               std::ostream& err, bool& selected) {
+std::optional<std::string> read_storyboard_text(const std::string& path, std::ostream& err) {
     std::string error;
-    const auto text = read_file(path, error);
-    if (!text) {
-        err << path << ": error: cannot read: " << error << "\n";
-        return std::nullopt;
-    }
+    auto text = read_file(path, error);
+    if (!text) err << path << ": error: cannot read: " << error << "\n";
+    return text;
+}
+
+// The storyboard timed in `lang` with only the chapters in `only`, chosen before any line is
+// spoken (a chapter's timing is its own lines'); `selected` is false when `only` names an
+// unknown chapter.
+std::optional<story::Storyboard> load_selected(const std::string& path, const std::string& only,
+                                               std::ostream& err, bool& selected,
+                                               const std::string& lang) {
+    const auto text = read_storyboard_text(path, err);
+    if (!text) return std::nullopt;
     story::Diagnostics errors;
     std::vector<story::Diagnostic> warnings;
-    auto board = story::load_timed(*text, path, errors, warnings,
-                                   [&](story::Storyboard& sb, story::Diagnostics& diags) {
-                                       selected = select_chapters(sb, only, err);
-                                       fill_voice_speech(sb, diags);
-                                   });
+    auto board = story::load_timed(
+        *text, path, errors, warnings,
+        [&](story::Storyboard& sb, story::Diagnostics& diags) {
+            selected = select_chapters(sb, only, err);
+            fill_voice_speech(sb, diags);
+        },
+        lang);
     err << story::format_diagnostics(errors, warnings);
     return board;
 }
 
+// The languages to load `path` in: the storyboard's own (""), the tags asked for, or all it
+// lists (read here; a storyboard that does not parse is loaded once, to report why).
+std::vector<std::string> languages_to_load(const std::string& path, const LanguageChoice& langs) {
+    if (!langs.all) return langs.given() ? langs.tags : std::vector<std::string>{""};
+    std::string error;
+    const auto text = read_file(path, error);
+    story::Diagnostics ignored;
+    const auto board = text ? story::parse_storyboard(*text, path, ignored) : std::nullopt;
+    return board ? board->languages : std::vector<std::string>{""};
+}
+
 }  // namespace
 
-std::optional<story::Storyboard> load_storyboard(const std::string& path, std::ostream& err) {
+std::optional<LanguageChoice> parse_languages(const std::string& value, bool single,
+                                              std::ostream& err) {
+    LanguageChoice out;
+    if (value == "all" && !single) {
+        out.all = true;
+        return out;
+    }
+    for (const std::string& tag : split_ids(value)) {
+        const story::TagCheck check = story::check_language_tag(tag);
+        if (check.error) {
+            err << "shardreel: error: --lang: " << *check.error << "\n";
+            return std::nullopt;
+        }
+        if (std::ranges::count(out.tags, check.tag) == 0) out.tags.push_back(check.tag);
+    }
+    if (single && out.tags.size() > 1) {
+        err << "shardreel: error: --lang takes one language here, got '" << value << "'\n";
+        return std::nullopt;
+    }
+    return out;
+}
+
+std::string single_language(const LanguageChoice& langs) {
+    return langs.tags.empty() ? "" : langs.tags.front();
+}
+
+std::string output_stem(const std::string& storyboard, const LanguageChoice& langs,
+                        const std::string& lang) {
+    return "out/" + fs::path(storyboard).stem().string() + (langs.given() ? "." + lang : "");
+}
+
+std::optional<story::Storyboard> load_storyboard(const std::string& path, std::ostream& err,
+                                                 const std::string& lang) {
     bool selected = true;
-    return load_selected(path, "", err, selected);
+    return load_selected(path, "", err, selected, lang);
+}
+
+std::optional<std::vector<story::Storyboard>> other_languages(const story::Storyboard& film,
+                                                              std::ostream& err) {
+    const auto text = read_storyboard_text(film.file, err);
+    if (!text) return std::nullopt;
+    std::vector<story::Storyboard> out;
+    for (const std::string& lang : film.languages) {
+        if (lang == film.video.lang) continue;
+        story::Diagnostics errors;
+        std::vector<story::Diagnostic> warnings;
+        auto board = story::parse_storyboard(*text, film.file, errors, warnings, lang);
+        err << story::format_diagnostics(errors, warnings);
+        if (!board) return std::nullopt;
+        out.push_back(std::move(*board));
+    }
+    return out;
 }
 
 std::optional<std::vector<std::string>> expand_storyboards(const std::vector<std::string>& args,
@@ -121,14 +191,19 @@ bool chapters_hold_frames(const story::Storyboard& board, int fps, std::ostream&
 
 std::optional<std::vector<FilmJob>> load_films(const std::vector<std::string>& storyboards,
                                                const std::string& only,
-                                               const VideoOverrides& overrides, std::ostream& err) {
+                                               const VideoOverrides& overrides, std::ostream& err,
+                                               const LanguageChoice& langs) {
     const auto paths = expand_storyboards(storyboards, err);
     if (!paths) return std::nullopt;
+    std::vector<std::pair<std::string, std::string>> loads;  // path, language
+    for (const std::string& path : *paths)
+        for (const std::string& lang : languages_to_load(path, langs))
+            loads.emplace_back(path, lang);
     std::vector<FilmJob> films;
     bool ok = true;
-    for (const std::string& path : *paths) {
+    for (const auto& [path, lang] : loads) {
         bool selected = true;
-        auto board = load_selected(path, only, err, selected);
+        auto board = load_selected(path, only, err, selected, lang);
         if (!board) {
             ok = false;
             continue;

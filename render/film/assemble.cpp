@@ -42,10 +42,8 @@ void assemble(const FilmJob& film, const std::vector<const Planned*>& chapters,
     for (const Planned* p : chapters) inputs.push_back(cache.segment_path(p->key));
     ConcatExtras extras;
     extras.chapters = chapter_markers(film, time);
-    // burn and track embed the caption track (burn also draws them); off embeds none.
-    if (film.video.captions != story::Captions::off)
-        for (const story::CueTime& c : time.cues())
-            extras.subtitles.push_back({time.seconds(c.start), time.seconds(c.end), c.text});
+    // burn and track embed the caption tracks (burn also draws the film's); off embeds none.
+    if (film.video.captions != story::Captions::off) extras.captions = caption_tracks(film, time);
     extras.audio = sound_track(film, sound, cache);
     ensure_parent_dir(film.output);
     CaptionFiles captions(film.output, time);

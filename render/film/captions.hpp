@@ -3,6 +3,8 @@
 #pragma once
 #include <string>
 
+#include "render/av/concat.hpp"
+#include "render/film/film_job.hpp"
 #include "render/sys/temp_file.hpp"
 #include "story/film_time.hpp"
 
@@ -10,6 +12,12 @@ namespace render {
 
 std::string to_webvtt(const story::FilmTime& time);
 std::string to_srt(const story::FilmTime& time);
+
+// The film's caption track (ISO 639-2 of its language), then one per storyboard in
+// film.caption_languages: each of the film's cues with that language's line of the same beat
+// (the chapter by id, the beat by its number as written), so every track follows the film's
+// timing.
+std::vector<SubtitleTrack> caption_tracks(const FilmJob& film, const story::FilmTime& time);
 
 // The film's .vtt and .srt beside `output` (out/film.mp4 -> out/film.vtt; for an image sequence
 // out/frames/%05d.png, out/frames.vtt), written to temporary files and renamed right after the

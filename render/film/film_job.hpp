@@ -17,6 +17,9 @@ struct FilmJob {
     story::Video video;
     std::string output;
     std::optional<FilmAudio> sound;  // on the video's clock; none: a silent film
+    // `--captions all`: the storyboard in each other language it lists (parsed, not timed), whose
+    // lines caption the film at its own beats; empty: the film's own language alone.
+    std::vector<story::Storyboard> caption_languages;
 };
 
 struct ChapterReport {

@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "story/format.hpp"
+#include "story/lang.hpp"
+#include "story/languages.hpp"
 #include "story/settings.hpp"
 
 namespace render {
@@ -286,14 +288,15 @@ std::string vtt_url(const std::string& vtt) {
 }
 
 std::string film_section(const PageModel& p) {
+    const std::string lang = "\" srclang=\"" + escaped(p.lang) + "\" label=\"";
     std::string out =
         "<section class=\"film\" aria-label=\"The film\">\n<video id=\"film\" controls "
         "preload=\"metadata\" playsinline poster=\"" +
         p.poster + "\" width=\"" + std::to_string(p.width) + "\" height=\"" +
         std::to_string(p.height) + "\"><source src=\"" + p.film +
-        "\" type=\"video/mp4\"><track kind=\"captions\" src=\"" + vtt_url(p.captions_vtt) +
-        "\" srclang=\"en\" label=\"English\" default><track kind=\"chapters\" src=\"" +
-        vtt_url(p.chapters_vtt) + "\" srclang=\"en\" label=\"Chapters\"></video>\n";
+        "\" type=\"video/mp4\"><track kind=\"captions\" src=\"" + vtt_url(p.captions_vtt) + lang +
+        escaped(story::language_name(p.lang)) + "\" default><track kind=\"chapters\" src=\"" +
+        vtt_url(p.chapters_vtt) + lang + "Chapters\"></video>\n";
     out += "<nav class=\"chapters\" aria-label=\"Chapters\"><ol>\n";
     for (const PageChapter& c : p.chapters)
         out += "<li><button type=\"button\" class=\"seek\" data-start=\"" + seconds_text(c.start) +
@@ -328,12 +331,14 @@ std::string questions(const story::PageText& t) {
 }  // namespace
 
 std::string page_html(const PageModel& p) {
-    std::string out =
-        "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-        "<meta name=\"color-scheme\" content=\"light dark\">\n<title>" +
-        escaped(p.title) + "</title>\n<style>" + kStyle + p.colours +
-        "</style>\n</head>\n<body>\n" + p.glyphs + "<header><h1>" + escaped(p.title) + "</h1>\n";
+    std::string out = "<!doctype html>\n<html lang=\"" + escaped(p.lang) + "\"" +
+                      (story::is_rtl(p.lang) ? " dir=\"rtl\"" : "") +
+                      ">\n<head>\n<meta charset=\"utf-8\">\n"
+                      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+                      "<meta name=\"color-scheme\" content=\"light dark\">\n<title>" +
+                      escaped(p.title) + "</title>\n<style>" + kStyle + p.colours +
+                      "</style>\n</head>\n<body>\n" + p.glyphs + "<header><h1>" + escaped(p.title) +
+                      "</h1>\n";
     if (!p.text.lede.empty()) out += "<p class=\"lede\">" + escaped(p.text.lede) + "</p>\n";
     out += "</header>\n<main>\n" + film_section(p);
     for (const PageChapter& c : p.chapters) out += chapter_section(c);

@@ -40,6 +40,7 @@ struct PageModel {
     // from a file (Chromium treats every file: URL as its own origin); the files are beside too.
     std::string captions_vtt, chapters_vtt;
     int width = 0, height = 0;
+    std::string lang = "en";  // the page's and its tracks' language (BCP-47)
 };
 
 std::string page_html(const PageModel& page);

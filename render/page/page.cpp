@@ -89,7 +89,8 @@ PageReport write_page(const FilmJob& film, const Fonts& fonts, const BatchOption
         {},
         {},
         film.video.width,
-        film.video.height};
+        film.video.height,
+        film.board.video.lang};
     for (std::size_t i = 0; i < film.board.chapters.size(); ++i) {
         cancel.check();
         page.chapters.push_back(

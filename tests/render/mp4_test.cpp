@@ -276,14 +276,17 @@ TEST_CASE("concat_mp4 joins segments by stream copy") {
     CHECK(bytes_of(out) == once);
 }
 
-TEST_CASE("concat_mp4 writes chapters and a mov_text caption track") {
+TEST_CASE(
+    "concat_mp4 writes chapters and a mov_text caption track per language, the first default") {
     ScratchDir dir;
     encode_palette(dir.file("a.mp4"), 480, 270, 30, 10);
     encode_palette(dir.file("b.mp4"), 480, 270, 30, 8);
     render::ConcatExtras extras;
     extras.chapters = {{"Why it does not fit", 0, 1.0 / 3}, {"Ring all-reduce", 1.0 / 3, 0.6}};
-    extras.subtitles = {{0.1, 0.25, "Training holds more than weights."},
-                        {0.4, 0.55, "Ring: 2(N-1)/N × B per card"}};
+    extras.captions = {{"eng",
+                        {{0.1, 0.25, "Training holds more than weights."},
+                         {0.4, 0.55, "Ring: 2(N-1)/N × B per card"}}},
+                       {"deu", {{0.1, 0.25, "Training hält mehr als die Gewichte."}}}};
     const std::string out = dir.file("full.mp4");
     render::concat_mp4({dir.file("a.mp4"), dir.file("b.mp4")}, out, extras);
 
@@ -297,10 +300,18 @@ TEST_CASE("concat_mp4 writes chapters and a mov_text caption track") {
     CHECK(info.chapters[1].start_seconds == Approx(0.333).margin(1e-9));
     CHECK(info.chapters[1].end_seconds == Approx(0.6).margin(1e-9));
 
-    REQUIRE(info.subtitles.size() == 1);
+    REQUIRE(info.subtitles.size() == 2);
     const render::ProbedSubtitles& subs = info.subtitles[0];
     CHECK(subs.codec == "mov_text");
     CHECK(subs.language == "eng");
+    CHECK(subs.is_default);
+    const render::ProbedSubtitles& german = info.subtitles[1];
+    CHECK(german.codec == "mov_text");
+    CHECK(german.language == "deu");
+    CHECK_FALSE(german.is_default);
+    REQUIRE(german.cues.size() == 1);
+    CHECK(german.cues[0].text == "Training hält mehr als die Gewichte.");
+    CHECK(german.cues[0].end_seconds == Approx(0.25).margin(1e-9));
     REQUIRE(subs.cues.size() == 2);
     CHECK(subs.cues[0].text == "Training holds more than weights.");
     CHECK(subs.cues[0].start_seconds == Approx(0.1).margin(1e-9));

@@ -235,3 +235,40 @@ TEST_CASE("rendering some chapters (--only) speaks their lines, no others", "[so
     CHECK(wrong.err.find("no chapter 'take' in spoken.yaml (did you mean 'takes'?)") !=
           std::string::npos);
 }
+
+TEST_CASE("a German film is spoken by espeak-ng, the English voice being Festival's", "[sound]") {
+    TempDir dir;
+    render_test::write_text(dir.path / "spoken.yaml", R"(shardreel: 1
+title: {en: Spoken, de: Gesprochen}
+video: {size: 320x180, fps: 15, theme: dark, narration: "festival:cmu_us_slt_arctic_hts"}
+languages: [en, de]
+defaults: {model: 7B}
+chapters:
+  - id: bytes
+    kind: bytes_per_parameter
+    duration: auto
+    title: {en: Bytes, de: Bytes}
+    beats:
+      - at: after
+        say: {en: Every parameter costs sixteen bytes., de: Jeder Parameter kostet sechzehn Bytes.}
+      - at: after
+        say: {en: In fp8 a weight takes one byte., de: In fp8 braucht ein Gewicht ein Byte.}
+)");
+    const auto run = run_cli("render spoken.yaml --lang de --cache cache --quiet", dir.path);
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    const fs::path film = dir.path / "out/spoken.de.mp4";
+    const std::vector<Cue> lines = cues(dir.path / "out/spoken.de.srt");
+    REQUIRE(lines.size() == 2);
+    const std::vector<float> pcm = render_test::decode_stereo(film);
+    CHECK(db(render_test::rms(pcm, at(0.05), at(lines[0].start - 0.05))) < -60);
+    for (const Cue& line : lines) {
+        INFO("line from " << line.start << " s to " << line.end << " s");
+        CHECK(line.end - line.start > 1);
+        CHECK(db(render_test::rms(pcm, at(line.start + 0.1), at(line.end - 0.6))) > -35);
+    }
+    // The speech cache holds espeak-ng's German lines, and no Festival line was spoken.
+    const std::string records = render_test::run_shell("cat cache/speech/*.json", dir.path).out;
+    CHECK(records.find("Jeder Parameter kostet sechzehn Bytes.") != std::string::npos);
+    CHECK(records.find("festival") == std::string::npos);
+}

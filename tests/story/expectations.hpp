@@ -1,10 +1,20 @@
 // The "# expect: LINE:COL: MESSAGE" header that opens each broken storyboard under
-// tests/storyboards/, read back as the diagnostics the loader must print for that file.
+// tests/storyboards/, read back as the diagnostics the loader must print for that file; and the
+// storyboards' text read whole.
 #pragma once
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 
 namespace story_test {
+
+inline std::string slurp(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    return buf.str();
+}
 
 // "# expect: 6:7: message" lines at the top of a file's text, formatted as the loader prints
 // them for `file`: "file:6:7: error: message\n" ("# expect: 6:7: warning: message" for a

@@ -10,16 +10,7 @@
 #include "story/timed.hpp"
 #include "tests/story/expectations.hpp"
 
-namespace {
-
-std::string slurp(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return buf.str();
-}
-
-}  // namespace
+using story_test::slurp;
 
 TEST_CASE("every fuzz crasher loads with its expected diagnostics and draws when valid") {
     const std::filesystem::path dir =

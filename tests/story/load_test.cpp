@@ -20,12 +20,7 @@ namespace {
 
 const std::string kSource = SHARDREEL_SOURCE_DIR;
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return buf.str();
-}
+using story_test::slurp;
 
 story::Storyboard load_ok(const std::string& text) {
     story::Diagnostics diags;

@@ -21,7 +21,7 @@ namespace {
 
 struct JobsArgs {
     std::vector<std::string> storyboards;
-    std::string only, cache_dir, program, format = "lines";
+    std::string only, cache_dir, program, lang, format = "lines";
     SlurmOptions slurm{"", "", "out/slurm"};
     VideoOverrides video;
 };
@@ -47,6 +47,7 @@ std::string assemble_command(const JobsArgs& args, const std::string& program,
     std::string command = program + " render";
     for (const std::string& board : args.storyboards) command += " " + shell_quote(board);
     if (!args.only.empty()) command += " --only " + shell_quote(args.only);
+    if (!args.lang.empty()) command += " --lang " + shell_quote(args.lang);
     return command + " --cache " + shell_quote(cache_dir) + video_flags(args.video);
 }
 
@@ -66,7 +67,9 @@ JobList job_list(const JobsArgs& args, const std::vector<PendingSegment>& pendin
     JobList jobs;
     for (const PendingSegment& p : pending)
         jobs.segments.push_back(program + " render " + shell_quote(p.storyboard) + " --only " +
-                                shell_quote(p.chapter_id) + flags);
+                                shell_quote(p.chapter_id) +
+                                (args.lang.empty() ? "" : " --lang " + shell_quote(p.lang)) +
+                                flags);
     jobs.assemble = assemble_command(args, program, cache_dir);
     jobs.workdir = std::filesystem::current_path().string();
     jobs.what = describe(args, pending.size(), cache_dir);
@@ -89,7 +92,9 @@ int run_jobs(const JobsArgs& args) {
     const std::string cache_dir =
         args.cache_dir.empty() ? default_cache_dir("out/film.mp4") : args.cache_dir;
     speech_cache() = cache_dir;
-    const auto films = load_films(args.storyboards, args.only, args.video, std::cerr);
+    const auto langs = parse_languages(args.lang, false, std::cerr);
+    if (!langs) return 2;
+    const auto films = load_films(args.storyboards, args.only, args.video, std::cerr, *langs);
     if (!films) return 2;
     const Fonts fonts(default_font_dir());
     const JobList jobs = job_list(args, pending_segments(*films, fonts, cache_dir), cache_dir);
@@ -120,6 +125,8 @@ void add_jobs_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--cache", args->cache_dir,
                     "Shared segment cache directory (default out/cache)");
     cmd->add_option("--only", args->only, "Only these chapter ids (comma separated)");
+    cmd->add_option("--lang", args->lang,
+                    "The films of these languages (comma separated, or all the storyboard lists)");
     cmd->add_option("--quality", args->video.quality,
                     "low, medium, high or 4k, passed on to each command");
     cmd->add_option("--size", args->video.size, "Frame size WxH, passed on to each command");

@@ -18,22 +18,25 @@ namespace {
 namespace fs = std::filesystem;
 
 struct PageArgs {
-    std::string storyboard, output, cache;
+    std::string storyboard, output, cache, lang;
     VideoOverrides video;
     bool json = false, no_audio = false;
 };
 
 int run_page(const PageArgs& args) {
-    const std::string dir = args.output.empty()
-                                ? "out/" + fs::path(args.storyboard).stem().string() + "-page"
-                                : args.output;
+    const auto langs = parse_languages(args.lang, true, std::cerr);
+    if (!langs) return 2;
+    const std::string dir =
+        args.output.empty()
+            ? output_stem(args.storyboard, *langs, single_language(*langs)) + "-page"
+            : args.output;
     BatchOptions batch;
     // The cache beside the page's directory (out/cache for out/<stem>-page), never inside it.
     batch.cache_dir = args.cache.empty()
                           ? (fs::path(dir).lexically_normal().parent_path() / "cache").string()
                           : args.cache;
     speech_cache() = batch.cache_dir;
-    auto films = load_films({args.storyboard}, "", args.video, std::cerr);
+    auto films = load_films({args.storyboard}, "", args.video, std::cerr, *langs);
     if (!films) return 2;
     FilmJob& film = films->front();
     film.video.captions = story::Captions::track;  // the page's <track>, switchable
@@ -73,6 +76,9 @@ void add_page_command(CLI::App& app, int& exit_code) {
     cmd->add_option("-o,--output", args->output, "Output directory (default out/<stem>-page)");
     cmd->add_option("--size", args->video.size, "Frame size WxH of the film and the figures");
     cmd->add_option("--fps", args->video.fps, "Frames per second of the film");
+    cmd->add_option("--lang", args->lang,
+                    "Language of the page and its film (one the storyboard lists; default: its "
+                    "own, to out/<stem>-page)");
     cmd->add_option("--cache", args->cache,
                     "Segment cache directory (default: cache/ beside the page's directory)");
     cmd->add_flag("--no-audio", args->no_audio, "A silent film");

@@ -26,15 +26,20 @@ namespace {
 
 struct RenderArgs {
     std::vector<std::string> storyboards;
-    std::string output, only, cache_limit;
+    std::string output, only, cache_limit, lang, captions = "own";
     VideoOverrides video;
     BatchOptions batch;
     bool no_cache = false, json = false, quiet = false, no_audio = false;
 };
 
-std::string default_output(const std::string& storyboard, bool sound_only) {
-    return "out/" + std::filesystem::path(storyboard).stem().string() +
-           (sound_only ? ".m4a" : ".mp4");
+// With --captions all, every film carries a caption track of each language its storyboard lists.
+bool add_caption_languages(std::vector<FilmJob>& films) {
+    for (FilmJob& film : films) {
+        auto others = other_languages(film.board, std::cerr);
+        if (!others) return false;
+        film.caption_languages = std::move(*others);
+    }
+    return true;
 }
 
 void print_progress(const Progress& p, std::chrono::steady_clock::time_point start) {
@@ -105,17 +110,23 @@ bool prepare_films(const RenderArgs& args, std::vector<FilmJob>& films,
                          ? default_cache_dir(args.output.empty() ? "out/film.mp4" : args.output)
                          : args.batch.cache_dir;
     if (args.no_cache) use_scratch_speech_cache(scratch);
-    auto loaded = load_films(args.storyboards, args.only, args.video, std::cerr);
+    const auto langs = parse_languages(args.lang, false, std::cerr);
+    if (!langs) return false;
+    auto loaded = load_films(args.storyboards, args.only, args.video, std::cerr, *langs);
     if (!loaded) return false;
     if (!args.output.empty() && loaded->size() > 1) {
         std::cerr << "shardreel: error: -o names one output but " << loaded->size()
-                  << " storyboards were given (drop -o to write out/<name>.mp4 for each)\n";
+                  << " films were given (drop -o to write out/<name>.mp4, or "
+                     "out/<name>.<lang>.mp4, for each)\n";
         return false;
     }
+    const char* ext = args.batch.sound_only ? ".m4a" : ".mp4";
     for (FilmJob& film : *loaded)
-        film.output = args.output.empty() ? default_output(film.board.file, args.batch.sound_only)
-                                          : args.output;
+        film.output = args.output.empty()
+                          ? output_stem(film.board.file, *langs, film.board.video.lang) + ext
+                          : args.output;
     films = std::move(*loaded);
+    if (args.captions == "all" && !add_caption_languages(films)) return false;
     return prepare_sound(args, films);
 }
 
@@ -198,6 +209,13 @@ void add_render_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--size", args->video.size, "Frame size WxH, overrides the preset");
     cmd->add_option("--fps", args->video.fps, "Frames per second, overrides the preset");
     cmd->add_option("--only", args->only, "Render only these chapter ids (comma separated)");
+    cmd->add_option("--lang", args->lang,
+                    "Languages to render, one film each as out/<stem>.<lang>.mp4 (comma "
+                    "separated, or all the storyboard lists; default: its own, to out/<stem>.mp4)");
+    cmd->add_option("--captions", args->captions,
+                    "own: a caption track in the film's language (default); all: one per language "
+                    "the storyboard lists, the film's first")
+        ->check(CLI::IsMember({"own", "all"}));
     cmd->add_option("-j,--jobs", args->batch.jobs,
                     "Chapters drawn in parallel (default: CPU count / 2, the encoder's threads); "
                     "output is identical for any N")
