@@ -1,0 +1,262 @@
+// Text in other languages (issue 18): right-to-left runs ordered by FriBidi before HarfBuzz
+// shapes them, Noto faces for the scripts Inter lacks, and what happens without them. Glyph
+// order is checked against HarfBuzz shaping the same run directly.
+#include <hb.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "render/draw/fonts.hpp"
+#include "tests/render/cli.hpp"
+#include "tests/render/test_scene.hpp"
+
+using render::GlyphRun;
+using render_test::shipped_fonts;
+using story::TextStyle;
+using story::Weight;
+
+namespace fs = std::filesystem;
+
+namespace {
+
+TextStyle in(std::string lang, Weight w = Weight::regular) {
+    return {40, w, false, std::move(lang)};
+}
+
+// Where Debian installs a fallback face's file.
+std::string noto_path(const std::string& file) {
+    for (const std::string& dir : render::Fonts::default_fallback_dirs())
+        if (fs::exists(fs::path(dir) / file)) return (fs::path(dir) / file).string();
+    FAIL("no " << file << " in Debian's Noto directories");
+    return "";
+}
+
+// HarfBuzz's glyphs for text shaped as one run, straight from the font file.
+std::vector<unsigned> hb_glyphs(const std::string& path, const std::string& text,
+                                hb_direction_t direction, const char* lang) {
+    hb_blob_t* blob = hb_blob_create_from_file(path.c_str());
+    hb_face_t* face = hb_face_create(blob, 0);
+    hb_font_t* font = hb_font_create(face);
+    hb_buffer_t* buffer = hb_buffer_create();
+    hb_buffer_add_utf8(buffer, text.data(), static_cast<int>(text.size()), 0, -1);
+    hb_buffer_guess_segment_properties(buffer);
+    hb_buffer_set_direction(buffer, direction);
+    hb_buffer_set_language(buffer, hb_language_from_string(lang, -1));
+    hb_shape(font, buffer, nullptr, 0);
+    unsigned count = 0;
+    const hb_glyph_info_t* info = hb_buffer_get_glyph_infos(buffer, &count);
+    std::vector<unsigned> glyphs;
+    for (unsigned i = 0; i < count; ++i) glyphs.push_back(info[i].codepoint);
+    hb_buffer_destroy(buffer);
+    hb_font_destroy(font);
+    hb_face_destroy(face);
+    hb_blob_destroy(blob);
+    return glyphs;
+}
+
+// The glyph a face maps a character to before shaping (its isolated, unjoined form).
+unsigned nominal_glyph(const std::string& path, hb_codepoint_t c) {
+    hb_blob_t* blob = hb_blob_create_from_file(path.c_str());
+    hb_face_t* face = hb_face_create(blob, 0);
+    hb_font_t* font = hb_font_create(face);
+    hb_codepoint_t glyph = 0;
+    hb_font_get_nominal_glyph(font, c, &glyph);
+    hb_font_destroy(font);
+    hb_face_destroy(face);
+    hb_blob_destroy(blob);
+    return glyph;
+}
+
+std::string text_of(const std::string& utf8, const GlyphRun& run) {
+    return utf8.substr(run.begin, run.end - run.begin);
+}
+
+bool has_notdef(const std::vector<GlyphRun>& runs) {
+    return std::any_of(runs.begin(), runs.end(), [](const GlyphRun& r) {
+        return std::find(r.glyphs.begin(), r.glyphs.end(), 0u) != r.glyphs.end();
+    });
+}
+
+}  // namespace
+
+TEST_CASE("Hebrew shapes right to left: the first glyph drawn is the last letter", "[text][i18n]") {
+    const std::string shalom = "שלום";
+    const auto runs = shipped_fonts().runs(shalom, in("he"));
+    REQUIRE(runs.size() == 1);
+    CHECK(runs[0].rtl);
+    CHECK(runs[0].face == "NotoSansHebrew-Regular.ttf");
+    const std::string path = noto_path(runs[0].face);
+    CHECK(runs[0].glyphs == hb_glyphs(path, shalom, HB_DIRECTION_RTL, "he"));
+    CHECK(runs[0].glyphs.front() == nominal_glyph(path, U'ם'));  // final mem, the last letter
+    CHECK(runs[0].glyphs.back() == nominal_glyph(path, U'ש'));
+}
+
+TEST_CASE("Arabic letters join and run right to left, words in reverse order", "[text][i18n]") {
+    const std::string word = "مرحبا";
+    const auto runs = shipped_fonts().runs(word, in("ar"));
+    REQUIRE(runs.size() == 1);
+    CHECK(runs[0].rtl);
+    CHECK(runs[0].face == "NotoSansArabic-Regular.ttf");
+    const std::string path = noto_path(runs[0].face);
+    CHECK(runs[0].glyphs == hb_glyphs(path, word, HB_DIRECTION_RTL, "ar"));
+    // Joined: the first letter (drawn last) takes its initial form, not the isolated one.
+    CHECK(runs[0].glyphs.back() != nominal_glyph(path, U'م'));
+
+    const std::string sentence = "مرحبا بالعالم";
+    const auto words = shipped_fonts().runs(sentence, in("ar"));
+    REQUIRE(words.size() >= 2);
+    CHECK(text_of(sentence, words.front()) == "بالعالم");
+    CHECK(text_of(sentence, words.back()) == "مرحبا");
+}
+
+TEST_CASE("GPU 0 inside an Arabic sentence keeps its letters and digit in order", "[text][i18n]") {
+    const std::string sentence = "يعمل GPU 0 الآن";
+    const auto latin = shipped_fonts().runs("GPU 0", in("en"));
+    REQUIRE(latin.size() == 1);
+    // The film's language makes the paragraph right to left; unknown, the first letter does.
+    for (const char* lang : {"ar", ""}) {
+        INFO("lang '" << lang << "'");
+        const auto runs = shipped_fonts().runs(sentence, in(lang));
+        const auto gpu = std::find_if(runs.begin(), runs.end(), [&](const GlyphRun& r) {
+            return text_of(sentence, r) == "GPU 0";
+        });
+        REQUIRE(gpu != runs.end());
+        CHECK_FALSE(gpu->rtl);
+        CHECK(gpu->face == "Inter-Regular.otf");
+        CHECK(gpu->glyphs == latin[0].glyphs);  // logical order, the 0 not mirrored
+        // Read from the right: "يعمل", then "GPU 0", then "الآن" at the left end.
+        CHECK(text_of(sentence, runs.front()) == "الآن");
+        CHECK(text_of(sentence, runs.back()) == "يعمل");
+    }
+}
+
+TEST_CASE("Devanagari shapes with conjuncts", "[text][i18n]") {
+    const std::string hindi = "हिन्दी";  // 6 code points: ह ि न ् द ी
+    const auto runs = shipped_fonts().runs(hindi, in("hi"));
+    REQUIRE(runs.size() == 1);
+    CHECK_FALSE(runs[0].rtl);
+    CHECK(runs[0].face == "NotoSansDevanagari-Regular.ttf");
+    CHECK(runs[0].glyphs.size() < 6);
+    CHECK_FALSE(has_notdef(runs));
+}
+
+TEST_CASE("fallback faces cover Arabic, Hebrew, Devanagari and CJK text", "[text][i18n]") {
+    const render::Fonts& fonts = shipped_fonts();
+    CHECK(fonts.missing_scripts().empty());
+    for (const auto& [text, lang] : std::vector<std::pair<std::string, std::string>>{
+             {"كل بطاقة تحمل نسخة من الأوزان", "ar"},
+             {"כל כרטיס שומר עותק של המשקלים", "he"},
+             {"हर कार्ड भार की एक प्रति रखता है", "hi"},
+             {"各GPUは重みの一部だけを保持します。", "ja"},
+             {"每张卡只保存一部分权重。", "zh-CN"},
+             {"그래디언트를 모두 더합니다", "ko"}}) {
+        INFO(text);
+        CHECK_FALSE(has_notdef(fonts.runs(text, in(lang))));
+    }
+}
+
+TEST_CASE("CJK text takes the face of its language's region", "[text][i18n]") {
+    const auto family = [](const char* text, const char* lang) {
+        const auto runs = shipped_fonts().runs(text, in(lang));
+        return runs.empty() ? std::string() : runs.front().family;
+    };
+    CHECK(family("重み", "ja") == "Noto Sans CJK JP");
+    CHECK(family("重み", "") == "Noto Sans CJK JP");
+    CHECK(family("权重", "zh-CN") == "Noto Sans CJK SC");
+    CHECK(family("權重", "zh-Hant") == "Noto Sans CJK TC");
+    CHECK(family("權重", "zh_TW") == "Noto Sans CJK TC");
+    CHECK(family("權重", "zh-HK") == "Noto Sans CJK HK");
+    CHECK(family("가중치", "ko") == "Noto Sans CJK KR");
+}
+
+TEST_CASE("fallbacks match Inter's weights as closely as they offer", "[text][i18n]") {
+    // fonts-noto-core has Regular and Bold: medium is nearer Regular, semibold nearer Bold.
+    const auto face = [](Weight w) { return shipped_fonts().runs("مرحبا", in("ar", w))[0].face; };
+    CHECK(face(Weight::regular) == "NotoSansArabic-Regular.ttf");
+    CHECK(face(Weight::medium) == "NotoSansArabic-Regular.ttf");
+    CHECK(face(Weight::semibold) == "NotoSansArabic-Bold.ttf");
+    CHECK(shipped_fonts().runs("重み", in("ja", Weight::semibold))[0].face ==
+          "NotoSansCJK-Bold.ttc");
+}
+
+TEST_CASE("tabular figures keep one advance in a right-to-left line", "[text][i18n]") {
+    const TextStyle tabular{50, Weight::regular, true, "ar"};
+    CHECK(shipped_fonts().measure("1,111.1", tabular).advance ==
+          shipped_fonts().measure("8,808.0", tabular).advance);
+    CHECK(shipped_fonts().measure("1", {50, Weight::regular, false, "ar"}).advance <
+          shipped_fonts().measure("1", tabular).advance - 5);
+}
+
+TEST_CASE("without the Noto packages the fonts still load and missing glyphs are .notdef",
+          "[text][i18n]") {
+    const std::string empty = render_test::scratch_path("no-noto");
+    fs::create_directories(empty);
+    const render::Fonts fonts(render::default_font_dir(), {empty});
+    CHECK(fonts.missing_scripts() ==
+          std::vector<std::string>{"Arabic", "Hebrew", "Devanagari", "CJK"});
+    const auto runs = fonts.runs("שלום", in("he"));
+    REQUIRE(runs.size() == 1);
+    CHECK(runs[0].face == "Inter-Regular.otf");
+    CHECK(runs[0].glyphs == std::vector<unsigned>(4, 0));
+    CHECK(fonts.measure("שלום", in("he")).advance > 0);  // boxes, laid out like any glyph
+    // Latin text is untouched.
+    CHECK(fonts.runs("GPU 0", in("en"))[0].glyphs ==
+          shipped_fonts().runs("GPU 0", in(""))[0].glyphs);
+}
+
+TEST_CASE("the font digest covers the fallback files found", "[text][i18n]") {
+    // Links to Debian's files: the same contents give the same digest, wherever they are.
+    const fs::path all = render_test::scratch_path("noto-all"),
+                   no_hebrew = render_test::scratch_path("noto-no-hebrew"),
+                   other_hebrew = render_test::scratch_path("noto-other-hebrew");
+    for (const fs::path& dir : {all, no_hebrew, other_hebrew}) {
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+    }
+    for (const std::string& dir : render::Fonts::default_fallback_dirs()) {
+        for (const auto& entry : fs::directory_iterator(dir)) {
+            const std::string name = entry.path().filename().string();
+            if (name.rfind("NotoSans", 0) != 0) continue;
+            fs::create_symlink(entry.path(), all / name);
+            if (name.rfind("NotoSansHebrew-", 0) == 0) {
+                fs::copy_file(entry.path(), other_hebrew / name);
+                std::ofstream(other_hebrew / name, std::ios::app) << '\0';
+                continue;
+            }
+            fs::create_symlink(entry.path(), no_hebrew / name);
+            fs::create_symlink(entry.path(), other_hebrew / name);
+        }
+    }
+    const std::string dir = render::default_font_dir(), digest = shipped_fonts().digest();
+    CHECK(render::Fonts(dir, {all.string()}).digest() == digest);
+    const render::Fonts without(dir, {no_hebrew.string()});
+    CHECK(without.missing_scripts() == std::vector<std::string>{"Hebrew"});
+    CHECK(without.digest() != digest);
+    CHECK(render::Fonts(dir, {other_hebrew.string()}).digest() != digest);
+    CHECK(render::Fonts(dir, {other_hebrew.string()}).digest() != without.digest());
+}
+
+// Cairo writes each run's clusters into the PDF's ToUnicode map: pdftotext reads the words back
+// (right-to-left lines in logical order between embedding marks) only if they map each glyph to
+// its own letters.
+TEST_CASE("PDF text maps right-to-left and mixed runs back to their words", "[text][i18n]") {
+    const std::vector<std::pair<std::string, std::string>> lines = {
+        {"يعمل GPU 0 الآن", "ar"},
+        {"שלום עולם", "he"},
+        {"各GPUは重みの一部だけを保持します。", "ja"},
+        {"हिन्दी में GPU", "hi"}};
+    story::Scene scene;
+    double y = 100;
+    for (const auto& [text, lang] : lines)
+        scene.add(story::Text{100, y += 120, text, in(lang), story::hex(0xFFFFFF)});
+    const std::string pdf = render_test::scratch_path("languages.pdf");
+    render_test::render_still(scene, pdf, 1920, 1080);
+    REQUIRE(std::system(("pdftotext '" + pdf + "' '" + pdf + ".txt'").c_str()) == 0);
+    const std::string text = render_test::slurp(pdf + ".txt");
+    for (const char* word :
+         {"يعمل", "GPU 0", "שלום", "עולם", lines[2].first.c_str(), lines[3].first.c_str()})
+        CHECK(text.find(word) != std::string::npos);
+}
