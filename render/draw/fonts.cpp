@@ -73,7 +73,8 @@ Fonts::~Fonts() = default;
 
 story::TextExtent Fonts::measure(std::string_view utf8, const story::TextStyle& style) const {
     double advance = 0;
-    for (const ShapedRun& run : *impl_->shaped(utf8, style))
+    const auto shaped = impl_->shaped(utf8, style);  // held: another thread may clear the cache
+    for (const ShapedRun& run : *shaped)
         advance += run.advance * impl_->scale(run, style);
     const Face& inter = impl_->faces.face(FaceTable::inter(style.weight));
     const double scale = style.size / inter.units_per_em;
@@ -88,7 +89,8 @@ void Fonts::draw(cairo_t* cr, std::string_view utf8, const story::TextStyle& sty
                  double y) const {
     const bool outlines = cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_IMAGE;
     double pen = 0;
-    for (const ShapedRun& run : *impl_->shaped(utf8, style)) {
+    const auto shaped = impl_->shaped(utf8, style);
+    for (const ShapedRun& run : *shaped) {
         const double scale = impl_->scale(run, style);
         std::vector<cairo_glyph_t> glyphs = run.glyphs;
         for (cairo_glyph_t& g : glyphs) {
@@ -114,7 +116,8 @@ void Fonts::draw(cairo_t* cr, std::string_view utf8, const story::TextStyle& sty
 
 std::vector<GlyphRun> Fonts::runs(std::string_view utf8, const story::TextStyle& style) const {
     std::vector<GlyphRun> out;
-    for (const ShapedRun& run : *impl_->shaped(utf8, style)) {
+    const auto shaped = impl_->shaped(utf8, style);
+    for (const ShapedRun& run : *shaped) {
         const Face& face = impl_->faces.face(run.face);
         GlyphRun r{face.file, face.family, run.rtl, run.begin, run.end, {}};
         for (const cairo_glyph_t& g : run.glyphs) r.glyphs.push_back(g.index);
