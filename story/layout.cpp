@@ -1,40 +1,122 @@
-// Shared frame drawing: title top-left, stat panel top-right, captions in the bottom band.
+// Shared frame drawing: title top-left (top-right of its row in a right-to-left language), stat
+// panel top-right, captions in the bottom band; wrapping at ICU's line-break opportunities.
 #include "story/layout.hpp"
 
 #include <algorithm>
 #include <sstream>
+#include <string_view>
+
+#include "story/line_breaks.hpp"
 
 namespace story {
 
+namespace {
+
+// Runs of whitespace as one space, none at either end: the text's words as written.
+std::string collapse_spaces(const std::string& text) {
+    std::istringstream words(text);
+    std::string out, word;
+    while (words >> word) out += (out.empty() ? "" : " ") + word;
+    return out;
+}
+
+std::string_view trim_end(std::string_view s) {
+    while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+    return s;
+}
+
+// Lines filled greedily from the pieces a line may end after, each line measured without its
+// trailing spaces. A piece too wide for a line of its own is cut between graphemes, each part
+// but the last ending in a hyphen in scripts that hyphenate; a part holds at least one grapheme.
+class LineFiller {
+  public:
+    LineFiller(const TextMetrics& m, const TextStyle& style, double max_width)
+        : m_(m), style_(style), max_width_(max_width) {}
+
+    void add(std::string_view piece) {
+        if (!line_.empty() && width(line_ + std::string(piece)) > max_width_) end_line();
+        if (line_.empty() && width(piece) > max_width_)
+            cut(piece);
+        else
+            line_ += piece;
+    }
+
+    std::vector<std::string> lines() {
+        if (!line_.empty()) end_line();
+        return std::move(lines_);
+    }
+
+  private:
+    double width(std::string_view s) const { return m_.measure(trim_end(s), style_).advance; }
+
+    void end_line() {
+        lines_.emplace_back(trim_end(line_));
+        line_.clear();
+    }
+
+    void cut(std::string_view piece) {
+        const std::string_view word = trim_end(piece);
+        const std::string hyphen = hyphenates(word) ? "-" : "";
+        for (const std::string_view grapheme : graphemes(word)) {
+            const std::string longer = line_ + std::string(grapheme);
+            if (!line_.empty() && width(longer + hyphen) > max_width_) {
+                lines_.push_back(line_ + hyphen);
+                line_.clear();
+            }
+            line_ += grapheme;
+        }
+        line_ += piece.substr(word.size());
+    }
+
+    const TextMetrics& m_;
+    const TextStyle& style_;
+    const double max_width_;
+    std::vector<std::string> lines_;
+    std::string line_;
+};
+
+// Where a line of words may end: ICU's opportunities in lang, except right after a hyphen, so
+// compounds such as "all-reduce" and "micro-batch" stay whole (as English always wrapped here).
+std::vector<std::string_view> break_points(std::string_view words, std::string_view lang) {
+    std::vector<std::string_view> pieces;
+    for (const std::string_view piece : line_pieces(words, lang)) {
+        if (!pieces.empty() && pieces.back().back() == '-')
+            pieces.back() =
+                std::string_view(pieces.back().data(), pieces.back().size() + piece.size());
+        else
+            pieces.push_back(piece);
+    }
+    return pieces;
+}
+
+std::vector<std::string> fill(const TextMetrics& m, const std::vector<std::string_view>& pieces,
+                              const TextStyle& style, double max_width) {
+    LineFiller filler(m, style, max_width);
+    for (const std::string_view piece : pieces) filler.add(piece);
+    return filler.lines();
+}
+
+}  // namespace
+
 std::vector<std::string> wrap_text(const TextMetrics& m, const std::string& text,
                                    const TextStyle& style, double max_width) {
-    std::istringstream words(text);
-    std::vector<std::string> lines;
-    std::string word, line;
-    while (words >> word) {
-        const std::string candidate = line.empty() ? word : line + " " + word;
-        if (!line.empty() && m.measure(candidate, style).advance > max_width) {
-            lines.push_back(line);
-            line = word;
-        } else {
-            line = candidate;
-        }
-    }
-    if (!line.empty()) lines.push_back(line);
-    return lines;
+    const std::string words = collapse_spaces(text);
+    return fill(m, break_points(words, style.lang), style, max_width);
 }
 
 std::vector<std::string> wrap_balanced(const TextMetrics& m, const std::string& text,
                                        const TextStyle& style, double max_width) {
-    const std::vector<std::string> greedy = wrap_text(m, text, style, max_width);
+    const std::string words = collapse_spaces(text);
+    const std::vector<std::string_view> pieces = break_points(words, style.lang);
+    const std::vector<std::string> greedy = fill(m, pieces, style, max_width);
     if (greedy.size() < 2) return greedy;
     // The narrowest width (to a pixel) that still needs no more lines than max_width does.
     double fits = max_width, too_narrow = 0;
     while (fits - too_narrow > 1) {
         const double mid = (fits + too_narrow) / 2;
-        (wrap_text(m, text, style, mid).size() <= greedy.size() ? fits : too_narrow) = mid;
+        (fill(m, pieces, style, mid).size() <= greedy.size() ? fits : too_narrow) = mid;
     }
-    return wrap_text(m, text, style, fits);
+    return fill(m, pieces, style, fits);
 }
 
 double fit_size(const TextMetrics& m, const std::string& text, TextStyle style, double max_width,

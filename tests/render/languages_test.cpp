@@ -1,6 +1,7 @@
 // Text in other languages (issue 18): right-to-left runs ordered by FriBidi before HarfBuzz
-// shapes them, Noto faces for the scripts Inter lacks, and what happens without them. Glyph
-// order is checked against HarfBuzz shaping the same run directly.
+// shapes them, Noto faces for the scripts Inter lacks and what happens without them, and lines
+// wrapped with the real faces' advances. Glyph order is checked against HarfBuzz shaping the
+// same run directly.
 #include <hb.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <fstream>
 
 #include "render/draw/fonts.hpp"
+#include "story/layout.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/test_scene.hpp"
 
@@ -259,4 +261,39 @@ TEST_CASE("PDF text maps right-to-left and mixed runs back to their words", "[te
     for (const char* word :
          {"يعمل", "GPU 0", "שלום", "עולם", lines[2].first.c_str(), lines[3].first.c_str()})
         CHECK(text.find(word) != std::string::npos);
+}
+
+namespace {
+
+double widest(const std::vector<std::string>& lines, const TextStyle& style) {
+    double w = 0;
+    for (const std::string& l : lines) w = std::max(w, shipped_fonts().measure(l, style).advance);
+    return w;
+}
+
+}  // namespace
+
+TEST_CASE("a Japanese caption wraps between characters within the width", "[text][i18n]") {
+    const std::string text = "各GPUは重みの一部だけを保持し、勾配を足し合わせてから更新します。";
+    const TextStyle style{34, Weight::regular, false, "ja"};
+    const auto lines = story::wrap_text(shipped_fonts(), text, style, 300);
+    REQUIRE(lines.size() >= 3);
+    std::string all;
+    for (const std::string& l : lines) all += l;
+    CHECK(all == text);  // no space added or lost: the breaks fall between characters
+    CHECK(widest(lines, style) <= 300);
+    CHECK(story::wrap_balanced(shipped_fonts(), text, style, 300).size() == lines.size());
+}
+
+TEST_CASE("a German label with a long compound wraps within a narrow width", "[text][i18n]") {
+    const std::string text = "Der Kommunikationsaufwand wächst";
+    const TextStyle style{26, Weight::medium, false, "de"};
+    const double width = 180;
+    REQUIRE(shipped_fonts().measure("Kommunikationsaufwand", style).advance > width);
+    const auto lines = story::wrap_text(shipped_fonts(), text, style, width);
+    CHECK(widest(lines, style) <= width);
+    REQUIRE(lines.size() >= 3);
+    CHECK(lines[0] == "Der");
+    CHECK(lines[1].back() == '-');
+    CHECK(lines[1].rfind("Kommunik", 0) == 0);
 }
