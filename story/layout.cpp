@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string_view>
 
+#include "story/lang.hpp"
 #include "story/line_breaks.hpp"
 
 namespace story {
@@ -129,25 +130,28 @@ double fit_size(const TextMetrics& m, const std::string& text, TextStyle style, 
 namespace {
 
 void add_title(Scene& s, const Palette& p, const TextMetrics& m, const Chrome& c) {
-    TextStyle style{frame::kTitleSize, Weight::semibold, false};
+    TextStyle style{frame::kTitleSize, Weight::semibold, false, c.lang};
     const double right = c.stats.empty() ? frame::kRight : kStatPanelLeft - 40;
     style.size = fit_size(m, c.title, style, right - frame::kLeft, frame::kHeadingSize);
     const double baseline = frame::kTop + m.measure(c.title, style).ascent;
-    s.add(Text{frame::kLeft, baseline, c.title, style, p.text, Align::left}, c.alpha);
+    const bool rtl = is_rtl(c.lang);
+    s.add(Text{rtl ? right : frame::kLeft, baseline, c.title, style, p.text,
+               rtl ? Align::right : Align::left},
+          c.alpha);
 }
 
 void add_stat_panel(Scene& s, const Palette& p, const TextMetrics& m, const Chrome& c) {
     const double top = frame::kTop - 16, height = 124, width = frame::kRight - kStatPanelLeft;
     s.add(Rect{kStatPanelLeft, top, width, height, 12, p.panel, p.grid, 2}, c.alpha);
     const double cell = width / static_cast<double>(c.stats.size());
-    const TextStyle label{frame::kLabelSize, Weight::medium, false};
+    const TextStyle label{frame::kLabelSize, Weight::medium, false, c.lang};
     // A detail line moves every label and value up (they stay in one row) rather than growing
     // the panel into the picture below it.
     const bool detailed = std::any_of(c.stats.begin(), c.stats.end(),
                                       [](const Stat& st) { return !st.detail.empty(); });
     for (std::size_t i = 0; i < c.stats.size(); ++i) {
         const double right = kStatPanelLeft + cell * static_cast<double>(i + 1) - 24;
-        TextStyle value{frame::kBodySize + 6, Weight::semibold, true};
+        TextStyle value{frame::kBodySize + 6, Weight::semibold, true, c.lang};
         value.size = fit_size(m, c.stats[i].value, value, cell - 40);
         s.add(
             Text{right, top + (detailed ? 36 : 44), c.stats[i].label, label, p.muted, Align::right},
@@ -156,14 +160,14 @@ void add_stat_panel(Scene& s, const Palette& p, const TextMetrics& m, const Chro
             Text{right, top + (detailed ? 80 : 98), c.stats[i].value, value, p.text, Align::right},
             c.alpha);
         if (c.stats[i].detail.empty()) continue;
-        TextStyle detail{24, Weight::regular, true};
+        TextStyle detail{24, Weight::regular, true, c.lang};
         detail.size = fit_size(m, c.stats[i].detail, detail, cell - 40);
         s.add(Text{right, top + 110, c.stats[i].detail, detail, p.muted, Align::right}, c.alpha);
     }
 }
 
 void add_caption(Scene& s, const Palette& p, const TextMetrics& m, const Chrome& c) {
-    TextStyle style{frame::kBodySize, Weight::regular, false};
+    TextStyle style{frame::kBodySize, Weight::regular, false, c.lang};
     const double width = frame::kRight - frame::kLeft - 120;
     auto lines = wrap_balanced(m, c.caption, style, width);
     if (lines.size() > 2) {  // shrink rather than spill out of the band
@@ -174,8 +178,10 @@ void add_caption(Scene& s, const Palette& p, const TextMetrics& m, const Chrome&
     const double band_mid = frame::kCaptionTop + 150 / 2.0;
     double baseline =
         band_mid - line_height * (static_cast<double>(lines.size()) - 1) / 2 + style.size * 0.35;
+    const bool rtl = is_rtl(c.lang);
     for (const std::string& line : lines) {
-        s.add(Text{frame::kWidth / 2, baseline, line, style, p.text, Align::center},
+        s.add(Text{rtl ? (frame::kWidth + width) / 2 : frame::kWidth / 2, baseline, line, style,
+                   p.text, rtl ? Align::right : Align::center},
               c.caption_alpha);
         baseline += line_height;
     }

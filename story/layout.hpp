@@ -47,6 +47,9 @@ struct Chrome {
     std::string caption;      // empty: none
     double caption_alpha = 1;
     double alpha = 1;  // title and panel fade in at the chapter start
+    // The film's language (Video::lang): every line is set in it. Right to left, the title ends
+    // at the right of its row and the caption's lines at the band's right edge.
+    std::string lang = {};
 };
 
 void add_chrome(Scene& scene, const Palette& p, const TextMetrics& m, const Chrome& c);
