@@ -11,8 +11,11 @@
 #include <fstream>
 
 #include "render/draw/fonts.hpp"
+#include "story/lang.hpp"
 #include "story/layout.hpp"
+#include "story/theme.hpp"
 #include "tests/render/cli.hpp"
+#include "tests/render/golden.hpp"
 #include "tests/render/test_scene.hpp"
 
 using render::GlyphRun;
@@ -296,4 +299,34 @@ TEST_CASE("a German label with a long compound wraps within a narrow width", "[t
     CHECK(lines[0] == "Der");
     CHECK(lines[1].back() == '-');
     CHECK(lines[1].rfind("Kommunik", 0) == 0);
+}
+
+// One line in each of five languages, the right-to-left ones right-aligned at the safe area's
+// right edge (guides mark both edges), drawn at 960x540 so the glyphs can be read.
+TEST_CASE("five languages match their golden image", "[golden][i18n]") {
+    const story::Palette& p = story::palette(story::ThemeName::dark);
+    story::Scene scene;
+    scene.background = p.background;
+    for (const double x : {story::frame::kLeft, story::frame::kRight})
+        scene.add(story::Line{{x, 120}, {x, 960}, p.grid, 2});
+    const std::vector<std::pair<std::string, std::string>> lines = {
+        {"يرسل GPU 0 التدرجات إلى جيرانه", "ar"},
+        {"כל כרטיס שומר עותק של המשקלים", "he"},
+        {"各GPUは重みの一部だけを保持します。", "ja"},
+        {"हर GPU अपने हिस्से की गणना करता है", "hi"},
+        {"Der Kommunikationsaufwand wächst mit der Zahl der Karten.", "de"}};
+    double y = 240;
+    for (const auto& [text, lang] : lines) {
+        const bool rtl = story::is_rtl(lang);
+        scene.add(story::Text{rtl ? story::frame::kRight : story::frame::kLeft,
+                              y,
+                              text,
+                              {56, Weight::regular, false, lang},
+                              p.text,
+                              rtl ? story::Align::right : story::Align::left});
+        y += 160;
+    }
+    const std::string png = render_test::scratch_path("text_languages.png");
+    render_test::render_still(scene, png, 960, 540);
+    render_test::check_golden("text_languages", png);
 }
