@@ -74,8 +74,7 @@ Fonts::~Fonts() = default;
 story::TextExtent Fonts::measure(std::string_view utf8, const story::TextStyle& style) const {
     double advance = 0;
     const auto shaped = impl_->shaped(utf8, style);  // held: another thread may clear the cache
-    for (const ShapedRun& run : *shaped)
-        advance += run.advance * impl_->scale(run, style);
+    for (const ShapedRun& run : *shaped) advance += run.advance * impl_->scale(run, style);
     const Face& inter = impl_->faces.face(FaceTable::inter(style.weight));
     const double scale = style.size / inter.units_per_em;
     return {advance, inter.ascender * scale, inter.descender * scale};

@@ -85,30 +85,30 @@ bool has_notdef(const std::vector<GlyphRun>& runs) {
     });
 }
 
+// The one run a right-to-left word shapes into, checked against HarfBuzz shaping the word right
+// to left straight from the face's file.
+GlyphRun rtl_word(const std::string& word, const char* lang, const std::string& face) {
+    const auto runs = shipped_fonts().runs(word, in(lang));
+    REQUIRE(runs.size() == 1);
+    CHECK(runs[0].rtl);
+    CHECK(runs[0].face == face);
+    CHECK(runs[0].glyphs == hb_glyphs(noto_path(face), word, HB_DIRECTION_RTL, lang));
+    return runs[0];
+}
+
 }  // namespace
 
 TEST_CASE("Hebrew shapes right to left: the first glyph drawn is the last letter", "[text][i18n]") {
-    const std::string shalom = "שלום";
-    const auto runs = shipped_fonts().runs(shalom, in("he"));
-    REQUIRE(runs.size() == 1);
-    CHECK(runs[0].rtl);
-    CHECK(runs[0].face == "NotoSansHebrew-Regular.ttf");
-    const std::string path = noto_path(runs[0].face);
-    CHECK(runs[0].glyphs == hb_glyphs(path, shalom, HB_DIRECTION_RTL, "he"));
-    CHECK(runs[0].glyphs.front() == nominal_glyph(path, U'ם'));  // final mem, the last letter
-    CHECK(runs[0].glyphs.back() == nominal_glyph(path, U'ש'));
+    const GlyphRun run = rtl_word("שלום", "he", "NotoSansHebrew-Regular.ttf");
+    const std::string path = noto_path(run.face);
+    CHECK(run.glyphs.front() == nominal_glyph(path, U'ם'));  // final mem, the last letter
+    CHECK(run.glyphs.back() == nominal_glyph(path, U'ש'));
 }
 
 TEST_CASE("Arabic letters join and run right to left, words in reverse order", "[text][i18n]") {
-    const std::string word = "مرحبا";
-    const auto runs = shipped_fonts().runs(word, in("ar"));
-    REQUIRE(runs.size() == 1);
-    CHECK(runs[0].rtl);
-    CHECK(runs[0].face == "NotoSansArabic-Regular.ttf");
-    const std::string path = noto_path(runs[0].face);
-    CHECK(runs[0].glyphs == hb_glyphs(path, word, HB_DIRECTION_RTL, "ar"));
+    const GlyphRun run = rtl_word("مرحبا", "ar", "NotoSansArabic-Regular.ttf");
     // Joined: the first letter (drawn last) takes its initial form, not the isolated one.
-    CHECK(runs[0].glyphs.back() != nominal_glyph(path, U'م'));
+    CHECK(run.glyphs.back() != nominal_glyph(noto_path(run.face), U'م'));
 
     const std::string sentence = "مرحبا بالعالم";
     const auto words = shipped_fonts().runs(sentence, in("ar"));
