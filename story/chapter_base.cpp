@@ -27,6 +27,7 @@ ChapterBase::ChapterBase(const ChapterSpec& spec, const Video& video, const Text
       default_duration_(find_kind(spec.kind) ? find_kind(spec.kind)->default_duration
                                              : spec.duration),
       burn_captions_(video.captions == Captions::burn),
+      lang_(video.lang),
       reports_(analyze_all(timeline_)) {}
 
 double ChapterBase::at(double authored) const {
@@ -44,6 +45,7 @@ Chrome ChapterBase::chrome_at(double t, std::vector<Stat> stats) const {
     c.title = spec_.title;
     c.stats = std::move(stats);
     c.alpha = progress(t, 0, 0.5);
+    c.lang = lang_;
     if (const Cue* cue = burn_captions_ ? timeline_.cue_at(t) : nullptr) {
         c.caption = cue->text;
         c.caption_alpha =

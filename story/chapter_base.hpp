@@ -56,6 +56,7 @@ class ChapterBase : public Chapter {
     const Timeline timeline_;
     const double default_duration_;  // the kind's (KindInfo::default_duration)
     const bool burn_captions_;       // video.captions == burn: captions are drawn into the frame
+    const std::string lang_;         // video.lang: the title, captions and stat panel are in it
     const std::vector<engine::Report> reports_;
 };
 

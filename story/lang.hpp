@@ -1,10 +1,23 @@
-// Writing direction of a language (minimal: the text layer's story/lang.hpp supersedes it).
+// A film's language (issue 18), as the BCP-47 tag a storyboard writes ("ar", "ja", "zh-Hant-TW"):
+// its subtags, and which way its text runs. The one place that decides it, for layout and the
+// text layer alike.
 #pragma once
+#include <string>
 #include <string_view>
 
 namespace story {
 
-// Whether `lang` (a BCP-47 tag) is written right to left: Arabic, Hebrew, Persian, Urdu.
+// The subtags that matter for drawing text, lower-cased; "-" and "_" both separate subtags.
+struct LangTag {
+    std::string language;  // "zh"
+    std::string script;    // "hant": four letters, when given
+    std::string region;    // "tw": two letters or three digits, when given
+};
+LangTag parse_lang(std::string_view lang);
+
+// Whether text in lang runs right to left: Arabic, Persian, Urdu, Pashto, Hebrew and Yiddish
+// (ar, fa, ur, ps, he or its old code iw, yi), or any tag whose script subtag is Arabic or Hebrew
+// ("az-Arab"); another script subtag makes it left to right ("ur-Latn"). "" (unknown) is false.
 bool is_rtl(std::string_view lang);
 
 }  // namespace story

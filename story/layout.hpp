@@ -19,7 +19,12 @@ inline constexpr double kTitleSize = 60, kHeadingSize = 40, kBodySize = 34, kLab
 inline constexpr double kMinTextSize = 22;
 }  // namespace frame
 
-// Greedy word wrap by measured advance; a word wider than max_width stands on its own line.
+// Greedy wrap by measured advance, breaking only where the Unicode line breaking algorithm allows
+// in style.lang (story/line_breaks.hpp): after spaces (collapsed to one), between Chinese and
+// Japanese characters; never right after a hyphen (compounds stay whole). A word wider than
+// max_width on a line of its own is cut between graphemes, with a hyphen ending each part but the
+// last in Latin, Greek and Cyrillic script. Lines are measured, and returned, without trailing
+// spaces.
 std::vector<std::string> wrap_text(const TextMetrics& m, const std::string& text,
                                    const TextStyle& style, double max_width);
 // Centred text (captions, subtitles): as many lines as wrap_text needs, but as even as they can
@@ -42,6 +47,9 @@ struct Chrome {
     std::string caption;      // empty: none
     double caption_alpha = 1;
     double alpha = 1;  // title and panel fade in at the chapter start
+    // The film's language (Video::lang): every line is set in it. Right to left, the title ends
+    // at the right of its row and the caption's lines at the band's right edge.
+    std::string lang = {};
 };
 
 void add_chrome(Scene& scene, const Palette& p, const TextMetrics& m, const Chrome& c);

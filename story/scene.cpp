@@ -61,7 +61,8 @@ struct Printer {
     }
     void operator()(const Text& t) const {
         os << "text " << t.x << ',' << t.y << " size " << t.style.size << " w"
-           << int(t.style.weight) << (t.style.tabular ? " tnum" : "") << " align " << int(t.align)
+           << int(t.style.weight) << (t.style.tabular ? " tnum" : "")
+           << (t.style.lang.empty() ? "" : " lang " + t.style.lang) << " align " << int(t.align)
            << ' ' << t.color << " \"" << t.text << '"';
     }
     void operator()(const Group& g) const {

@@ -81,8 +81,8 @@ struct SceneDigest::Impl {
         put_all(x, y);
     }
     void put(const story::TextStyle& style) {
-        const auto& [size, weight, tabular] = style;
-        put_all(size, weight, tabular);
+        const auto& [size, weight, tabular, lang] = style;
+        put_all(size, weight, tabular, lang);
     }
     void put(const story::Rect& r) {
         const auto& [x, y, w, h, radius, fill, stroke, stroke_width, dashed, hatch] = r;

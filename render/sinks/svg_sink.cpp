@@ -10,6 +10,7 @@
 #include <regex>
 #include <string_view>
 
+#include "render/draw/bidi.hpp"
 #include "render/draw/markup.hpp"
 #include "render/draw/painter.hpp"
 #include "render/sinks/still_sinks.hpp"
@@ -142,6 +143,15 @@ const char* css_weight(story::Weight w) {
     }
 }
 
+// A text's language and, right to left, its direction, so a browser selects, reads aloud and
+// lays out its fallback font as drawn.
+std::string language_attributes(const std::string& lang, bool rtl) {
+    std::string out;
+    if (!lang.empty()) out += R"( xml:lang=")" + xml_escape(lang) + '"';
+    if (rtl) out += R"( direction="rtl")";
+    return out;
+}
+
 // One <text> per visible Text item, at its drawn position and measured width (textLength makes
 // a fallback font select exactly the drawn extent); fill-opacity 0 keeps the glyphs' look.
 std::string text_layer(const story::Scene& scene, const OutputSpec& spec, const Fonts& fonts) {
@@ -155,11 +165,14 @@ std::string text_layer(const story::Scene& scene, const OutputSpec& spec, const 
         const double shift = t.align == story::Align::left     ? 0
                              : t.align == story::Align::center ? advance / 2
                                                                : advance;
-        out += R"(<text fill-opacity="0" x=")" + number(f.dx + f.scale * (t.x - shift)) +
-               R"(" y=")" + number(f.dy + f.scale * t.y) + R"(" font-size=")" +
-               number(f.scale * t.style.size) + R"(" font-weight=")" + css_weight(t.style.weight) +
-               R"(" textLength=")" + number(f.scale * advance) +
-               R"(" lengthAdjust="spacingAndGlyphs">)" + xml_escape(t.text) + "</text>\n";
+        // A right-to-left line starts at its right end.
+        const bool rtl = bidi_line(t.text, t.style.lang).rtl;
+        const double start = t.x - shift + (rtl ? advance : 0);
+        out += R"(<text fill-opacity="0" x=")" + number(f.dx + f.scale * start) + R"(" y=")" +
+               number(f.dy + f.scale * t.y) + R"(" font-size=")" + number(f.scale * t.style.size) +
+               R"(" font-weight=")" + css_weight(t.style.weight) + R"(" textLength=")" +
+               number(f.scale * advance) + R"(" lengthAdjust="spacingAndGlyphs")" +
+               language_attributes(t.style.lang, rtl) + ">" + xml_escape(t.text) + "</text>\n";
     }
     return out + "</g>\n";
 }

@@ -1,7 +1,10 @@
 // `title`: the film's title card: the model drawn as a loaf of layer slices, a forward pass
 // sweeping through it, the title and subtitle beneath.
+#include <algorithm>
+
 #include "story/chapter_base.hpp"
 #include "story/draw/draw.hpp"
+#include "story/lang.hpp"
 
 namespace story {
 
@@ -21,7 +24,8 @@ constexpr Box kLoaf{(frame::kWidth - kSliceW) / 2, 230, kSliceW,
                     kSlices* kSliceH + (kSlices - 1) * kSliceGap};
 constexpr double kSliceRadius = 6, kLitStroke = 3;
 // A text column from kTitleTop, rising kRise px as it fades in: the title (kTitleSize, fitted to
-// the safe area), then kSubtitleGap under it the subtitle, wrapped to kSubtitleW.
+// the safe area), then kSubtitleGap under it the subtitle, wrapped to kSubtitleW; centred, or in
+// a right-to-left language right-aligned within the centred block.
 constexpr double kTitleSize = 80, kMinTitleSize = 48, kTitleTop = 582, kRise = 20;
 constexpr double kSubtitleGap = 21, kSubtitleW = 1300;
 
@@ -33,16 +37,7 @@ class TitleChapter final : public ChapterBase {
           subtitle_in_(Fade::in(kSubtitleAt, kTextFor)) {
         for (int i = 0; i < kSlices; ++i)
             slices_.push_back(column_cell(kLoaf, kSlices, i, kSliceGap));
-        TextStyle title = sized(style_of(Role::title), kTitleSize);
-        title.size =
-            fit_size(metrics_, spec_.title, title, frame::kRight - frame::kLeft, kMinTitleSize);
-        TextColumn column(metrics_, kLoaf.cx(), kTitleTop, Align::center);
-        column.line(spec_.title, title, palette_.text).gap(kSubtitleGap);
-        if (!spec_.subtitle.empty())
-            for (std::string& line :
-                 wrap_balanced(metrics_, spec_.subtitle, style_of(Role::body), kSubtitleW))
-                column.line(std::move(line), Role::body, palette_.muted);
-        titles_ = column.lines();
+        titles_ = title_lines();
     }
 
     Scene scene_at(double t) const override {
@@ -56,6 +51,25 @@ class TitleChapter final : public ChapterBase {
     }
 
   private:
+    // The title, then the subtitle's lines.
+    std::vector<Text> title_lines() const {
+        TextStyle title = in_language(sized(style_of(Role::title), kTitleSize), lang_);
+        title.size =
+            fit_size(metrics_, spec_.title, title, frame::kRight - frame::kLeft, kMinTitleSize);
+        const TextStyle body = in_language(style_of(Role::body), lang_);
+        const auto subtitle = wrap_balanced(metrics_, spec_.subtitle, body, kSubtitleW);
+        // Right to left, the lines end together at the right edge of the centred block.
+        double widest = metrics_.measure(spec_.title, title).advance;
+        for (const std::string& line : subtitle)
+            widest = std::max(widest, metrics_.measure(line, body).advance);
+        const bool rtl = is_rtl(lang_);
+        TextColumn column(metrics_, kLoaf.cx() + (rtl ? widest / 2 : 0), kTitleTop,
+                          rtl ? Align::right : Align::center);
+        column.line(spec_.title, title, palette_.text).gap(kSubtitleGap);
+        for (const std::string& line : subtitle) column.line(line, body, palette_.muted);
+        return column.lines();
+    }
+
     void add_loaf(Scene& s, double t) const {
         const double sweep = (t - kSweepAt) / kSweepPerSlice;
         for (int i = 0; i < kSlices; ++i) {

@@ -44,6 +44,11 @@ TextStyle sized(TextStyle s, double px) {
     return s;
 }
 
+TextStyle in_language(TextStyle s, std::string lang) {
+    s.lang = std::move(lang);
+    return s;
+}
+
 double centred_baseline(const TextMetrics& m, std::string_view text, const TextStyle& style,
                         double y) {
     const TextExtent e = m.measure(text, style);

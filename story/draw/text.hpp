@@ -16,10 +16,12 @@ namespace story {
 // result); figure 26 semibold tabular (changing numbers inside labels).
 enum class Role { title, heading, body, label, note, small, value, figure };
 TextStyle style_of(Role r);
-// The same style with another weight, with tabular figures, or at another size.
+// The same style with another weight, with tabular figures, at another size, or in a language
+// (a BCP-47 tag: the film's is ChapterBase::lang_).
 TextStyle weighted(TextStyle s, Weight w);
 TextStyle tabular(TextStyle s);
 TextStyle sized(TextStyle s, double px);
+TextStyle in_language(TextStyle s, std::string lang);
 
 // The baseline that centres one line of text vertically on y.
 double centred_baseline(const TextMetrics& m, std::string_view text, const TextStyle& style,

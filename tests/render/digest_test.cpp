@@ -108,6 +108,7 @@ const std::vector<std::pair<const char*, Edit>>& edits() {
         {"text size", [](Scene& s) { text(s).style.size = 33; }},
         {"text weight", [](Scene& s) { text(s).style.weight = Weight::semibold; }},
         {"text tabular", [](Scene& s) { text(s).style.tabular = false; }},
+        {"text lang", [](Scene& s) { text(s).style.lang = "ar"; }},
         {"text color", [](Scene& s) { text(s).color.b = 0; }},
         {"text align", [](Scene& s) { text(s).align = Align::center; }},
         // The same fields under another shape: the variant's alternative is hashed too.

@@ -72,6 +72,31 @@ TEST_CASE("the text layer sits where the glyphs are, at the output scale", "[sti
     CHECK(text.find("Centred &amp; &lt;escaped&gt;</text>") != std::string::npos);
 }
 
+TEST_CASE("right-to-left text in the layer carries its direction and language", "[stills][svg]") {
+    story::Scene scene;
+    const story::TextStyle arabic{40, story::Weight::regular, false, "ar"};
+    scene.add(
+        story::Text{1800, 300, "مرحبا بالعالم", arabic, story::hex(0xFFFFFF), story::Align::right});
+    scene.add(story::Text{100, 500, "שלום", {40}, story::hex(0xFFFFFF)});  // unknown: by letter
+    scene.add(story::Text{
+        100, 700, "Per card", {40, story::Weight::regular, false, "en"}, story::hex(0xFFFFFF)});
+    const std::string svg = render_test::scratch_path("text-rtl.svg");
+    render_test::render_still(scene, svg, 480, 270);
+    int status = -1;
+    run("xmllint --noout '" + svg + "'", status);
+    CHECK(status == 0);
+    const std::string text = render_test::slurp(svg);
+    std::smatch m;
+    REQUIRE(std::regex_search(
+        text, m,
+        std::regex(
+            R"re(<text fill-opacity="0" x="([0-9.]+)"[^>]* xml:lang="ar" direction="rtl">مرحبا بالعالم</text>)re")));
+    CHECK(std::stod(m.str(1)) == Approx(450));  // the start of the line is its right end
+    CHECK(std::regex_search(text, std::regex(R"re( direction="rtl">שלום</text>)re")));
+    CHECK(text.find(R"( xml:lang="en">Per card</text>)") != std::string::npos);
+    CHECK(std::stoul(xpath_value(svg, "count(//*[local-name()='text'][@direction='rtl'])")) == 2);
+}
+
 TEST_CASE("still writes SVG text layers through the CLI", "[stills][svg][cli]") {
     render_test::TempDir dir;
     const std::string out = (dir.path / "bytes.svg").string();

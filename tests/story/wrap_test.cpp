@@ -1,5 +1,7 @@
 // Word wrapping for the caption band and subtitles: greedy by measured advance, and balanced so
-// that centred text never ends in one stray word.
+// that centred text never ends in one stray word; lines break where ICU allows in the text's
+// language (between Japanese characters, at spaces elsewhere), and a word too long for any line
+// is cut.
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <numeric>
@@ -20,6 +22,32 @@ std::string joined(const std::vector<std::string>& lines) {
     return out;
 }
 
+TextStyle caption_in(std::string lang) {
+    TextStyle style = kCaption;
+    style.lang = std::move(lang);
+    return style;
+}
+
+double widest(const std::vector<std::string>& lines, const TextStyle& style) {
+    double w = 0;
+    for (const std::string& l : lines) w = std::max(w, kMetrics.measure(l, style).advance);
+    return w;
+}
+
+// The lines put back together: a cut word's hyphen dropped, lines joined with `separator`.
+std::string rejoined(const std::vector<std::string>& lines, const std::string& separator) {
+    std::string out;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        out += lines[i];
+        if (i + 1 == lines.size()) break;
+        if (out.back() == '-')
+            out.pop_back();
+        else
+            out += separator;
+    }
+    return out;
+}
+
 std::pair<double, double> narrowest_widest(const std::vector<std::string>& lines) {
     double lo = 1e9, hi = 0;
     for (const std::string& l : lines) {
@@ -37,8 +65,8 @@ TEST_CASE("greedy wrap fills each line up to the width") {
     CHECK(joined(lines) == "one two three four five six");
     for (const std::string& l : lines) CHECK(kMetrics.measure(l, kCaption).advance <= 200);
     CHECK(wrap_text(kMetrics, "", kCaption, 200).empty());
-    CHECK(wrap_text(kMetrics, "unbreakable", kCaption, 10) ==
-          std::vector<std::string>{"unbreakable"});
+    CHECK(wrap_text(kMetrics, "  spaces\tand\nnewlines  ", kCaption, 1000) ==
+          std::vector<std::string>{"spaces and newlines"});
 }
 
 TEST_CASE("balanced wrap keeps the line count and evens the lines out") {
@@ -58,4 +86,65 @@ TEST_CASE("balanced wrap keeps the line count and evens the lines out") {
     CHECK(b_hi - b_lo < (g_hi - g_lo) / 4);  // greedy leaves "card count." nearly alone
     // One line stays one line, untouched.
     CHECK(wrap_balanced(kMetrics, "short", kCaption, width) == std::vector<std::string>{"short"});
+}
+
+TEST_CASE("Japanese breaks between characters, never before closing punctuation") {
+    const std::string text = "各GPUは重みの一部だけを保持し、勾配を足し合わせます。";
+    const TextStyle style = caption_in("ja");
+    const double width = 8.5 * 0.55 * style.size;  // eight characters of the approximation
+    const auto lines = wrap_text(kMetrics, text, style, width);
+    REQUIRE(lines.size() >= 3);
+    CHECK(rejoined(lines, "") == text);
+    CHECK(widest(lines, style) <= width);
+    for (const std::string& l : lines) {
+        CHECK(l.rfind("、", 0) != 0);
+        CHECK(l.rfind("。", 0) != 0);
+    }
+}
+
+TEST_CASE("Hindi and Arabic break at spaces only") {
+    for (const auto& [text, lang] : std::vector<std::pair<std::string, std::string>>{
+             {"हर कार्ड भार की एक प्रति रखता है और ग्रेडिएंट जोड़ता है", "hi"},
+             {"كل بطاقة تحمل نسخة من الأوزان وتجمع التدرجات", "ar"}}) {
+        const TextStyle style = caption_in(lang);
+        const auto lines = wrap_text(kMetrics, text, style, 300);
+        REQUIRE(lines.size() >= 2);
+        CHECK(joined(lines) == text);  // whole words, one space between them
+        CHECK(widest(lines, style) <= 300);
+    }
+}
+
+TEST_CASE("a word too long for any line is cut between graphemes, with a hyphen in Latin script") {
+    const std::string text = "Der Kommunikationsaufwand wächst mit jeder Karte";
+    const TextStyle style = caption_in("de");
+    const double width = 12.5 * 0.55 * style.size;  // "Kommunikationsaufwand" has 21 letters
+    const auto lines = wrap_text(kMetrics, text, style, width);
+    CHECK(widest(lines, style) <= width);
+    CHECK(rejoined(lines, " ") == text);
+    CHECK(std::count_if(lines.begin(), lines.end(),
+                        [](const std::string& l) { return l.back() == '-'; }) == 1);
+    // At least one grapheme a line, however narrow: never an empty line, never a loop.
+    const auto narrow = wrap_text(kMetrics, "unbreakable", kCaption, 10);
+    CHECK(narrow.size() == 11);
+    CHECK(narrow.front() == "u-");
+    CHECK(narrow.back() == "e");
+}
+
+TEST_CASE("a cut Devanagari word keeps its vowel signs and takes no hyphen") {
+    const std::string word = "अंतर्राष्ट्रीयकरण";  // internationalisation
+    const TextStyle style = caption_in("hi");
+    const auto lines = wrap_text(kMetrics, word, style, 3.5 * 0.55 * style.size);
+    REQUIRE(lines.size() >= 3);
+    CHECK(rejoined(lines, "") == word);
+    for (const std::string& l : lines) {
+        CHECK(l.back() != '-');
+        for (const char* sign : {"\u093F", "\u0940", "\u094D", "\u0902"})  // ि ी ् ं
+            CHECK(l.rfind(sign, 0) != 0);
+    }
+}
+
+TEST_CASE("hyphenated compounds stay whole, as English always wrapped") {
+    const double width = kMetrics.measure("Then an all-", kCaption).advance + 1;
+    const auto lines = wrap_text(kMetrics, "Then an all-reduce", kCaption, width);
+    CHECK(lines == std::vector<std::string>{"Then an", "all-reduce"});
 }
