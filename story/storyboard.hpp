@@ -19,6 +19,7 @@ struct Video {
     Captions captions = Captions::burn;
     Narration narration;  // the film's voice; a chapter may override it
     Music music;
+    std::string lang = "en";  // BCP-47 tag of the film's language (issue 18)
     bool operator==(const Video&) const = default;
 };
 
