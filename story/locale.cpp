@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "story/format.hpp"
+
 namespace story {
 
 namespace {
@@ -18,7 +20,7 @@ std::string primary_language(std::string_view tag) {
 }  // namespace
 
 std::string Locale::value_text(const MessageArg& arg) const {
-    if (const auto* n = std::get_if<long long>(&arg.value)) return numbers().integer(*n, false);
+    if (const auto* n = std::get_if<long long>(&arg.value)) return format_count(*n, *this);
     return std::get<std::string>(arg.value);
 }
 

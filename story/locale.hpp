@@ -31,6 +31,7 @@ struct MessageArg {
 
 class Locale {
   public:
+    // tag: a well-formed BCP-47 tag (the loader checks Video::lang); std::invalid_argument if not.
     explicit Locale(std::string_view tag = "en");
     // The film's language when none is given, for what is not drawn in a film (CLI tables).
     static const Locale& english();

@@ -33,19 +33,19 @@ void add_stack(std::vector<Item>& out, const CardSpec& c, const Box& area, doubl
 void add_header(std::vector<Item>& out, const Palette& p, const TextMetrics& m, const Locale& l,
                 const CardSpec& c) {
     const TextStyle name = name_style(c);
-    const TextStyle cap_style{std::max(22.0, c.label_size - 4), Weight::regular, true};
-    const std::string cap = format_bytes(c.capacity, l);
     const double baseline = header_baseline(m, c);
-    const double room = c.w - 2 * kPad;
-    const bool both =
-        c.capacity_label &&
-        m.measure(c.name, name).advance + 12 + m.measure(cap, cap_style).advance <= room;
-    if (both) {
-        out.push_back({Text{c.x + kPad, baseline, c.name, name, p.muted, Align::left}});
-        out.push_back({Text{c.x + c.w - kPad, baseline, cap, cap_style, p.muted, Align::right}});
-    } else {
-        out.push_back({Text{c.x + c.w / 2, baseline, c.name, name, p.muted, Align::center}});
+    if (c.capacity_label) {
+        const TextStyle cap_style{std::max(22.0, c.label_size - 4), Weight::regular, true};
+        const std::string cap = format_bytes(c.capacity, l);
+        const double room = c.w - 2 * kPad;
+        if (m.measure(c.name, name).advance + 12 + m.measure(cap, cap_style).advance <= room) {
+            out.push_back({Text{c.x + kPad, baseline, c.name, name, p.muted, Align::left}});
+            out.push_back(
+                {Text{c.x + c.w - kPad, baseline, cap, cap_style, p.muted, Align::right}});
+            return;
+        }
     }
+    out.push_back({Text{c.x + c.w / 2, baseline, c.name, name, p.muted, Align::center}});
 }
 
 }  // namespace

@@ -93,6 +93,19 @@ TEST_CASE("a region follows its own conventions while the words come from its la
     CHECK(swiss.tr("Per card") == "Pro Karte");
 }
 
+// Counts (names, steps) are written digit by digit from the locale's numbering system, without a
+// formatter: they must read exactly as ICU writes them.
+TEST_CASE("counts read as ICU writes them, in every shipped language", "[locale]") {
+    // fa and mr: Persian and Devanagari digits; jpan: an algorithmic system (no digits to map).
+    for (const char* tag : {"en", "de", "ja", "hi", "ar", "fa", "mr", "ja-u-nu-jpan"}) {
+        INFO(tag);
+        const Locale l(tag);
+        for (long long v = 0; v < 1000; ++v) REQUIRE(format_count(v, l) == format_int(v, l));
+        CHECK(format_count(-12, l) == format_int(-12, l));
+    }
+    CHECK(format_count(1024, Locale("fa")) == "۱۰۲۴");
+}
+
 TEST_CASE("tr looks the English msgid up in the language's catalogue", "[locale]") {
     CHECK(Locale("de").tr("Per card") == "Pro Karte");
     CHECK(Locale("ja").tr("Bubble") == "バブル");
