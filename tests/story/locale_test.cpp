@@ -50,7 +50,7 @@ TEST_CASE("German numbers: points group thousands, a comma before decimals, unit
     CHECK(format_count(1024, de) == "1024");
 }
 
-TEST_CASE("Japanese numbers group like English; large counts in man and oku", "[locale]") {
+TEST_CASE("Japanese numbers group like English, large counts in man and oku", "[locale]") {
     const Locale ja("ja");
     CHECK(format_bytes(1.12e12, ja) == "1,120" + kThin + "GB");
     CHECK(format_time(1.25, ja) == "1.25" + kThin + "s");
