@@ -22,9 +22,10 @@ build_pkgs=(cmake ninja-build g++ pkg-config
 # run python3-jsonschema with python3-yaml, and Ajv under node (nodejs and npm only when no node
 # is installed: another Node.js brings its own npm); the page test drives Debian's chromium
 # with puppeteer-core, which downloads no browser of its own; the jobs test runs the
-# `--format parallel` script under GNU parallel.
+# `--format parallel` script under GNU parallel; the catalogue test extracts the messages with
+# gettext's xgettext and compares the .po files with msgcmp.
 test_pkgs=(catch2 poppler-utils libxml2-utils clang-format git python3-jsonschema python3-yaml
-  chromium parallel)
+  chromium parallel gettext)
 command -v node >/dev/null || test_pkgs+=(nodejs npm)
 # scripts/fuzz.sh builds with clang and links libFuzzer from compiler-rt.
 fuzz_pkgs=(clang-14 libclang-rt-14-dev)

@@ -21,6 +21,7 @@ constexpr double kFade = 0.3;  // caption fade in/out, seconds
 
 ChapterBase::ChapterBase(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
     : spec_(spec),
+      locale_(video.lang),
       palette_(palette(video.theme)),
       metrics_(metrics),
       timeline_(spec),
@@ -76,10 +77,18 @@ std::vector<MemorySegment> ChapterBase::memory_at(double t) const {
 }
 
 std::vector<Stat> ChapterBase::stat_panel(double card_bytes, double comm_bytes, double comm_seconds,
-                                          double bubble) {
-    return {{"Per card", format_bytes(card_bytes)},
-            {"Comm / step", format_bytes(comm_bytes), format_time(comm_seconds)},
-            {"Bubble", format_percent(bubble)}};
+                                          double bubble) const {
+    return {
+        {tr("Per card"), format_bytes(card_bytes, locale_)},
+        {tr("Comm / step"), format_bytes(comm_bytes, locale_), format_time(comm_seconds, locale_)},
+        {tr("Bubble"), format_percent(bubble, locale_)}};
+}
+
+std::vector<LegendEntry> ChapterBase::memory_legend() const {
+    return {{tr("Weights"), palette_.weights},
+            {tr("Gradients"), palette_.gradients},
+            {tr("Optimizer state"), palette_.optimizer},
+            {tr("Activations"), palette_.activations}};
 }
 
 void ChapterBase::add_frame(Scene& s, double t) const {

@@ -8,8 +8,10 @@
 
 #include "engine/report.hpp"
 #include "story/chapter.hpp"
+#include "story/draw/legend.hpp"
 #include "story/draw/motion.hpp"
 #include "story/layout.hpp"
+#include "story/locale.hpp"
 #include "story/timeline.hpp"
 #include "story/vocab.hpp"
 
@@ -20,6 +22,12 @@ class ChapterBase : public Chapter {
     ChapterBase(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics);
 
   protected:
+    // A message in the film's language (locale_, from Video::lang): tr("Per card"),
+    // tr("{n} layers", {{"n", 32}}); numbers go through story/format.hpp with locale_.
+    std::string tr(std::string_view msgid) const { return locale_.tr(msgid); }
+    std::string tr(std::string_view msgid, std::initializer_list<MessageArg> args) const {
+        return locale_.tr(msgid, args);
+    }
     // Seconds from the chapter start of a choreography time authored for the kind's default
     // duration (scaled_time, stretched for `fit: stretch`): chapters write their timings once,
     // for the default length.
@@ -41,16 +49,20 @@ class ChapterBase : public Chapter {
     // The most loaded card's memory at t, bottom to top as STYLE.md stacks it (weights,
     // gradients, optimizer, activations), counting while a `set:` morphs.
     std::vector<MemorySegment> memory_at(double t) const;
+    // The key to a memory stack: weights, gradients, optimizer state and activations in their
+    // colours.
+    std::vector<LegendEntry> memory_legend() const;
     // The stat panel every chapter past the first shows: "Per card" (the most loaded GPU),
     // "Comm / step" (bytes each GPU sends, their time on the links beneath), "Bubble".
-    static std::vector<Stat> stat_panel(double card_bytes, double comm_bytes, double comm_seconds,
-                                        double bubble);
+    std::vector<Stat> stat_panel(double card_bytes, double comm_bytes, double comm_seconds,
+                                 double bubble) const;
     // stat_panel of the engine's figures at t.
     std::vector<Stat> stats_at(double t) const;
     // The shared frame (title, stat panel of stats_at, caption) over the scene at t.
     void add_frame(Scene& s, double t) const;
 
     const ChapterSpec spec_;
+    const Locale locale_;
     const Palette& palette_;
     const TextMetrics& metrics_;
     const Timeline timeline_;

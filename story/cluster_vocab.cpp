@@ -65,7 +65,7 @@ double spill_width(const GaugeSpec& g, double over) {
     return std::min(over * g.box.w / g.capacity, g.max_spill);
 }
 
-std::vector<Item> memory_gauge(const Palette& p, const GaugeSpec& g) {
+std::vector<Item> memory_gauge(const Palette& p, const Locale& l, const GaugeSpec& g) {
     std::vector<Item> out;
     const Box& b = g.box;
     out.push_back({Rect{b.x, b.y, b.w, b.h, 4, p.panel, p.grid, 1}});
@@ -84,7 +84,7 @@ std::vector<Item> memory_gauge(const Palette& p, const GaugeSpec& g) {
         if (g.label_size > 0) {
             const TextStyle lab{g.label_size, Weight::semibold, true};
             out.push_back({Text{b.right() + w + 10, b.cy() + g.label_size * 0.36,
-                                "+" + format_bytes(over), lab, p.comm}});
+                                "+" + format_bytes(over, l), lab, p.comm}});
         }
     }
     out.push_back({Line{{b.right(), b.y - 6}, {b.right(), b.bottom() + 6}, p.text, 2, true}});

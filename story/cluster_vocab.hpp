@@ -55,7 +55,7 @@ struct GaugeSpec {
 };
 // The spill's length in px for `over` bytes past the capacity line (see GaugeSpec).
 double spill_width(const GaugeSpec& g, double over);
-std::vector<Item> memory_gauge(const Palette& p, const GaugeSpec& g);
+std::vector<Item> memory_gauge(const Palette& p, const Locale& l, const GaugeSpec& g);
 
 // The four memory segments of a per-GPU breakdown, in the vocabulary's colours and order.
 struct PerGpuBytes {

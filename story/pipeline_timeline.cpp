@@ -5,6 +5,7 @@
 
 #include "story/draw/arrange.hpp"
 #include "story/draw/legend.hpp"
+#include "story/format.hpp"
 #include "story/layout.hpp"
 
 namespace story {
@@ -18,7 +19,7 @@ constexpr double kPlayheadOver = 14, kPlayheadUnder = 6;
 constexpr std::pair<engine::Schedule, const char*> kScheduleTitles[] = {
     {engine::Schedule::gpipe, "GPipe"},
     {engine::Schedule::one_f_one_b, "1F1B"},
-    {engine::Schedule::interleaved, "interleaved 1F1B"},
+    {engine::Schedule::interleaved, N_("interleaved 1F1B")},
     {engine::Schedule::zb_h1, "ZB-H1"},
     {engine::Schedule::zb_h2, "ZB-H2"},
     {engine::Schedule::dualpipe, "DualPipe"}};
@@ -37,9 +38,9 @@ double second_half(double u) { return std::clamp(2 * u - 1, 0.0, 1.0); }
 
 }  // namespace
 
-std::string schedule_title(engine::Schedule s) {
+std::string schedule_title(const Locale& l, engine::Schedule s) {
     for (const auto& [kind, title] : kScheduleTitles)
-        if (kind == s) return title;
+        if (kind == s) return l.tr(title);
     return "1F1B";
 }
 
@@ -54,24 +55,27 @@ engine::PipelineSchedule schedule_of(const engine::Config& c) {
 }
 
 // The zero-bubble formulas count idle within each GPU's own span, F = B = W = 1 unit.
-std::string bubble_formula(engine::Schedule kind, const std::string& p, const std::string& m,
-                           const std::string& v) {
+std::string bubble_formula(const Locale& l, engine::Schedule kind, const std::string& p,
+                           const std::string& m, const std::string& v) {
+    const char* formula = N_("Bubble = (p − 1) / (m + p − 1) = ({p} − 1) / ({m} + {p} − 1)");
     switch (kind) {
         case engine::Schedule::interleaved:
-            return "Bubble = (p − 1) / (v·m + p − 1) = (" + p + " − 1) / (" + v + "·" + m + " + " +
-                   p + " − 1)";
+            formula = N_("Bubble = (p − 1) / (v·m + p − 1) = ({p} − 1) / ({v}·{m} + {p} − 1)");
+            break;
         case engine::Schedule::zb_h1:
-            return "Bubble = (p − 1) / (3m + p − 1) = (" + p + " − 1) / (3·" + m + " + " + p +
-                   " − 1)";
+            formula = N_("Bubble = (p − 1) / (3m + p − 1) = ({p} − 1) / (3·{m} + {p} − 1)");
+            break;
         case engine::Schedule::zb_h2:
-            return "Bubble = (p − 1)(F + B − 2W) / step, 0 once m ≥ 2p − 1 (p = " + p +
-                   ", m = " + m + ")";
+            formula =
+                N_("Bubble = (p − 1)(F + B − 2W) / step, 0 once m ≥ 2p − 1 (p = {p}, m = {m})");
+            break;
         case engine::Schedule::dualpipe:
-            return "Bubble = (p/2 − 1) / (3m + p/2 − 1) = (" + p + "/2 − 1) / (3·" + m + " + " + p +
-                   "/2 − 1)";
+            formula = N_("Bubble = (p/2 − 1) / (3m + p/2 − 1) = ({p}/2 − 1) / (3·{m} + {p}/2 − 1)");
+            break;
         default:
-            return "Bubble = (p − 1) / (m + p − 1) = (" + p + " − 1) / (" + m + " + " + p + " − 1)";
+            break;
     }
+    return l.tr(formula, {{"p", p}, {"m", m}, {"v", v}});
 }
 
 double slot_label_alpha(const std::vector<Beat>& beats, double t) {
@@ -97,14 +101,16 @@ LaidOutSchedule lay_out(engine::PipelineSchedule s, const Box& area) {
     return d;
 }
 
-PipelineTimeline::PipelineTimeline(const Palette& p, const TextMetrics& m, const Box& area)
+PipelineTimeline::PipelineTimeline(const Palette& p, const TextMetrics& m, const Locale& l,
+                                   const Box& area)
     : palette_(p),
       metrics_(m),
+      locale_(l),
       colors_(pass_colors(p)),
       area_(area),
       axis_y_(area.bottom() + kAxisDrop),
       time_label_(m, area.right(), axis_y_ + kAxisLabelGap, Align::right) {
-    time_label_.line("time", Role::note, p.muted);
+    time_label_.line(l.tr("time"), Role::note, p.muted);
 }
 
 double PipelineTimeline::sweep_x(const TimelineFrame& f) const {
@@ -122,7 +128,8 @@ void PipelineTimeline::add_timeline(Scene& s, const TimelineFrame& f, const Stag
 void PipelineTimeline::add_header(Scene& s, double legend_x, double baseline, engine::Schedule kind,
                                   bool split, double alpha) const {
     add_pass_legend(s, legend_x, baseline, split, alpha);
-    s.add(Text{area_.right(), baseline, "Schedule: " + schedule_title(kind),
+    s.add(Text{area_.right(), baseline,
+               locale_.tr("Schedule: {name}", {{"name", schedule_title(locale_, kind)}}),
                weighted(style_of(Role::label), Weight::semibold), palette_.text, Align::right},
           alpha);
 }
@@ -148,7 +155,7 @@ void PipelineTimeline::add_rows(Scene& s, const TimelineFrame& f, const Stagger&
         const Box r = row_at(f, i);
         const double alpha = row_alpha(f, rows_in, t, i);
         if (alpha <= 0) continue;
-        const std::string name = "GPU " + std::to_string(i);
+        const std::string name = locale_.tr("GPU {n}", {{"n", i}});
         s.add(Text{r.x - kRowNameGap, centred_baseline(metrics_, name, label, r.cy()), name, label,
                    palette_.muted, Align::right},
               alpha);
@@ -267,7 +274,7 @@ void PipelineTimeline::add_label(Scene& s, const TimelineFrame& f, const Box& bo
                                  Color fill, double alpha) const {
     alpha *= f.label_alpha;
     if (alpha <= 0 || sweep_x(f) - box.x < box.w - 1e-6) return;
-    const std::string text = std::to_string(label);
+    const std::string text = format_count(label, locale_);
     const TextStyle style = sized(style_of(Role::figure), std::min(frame::kLabelSize, box.h * 0.4));
     if (style.size < frame::kMinTextSize) return;
     if (metrics_.measure(text, style).advance + 6 > box.w - 2 * side_pad(box)) return;
@@ -292,16 +299,16 @@ void PipelineTimeline::add_pass_legend(Scene& s, double x, double baseline, bool
                                        double alpha) const {
     if (split)
         add_legend(s, palette_, metrics_, x, baseline,
-                   {{"Forward", colors_.forward},
-                    {"B: input gradient", colors_.backward},
-                    {"W: weight gradient", colors_.weight_grad},
-                    {"Idle", palette_.idle, true}},
+                   {{locale_.tr("Forward"), colors_.forward},
+                    {locale_.tr("B: input gradient"), colors_.backward},
+                    {locale_.tr("W: weight gradient"), colors_.weight_grad},
+                    {locale_.tr("Idle"), palette_.idle, true}},
                    alpha);
     else
         add_legend(s, palette_, metrics_, x, baseline,
-                   {{"Forward", colors_.forward},
-                    {"Backward (2× a forward)", colors_.backward},
-                    {"Idle: the bubble", palette_.idle, true}},
+                   {{locale_.tr("Forward"), colors_.forward},
+                    {locale_.tr("Backward (2× a forward)"), colors_.backward},
+                    {locale_.tr("Idle: the bubble"), palette_.idle, true}},
                    alpha);
 }
 

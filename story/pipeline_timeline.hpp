@@ -13,20 +13,22 @@
 #include "story/draw/color.hpp"
 #include "story/draw/motion.hpp"
 #include "story/draw/text.hpp"
+#include "story/locale.hpp"
 #include "story/storyboard.hpp"
 #include "story/theme.hpp"
 
 namespace story {
 
-// The schedule's name as its paper writes it: "1F1B", "ZB-H1", "DualPipe".
-std::string schedule_title(engine::Schedule s);
+// The schedule's name as its paper writes it: "1F1B", "ZB-H1", "DualPipe" (a message: "interleaved
+// 1F1B" is translated).
+std::string schedule_title(const Locale& l, engine::Schedule s);
 // Whether the schedule splits each backward into B (input gradient) and W (weight gradient).
 bool split_backward(engine::Schedule s);
 // The engine's schedule for a configuration (chunks only when interleaved).
 engine::PipelineSchedule schedule_of(const engine::Config& c);
 // The bubble's formula with the state's numbers put in (engine/pipeline.cpp cites each).
-std::string bubble_formula(engine::Schedule kind, const std::string& p, const std::string& m,
-                           const std::string& v);
+std::string bubble_formula(const Locale& l, engine::Schedule kind, const std::string& p,
+                           const std::string& m, const std::string& v);
 // Micro-batch numbers step aside for the whole of each `set:` slide, fading out just before it
 // and back once the slots settle: sliding slots overlap and narrow, so a number would sit on its
 // neighbour's.
@@ -59,7 +61,7 @@ struct TimelineFrame {
 
 class PipelineTimeline {
   public:
-    PipelineTimeline(const Palette& p, const TextMetrics& m, const Box& area);
+    PipelineTimeline(const Palette& p, const TextMetrics& m, const Locale& l, const Box& area);
 
     const Box& area() const { return area_; }
     double axis_y() const { return axis_y_; }
@@ -109,6 +111,7 @@ class PipelineTimeline {
 
     const Palette& palette_;
     const TextMetrics& metrics_;
+    const Locale& locale_;
     const PassColors colors_;
     const Box area_;
     const double axis_y_;

@@ -24,13 +24,23 @@ std::vector<std::vector<int>> rank_groups(const engine::Layout3D& l, RackFocus f
 }
 
 std::vector<std::pair<RackFocus, std::string>> rank_tags(const engine::Layout3D& l,
-                                                         const engine::RankPlace& p) {
-    std::vector<std::pair<RackFocus, std::string>> out{
-        {RackFocus::tp, "TP rank " + std::to_string(p.tp)}};
-    if (l.cp > 1) out.push_back({RackFocus::cp, "CP rank " + std::to_string(p.cp)});
-    out.push_back({RackFocus::pp, "stage " + std::to_string(p.pp)});
-    out.push_back({RackFocus::dp, "replica " + std::to_string(p.dp)});
-    if (l.ep > 1) out.push_back({RackFocus::ep, "EP rank " + std::to_string(p.dp % l.ep)});
+                                                         const engine::RankPlace& p,
+                                                         const Locale& locale, bool brief) {
+    struct Tag {
+        RackFocus focus;
+        bool shown;
+        const char *full, *short_form;
+        int rank;
+    };
+    const Tag tags[] = {{RackFocus::tp, true, N_("TP rank {n}"), N_("TP {n}"), p.tp},
+                        {RackFocus::cp, l.cp > 1, N_("CP rank {n}"), N_("CP {n}"), p.cp},
+                        {RackFocus::pp, true, N_("stage {n}"), N_("stage {n}"), p.pp},
+                        {RackFocus::dp, true, N_("replica {n}"), N_("replica {n}"), p.dp},
+                        {RackFocus::ep, l.ep > 1, N_("EP rank {n}"), N_("EP {n}"), p.dp % l.ep}};
+    std::vector<std::pair<RackFocus, std::string>> out;
+    for (const Tag& t : tags)
+        if (t.shown)
+            out.push_back({t.focus, locale.tr(brief ? t.short_form : t.full, {{"n", t.rank}})});
     return out;
 }
 
@@ -38,7 +48,8 @@ Color group_color(const Palette& p, RackFocus f) {
     return f == RackFocus::cp ? p.cp_group : f == RackFocus::ep ? p.ep_group : p.text;
 }
 
-std::vector<LegendEntry> axes_legend(const Palette& p, const engine::Layout3D& l) {
+std::vector<LegendEntry> axes_legend(const Palette& p, const Locale& locale,
+                                     const engine::Layout3D& l) {
     struct Axis {
         const char* name;
         int degree;
@@ -53,8 +64,9 @@ std::vector<LegendEntry> axes_legend(const Palette& p, const engine::Layout3D& l
     std::vector<LegendEntry> out;
     for (const Axis& a : axes)
         if (a.degree > 1)
-            out.push_back({std::string(a.name) + " " + std::to_string(a.degree) + " · " +
-                               (l.within_node(a.group) ? "NVLink" : "network"),
+            out.push_back({locale.tr(l.within_node(a.group) ? N_("{axis} {n} · NVLink")
+                                                            : N_("{axis} {n} · network"),
+                                     {{"axis", a.name}, {"n", a.degree}}),
                            group_color(p, a.focus)});
     return out;
 }

@@ -8,6 +8,7 @@
 
 #include "engine/layout3d.hpp"
 #include "story/draw/legend.hpp"
+#include "story/locale.hpp"
 #include "story/theme.hpp"
 
 namespace story {
@@ -22,16 +23,19 @@ enum class RackFocus { none, tp, cp, pp, dp, ep };
 // consecutive replicas, Megatron-Core's expert-data order.
 std::vector<std::vector<int>> rank_groups(const engine::Layout3D& l, RackFocus f, int shown);
 
-// A rank's coordinates as its card's tags read them: TP rank, CP rank (cp > 1), stage, replica,
-// EP rank (dp mod ep, ep > 1).
+// A rank's coordinates as its card's tags read them, in the locale's words: TP rank, CP rank
+// (cp > 1), stage, replica, EP rank (dp mod ep, ep > 1); brief ("TP 3", "stage 1") for narrow
+// cards.
 std::vector<std::pair<RackFocus, std::string>> rank_tags(const engine::Layout3D& l,
-                                                         const engine::RankPlace& p);
+                                                         const engine::RankPlace& p,
+                                                         const Locale& locale, bool brief = false);
 
 // Outlines: tp, pp and dp groups in the text colour, cp and ep groups in their own.
 Color group_color(const Palette& p, RackFocus f);
 
 // Every axis split in two or more, with the link its groups cross (engine::Layout3D::within_node):
 // "tp 8 · NVLink", "cp 2 · NVLink", "dp 4 · network".
-std::vector<LegendEntry> axes_legend(const Palette& p, const engine::Layout3D& l);
+std::vector<LegendEntry> axes_legend(const Palette& p, const Locale& locale,
+                                     const engine::Layout3D& l);
 
 }  // namespace story

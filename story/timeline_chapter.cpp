@@ -8,7 +8,7 @@ namespace story {
 TimelineChapter::TimelineChapter(const ChapterSpec& spec, const Video& video,
                                  const TextMetrics& metrics, const Box& area, Choreography c)
     : ChapterBase(spec, video, metrics),
-      view_(palette_, metrics_, area),
+      view_(palette_, metrics_, locale_, area),
       rows_in_{at(c.rows_at)},
       choreography_(c) {
     for (const engine::Config& state : timeline_.states())
@@ -38,13 +38,15 @@ TextColumn TimelineChapter::bubble_readout(double t, const Morph& m, double widt
     constexpr double kReadoutGap = 10;  // px under the time axis's label
     const engine::Config& a = timeline_.states()[m.from];
     const engine::Config& b = state(m);
-    const auto n = [&](auto field) { return format_int(count_between(field(a), field(b), m.u)); };
+    const auto n = [&](auto field) {
+        return format_int(count_between(field(a), field(b), m.u), locale_);
+    };
     const std::string p = n([](const engine::Config& c) { return c.layout.pp; });
     const std::string mb = n([](const engine::Config& c) { return c.training.micro_batches; });
     const std::string v = n([](const engine::Config& c) { return c.training.chunks; });
     const double bubble = figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
-    const std::string line =
-        bubble_formula(b.training.schedule, p, mb, v) + " = " + format_percent(bubble);
+    const std::string line = bubble_formula(locale_, b.training.schedule, p, mb, v) + " = " +
+                             format_percent(bubble, locale_);
     TextStyle style = tabular(weighted(style_of(Role::body), Weight::semibold));
     style.size = fit_size(metrics_, line, style, width);
     TextColumn col(metrics_, view_.area().x, view_.below_axis() + kReadoutGap);

@@ -30,29 +30,31 @@ void add_stack(std::vector<Item>& out, const CardSpec& c, const Box& area, doubl
 
 // Name at the top-left and capacity at the top-right when both fit the measured width;
 // otherwise the name alone, centred.
-void add_header(std::vector<Item>& out, const Palette& p, const TextMetrics& m, const CardSpec& c) {
+void add_header(std::vector<Item>& out, const Palette& p, const TextMetrics& m, const Locale& l,
+                const CardSpec& c) {
     const TextStyle name = name_style(c);
-    const TextStyle cap_style{std::max(22.0, c.label_size - 4), Weight::regular, true};
-    const std::string cap = format_bytes(c.capacity);
     const double baseline = header_baseline(m, c);
-    const double room = c.w - 2 * kPad;
-    const bool both =
-        c.capacity_label &&
-        m.measure(c.name, name).advance + 12 + m.measure(cap, cap_style).advance <= room;
-    if (both) {
-        out.push_back({Text{c.x + kPad, baseline, c.name, name, p.muted, Align::left}});
-        out.push_back({Text{c.x + c.w - kPad, baseline, cap, cap_style, p.muted, Align::right}});
-    } else {
-        out.push_back({Text{c.x + c.w / 2, baseline, c.name, name, p.muted, Align::center}});
+    if (c.capacity_label) {
+        const TextStyle cap_style{std::max(22.0, c.label_size - 4), Weight::regular, true};
+        const std::string cap = format_bytes(c.capacity, l);
+        const double room = c.w - 2 * kPad;
+        if (m.measure(c.name, name).advance + 12 + m.measure(cap, cap_style).advance <= room) {
+            out.push_back({Text{c.x + kPad, baseline, c.name, name, p.muted, Align::left}});
+            out.push_back(
+                {Text{c.x + c.w - kPad, baseline, cap, cap_style, p.muted, Align::right}});
+            return;
+        }
     }
+    out.push_back({Text{c.x + c.w / 2, baseline, c.name, name, p.muted, Align::center}});
 }
 
 }  // namespace
 
-std::vector<Item> gpu_card(const Palette& p, const TextMetrics& m, const CardSpec& c) {
+std::vector<Item> gpu_card(const Palette& p, const TextMetrics& m, const Locale& l,
+                           const CardSpec& c) {
     std::vector<Item> out;
     out.push_back({Rect{c.x, c.y, c.w, c.h, 12, p.panel, p.grid, 2}});
-    add_header(out, p, m, c);
+    add_header(out, p, m, l, c);
     const Box area = stack_area(m, c);
     const double px_per_byte = area.h / c.capacity;
     double used = 0;
@@ -66,7 +68,7 @@ std::vector<Item> gpu_card(const Palette& p, const TextMetrics& m, const CardSpe
         const double h = std::min(over * px_per_byte, c.h * c.max_spill);
         out.push_back({Rect{c.x + kPad, c.y - h, c.w - 2 * kPad, h, 0, p.comm}});
         const TextStyle lab{c.label_size, Weight::semibold, true};
-        out.push_back({Text{c.x + c.w / 2, c.y - h - 12, "+" + format_bytes(over), lab, p.comm,
+        out.push_back({Text{c.x + c.w / 2, c.y - h - 12, "+" + format_bytes(over, l), lab, p.comm,
                             Align::center}});
     }
     return out;

@@ -6,6 +6,7 @@
 
 #include "engine/presets.hpp"
 #include "story/draw/box.hpp"
+#include "story/locale.hpp"
 #include "story/scene.hpp"
 #include "story/text_metrics.hpp"
 #include "story/theme.hpp"
@@ -28,8 +29,9 @@ struct CardSpec {
     double max_spill = 0.45;  // tallest overflow drawn, as a fraction of the card height
 };
 
-// Drawn in absolute coordinates; returns the items to add to a scene.
-std::vector<Item> gpu_card(const Palette& p, const TextMetrics& m, const CardSpec& c);
+// Drawn in absolute coordinates, figures in the locale's numbers; returns the items to add.
+std::vector<Item> gpu_card(const Palette& p, const TextMetrics& m, const Locale& l,
+                           const CardSpec& c);
 // Where gpu_card draws the stack: from under the capacity line (its top, c.capacity bytes up)
 // to the card's bottom padding. Labels beside a card line up with its segments from this.
 Box stack_area(const TextMetrics& m, const CardSpec& c);

@@ -15,6 +15,7 @@
 #include "render/sys/files.hpp"
 #include "render/sys/hash.hpp"
 #include "render/sys/json_file.hpp"
+#include "story/locale.hpp"
 #include "story/time.hpp"
 
 namespace render {
@@ -41,11 +42,19 @@ bool opens_with_frames(const std::string& path, const SegmentKey& k) {
 
 const char* extension(SegmentKind kind) { return kind == SegmentKind::sound ? ".m4a" : ".mp4"; }
 
+// The XXH3-128 of locale/<language>.po the build embedded, or "" (English: no catalogue).
+std::string catalogue_digest(const std::string& lang) {
+    const story::Catalogue* c = story::Locale(lang).catalogue();
+    return c ? std::string(c->digest()) : std::string();
+}
+
 }  // namespace
 
 // No spec, theme, captions mode or engine figure appears here: whatever of them reaches the
 // pixels is in the scenes, and whatever is not (an id, a caption sent as a track) is no reason
-// to draw the segment again.
+// to draw the segment again. The language and its catalogue's digest are (the words drawn are in
+// the scenes too): a segment records what it was drawn in, and an edited translation re-keys its
+// own language's segments, never another's.
 SegmentKey segment_key(const story::ChapterSpec& spec, const story::Chapter& chapter,
                        const story::Video& video, const EncoderSettings& encoder,
                        const Fonts& fonts) {
@@ -57,6 +66,8 @@ SegmentKey segment_key(const story::ChapterSpec& spec, const story::Chapter& cha
         {"encoder", to_string(encoder)},
         {"fonts", fonts.digest()},
         {"drawing", SHARDREEL_DRAWING_DIGEST},
+        {"lang", video.lang},
+        {"catalogue", catalogue_digest(video.lang)},
     };
     std::string text = inputs.dump();  // object keys sorted: canonical
     return {xxh3_hex(text), std::move(text), frames};

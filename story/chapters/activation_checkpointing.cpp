@@ -58,8 +58,10 @@ std::string formula(const engine::Config& c) {
     return "s·b·h·(" + linear + " + 5as/" + (split ? "(h·t)" : "h") + ")";
 }
 
-std::string recompute_name(const engine::Config& c) {
-    return std::string("Recompute: ") + std::string(engine::to_string(c.training.recompute));
+// The setting's keyword as storyboards write it: "Recompute: full".
+std::string recompute_name(const Locale& l, const engine::Config& c) {
+    return l.tr("Recompute: {mode}",
+                {{"mode", std::string(engine::to_string(c.training.recompute))}});
 }
 
 // The read-out column's lines, top to bottom; the two bars sit in gaps between them.
@@ -147,10 +149,10 @@ class CheckpointChapter final : public ChapterBase {
             return figure_at(t,
                              [field](const engine::Report& r) { return (r.per_gpu.*field).value; });
         };
-        return {{"Weights", fig(&engine::PerGpu::weights), palette_.weights},
-                {"Gradients", fig(&engine::PerGpu::gradients), palette_.gradients},
-                {"Optimizer", fig(&engine::PerGpu::optimizer), palette_.optimizer},
-                {"Activations", fig(&engine::PerGpu::activations), palette_.activations}};
+        return {{tr("Weights"), fig(&engine::PerGpu::weights), palette_.weights},
+                {tr("Gradients"), fig(&engine::PerGpu::gradients), palette_.gradients},
+                {tr("Optimizer"), fig(&engine::PerGpu::optimizer), palette_.optimizer},
+                {tr("Activations"), fig(&engine::PerGpu::activations), palette_.activations}};
     }
 
     void add_card(Scene& s, double t) const {
@@ -158,14 +160,19 @@ class CheckpointChapter final : public ChapterBase {
         if (alpha <= 0) return;
         const auto segs = segments(t);
         // Model states first, then the activations pour in on top.
-        CardSpec card{
-            kCard.x, kCard.y, kCard.w, kCard.h, "GPU 0", state(t).cluster.gpu.memory.value, {}};
+        CardSpec card{kCard.x,
+                      kCard.y,
+                      kCard.w,
+                      kCard.h,
+                      tr("GPU {n}", {{"n", 0}}),
+                      state(t).cluster.gpu.memory.value,
+                      {}};
         for (std::size_t i = 0; i < segs.size(); ++i) {
             const Fade& fill = i + 1 < segs.size() ? states_fill_ : activations_fill_;
             card.stack.push_back({segs[i].bytes * fill.at(t), segs[i].color});
         }
         card.max_spill = kCardSpill;
-        add_items(s, gpu_card(palette_, metrics_, card), alpha);
+        add_items(s, gpu_card(palette_, metrics_, locale_, card), alpha);
         add_stack_labels(s, t, segs, card);
     }
 
@@ -187,7 +194,7 @@ class CheckpointChapter final : public ChapterBase {
         const TextStyle name = style_of(Role::label), value = style_of(Role::figure);
         for (std::size_t i = 0; i < segs.size(); ++i) {
             const double mid = ys[i] + lift;
-            const std::string bytes = format_bytes(segs[i].bytes);
+            const std::string bytes = format_bytes(segs[i].bytes, locale_);
             const double alpha =
                 (i + 1 < segs.size() ? states_labels_in_ : activations_labels_in_).at(t);
             s.add(filled(box_around({kLabelX + kSwatch / 2, mid}, kSwatch, kSwatch), 3,
@@ -208,23 +215,26 @@ class CheckpointChapter final : public ChapterBase {
         const double alpha = layer_in_.at(t);
         if (alpha <= 0) return;
         const engine::Config& c = state(t);
-        add_line(s, kHeading, "Activations kept per layer", kHeadingStyle, palette_.text, alpha);
-        s.add(Text{frame::kRight, readout_.baseline(kHeading), recompute_name(c),
+        add_line(s, kHeading, tr("Activations kept per layer"), kHeadingStyle, palette_.text,
+                 alpha);
+        s.add(Text{frame::kRight, readout_.baseline(kHeading), recompute_name(locale_, c),
                    weighted(style_of(Role::label), Weight::semibold), palette_.highlight,
                    Align::right},
               alpha);
-        add_line(s, kFormula, formula(c) + " bytes", style_of(Role::body), palette_.text, alpha);
+        add_line(s, kFormula, tr("{formula} bytes", {{"formula", formula(c)}}),
+                 style_of(Role::body), palette_.text, alpha);
         const double linear = mine(t, [](const CkptState& k) { return k.coef.linear; });
         const double scores = mine(t, [](const CkptState& k) { return k.coef.scores; });
         const double per_layer =
             figure_at(t, [](const engine::Report& r) { return r.activations.per_layer.value; });
-        const std::string coef = scores > kNone
-                                     ? "(" + format_sig3(linear) + " + " + format_sig3(scores) + ")"
-                                     : format_sig3(linear);
+        const std::string coef = scores > kNone ? "(" + format_sig3(linear, locale_) + " + " +
+                                                      format_sig3(scores, locale_) + ")"
+                                                : format_sig3(linear, locale_);
         add_line(s, kNumbers,
-                 format_int(c.training.seq_len) + " × " + format_int(c.training.micro_batch) +
-                     " × " + format_int(c.model.hidden) + " × " + coef + kThinSpace +
-                     "B = " + format_bytes(per_layer),
+                 format_int(c.training.seq_len, locale_) + " × " +
+                     format_int(c.training.micro_batch, locale_) + " × " +
+                     format_int(c.model.hidden, locale_) + " × " + coef + kThinSpace +
+                     "B = " + format_bytes(per_layer, locale_),
                  kNumbersStyle, palette_.muted, alpha);
         add_layer_bar(s, linear, scores, alpha);
     }
@@ -240,10 +250,10 @@ class CheckpointChapter final : public ChapterBase {
             s.add(filled({kept.right(), kept.y, scores * px, kept.h}, 3, faint,
                          palette_.activations, 1.5),
                   alpha);
-        std::vector<LegendEntry> legend{{"kept for the backward pass", palette_.activations}};
+        std::vector<LegendEntry> legend{{tr("kept for the backward pass"), palette_.activations}};
         // The scores' entry fades with their bar as it collapses.
         if (shown)
-            legend.push_back({"attention scores", faint, false, scores * px / kScoresFadePx});
+            legend.push_back({tr("attention scores"), faint, false, scores * px / kScoresFadePx});
         add_legend(s, palette_, metrics_, kRightX, readout_.baseline(kLegend), legend, alpha);
     }
 
@@ -253,20 +263,22 @@ class CheckpointChapter final : public ChapterBase {
         const engine::Report& r = report_at(t);
         const double total =
             figure_at(t, [](const engine::Report& x) { return x.per_gpu.activations.value; });
-        const std::string mb =
-            r.activations.in_flight_micro_batches == 1 ? " micro-batch" : " micro-batches";
-        add_line(s, kTotal,
-                 "× " + format_int(r.activations.layers_per_gpu) + " layers × " +
-                     format_sig3(r.activations.in_flight_micro_batches) + mb +
-                     " in flight = " + format_bytes(total) + " on this GPU",
-                 kResultStyle, palette_.activations, alpha);
+        add_line(
+            s, kTotal,
+            tr(r.activations.in_flight_micro_batches == 1
+                   ? N_("× {layers} layers × {n} micro-batch in flight = {bytes} on this GPU")
+                   : N_("× {layers} layers × {n} micro-batches in flight = {bytes} on this GPU"),
+               {{"layers", format_int(r.activations.layers_per_gpu, locale_)},
+                {"n", format_sig3(r.activations.in_flight_micro_batches, locale_)},
+                {"bytes", format_bytes(total, locale_)}}),
+            kResultStyle, palette_.activations, alpha);
     }
 
     // Work per step in units of one forward pass: forward, backward, and the forward run again.
     void add_compute(Scene& s, double t) const {
         const double alpha = compute_in_.at(t);
         if (alpha <= 0) return;
-        add_line(s, kComputeHeading, "Compute per step", kHeadingStyle, palette_.text, alpha);
+        add_line(s, kComputeHeading, tr("Compute per step"), kHeadingStyle, palette_.text, alpha);
         const double fwd = mine(t, [](const CkptState& k) { return k.compute.forward; });
         const double bwd = mine(t, [](const CkptState& k) { return k.compute.backward; });
         const double re = mine(t, [](const CkptState& k) { return k.compute.recompute; });
@@ -275,9 +287,9 @@ class CheckpointChapter final : public ChapterBase {
             double units;
             Color fill;
             const char* name;
-        } parts[] = {{fwd, colors_.forward, "forward"},
-                     {bwd, colors_.backward, "backward"},
-                     {re, palette_.highlight, "forward again"}};
+        } parts[] = {{fwd, colors_.forward, N_("forward")},
+                     {bwd, colors_.backward, N_("backward")},
+                     {re, palette_.highlight, N_("forward again")}};
         double x = kRightX;
         const TextStyle label = weighted(style_of(Role::label), Weight::semibold);
         for (const auto& p : parts) {
@@ -285,20 +297,23 @@ class CheckpointChapter final : public ChapterBase {
             x = part.right();
             if (part.w < 0.5) continue;
             s.add(filled(inset(part, 1, 0), 3, p.fill), alpha);
-            if (metrics_.measure(p.name, label).advance + 16 < part.w)
-                s.add(Text{part.cx(), centred_baseline(metrics_, p.name, label, part.cy()), p.name,
+            const std::string name = tr(p.name);
+            if (metrics_.measure(name, label).advance + 16 < part.w)
+                s.add(Text{part.cx(), centred_baseline(metrics_, name, label, part.cy()), name,
                            label, readable_on(palette_, p.fill), Align::center},
                       alpha);
         }
         const double ratio = mine(t, [](const CkptState& k) { return k.compute.ratio(); });
+        const std::string sum = format_sig3(fwd, locale_) + " + " + format_sig3(bwd, locale_) +
+                                (re > kNone ? " + " + format_sig3(re, locale_) : "");
         add_line(s, kSum,
-                 format_sig3(fwd) + " + " + format_sig3(bwd) +
-                     (re > kNone ? " + " + format_sig3(re) : "") + " = " +
-                     format_sig3(fwd + bwd + re) + " forward passes of work",
+                 tr("{sum} = {total} forward passes of work",
+                    {{"sum", sum}, {"total", format_sig3(fwd + bwd + re, locale_)}}),
                  kResultStyle, palette_.text, alpha);
         add_line(s, kExtra,
-                 re > kNone ? "+" + format_percent(ratio - 1) + " compute to save the memory"
-                            : "no extra compute",
+                 re > kNone ? tr("+{percent} compute to save the memory",
+                                 {{"percent", format_percent(ratio - 1, locale_)}})
+                            : tr("no extra compute"),
                  kResultStyle, re > kNone ? palette_.highlight : palette_.muted, alpha);
     }
 

@@ -93,7 +93,7 @@ class BytesChapter final : public ChapterBase {
           more_cards_in_{at(kSpreadAt) + kCardsAfterSpread, kCardStep, kCardFor},
           heading_(metrics_, frame::kLeft, kReadoutTop),
           readout_(metrics_, kRightX, kReadoutTop) {
-        heading_.line("Bytes per parameter", Role::heading, palette_.text);
+        heading_.line(tr("Bytes per parameter"), Role::heading, palette_.text);
         readout_.line("headline", Role::value, palette_.text)
             .line("note", Role::note, palette_.muted)
             .line("needed", kNeededStyle, palette_.highlight);
@@ -110,36 +110,38 @@ class BytesChapter final : public ChapterBase {
         add_cards(s, t);
         const double states =
             grid_figure(t, [](const engine::Report& r) { return r.model_states.value; });
-        add_chrome(
-            s, palette_, metrics_,
-            chrome_at(t,
-                      {{"Per card", format_bytes(states)}, {"Comm / step", "—"}, {"Bubble", "—"}}));
+        add_chrome(s, palette_, metrics_,
+                   chrome_at(t, {{tr("Per card"), format_bytes(states, locale_)},
+                                 {tr("Comm / step"), "—"},
+                                 {tr("Bubble"), "—"}}));
         return s;
     }
 
   private:
     // What the optimizer's bytes hold, under its bar label.
-    static std::string optimizer_detail(engine::Optimizer o, bool mixed) {
-        const char* state = "Adam m, v";
+    std::string optimizer_detail(engine::Optimizer o, bool mixed) const {
+        const char* state = N_("Adam m, v");
         switch (o) {
             case engine::Optimizer::adam:
                 break;
             case engine::Optimizer::adam_8bit:
-                state = "8-bit Adam m, v";
+                state = N_("8-bit Adam m, v");
                 break;
             case engine::Optimizer::sgd_momentum:
-                state = "SGD momentum";
+                state = N_("SGD momentum");
                 break;
             case engine::Optimizer::lion:
-                state = "Lion momentum";
+                state = N_("Lion momentum");
                 break;
             case engine::Optimizer::adafactor:
-                return mixed ? "fp32 master (Adafactor: factored v)" : "Adafactor: factored v";
+                return mixed ? tr("fp32 master (Adafactor: factored v)")
+                             : tr("Adafactor: factored v");
             case engine::Optimizer::muon:
-                state = "Muon momentum";
+                state = N_("Muon momentum");
                 break;
         }
-        return mixed ? std::string("fp32 master + ") + state : std::string(state) + " (fp32)";
+        return tr(mixed ? N_("fp32 master + {state}") : N_("{state} (fp32)"),
+                  {{"state", tr(state)}});
     }
 
     std::vector<Segment> segments(double t) const {
@@ -148,13 +150,13 @@ class BytesChapter final : public ChapterBase {
         const bool mixed = cfg.precision != engine::Precision::fp32;
         const std::string grads = mixed ? std::string(engine::to_string(cfg.grad_dtype)) : "fp32";
         return {
-            {"Weights", weight_dtype(cfg.precision),
+            {tr("Weights"), weight_dtype(cfg.precision),
              figure_at(t, [](const engine::Report& r) { return r.bytes_per_param.weights; }),
              palette_.weights},
-            {"Gradients", grads,
+            {tr("Gradients"), grads,
              figure_at(t, [](const engine::Report& r) { return r.bytes_per_param.gradients; }),
              palette_.gradients},
-            {"Optimizer state", optimizer_detail(cfg.optimizer, mixed),
+            {tr("Optimizer state"), optimizer_detail(cfg.optimizer, mixed),
              figure_at(t, [](const engine::Report& r) { return r.bytes_per_param.optimizer; }),
              palette_.optimizer},
         };
@@ -185,10 +187,10 @@ class BytesChapter final : public ChapterBase {
               alpha);
         const TextStyle label = weighted(style_of(Role::body), Weight::semibold);
         const TextStyle value = sized(style_of(Role::value), frame::kHeadingSize + 8);
-        s.add(Text{kLabelX, y, "Total per parameter", label, palette_.text}, alpha);
-        s.add(
-            Text{kValueRight, y, format_bytes_per_param(total), value, palette_.text, Align::right},
-            alpha);
+        s.add(Text{kLabelX, y, tr("Total per parameter"), label, palette_.text}, alpha);
+        s.add(Text{kValueRight, y, format_bytes_per_param(total, locale_), value, palette_.text,
+                   Align::right},
+              alpha);
     }
 
     // Labels sit at their segment's middle, pushed apart so two lines never collide.
@@ -208,7 +210,7 @@ class BytesChapter final : public ChapterBase {
                      seg.color),
               alpha);
         label.add_to(s, alpha);
-        s.add(Text{kValueRight, label.baseline(), format_bytes_per_param(seg.bytes), value,
+        s.add(Text{kValueRight, label.baseline(), format_bytes_per_param(seg.bytes, locale_), value,
                    palette_.text, Align::right},
               alpha);
     }
@@ -220,13 +222,15 @@ class BytesChapter final : public ChapterBase {
             grid_figure(t, [](const engine::Report& r) { return r.bytes_per_param.total(); });
         const double states =
             grid_figure(t, [](const engine::Report& r) { return r.model_states.value; });
-        const std::string line = format_params(params) + " parameters × " +
-                                 format_bytes_per_param(bpp) + " = " + format_bytes(states);
+        const std::string line = tr("{params} parameters × {bytes_per_parameter} = {bytes}",
+                                    {{"params", format_params(params, locale_)},
+                                     {"bytes_per_parameter", format_bytes_per_param(bpp, locale_)},
+                                     {"bytes", format_bytes(states, locale_)}});
         const TextStyle style = style_of(Role::value);
         s.add(Text{kRightX, readout_.baseline(kHeadline), line,
                    sized(style, fit_size(metrics_, line, style, kRightW)), palette_.text},
               u);
-        s.add(Text{kRightX, readout_.baseline(kNote), "model state before a single activation",
+        s.add(Text{kRightX, readout_.baseline(kNote), tr("model state before a single activation"),
                    style_of(Role::note), palette_.muted},
               u);
     }
@@ -267,13 +271,13 @@ class BytesChapter final : public ChapterBase {
         for (int i = 0; i < std::max(n_from, n_to); ++i) {
             double alpha = grid_alpha(i, n_from, n_to, m.u);
             Box box = grid_slot(i, n_from, n_to, m.u);
-            CardSpec card{0, 0, 0, 0, "GPU " + std::to_string(i), cap, pour(stack, i * cap, cap)};
+            CardSpec card{0, 0, 0, 0, tr("GPU {n}", {{"n", i}}), cap, pour(stack, i * cap, cap)};
             if (i == 0) {
                 box = lerp(kSingleCard, box, spread);
                 const double drained = within(spread, 0, kDrainShare);
                 card.stack = pour(stack, 0, cap + (1 - drained) * std::max(0.0, total - cap));
                 card.max_spill = kSingleSpill;
-                if (spread < kDrainShare) card.name = "One " + gpu_name(t);
+                if (spread < kDrainShare) card.name = tr("One {gpu}", {{"gpu", gpu_name(t)}});
                 alpha *= appear;
             } else {
                 alpha *= more_cards_in_.at(t, i);  // once card 0 has moved
@@ -281,7 +285,7 @@ class BytesChapter final : public ChapterBase {
             if (alpha <= 0) continue;
             card.x = box.x, card.y = box.y, card.w = box.w, card.h = box.h;
             card.label_size = box.w < kNarrowCard ? frame::kMinTextSize : frame::kLabelSize;
-            add_items(s, gpu_card(palette_, metrics_, card), alpha);
+            add_items(s, gpu_card(palette_, metrics_, locale_, card), alpha);
         }
         add_cards_needed(s, t, cap, within(spread, kDrainShare, 1 - kDrainShare));
     }
@@ -336,7 +340,9 @@ class BytesChapter final : public ChapterBase {
                                : u >= 1 ? reports_[m.to].gpus_to_hold_model_states
                                         : static_cast<long long>(std::ceil(states / cap - 1e-9));
         const std::string line =
-            format_int(held) + " × " + format_bytes(cap) + " " + gpu_name(t) + " just to hold it";
+            tr("{n} × {capacity} {gpu} just to hold it", {{"n", format_int(held, locale_)},
+                                                          {"capacity", format_bytes(cap, locale_)},
+                                                          {"gpu", gpu_name(t)}});
         s.add(Text{kGrid.cx(), readout_.baseline(kNeeded), line, kNeededStyle, palette_.highlight,
                    Align::center},
               alpha);

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <sstream>
 
 #include "story/chapter_base.hpp"
 #include "story/cluster_vocab.hpp"
@@ -41,8 +42,6 @@ constexpr double kBarShare = 0.46, kBarLabelGap = 12;
 constexpr double kBlockGap = 2, kRingWidth = 3;
 
 const TextStyle kChipStyle = tabular(weighted(style_of(Role::small), Weight::semibold));
-
-std::string gpu_name(int rank) { return "GPU " + std::to_string(rank); }
 
 class ContextChapter final : public ChapterBase {
   public:
@@ -80,6 +79,7 @@ class ContextChapter final : public ChapterBase {
 
   private:
     int cp(int k) const { return attention_[k].cp; }
+    std::string gpu_name(int rank) const { return tr("GPU {n}", {{"n", rank}}); }
 
     // The exchange step showing at t (-1 before it starts, steps at the hold), and how far into
     // that step: the blocks of a step light up once its keys and values have arrived.
@@ -110,12 +110,13 @@ class ContextChapter final : public ChapterBase {
 
     void add_headers(Scene& s, double t) const {
         const TextStyle note = style_of(Role::note);
-        s.add(Text{frame::kLeft, kHeaderBaseline, "Attention: queries down, keys across", note,
+        s.add(Text{frame::kLeft, kHeaderBaseline, tr("Attention: queries down, keys across"), note,
                    palette_.muted},
               matrix_in_.at(t));
-        s.add(Text{kCards.x, kHeaderBaseline, "Queries stay, K and V travel", note, palette_.muted},
+        s.add(Text{kCards.x, kHeaderBaseline, tr("Queries stay, K and V travel"), note,
+                   palette_.muted},
               cards_in_.at(t, 0));
-        s.add(Text{kBars.x, kHeaderBaseline, "Attention work per GPU, in blocks", note,
+        s.add(Text{kBars.x, kHeaderBaseline, tr("Attention work per GPU, in blocks"), note,
                    palette_.muted},
               work_in_.at(t));
     }
@@ -166,11 +167,12 @@ class ContextChapter final : public ChapterBase {
         }
     }
 
-    // In the masked triangle: why half the matrix is empty.
+    // In the masked triangle: why half the matrix is empty, on the lines the message breaks into.
     void add_masked_note(Scene& s, double alpha) const {
         TextColumn col(metrics_, kMatrix.right(), kMatrix.y + 8, Align::right);
-        col.line("masked: no token", Role::note, palette_.muted)
-            .line("sees a later one", Role::note, palette_.muted);
+        std::istringstream lines(tr("masked: no token\nsees a later one"));
+        for (std::string line; std::getline(lines, line);)
+            col.line(line, Role::note, palette_.muted);
         col.add_to(s, alpha);
     }
 
@@ -204,7 +206,7 @@ class ContextChapter final : public ChapterBase {
             if (r >= cp(k)) continue;
             const auto chunks = engine::cp_chunks(r, cp(k), splits_[k]);
             const std::string queries =
-                "Q " + std::to_string(chunks[0]) + " + " + std::to_string(chunks[1]);
+                "Q " + format_count(chunks[0], locale_) + " + " + format_count(chunks[1], locale_);
             s.add(Text{b.x + kQueriesX, centred_baseline(metrics_, queries, kChipStyle, b.cy()),
                        queries, kChipStyle, palette_.text},
                   alpha * swap_alpha(m));
@@ -218,7 +220,7 @@ class ContextChapter final : public ChapterBase {
         int owner = r, arrivals = 0;
         for (const engine::CpTransfer& x : attention_[k].transfers)
             if (x.dst == r && x.step == step && arrived(p, x.step)) owner = x.owner, ++arrivals;
-        return arrivals > 1 ? "all" : std::to_string(owner);
+        return arrivals > 1 ? tr("all") : format_count(owner, locale_);
     }
 
     // The path keys and values take from one card's chip to another's: straight to a neighbour
@@ -244,7 +246,7 @@ class ContextChapter final : public ChapterBase {
             if (x.step != p.step || p.into >= kTravel) continue;
             const double u = ease(Ease::in_out_cubic, p.into / kTravel);
             add_token(s, palette_, metrics_, along(route(m, k, x), u), kChip, palette_.comm,
-                      named ? std::to_string(x.owner) : "", alpha);
+                      named ? format_count(x.owner, locale_) : "", alpha);
         }
         const bool travelling = p.step > 0 && p.step < attention_[k].steps && p.into < kTravel;
         if (travelling) return;
@@ -296,7 +298,8 @@ class ContextChapter final : public ChapterBase {
 
     void add_bar(Scene& s, const Box& row, double work, double busiest, double alpha) const {
         const double h = std::min(row.h * kBarShare + 8, row.h - 4);
-        const double label_w = metrics_.measure("00 blocks", kChipStyle).advance + kBarLabelGap;
+        const double label_w =
+            metrics_.measure(tr("{n} blocks", {{"n", "00"}}), kChipStyle).advance + kBarLabelGap;
         const double full = kBars.w - label_w;
         const Box whole{kBars.x, row.cy() - h / 2, full, h};
         Rect idle = filled(whole, 4, palette_.background, palette_.grid, 1);
@@ -304,7 +307,8 @@ class ContextChapter final : public ChapterBase {
         s.add(idle, alpha);
         const Box bar{whole.x, whole.y, full * work / busiest, h};
         s.add(filled(bar, 4, palette_.activations), alpha);
-        const std::string label = format_int(std::llround(work)) + " blocks";
+        const std::string label =
+            tr("{n} blocks", {{"n", format_int(std::llround(work), locale_)}});
         s.add(Text{whole.right() + kBarLabelGap,
                    centred_baseline(metrics_, label, kChipStyle, row.cy()), label, kChipStyle,
                    palette_.text},
@@ -316,9 +320,11 @@ class ContextChapter final : public ChapterBase {
     void add_feet(Scene& s, double t, const Morph& m) const {
         const int k = shown_state(m);
         const TextStyle note = tabular(style_of(Role::note));
-        const std::string chunks = format_int(std::llround(value_at(t, seq_))) + " tokens in " +
-                                   std::to_string(attention_[k].chunks()) + " chunks of " +
-                                   format_int(std::llround(value_at(t, chunk_tokens_)));
+        const std::string chunks =
+            tr("{tokens} tokens in {n} chunks of {per_chunk}",
+               {{"tokens", format_int(std::llround(value_at(t, seq_)), locale_)},
+                {"n", attention_[k].chunks()},
+                {"per_chunk", format_int(std::llround(value_at(t, chunk_tokens_)), locale_)}});
         s.add(Text{frame::kLeft, kFootBaseline, chunks, note, palette_.muted},
               matrix_in_.at(t) * swap_alpha(m));
         s.add(Text{kCards.x, kFootBaseline, exchange_note(k), note, palette_.muted},
@@ -328,16 +334,16 @@ class ContextChapter final : public ChapterBase {
     }
 
     std::string exchange_note(int k) const {
-        if (cp(k) == 1) return "cp 1: nothing to exchange";
+        if (cp(k) == 1) return tr("cp 1: nothing to exchange");
         if (modes_[k] == engine::CpMode::ring)
-            return "Ring: handed on " + std::to_string(cp(k) - 1) + " times";
-        return "All-gather: all K, V at once";
+            return tr("Ring: handed on {n} times", {{"n", cp(k) - 1}});
+        return tr("All-gather: all K, V at once");
     }
 
     std::string split_note(int k) const {
         const int c = 2 * cp(k) - 1;
-        if (splits_[k] == engine::CpSplit::naive) return "Naive: GPU r holds chunks 2r, 2r+1";
-        return "Balanced: GPU r holds r and " + std::to_string(c) + "-r";
+        if (splits_[k] == engine::CpSplit::naive) return tr("Naive: GPU r holds chunks 2r, 2r+1");
+        return tr("Balanced: GPU r holds r and {c}-r", {{"c", c}});
     }
 
     // The stat panel: the busiest card, its activations (divided by cp), and the key/value
@@ -351,9 +357,9 @@ class ContextChapter final : public ChapterBase {
             figure_at(t, [](const engine::Report& r) { return r.comm.cp_per_gpu.value; });
         const double secs =
             figure_at(t, [](const engine::Report& r) { return r.comm.cp_time.value; });
-        return {{"Per card", format_bytes(card)},
-                {"Activations", format_bytes(acts)},
-                {"K, V / step", format_bytes(bytes), format_time(secs)}};
+        return {{tr("Per card"), format_bytes(card, locale_)},
+                {tr("Activations"), format_bytes(acts, locale_)},
+                {tr("K, V / step"), format_bytes(bytes, locale_), format_time(secs, locale_)}};
     }
 
     const Fade matrix_in_;

@@ -161,7 +161,7 @@ class ExpertChapter final : public ChapterBase {
             if (i >= gpus_[m.from]) alpha *= arriving(m);
             if (alpha <= 0) continue;
             const Box b = card(m, i);
-            add_items(s, gpu_tile(palette_, metrics_, {b, "GPU " + std::to_string(i), 26}), alpha);
+            add_items(s, gpu_tile(palette_, metrics_, {b, tr("GPU {n}", {{"n", i}}), 26}), alpha);
             add_experts(s, b, i, m, alpha);
         }
     }
@@ -194,7 +194,7 @@ class ExpertChapter final : public ChapterBase {
         if (alpha <= 0) return;
         s.add(filled(e, 6, mix(palette_.panel, palette_.weights, 0.35), palette_.weights, 2),
               alpha);
-        const std::string name = (whole ? "Expert " : "E") + std::to_string(x);
+        const std::string name = tr(whole ? N_("Expert {n}") : N_("E{n}"), {{"n", x}});
         s.add(Text{e.cx(), centred_baseline(metrics_, name, kExpertStyle, e.y + kLabelBand / 2),
                    name, kExpertStyle, palette_.text, Align::center},
               alpha);
@@ -257,19 +257,19 @@ class ExpertChapter final : public ChapterBase {
         return landing(box, (g % ep) * kTokensPerCard + slot, ep * kTokensPerCard);
     }
 
-    std::string drop_note(int k) const {
-        const auto& d = dropped_[k];
-        return std::find(d.begin(), d.end(), true) == d.end()
-                   ? ""
-                   : " · outlined: over capacity, dropped";
-    }
-
     void add_gate_line(Scene& s, double t, const Morph& m) const {
         const int k = shown_state(m);
+        const bool drops =
+            std::find(dropped_[k].begin(), dropped_[k].end(), true) != dropped_[k].end();
         s.add(Text{frame::kLeft, kGateBaseline,
-                   "Gate: each token goes to its top " + std::to_string(top_k_[k]) + " of " +
-                       std::to_string(experts_[k]) + " experts · " + std::to_string(per_card(k)) +
-                       " per GPU (ep " + std::to_string(eps_[k]) + ")" + drop_note(k),
+                   tr(drops ? N_("Gate: each token goes to its top {k} of {experts} experts · {n} "
+                                 "per GPU (ep {ep}) · outlined: over capacity, dropped")
+                            : N_("Gate: each token goes to its top {k} of {experts} experts · {n} "
+                                 "per GPU (ep {ep})"),
+                      {{"k", top_k_[k]},
+                       {"experts", experts_[k]},
+                       {"n", per_card(k)},
+                       {"ep", eps_[k]}}),
                    style_of(Role::note), palette_.muted},
               tokens_in_.at(t) * swap_alpha(m));
     }
@@ -297,8 +297,9 @@ class ExpertChapter final : public ChapterBase {
     // The buffer one all-to-all routes from a GPU, and what its capacity factor does.
     std::string dispatch_text(double t) const {
         const double cf = value_at(t, capacity_factor_);
-        return "Each all-to-all routes " + format_bytes(value_at(t, dispatch_)) +
-               " a GPU (capacity factor " + format_sig3(cf) + ")";
+        return tr("Each all-to-all routes {bytes} a GPU (capacity factor {factor})",
+                  {{"bytes", format_bytes(value_at(t, dispatch_), locale_)},
+                   {"factor", format_sig3(cf, locale_)}});
     }
 
     // Where the arc to partner `rank` (of ep) leaves a card's bottom: one place per partner.
@@ -310,15 +311,17 @@ class ExpertChapter final : public ChapterBase {
     void add_params(Scene& s, double t) const {
         const double alpha = params_in_.at(t);
         TextColumn total(metrics_, frame::kLeft, kReadoutTop);
-        total.line("Parameters in total", Role::note, palette_.muted)
-            .line(format_params(figure_at(t, [](const engine::Report& r) { return r.params; })),
+        total.line(tr("Parameters in total"), Role::note, palette_.muted)
+            .line(format_params(figure_at(t, [](const engine::Report& r) { return r.params; }),
+                                locale_),
                   Role::value, palette_.weights);
         total.add_to(s, alpha);
         TextColumn active(metrics_, kActiveX, kReadoutTop);
-        active.line("Active per token", Role::note, palette_.muted)
-            .line(format_params(
-                      figure_at(t, [](const engine::Report& r) { return r.params_active; })),
-                  Role::value, palette_.activations);
+        active.line(tr("Active per token"), Role::note, palette_.muted)
+            .line(
+                format_params(figure_at(t, [](const engine::Report& r) { return r.params_active; }),
+                              locale_),
+                Role::value, palette_.activations);
         active.add_to(s, alpha);
         // What one all-to-all carries: the engine's buffer, sized by the capacity factor.
         s.add(Text{frame::kLeft, total.bottom() + kBufferDrop, dispatch_text(t),
@@ -334,14 +337,16 @@ class ExpertChapter final : public ChapterBase {
             figure_at(t, [](const engine::Report& r) { return r.comm.ep_time.value; });
         TextColumn col(metrics_, kReadoutX, kReadoutTop);
         if (ep < 2) {
-            col.line("ep 1: every GPU holds every expert", Role::note, palette_.muted)
-                .line("no all-to-all", Role::value, palette_.comm);
+            col.line(tr("ep 1: every GPU holds every expert"), Role::note, palette_.muted)
+                .line(tr("no all-to-all"), Role::value, palette_.comm);
         } else {
-            col.line("All-to-all across ep " + std::to_string(ep) + " GPUs, each sends", Role::note,
+            col.line(tr("All-to-all across ep {n} GPUs, each sends", {{"n", ep}}), Role::note,
                      palette_.muted)
-                .line(format_bytes(sent) + " per step", Role::value, palette_.comm)
-                .line("at " + format_bandwidth(value_at(t, bandwidth_)) +
-                          " each way: " + format_time(secs),
+                .line(tr("{bytes} per step", {{"bytes", format_bytes(sent, locale_)}}), Role::value,
+                      palette_.comm)
+                .line(tr("at {bandwidth} each way: {time}",
+                         {{"bandwidth", format_bandwidth(value_at(t, bandwidth_), locale_)},
+                          {"time", format_time(secs, locale_)}}),
                       tabular(style_of(Role::body)), palette_.text);
         }
         const bool switches = (eps_[m.from] < 2) != (eps_[m.to] < 2);

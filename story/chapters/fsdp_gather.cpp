@@ -178,8 +178,9 @@ class FsdpChapter final : public ChapterBase {
     void place() {
         const int n = shards();
         TextColumn column(metrics_, kLoafX, kLoafLabelTop);
-        column.line(format_params(reports_.front().params) + " model · " +
-                        std::to_string(plans_.front().layers) + " layers",
+        column.line(tr("{params} model · {n} layers",
+                       {{"params", format_params(reports_.front().params, locale_)},
+                        {"n", plans_.front().layers}}),
                     Role::label, palette_.text);
         const Box loaf{kLoafX, column.bottom() + kLoafGap, kLoafW,
                        slices_ * (kSliceH + kSliceGap) - kSliceGap};
@@ -188,13 +189,11 @@ class FsdpChapter final : public ChapterBase {
             shard_cells_.emplace_back();
             for (int j = 0; j < n; ++j) shard_cells_.back().push_back(row_cell(slice_[g], n, j, 0));
         }
-        const std::string per = per_slice_ == 1
-                                    ? "one slice = one layer"
-                                    : "one slice = " + std::to_string(per_slice_) + " layers";
+        const std::string per = per_slice_ == 1 ? tr("one slice = one layer")
+                                                : tr("one slice = {n} layers", {{"n", per_slice_}});
         column.gap(kLoafGap + loaf.h + kNotesGap)
             .line(per, Role::note, palette_.muted)
-            .line("cut into " + std::to_string(n) + " shards, one per card", Role::note,
-                  palette_.muted);
+            .line(tr("cut into {n} shards, one per card", {{"n", n}}), Role::note, palette_.muted);
         loaf_text_ = column.lines();
         gauge_baseline_ = TextColumn(metrics_, 0, kCards.bottom() + kGaugeGap)
                               .line("gauge", Role::figure, palette_.text)
@@ -262,7 +261,7 @@ class FsdpChapter final : public ChapterBase {
                           b.y,
                           b.w,
                           b.h,
-                          "GPU " + std::to_string(ranks_[i]),
+                          tr("GPU {n}", {{"n", ranks_[i]}}),
                           cap,
                           {{w, palette_.weights},
                            {g, palette_.gradients},
@@ -271,8 +270,8 @@ class FsdpChapter final : public ChapterBase {
                            {grads, palette_.gradients}}};
             card.capacity_label = false;
             card.label_size = card_label_size(b.w);
-            add_items(s, gpu_card(palette_, metrics_, card), alpha);
-            s.add(Text{b.cx(), gauge_baseline_, format_bytes(now), style_of(Role::figure),
+            add_items(s, gpu_card(palette_, metrics_, locale_, card), alpha);
+            s.add(Text{b.cx(), gauge_baseline_, format_bytes(now, locale_), style_of(Role::figure),
                        palette_.text, Align::center},
                   alpha);
             add_workspace(s, i, f, alpha);
@@ -336,23 +335,23 @@ class FsdpChapter final : public ChapterBase {
     }
 
     std::string phase_text(const FilmAt& f) const {
-        if (f.done) return "One training step done: every card updates its own shard";
-        if (!f.phase) return "Each card keeps " + fraction_text(1, shards()) + " of every layer";
+        if (f.done) return tr("One training step done: every card updates its own shard");
+        if (!f.phase)
+            return tr("Each card keeps {fraction} of every layer",
+                      {{"fraction", fraction_text(1, shards(), locale_)}});
+        // By step (Step's order) and pass; the gradients are reduce-scattered going backward only.
+        static const char* const kSays[4][2] = {
+            {N_("Forward · slice {k} of {n}: all-gather the full weights"),
+             N_("Backward · slice {k} of {n}: all-gather the full weights")},
+            {N_("Forward · slice {k} of {n}: compute"),
+             N_("Backward · slice {k} of {n}: compute gradients")},
+            {N_("Backward · slice {k} of {n}: reduce-scatter the gradients"),
+             N_("Backward · slice {k} of {n}: reduce-scatter the gradients")},
+            {N_("Forward · slice {k} of {n}: free the full copy"),
+             N_("Backward · slice {k} of {n}: free the full copy")}};
         const Phase& p = *f.phase;
-        const std::string where = std::string(p.backward ? "Backward" : "Forward") + " · slice " +
-                                  std::to_string(p.slice + 1) + " of " + std::to_string(slices_) +
-                                  ": ";
-        switch (p.step) {
-            case Step::gather:
-                return where + "all-gather the full weights";
-            case Step::compute:
-                return where + (p.backward ? "compute gradients" : "compute");
-            case Step::scatter:
-                return where + "reduce-scatter the gradients";
-            case Step::reshard:
-                return where + "free the full copy";
-        }
-        return where;
+        return tr(kSays[static_cast<int>(p.step)][p.backward],
+                  {{"k", p.slice + 1}, {"n", slices_}});
     }
 
     void add_heading(Scene& s, double t, const FilmAt& f) const {
@@ -365,28 +364,33 @@ class FsdpChapter final : public ChapterBase {
                      first = readout_.baseline(kFirstLine), second = readout_.baseline(kSecondLine);
         s.add(Text{kCards.x, heading, phase_text(f), kHeading, palette_.text}, in);
         const double traffic = traffic_in_.at(t);
-        const std::string gauge = "Live model states per card: " + format_bytes(live(f)) +
-                                  ", peak " + format_bytes(value_at(t, peak_)) + " = " +
-                                  format_bytes(value_at(t, sharded_)) +
-                                  " of shards + one layer and its gradients";
+        const std::string gauge = tr(
+            "Live model states per card: {live}, peak {peak} = {shards} of shards + one layer and "
+            "its gradients",
+            {{"live", format_bytes(live(f), locale_)},
+             {"peak", format_bytes(value_at(t, peak_), locale_)},
+             {"shards", format_bytes(value_at(t, sharded_), locale_)}});
         s.add(Text{kCards.x, first, gauge, fit(gauge), palette_.muted}, in * (1 - traffic));
         if (traffic <= 0) return;
         const int n = shards();
-        const std::string sent = "Per card per step: 3 × " + fraction_text(n - 1, n) + " × " +
-                                 format_bytes(value_at(t, buffer_)) + " = " +
-                                 format_bytes(value_at(t, fsdp_bytes_));
-        const std::string vs =
-            "data parallel's all-reduce moves " + format_bytes(value_at(t, dp_bytes_)) + ": FSDP " +
-            format_sig3(value_at(t, fsdp_bytes_) / value_at(t, dp_bytes_)) + "× as much";
+        const std::string sent = tr("Per card per step: 3 × {fraction} × {buffer} = {bytes}",
+                                    {{"fraction", fraction_text(n - 1, n, locale_)},
+                                     {"buffer", format_bytes(value_at(t, buffer_), locale_)},
+                                     {"bytes", format_bytes(value_at(t, fsdp_bytes_), locale_)}});
+        const std::string vs = tr(
+            "data parallel's all-reduce moves {bytes}: FSDP {ratio}× as much",
+            {{"bytes", format_bytes(value_at(t, dp_bytes_), locale_)},
+             {"ratio", format_sig3(value_at(t, fsdp_bytes_) / value_at(t, dp_bytes_), locale_)}});
         s.add(Text{kCards.x, first, sent, fit(sent), palette_.comm}, traffic);
         s.add(Text{kCards.x, second, vs, fit(vs), palette_.text}, traffic);
     }
 
     // Before the shards: the whole model's state against one card.
     void add_whole_model(Scene& s, double t) const {
-        const std::string line = "Model states: " + format_bytes(value_at(t, model_states_)) +
-                                 ", one card holds " +
-                                 format_bytes(report_at(t).per_gpu.capacity.value);
+        const std::string line =
+            tr("Model states: {bytes}, one card holds {capacity}",
+               {{"bytes", format_bytes(value_at(t, model_states_), locale_)},
+                {"capacity", format_bytes(report_at(t).per_gpu.capacity.value, locale_)}});
         s.add(
             Text{kCards.x, readout_.baseline(kHeadingLine), line, tabular(kHeading), palette_.text},
             model_in_.at(t));

@@ -126,9 +126,9 @@ class InterconnectChapter final : public ChapterBase {
     void place_column() {
         column_.line("NVLink", kLinkName, palette_.text)
             .gap(kScaleGap)
-            .line("Network", kLinkName, palette_.text)
+            .line(tr("Network"), kLinkName, palette_.text)
             .gap(kSectionGap)
-            .line("Traffic per GPU per step", kHeader, palette_.muted);
+            .line(tr("Traffic per GPU per step"), kHeader, palette_.muted);
         rule_y_ = column_.bottom() + kRuleGap;
         const Box table{frame::kLeft, rule_y_ + kRuleGap, frame::kRight - frame::kLeft, 3 * kRowH};
         for (int i = 0; i < 3; ++i) row_boxes_.push_back(column_cell(table, 3, i, 0));
@@ -165,15 +165,18 @@ class InterconnectChapter final : public ChapterBase {
     // --- drawing --------------------------------------------------------------------------
     void add_node(Scene& s, double t, int n) const {
         const int nodes = config(t).cluster.nodes;
-        std::string label = "Node " + std::to_string(n);
-        if (n == 1 && nodes > 2) label += " (of " + std::to_string(nodes) + ")";
+        const std::string label = n == 1 && nodes > 2
+                                      ? tr("Node {n} (of {nodes})", {{"n", n}, {"nodes", nodes}})
+                                      : tr("Node {n}", {{"n", n}});
         add_items(s, node_frame(palette_, nodes_[n], label), nodes_in_.at(t, n));
         const double width = link_width(bandwidth_at(t, kNvlink), fastest_);
         const double bus = bus_in_.at(t);
         const int k = static_cast<int>(tiles_[n].size());
         for (int i = 0; i < k; ++i) {
             const Box& b = tiles_[n][i];
-            const std::string name = (b.w >= kNamedTileW ? "GPU " : "") + std::to_string(n * k + i);
+            const int rank = n * k + i;
+            const std::string name =
+                b.w >= kNamedTileW ? tr("GPU {n}", {{"n", rank}}) : format_count(rank, locale_);
             add_items(s, gpu_tile(palette_, metrics_, {b, name, style_of(Role::small).size}),
                       tiles_in_.at(t, i));
             s.add(Line{{b.cx(), b.bottom()}, {b.cx(), bus_y_}, palette_.muted, 4}, bus);
@@ -191,7 +194,7 @@ class InterconnectChapter final : public ChapterBase {
                    {lerp(a.x, b.x, u), bus_y_},
                    palette_.muted,
                    link_width(bandwidth_at(t, kNetwork), fastest_)});
-        s.add(Text{(nodes_[0].right() + nodes_[1].x) / 2, bus_y_ - kNetworkLift, "network",
+        s.add(Text{(nodes_[0].right() + nodes_[1].x) / 2, bus_y_ - kNetworkLift, tr("network"),
                    weighted(style_of(Role::small), Weight::medium), palette_.muted, Align::center},
               u);
         add_flow(s, t, at(kNetworkAt) + kLinkFor, kNetwork, a, b);
@@ -222,25 +225,25 @@ class InterconnectChapter final : public ChapterBase {
 
     std::string scale_label(double t, int link) const {
         const double one_way = bandwidth_at(t, link);
-        if (link == kNetwork) return format_bandwidth(one_way) + " each way";
-        return format_bandwidth(2 * one_way) + " (" + format_bandwidth(one_way) + " each way)";
+        const std::string each_way = format_bandwidth(one_way, locale_);
+        if (link == kNetwork) return tr("{bandwidth} each way", {{"bandwidth", each_way}});
+        return tr("{total} ({bandwidth} each way)",
+                  {{"total", format_bandwidth(2 * one_way, locale_)}, {"bandwidth", each_way}});
     }
 
     std::array<Row, 3> rows(double t) const {
         const engine::Config& c = config(t);
         const engine::LinkTimings& l = timings_[timeline_.morph_at(t).to];
-        const std::string dp = c.layout.dp() == 1
-                                   ? "one replica: no gradients to average"
-                                   : "gradient all-reduce over " + std::to_string(c.layout.dp()) +
-                                         " replicas, once a step";
+        const std::string dp =
+            c.layout.dp() == 1
+                ? tr("one replica: no gradients to average")
+                : tr("gradient all-reduce over {n} replicas, once a step", {{"n", c.layout.dp()}});
         return {
-            {{"Data parallel", dp, l.dp},
-             {"Tensor parallel",
-              "activation all-reduces over " + std::to_string(c.layout.tp) + " GPUs, 4 per layer",
-              l.tp},
-             {"Pipeline parallel",
-              "activations between " + std::to_string(c.layout.pp) + " stages, each micro-batch",
-              l.pp}}};
+            {{tr("Data parallel"), dp, l.dp},
+             {tr("Tensor parallel"),
+              tr("activation all-reduces over {n} GPUs, 4 per layer", {{"n", c.layout.tp}}), l.tp},
+             {tr("Pipeline parallel"),
+              tr("activations between {n} stages, each micro-batch", {{"n", c.layout.pp}}), l.pp}}};
     }
 
     static const engine::LinkTiming& pick(const engine::LinkTimings& l, int row) {
@@ -251,13 +254,13 @@ class InterconnectChapter final : public ChapterBase {
         const double head = head_in_.at(t);
         if (head <= 0) return;
         const Text& title = column_.lines()[kHeaderLine];
-        const auto header = [&](double x, const char* text) {
-            s.add(Text{x, title.y, text, kHeader, palette_.muted, Align::right}, head);
+        const auto header = [&](double x, std::string text) {
+            s.add(Text{x, title.y, std::move(text), kHeader, palette_.muted, Align::right}, head);
         };
         s.add(title, head);
-        header(kBytesRight, "bytes");
-        header(kCellX[kNvlink] + kCellW, "time on NVLink");
-        header(kCellX[kNetwork] + kCellW, "time on the network");
+        header(kBytesRight, tr("bytes"));
+        header(kCellX[kNvlink] + kCellW, tr("time on NVLink"));
+        header(kCellX[kNetwork] + kCellW, tr("time on the network"));
         s.add(Line{{frame::kLeft, rule_y_}, {frame::kRight, rule_y_}, palette_.grid, 2}, head);
         const auto r = rows(t);
         for (int i = 0; i < 3; ++i) add_row(s, t, i, r[i]);
@@ -278,13 +281,13 @@ class InterconnectChapter final : public ChapterBase {
         text.add_to(s, u);
         const double y = text.baseline();
         const double bytes = lerp(a.bytes.value, b.bytes.value, m.u);
-        s.add(Text{kBytesRight, y, bytes > 0 ? format_bytes(bytes) : "—", kNumber, palette_.text,
-                   Align::right},
+        s.add(Text{kBytesRight, y, bytes > 0 ? format_bytes(bytes, locale_) : "—", kNumber,
+                   palette_.text, Align::right},
               u);
         for (int link : {kNvlink, kNetwork}) {
             const double seconds = lerp_timing(a, b, m.u, link);
-            s.add(Text{kCellX[link] + kCellW, y, bytes > 0 ? format_time(seconds) : "—", kNumber,
-                       palette_.text, Align::right},
+            s.add(Text{kCellX[link] + kCellW, y, bytes > 0 ? format_time(seconds, locale_) : "—",
+                       kNumber, palette_.text, Align::right},
                   u);
             const double w = kCellW * seconds / longest_ * bars_in_[i].at(t);
             if (w > 0.5)

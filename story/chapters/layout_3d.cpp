@@ -253,7 +253,7 @@ class Layout3dChapter final : public ChapterBase {
             Group g{all[d], {}, pieces(all[d]), {}, {}, {}};
             if (f != Focus::pp) {
                 g.outlines = g.focus;
-                g.labels.push_back(label(g.focus.front(), group_name(f) + std::to_string(d)));
+                g.labels.push_back(label(g.focus.front(), tr(group_name(f), {{"n", int(d)}})));
             }
             if (f == Focus::pp) add_stages(l, g);
             if (f == Focus::cp || f == Focus::ep)
@@ -263,16 +263,16 @@ class Layout3dChapter final : public ChapterBase {
         }
         return out;
     }
-    static std::string group_name(Focus f) {
+    static const char* group_name(Focus f) {
         switch (f) {
             case Focus::tp:
-                return "TP group ";
+                return N_("TP group {n}");
             case Focus::cp:
-                return "CP group ";
+                return N_("CP group {n}");
             case Focus::ep:
-                return "EP group ";
+                return N_("EP group {n}");
             default:
-                return "replica ";
+                return N_("replica {n}");
         }
     }
     Color color_of(Focus f) const { return group_color(palette_, f); }
@@ -290,7 +290,7 @@ class Layout3dChapter final : public ChapterBase {
         for (const auto& [s, ranks] : stages) {
             const Box stage = pieces(ranks).front();
             g.outlines.push_back(stage);
-            g.labels.push_back(label(stage, "stage " + std::to_string(s)));
+            g.labels.push_back(label(stage, tr("stage {n}", {{"n", s}})));
         }
         g.handovers = handovers(g.outlines, palette_.comm);
     }
@@ -367,7 +367,8 @@ class Layout3dChapter final : public ChapterBase {
         const Point note = rack_.dense ? Point{frame::kLeft, rack_.top - 14}
                                        : Point{kNetworkX + 12, rows_box_[0].bottom() - 40};
         if (nodes_ > 1)
-            s.add(Text{note.x, note.y, "network", style_of(Role::small), palette_.muted}, links);
+            s.add(Text{note.x, note.y, tr("network"), style_of(Role::small), palette_.muted},
+                  links);
     }
 
     // A 4D or 5D rack names its axes above the rack (rack_vocab.hpp's axes_legend).
@@ -376,17 +377,17 @@ class Layout3dChapter final : public ChapterBase {
         const Morph m = timeline_.morph_at(t);
         const double y = rack_.top - (rack_.dense ? kDenseLegendLift : kLegendLift);
         const double u = links_in_.at(t);
-        add_legend(s, palette_, metrics_, kCardsLeft, y, axes_legend(palette_, layouts_[m.from]),
-                   u * leaving(m));
-        add_legend(s, palette_, metrics_, kCardsLeft, y, axes_legend(palette_, layouts_[m.to]),
-                   u * arriving(m));
+        add_legend(s, palette_, metrics_, kCardsLeft, y,
+                   axes_legend(palette_, locale_, layouts_[m.from]), u * leaving(m));
+        add_legend(s, palette_, metrics_, kCardsLeft, y,
+                   axes_legend(palette_, locale_, layouts_[m.to]), u * arriving(m));
     }
 
     // "Node 3": in a roomy rack a framed row with its name in the band; in a dense one a bare
     // name beside the spine, centred on the cards, with a tick joining it to the network.
     void add_node_label(Scene& s, int n, double u) const {
         const Box& row = rows_box_[n];
-        const std::string name = "Node " + std::to_string(n);
+        const std::string name = tr("Node {n}", {{"n", n}});
         if (!rack_.dense) {
             add_items(s, node_frame(palette_, row, name), u);
             return;
@@ -400,7 +401,7 @@ class Layout3dChapter final : public ChapterBase {
 
     // The row after the last one shown: how many nodes the rack has beyond it.
     void add_more_nodes(Scene& s, double u) const {
-        const std::string text = "… " + std::to_string(nodes_ - shown_nodes_) + " more nodes";
+        const std::string text = tr("… {n} more nodes", {{"n", nodes_ - shown_nodes_}});
         s.add(Text{kCardsLeft,
                    centred_baseline(metrics_, text, kMoreNodes, rows_box_[rows_ - 1].cy()), text,
                    kMoreNodes, palette_.muted},
@@ -422,7 +423,7 @@ class Layout3dChapter final : public ChapterBase {
             add_tags(s, b, r, f, m, u, focused);
             if (b.h >= kGaugeCard) {
                 const Box gauge = top_of(bottom_of(inset(b, kGaugeInset, 0), kGaugeDrop), kGaugeH);
-                add_items(s, memory_gauge(palette_, {gauge, cap, stack}), u);
+                add_items(s, memory_gauge(palette_, locale_, {gauge, cap, stack}), u);
             }
         }
     }
@@ -434,9 +435,10 @@ class Layout3dChapter final : public ChapterBase {
     // A card is named "GPU 3" at its top; a compact one just "3", its right kept for the tag in
     // focus (the number gives way to the tag where both do not fit).
     TileSpec tile_of(const Box& b, int rank, Focus f) const {
-        if (!compact(b)) return {b, "GPU " + std::to_string(rank), kCompactNumber.size};
+        if (!compact(b)) return {b, tr("GPU {n}", {{"n", rank}}), kCompactNumber.size};
         const bool number = numbers_fit_ || f == Focus::none;
-        return {b, number ? std::to_string(rank) : "", kCompactNumber.size, std::nullopt, true};
+        return {b, number ? format_count(rank, locale_) : "", kCompactNumber.size, std::nullopt,
+                true};
     }
 
     // Whether a card lists every tag under its name (above its gauge), or only the one in focus.
@@ -449,12 +451,12 @@ class Layout3dChapter final : public ChapterBase {
         double widest = 0;
         for (const engine::Layout3D& l : layouts_)
             for (int r = 0; r < std::min(l.gpus, shown_gpus_); ++r)
-                for (const auto& [kind, text] : rank_tags(l, l.ranks[r]))
+                for (const auto& [kind, text] : rank_tags(l, l.ranks[r], locale_))
                     widest = std::max(widest, metrics_.measure(text, kCompactTag).advance);
-        const double digits =
-            metrics_
-                .measure(std::to_string(shown_gpus_ - 1), weighted(kCompactNumber, Weight::medium))
-                .advance;
+        const double digits = metrics_
+                                  .measure(format_count(shown_gpus_ - 1, locale_),
+                                           weighted(kCompactNumber, Weight::medium))
+                                  .advance;
         return digits + widest + 3 * kCompactPad <= cards_[0].w;
     }
 
@@ -470,7 +472,7 @@ class Layout3dChapter final : public ChapterBase {
             const double a = alpha * (side == 0 ? leaving(m) : arriving(m));
             if (a <= 0) continue;
             double y = b.y + kTagTop;
-            const auto tags = rank_tags(l, l.ranks[rank]);
+            const auto tags = rank_tags(l, l.ranks[rank], locale_);
             const bool tall = lists_all(b, tags.size());
             for (const auto& [kind, text] : tags) {
                 const bool lit = kind == f, hot = lit && in_focus;

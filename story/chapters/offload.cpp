@@ -56,23 +56,28 @@ double host_part(const engine::Report& r, Part p) {
 }
 
 // Why each direction carries what it does (engine::offload_traffic's rule), for state c.
-std::string traffic_rule(const engine::Config& c) {
-    const std::string every = "Gradients go down after each of the " +
-                              std::to_string(c.training.micro_batches) + " micro-batches; ";
+std::string traffic_rule(const Locale& l, const engine::Config& c) {
     switch (c.layout.offload) {
         case engine::Offload::none:
             return "";
         case engine::Offload::optimizer:
-            return every + "the updated weights come up once a step.";
+            return l.tr(
+                "Gradients go down after each of the {n} micro-batches; the updated weights come "
+                "up once a step.",
+                {{"n", c.training.micro_batches}});
         case engine::Offload::optimizer_params:
-            return every + "the weights come up for each one's forward and again for its backward.";
+            return l.tr(
+                "Gradients go down after each of the {n} micro-batches; the weights come up for "
+                "each one's forward and again for its backward.",
+                {{"n", c.training.micro_batches}});
     }
     return "";
 }
 
-std::string offload_name(engine::Offload o) {
-    return o == engine::Offload::none ? "Offload: none, all on the GPU"
-                                      : "Offload: " + std::string(engine::to_string(o));
+std::string offload_name(const Locale& l, engine::Offload o) {
+    return o == engine::Offload::none
+               ? l.tr("Offload: none, all on the GPU")
+               : l.tr("Offload: {mode}", {{"mode", std::string(engine::to_string(o))}});
 }
 
 // Positions of the chunks of a flow along a lane of `length`, fading at either end.
@@ -99,15 +104,15 @@ class OffloadChapter final : public ChapterBase {
           up_label_(metrics_, lane_a().x + lane_length() / 2, kUpLabelTop, Align::center),
           status_(metrics_, kColumnX, kStatusTop),
           step_(metrics_, kColumnX, kStepTop) {
-        down_label_.line("Gradients down to the host", Role::note, palette_.muted)
+        down_label_.line(tr("Gradients down to the host"), Role::note, palette_.muted)
             .line("bytes", kFigure, palette_.gradients);
-        up_label_.line("Parameters back up", Role::note, palette_.muted)
+        up_label_.line(tr("Parameters back up"), Role::note, palette_.muted)
             .line("bytes", kFigure, palette_.weights);
         status_.line("model", Role::note, palette_.muted)
             .line("offload", kStatusStyle, palette_.text);
-        step_.line("One step on each GPU", Role::label, palette_.muted)
+        step_.line(tr("One step on each GPU"), Role::label, palette_.muted)
             .gap(kRowGap - frame::kLabelSize)
-            .line("Compute", Role::label, palette_.text)
+            .line(tr("Compute"), Role::label, palette_.text)
             .gap(kRowGap - frame::kLabelSize)
             .line("PCIe", Role::label, palette_.text)
             .gap(kVerdictGap - frame::kLabelSize)
@@ -128,11 +133,7 @@ class OffloadChapter final : public ChapterBase {
         const Morph m = timeline_.morph_at(t);
         add_link(s, t, m);
         add_cards(s, t);
-        add_legend(s, palette_, metrics_, frame::kLeft, kLegendBaseline,
-                   {{"Weights", palette_.weights},
-                    {"Gradients", palette_.gradients},
-                    {"Optimizer state", palette_.optimizer},
-                    {"Activations", palette_.activations}},
+        add_legend(s, palette_, metrics_, frame::kLeft, kLegendBaseline, memory_legend(),
                    legend_in_.at(t));
         add_status(s, t, m);
         add_step(s, t, m);
@@ -164,7 +165,7 @@ class OffloadChapter final : public ChapterBase {
     void add_card(Scene& s, const Box& b, CardSpec card, const std::string& holds,
                   double alpha) const {
         card.x = b.x, card.y = b.y, card.w = b.w, card.h = b.h, card.max_spill = kMaxSpill;
-        add_items(s, gpu_card(palette_, metrics_, card), alpha);
+        add_items(s, gpu_card(palette_, metrics_, locale_, card), alpha);
         s.add(Text{b.cx(), b.bottom() + kHoldDrop, holds, kFigure, palette_.text, Align::center},
               alpha);
     }
@@ -175,10 +176,14 @@ class OffloadChapter final : public ChapterBase {
             figure_at(t, [](const engine::Report& x) { return x.per_gpu.total.value; });
         const double on_host =
             figure_at(t, [](const engine::Report& x) { return x.per_gpu.host.value; });
-        add_card(s, kGpuCard, {0, 0, 0, 0, "GPU 0", r.per_gpu.capacity.value, memory_at(t)},
-                 format_bytes(on_gpu) + " on the GPU", cards_in_.at(t, 0));
-        add_card(s, kHostCard, {0, 0, 0, 0, "Host", r.per_gpu.host_capacity.value, host_stack(t)},
-                 format_bytes(on_host) + " on the host", cards_in_.at(t, 1));
+        add_card(s, kGpuCard,
+                 {0, 0, 0, 0, tr("GPU {n}", {{"n", 0}}), r.per_gpu.capacity.value, memory_at(t)},
+                 tr("{bytes} on the GPU", {{"bytes", format_bytes(on_gpu, locale_)}}),
+                 cards_in_.at(t, 0));
+        add_card(s, kHostCard,
+                 {0, 0, 0, 0, tr("Host"), r.per_gpu.host_capacity.value, host_stack(t)},
+                 tr("{bytes} on the host", {{"bytes", format_bytes(on_host, locale_)}}),
+                 cards_in_.at(t, 1));
     }
 
     // The two lanes with their labels and the link's speed, then what runs along them.
@@ -194,10 +199,13 @@ class OffloadChapter final : public ChapterBase {
               alpha * (down > 0 ? 1 : kIdleLane));
         s.add(Arrow{{b, kUpY}, {a.x, kUpY}, palette_.comm, kLaneWidth, kArrowHead},
               alpha * (up > 0 ? 1 : kIdleLane));
-        add_lane_label(s, down_label_, format_bytes(down) + " a step", alpha);
-        add_lane_label(s, up_label_, format_bytes(up) + " a step", alpha);
+        add_lane_label(s, down_label_,
+                       tr("{bytes} a step", {{"bytes", format_bytes(down, locale_)}}), alpha);
+        add_lane_label(s, up_label_, tr("{bytes} a step", {{"bytes", format_bytes(up, locale_)}}),
+                       alpha);
         s.add(Text{a.x + lane_length() / 2, kLinkNameBaseline,
-                   "PCIe: " + format_bandwidth(value_at(t, pcie_)) + " each way",
+                   tr("PCIe: {bandwidth} each way",
+                      {{"bandwidth", format_bandwidth(value_at(t, pcie_), locale_)}}),
                    style_of(Role::note), palette_.muted, Align::center},
               alpha);
         add_traffic(s, t, m, alpha);
@@ -263,17 +271,21 @@ class OffloadChapter final : public ChapterBase {
         const double alpha = status_in_.at(t);
         const auto model_line = [&](int k) {
             const engine::Config& c = timeline_.states()[k];
-            return format_params(reports_[k].params) + " parameters · ZeRO-" +
-                   std::to_string(c.layout.zero) + " over " + std::to_string(c.layout.gpus) + " " +
-                   gpu_display_name(c.cluster.gpu) + "s";
+            return tr("{params} parameters · ZeRO-{zero} over {n} {gpu}s",
+                      {{"params", format_params(reports_[k].params, locale_)},
+                       {"zero", std::to_string(c.layout.zero)},
+                       {"n", c.layout.gpus},
+                       {"gpu", gpu_display_name(c.cluster.gpu)}});
         };
         const int k = shown_state(m);
-        const std::array<std::string, 2> lines{model_line(k), offload_name(offload_[k])};
+        const std::array<std::string, 2> lines{model_line(k), offload_name(locale_, offload_[k])};
         for (std::size_t i = 0; i < lines.size(); ++i) {
             Text line = status_.lines()[i];
             line.text = lines[i];
-            const std::string from = i == 0 ? model_line(m.from) : offload_name(offload_[m.from]);
-            const std::string to = i == 0 ? model_line(m.to) : offload_name(offload_[m.to]);
+            const std::string from =
+                i == 0 ? model_line(m.from) : offload_name(locale_, offload_[m.from]);
+            const std::string to =
+                i == 0 ? model_line(m.to) : offload_name(locale_, offload_[m.to]);
             s.add(line, alpha * swap_if(m, from, to));
         }
     }
@@ -300,7 +312,7 @@ class OffloadChapter final : public ChapterBase {
     }
 
     void add_rule(Scene& s, const Morph& m, double alpha) const {
-        const auto rule = [&](int k) { return traffic_rule(timeline_.states()[k]); };
+        const auto rule = [&](int k) { return traffic_rule(locale_, timeline_.states()[k]); };
         TextColumn why(metrics_, kColumnX, step_.bottom() + kWhyGap);
         for (const std::string& line : wrap_text(metrics_, rule(shown_state(m)),
                                                  style_of(Role::note), frame::kRight - kColumnX))
@@ -310,9 +322,11 @@ class OffloadChapter final : public ChapterBase {
 
     // What state k's PCIe time does to the step, with `exposed` seconds not hidden.
     std::pair<std::string, Color> verdict_of(int k, double exposed) const {
-        if (offload_[k] == engine::Offload::none) return {"Nothing crosses PCIe", palette_.muted};
-        if (exposed_[k] <= 0) return {"Hidden behind compute", palette_.activations};
-        return {"Adds " + format_time(exposed) + " to each step", palette_.comm};
+        if (offload_[k] == engine::Offload::none)
+            return {tr("Nothing crosses PCIe"), palette_.muted};
+        if (exposed_[k] <= 0) return {tr("Hidden behind compute"), palette_.activations};
+        return {tr("Adds {time} to each step", {{"time", format_time(exposed, locale_)}}),
+                palette_.comm};
     }
 
     void add_time_row(Scene& s, const Text& name, double seconds, Color colour,
@@ -322,8 +336,8 @@ class OffloadChapter final : public ChapterBase {
         s.add(filled({kBarX, y, kBarW, kBarH}, kBarH / 2, palette_.panel), alpha);
         const double w = kBarW * seconds / time_scale_;
         if (w > 0.5) s.add(filled({kBarX, y, std::max(w, kBarH), kBarH}, kBarH / 2, colour), alpha);
-        s.add(Text{frame::kRight, name.y, format_time(seconds), tabular(kFigure), palette_.text,
-                   Align::right},
+        s.add(Text{frame::kRight, name.y, format_time(seconds, locale_), tabular(kFigure),
+                   palette_.text, Align::right},
               alpha);
     }
 

@@ -56,7 +56,7 @@ class PipelineChapter final : public TimelineChapter {
     void add_in_flight(Scene& s, double t, const Morph& m) const {
         const double alpha = flight_in_.at(t);
         if (alpha <= 0) return;
-        const char* head = "Micro-batches held";
+        const std::string head = tr("Micro-batches held");
         TextStyle style = weighted(style_of(Role::label), Weight::semibold);
         style.size = fit_size(metrics_, head, style, kFlightRight - kFlightX);
         s.add(Text{kFlightX, kHeaderBaseline, head, style, palette_.text}, alpha);
@@ -69,7 +69,8 @@ class PipelineChapter final : public TimelineChapter {
             const double from = i < a.stages ? a.max_in_flight(i) / double(parts_per_stage(a)) : 0;
             const double n = lerp(from, b.max_in_flight(i) / double(v), m.u);
             add_squares(s, r, n, alpha);
-            const std::string text = v > 1 ? format_sig3(n) : format_int(std::lround(n));
+            const std::string text =
+                v > 1 ? format_sig3(n, locale_) : format_int(std::lround(n), locale_);
             s.add(Text{kFlightX, centred_baseline(metrics_, text, count, r.cy()), text, count,
                        palette_.activations},
                   alpha);
@@ -77,8 +78,7 @@ class PipelineChapter final : public TimelineChapter {
         // Interleaved stages hold chunks: counted here in whole stages' worth of activations.
         if (v > 1)
             TextColumn(metrics_, kFlightX, view_.axis_y() + kAxisLabelGap)
-                .line("a chunk is 1/" + std::to_string(v) + " of a stage", Role::small,
-                      palette_.muted)
+                .line(tr("a chunk is 1/{v} of a stage", {{"v", v}}), Role::small, palette_.muted)
                 .add_to(s, alpha * m.u);
     }
 
@@ -100,9 +100,11 @@ class PipelineChapter final : public TimelineChapter {
         const double alpha = readout_in_.at(t);
         if (alpha <= 0) return;
         const bool split = split_backward(state(m).training.schedule);
-        bubble_readout(t, m, kTimeline.w,
-                       "Measured on this timeline: " + format_percent(measured_bubble(m)) +
-                           (split ? " of a GPU's own span idle" : " of GPU time idle"))
+        bubble_readout(
+            t, m, kTimeline.w,
+            tr(split ? N_("Measured on this timeline: {percent} of a GPU's own span idle")
+                     : N_("Measured on this timeline: {percent} of GPU time idle"),
+               {{"percent", format_percent(measured_bubble(m), locale_)}}))
             .add_to(s, alpha);
     }
 

@@ -34,9 +34,9 @@ struct Fall {
     double at;
     const char* reason;
 };
-constexpr Fall kFalls[] = {{engine::PlanFate::no_divide, 3.5, "batch does not divide"},
-                           {engine::PlanFate::no_fit, 7.0, "does not fit in memory"},
-                           {engine::PlanFate::slower, 10.5, "slower than the top 3"}};
+constexpr Fall kFalls[] = {{engine::PlanFate::no_divide, 3.5, N_("batch does not divide")},
+                           {engine::PlanFate::no_fit, 7.0, N_("does not fit in memory")},
+                           {engine::PlanFate::slower, 10.5, N_("slower than the top 3")}};
 constexpr double kStrikeFor = 0.6, kFadeFor = 1.2, kCountFor = 1.6;
 constexpr double kRiseAt = 14.0, kRiseFor = 1.2, kRackAt = 16.0;
 constexpr double kReplayTail = 2.0;  // s a replayed search's winner stays fully drawn
@@ -53,18 +53,18 @@ const TextStyle kNumber = tabular(style_of(Role::label));
 
 // "dp 8 × tp 8 × pp 1 × cp 1 × ep 1, ZeRO-1, 1F1B"; a split that formed no layout names its
 // micro-batch size instead of a ZeRO stage and schedule.
-std::string row_text(const engine::PlanSample& s) {
+std::string row_text(const Locale& l, const engine::PlanSample& s) {
     const engine::Config& c = s.entry.config;
     const engine::Parallel& p = c.layout;
-    std::string out = "dp " + std::to_string(p.dp()) + " × tp " + std::to_string(p.tp) + " × pp " +
-                      std::to_string(p.pp) + " × cp " + std::to_string(p.cp) + " × ep " +
-                      std::to_string(p.ep);
+    std::string out = "dp " + format_count(p.dp(), l) + " × tp " + format_count(p.tp, l) +
+                      " × pp " + format_count(p.pp, l) + " × cp " + format_count(p.cp, l) +
+                      " × ep " + format_count(p.ep, l);
     if (s.fate == engine::PlanFate::no_divide)
-        return out + ", micro-batch " + std::to_string(c.training.micro_batch);
+        return l.tr("{layout}, micro-batch {n}", {{"layout", out}, {"n", c.training.micro_batch}});
     out += ", ZeRO-" + std::to_string(p.zero) + ", " +
            std::string(engine::to_string(c.training.schedule));
     if (c.training.schedule == engine::Schedule::interleaved)
-        out += " ×" + std::to_string(c.training.chunks);
+        out += " ×" + format_count(c.training.chunks, l);
     return out;
 }
 
@@ -159,8 +159,10 @@ class PlanChapter final : public ChapterBase {
         const Search& search = searches_[state];
         const engine::Config& c = timeline_.states()[state];
         s.add(Text{frame::kLeft, kHeaderY,
-                   "Candidates for " + c.model.name + " on " + format_int(c.layout.gpus) + " × " +
-                       c.cluster.gpu.name,
+                   tr("Candidates for {model} on {n} × {gpu}",
+                      {{"model", c.model.name},
+                       {"n", format_int(c.layout.gpus, locale_)},
+                       {"gpu", c.cluster.gpu.name}}),
                    style_of(Role::note), palette_.muted},
               alpha * rows_in_.at(t, 0));
         add_rows(s, search, t, alpha);
@@ -189,7 +191,7 @@ class PlanChapter final : public ChapterBase {
                              [&](const auto& b) { return b.config == row.entry.config; }) -
                 best.begin();
             add_row(s, row, "", y, 0, alpha * u * std::max(0.0, 1 - 2 * rise), 0);
-            add_row(s, row, std::to_string(k + 1) + ".", kRowsTop + kRowPitch * (k + 0.5), 0,
+            add_row(s, row, format_count(k + 1, locale_) + ".", kRowsTop + kRowPitch * (k + 0.5), 0,
                     alpha * u * std::max(0.0, 2 * rise - 1), 1);
         }
     }
@@ -197,7 +199,7 @@ class PlanChapter final : public ChapterBase {
     void add_row(Scene& s, const engine::PlanSample& row, const std::string& rank, double y,
                  double strike, double alpha, double ranked) const {
         if (alpha <= 0) return;
-        const std::string text = row_text(row);
+        const std::string text = row_text(locale_, row);
         const Color color = ranked > 0 ? palette_.text : palette_.muted;
         const double base = centred_baseline(metrics_, text, kRowText, y);
         if (ranked > 0) s.add(Text{frame::kLeft, base, rank, kRowText, palette_.highlight}, alpha);
@@ -205,11 +207,11 @@ class PlanChapter final : public ChapterBase {
         s.add(Text{x, base, text, kRowText, color}, alpha);
         const bool layout = row.fate != engine::PlanFate::no_divide;
         const engine::Report& r = row.entry.report;
-        s.add(Text{kMemRight, base, layout ? format_bytes(r.per_gpu.total.value) : "—", kNumber,
-                   color, Align::right},
+        s.add(Text{kMemRight, base, layout ? format_bytes(r.per_gpu.total.value, locale_) : "—",
+                   kNumber, color, Align::right},
               alpha);
-        s.add(Text{kTimeRight, base, layout ? format_time(r.step.seconds) : "—", kNumber, color,
-                   Align::right},
+        s.add(Text{kTimeRight, base, layout ? format_time(r.step.seconds, locale_) : "—", kNumber,
+                   color, Align::right},
               alpha);
         if (strike > 0)
             s.add(Line{{frame::kLeft, y},
@@ -226,20 +228,20 @@ class PlanChapter final : public ChapterBase {
             if (u <= 0) return;
             const double y = kCountsTop + kCountPitch * k;
             s.add(Text{kCountsX, y, label, style_of(Role::note), palette_.muted}, alpha * u);
-            s.add(Text{frame::kRight, y, format_int(std::llround(value)), kNumber, palette_.text,
-                       Align::right},
+            s.add(Text{frame::kRight, y, format_int(std::llround(value), locale_), kNumber,
+                       palette_.text, Align::right},
                   alpha * u);
         };
         const double in = rows_in_.at(t, 0);
-        line(0, "Layouts considered", search.result.considered * progress(t, kRowsAt, 2.0), in);
+        line(0, tr("Layouts considered"), search.result.considered * progress(t, kRowsAt, 2.0), in);
         int k = 1;
         for (const Fall& f : kFalls) {
             const double start = f.at;
-            line(k++, std::string("✗ ") + f.reason,
+            line(k++, tr("✗ {reason}", {{"reason", tr(f.reason)}}),
                  search.totals.at(f.fate) * progress(t, start, kCountFor),
                  progress(t, start, kStrikeFor));
         }
-        line(k, "✓ ranked", search.totals.at(engine::PlanFate::ranked),
+        line(k, tr("✓ ranked"), search.totals.at(engine::PlanFate::ranked),
              progress(t, kRiseAt, kRiseFor));
     }
 
@@ -252,33 +254,25 @@ class PlanChapter final : public ChapterBase {
         const Box node{kNodeLeft, kNodeTop, kNodeRight - kNodeLeft,
                        frame::kPictureBottom - kNodeTop};
         const std::string name =
-            nodes > 1 ? "Node 0 of " + std::to_string(nodes) + ": the winner's first node"
-                      : "Node 0: the winner's layout";
+            nodes > 1 ? tr("Node 0 of {nodes}: the winner's first node", {{"nodes", nodes}})
+                      : tr("Node 0: the winner's layout");
         add_items(s, node_frame(palette_, node, name), alpha);
-        add_legend(s, palette_, metrics_, node.x + kNodePad, node.y - 14, axes_legend(palette_, l),
-                   alpha);
+        add_legend(s, palette_, metrics_, node.x + kNodePad, node.y - 14,
+                   axes_legend(palette_, locale_, l), alpha);
         const Box row{node.x + kNodePad, node.y + kNodeBand, node.w - 2 * kNodePad,
                       node.h - kNodeBand - kNodePad};
         for (int r = 0; r < cards; ++r) {
             const Box b = row_cell(row, l.gpus_per_node, r, kCardGap);
-            add_items(s, gpu_tile(palette_, metrics_, {b, std::to_string(r), 22}), alpha);
+            add_items(s, gpu_tile(palette_, metrics_, {b, format_count(r, locale_), 22}), alpha);
             double y = b.y + 56;
-            for (const auto& [focus, text] : rank_tags(l, l.ranks[r])) {
-                const std::string tag = short_tag(text);
+            // The node's cards are narrow: brief tags, "TP 3".
+            for (const auto& [focus, tag] : rank_tags(l, l.ranks[r], locale_, true)) {
                 s.add(Text{b.cx(), y, tag, style_of(Role::small), group_color(palette_, focus),
                            Align::center},
                       alpha);
                 y += 26;
             }
         }
-    }
-
-    // "TP rank 3" -> "TP 3", "stage 1" -> "stage 1": the node's cards are narrow.
-    static std::string short_tag(const std::string& tag) {
-        const auto at_rank = tag.find(" rank ");
-        return at_rank == std::string::npos
-                   ? tag
-                   : tag.substr(0, at_rank) + " " + tag.substr(at_rank + 6);
     }
 
     std::vector<Search> searches_;

@@ -300,13 +300,13 @@ class RingChapter final : public ChapterBase {
                           b.y,
                           b.w,
                           b.h,
-                          "GPU " + std::to_string(i),
+                          tr("GPU {n}", {{"n", i}}),
                           report_at(t).per_gpu.capacity.value,
                           memory_at(t)};
             card.label_size = card_label_size(b.w);
             card.capacity_label = false;
             card.max_spill = kMaxSpill;
-            auto items = gpu_card(palette_, metrics_, card);
+            auto items = gpu_card(palette_, metrics_, locale_, card);
             // A row of identical cards labels its overflow once.
             add_items(
                 s, i == 0 ? std::move(items) : without_spill_label(std::move(items), palette_.comm),
@@ -376,7 +376,7 @@ class RingChapter final : public ChapterBase {
         for (const engine::ChunkTransfer& x : run.ring.transfers) {
             if (x.step != p.step) continue;
             add_token(s, palette_, metrics_, link_span(m, x.src, x.dst).at(p.move), size,
-                      palette_.gradients, std::to_string(x.chunk), 1);
+                      palette_.gradients, format_count(x.chunk, locale_), 1);
         }
     }
 
@@ -386,7 +386,7 @@ class RingChapter final : public ChapterBase {
         const double slices = batch_in_.at(t);
         if (slices <= 0) return;
         const double fly = progress(t, at(kBatchAt) + kFlyAfter, kFlyFor);
-        s.add(Text{kBatch.cx(), kBatch.y - kBatchLabelLift, "Global batch: one slice per card",
+        s.add(Text{kBatch.cx(), kBatch.y - kBatchLabelLift, tr("Global batch: one slice per card"),
                    style_of(Role::label), palette_.text, Align::center},
               batch_label_in_.at(t));
         const int n = gpus_[m.to];
@@ -409,32 +409,33 @@ class RingChapter final : public ChapterBase {
               alpha);
         const TextStyle num = tabular(weighted(style_of(Role::small), Weight::semibold));
         const bool labelled =
-            metrics_.measure(std::to_string(n - 1), num).advance + 6 <= legend.w / n;
+            metrics_.measure(format_count(n - 1, locale_), num).advance + 6 <= legend.w / n;
         for (int c = 0; c < n; ++c) {
             const Box cell = row_cell(legend, n, c, 0);
             s.add(filled(inset(cell, 1, 0), 4, palette_.gradients), alpha);
             if (labelled)
                 s.add(Text{cell.cx(), centred_baseline(metrics_, "0", num, cell.cy()),
-                           std::to_string(c), num, palette_.background, Align::center},
+                           format_count(c, locale_), num, palette_.background, Align::center},
                       alpha);
         }
         s.add(Text{legend.x, legend.y + kNoteDrop,
-                   "Gradient buffer B = " + format_bytes(value_at(t, buffer_)) + ", in " +
-                       std::to_string(n) + " chunks",
+                   tr("Gradient buffer B = {bytes}, in {n} chunks",
+                      {{"bytes", format_bytes(value_at(t, buffer_), locale_)}, {"n", n}}),
                    style_of(Role::note), palette_.muted},
               alpha);
     }
 
     std::string phase_text(const Run& run, double t) const {
         const int n = run.ring.n;
-        if (n < 2) return "One card: nothing to average";
+        if (n < 2) return tr("One card: nothing to average");
         const RunPhase p = phase(run, t);
-        if (p.step < 0) return "Each card's own gradients";
-        if (p.step >= run.ring.steps()) return "Every card holds the sum";
+        if (p.step < 0) return tr("Each card's own gradients");
+        if (p.step >= run.ring.steps()) return tr("Every card holds the sum");
         const bool gather = p.step >= n - 1;
         const int k = gather ? p.step - (n - 1) : p.step;
-        return std::string(gather ? "All-gather" : "Reduce-scatter") + " · step " +
-               std::to_string(k + 1) + " of " + std::to_string(n - 1);
+        return tr(
+            gather ? N_("All-gather · step {k} of {n}") : N_("Reduce-scatter · step {k} of {n}"),
+            {{"k", k + 1}, {"n", n - 1}});
     }
 
     // Right of the ring's middle: the bytes each card sends and their time on the link.
@@ -446,12 +447,16 @@ class RingChapter final : public ChapterBase {
             figure_at(t, [](const engine::Report& r) { return r.comm.dp_time.value; });
         TextColumn readout(metrics_, kReadoutX, kReadoutTop);
         readout
-            .line("Each card sends 2 × " + fraction_text(n - 1, n) + " × " +
-                      format_bytes(value_at(t, buffer_)),
+            .line(tr("Each card sends 2 × {fraction} × {bytes}",
+                     {{"fraction", fraction_text(n - 1, n, locale_)},
+                      {"bytes", format_bytes(value_at(t, buffer_), locale_)}}),
                   Role::note, palette_.muted)
-            .line("= " + format_bytes(sent) + " per step", Role::value, palette_.comm)
-            .line(std::string(dp_on_nvlink_[m.to] ? "NVLink " : "Network ") +
-                      format_bandwidth(value_at(t, bandwidth_)) + " each way: " + format_time(secs),
+            .line(tr("= {bytes} per step", {{"bytes", format_bytes(sent, locale_)}}), Role::value,
+                  palette_.comm)
+            .line(tr(dp_on_nvlink_[m.to] ? N_("NVLink {bandwidth} each way: {time}")
+                                         : N_("Network {bandwidth} each way: {time}"),
+                     {{"bandwidth", format_bandwidth(value_at(t, bandwidth_), locale_)},
+                      {"time", format_time(secs, locale_)}}),
                   tabular(style_of(Role::body)), palette_.text);
         readout.add_to(s, readout_in_.at(t));
     }

@@ -59,26 +59,29 @@ std::string row_name(const engine::StrategyConfig& s) {
     return std::to_string(axes_of(s)) + "D, ZeRO-" + std::to_string(s.config.layout.zero);
 }
 
-std::string layout_text(const engine::StrategyConfig& s) {
+// "tp 8 × pp 2 × dp 4, ZeRO-1", "dp 64, + gradients sharded": the axes as settings name them,
+// their degrees in the locale's digits.
+std::string layout_text(const Locale& l, const engine::StrategyConfig& s) {
     const engine::Parallel& p = s.config.layout;
     const bool all = s.kind == engine::Strategy::three_d;
     std::string out;
     const auto factor = [&](const char* name, int v) {
         if (v == 1 && !all) return;
-        out += (out.empty() ? "" : " × ") + std::string(name) + " " + std::to_string(v);
+        out += (out.empty() ? "" : " × ") + std::string(name) + " " + format_count(v, l);
     };
     factor("tp", p.tp);
     if (p.cp > 1) factor("cp", p.cp);
     factor("pp", p.pp);
     factor("dp", p.dp());
-    if (out.empty()) out = "dp 1";
+    if (out.empty()) out = "dp " + format_count(1, l);
     // Experts spread over ep of the replicas: a split of dp, not another factor of the GPUs.
-    if (p.ep > 1) out += ", ep " + std::to_string(p.ep);
-    static const char* kZero[] = {"", ", optimizer sharded", ", + gradients sharded",
-                                  ", + weights sharded"};
+    if (p.ep > 1) out += ", ep " + format_count(p.ep, l);
+    static const char* const kZero[] = {"{layout}", N_("{layout}, optimizer sharded"),
+                                        N_("{layout}, + gradients sharded"),
+                                        N_("{layout}, + weights sharded")};
     if (all && axes_of(s) > 3) return out;
     if (all && p.zero > 0) return out + ", ZeRO-" + std::to_string(p.zero);
-    return out + kZero[p.zero];
+    return l.tr(kZero[p.zero], {{"layout", out}});
 }
 
 class SummaryChapter final : public ChapterBase {
@@ -146,12 +149,12 @@ class SummaryChapter final : public ChapterBase {
         const auto header = [&](double x, const std::string& text, Align align = Align::left) {
             s.add(Text{x, header_.baseline(), text, kHeader, palette_.muted, align}, u);
         };
-        header(kNameX, "Strategy on " + format_int(c.layout.gpus) + " GPUs");
-        header(kMemRight, "Per card", Align::right);
-        header(kGaugeX + kGaugeW, format_bytes(c.cluster.gpu.memory.value), Align::center);
-        header(kTimeRight, "Comm / step", Align::right);
-        header(kBubbleRight, "Bubble", Align::right);
-        header(kFitsX, "Fits?");
+        header(kNameX, tr("Strategy on {n} GPUs", {{"n", format_int(c.layout.gpus, locale_)}}));
+        header(kMemRight, tr("Per card"), Align::right);
+        header(kGaugeX + kGaugeW, format_bytes(c.cluster.gpu.memory.value, locale_), Align::center);
+        header(kTimeRight, tr("Comm / step"), Align::right);
+        header(kBubbleRight, tr("Bubble"), Align::right);
+        header(kFitsX, tr("Fits?"));
         s.add(Line{{frame::kLeft, rule_y_}, {frame::kRight, rule_y_}, palette_.grid, 2}, u);
     }
 
@@ -179,7 +182,7 @@ class SummaryChapter final : public ChapterBase {
         const engine::StrategyConfig& strategy = layouts_[m.to][i];
         TextColumn(metrics_, kNameX, 0)
             .line(row_name(strategy), kRowName, palette_.text)
-            .line(layout_text(strategy), Role::small, palette_.muted)
+            .line(layout_text(locale_, strategy), Role::small, palette_.muted)
             .centre_on(middle)
             .add_to(s, u);
         const auto number = [&](double right, const std::string& text) {
@@ -191,7 +194,7 @@ class SummaryChapter final : public ChapterBase {
         const auto get = [&](auto f) { return value(t, i, f); };
         const double total = get([](const engine::Report& r) { return r.per_gpu.total.value; });
         const double cap = get([](const engine::Report& r) { return r.per_gpu.capacity.value; });
-        number(kMemRight, format_bytes(total));
+        number(kMemRight, format_bytes(total, locale_));
         const PerGpuBytes bytes{
             get([](const engine::Report& r) { return r.per_gpu.weights.value; }),
             get([](const engine::Report& r) { return r.per_gpu.gradients.value; }),
@@ -200,20 +203,25 @@ class SummaryChapter final : public ChapterBase {
         GaugeSpec gauge{box_around({kGaugeX + kGaugeW / 2, middle}, kGaugeW, kGaugeH), cap,
                         memory_stack(palette_, bytes), kSpill};
         gauge.spill_full = spill_full_;
-        add_items(s, memory_gauge(palette_, gauge), u);
+        add_items(s, memory_gauge(palette_, locale_, gauge), u);
 
         number(
             kBytesRight,
-            format_bytes(get([](const engine::Report& r) { return r.comm.sent_per_gpu().value; })));
+            format_bytes(get([](const engine::Report& r) { return r.comm.sent_per_gpu().value; }),
+                         locale_));
         number(kTimeRight,
-               format_time(get([](const engine::Report& r) { return r.comm.total().value; })));
+               format_time(get([](const engine::Report& r) { return r.comm.total().value; }),
+                           locale_));
         number(kBubbleRight,
-               format_percent(get([](const engine::Report& r) { return r.bubble_fraction; })));
+               format_percent(get([](const engine::Report& r) { return r.bubble_fraction; }),
+                              locale_));
         // A neutral mark: the overflow itself is already shown, spilling past the capacity line.
         // Judged on the counted value, so it flips when the bar crosses the line (at the ends of
         // a morph this is exactly the engine's per_gpu.fits: total <= capacity).
         const bool fits = total <= cap;
-        const std::string mark = fits ? "✓ fits" : "✗ " + format_bytes(total - cap) + " over";
+        const std::string mark =
+            fits ? tr("✓ fits")
+                 : tr("✗ {bytes} over", {{"bytes", format_bytes(total - cap, locale_)}});
         const TextStyle style = fits ? style_of(Role::figure) : tabular(style_of(Role::note));
         s.add(Text{kFitsX, centred_baseline(metrics_, mark, style, middle), mark, style,
                    fits ? palette_.text : palette_.muted},

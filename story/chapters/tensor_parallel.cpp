@@ -88,9 +88,10 @@ struct Head {
     double x, at;
     const char* text;
 };
-constexpr Head kHeads[] = {{kColX, kLanesAt, "X, copied"},  {kColA, kSplitAAt, "A by columns"},
-                           {kColZ, kGeluAt, "GeLU, local"}, {kColB, kSplitBAt, "B by rows"},
-                           {kColY, kSplitBAt, "partial Y"}, {kBusX, kReduceAt, "all-reduce"}};
+constexpr Head kHeads[] = {
+    {kColX, kLanesAt, N_("X, copied")},  {kColA, kSplitAAt, N_("A by columns")},
+    {kColZ, kGeluAt, N_("GeLU, local")}, {kColB, kSplitBAt, N_("B by rows")},
+    {kColY, kSplitBAt, N_("partial Y")}, {kBusX, kReduceAt, N_("all-reduce")}};
 
 class TensorParallelChapter final : public ChapterBase {
   public:
@@ -117,10 +118,10 @@ class TensorParallelChapter final : public ChapterBase {
         // The headers share one size, the largest at which each fits its column.
         TextStyle style = weighted(style_of(Role::label), Weight::semibold);
         for (const Head& h : kHeads)
-            style.size = std::min(style.size, fit_size(metrics_, h.text, style, kHeadMaxW));
+            style.size = std::min(style.size, fit_size(metrics_, tr(h.text), style, kHeadMaxW));
         for (const Head& h : kHeads)
             heads_.push_back(
-                {Text{h.x, kHeadsBaseline, h.text, style, palette_.text, Align::center},
+                {Text{h.x, kHeadsBaseline, tr(h.text), style, palette_.text, Align::center},
                  Fade::in(at(h.at))});
     }
 
@@ -176,7 +177,7 @@ class TensorParallelChapter final : public ChapterBase {
     void add_lane(Scene& s, double t, const Box& lane, int i, double tp, double alpha) const {
         const double enter = lanes_in_.at(t, i) * alpha;
         s.add(filled(lane, kLaneRadius, palette_.panel, palette_.grid, 2), enter);
-        const std::string name = "GPU " + std::to_string(i);
+        const std::string name = tr("GPU {n}", {{"n", i}});
         const TextStyle label = style_of(Role::label);
         s.add(Text{lane.x + kLaneNameInset, centred_baseline(metrics_, name, label, lane.cy()),
                    name, label, palette_.muted},
@@ -276,8 +277,9 @@ class TensorParallelChapter final : public ChapterBase {
         const double alpha = memory_in_.at(t);
         if (alpha <= 0) return;
         const double capacity = timeline_.states()[m.to].cluster.gpu.memory.value;
-        const std::string tp = format_int(count_between(degree(m.from), degree(m.to), m.u));
-        add_card(s, m, unsplit_card_, "tp = 1", capacity, false, alpha);
+        const std::string tp =
+            format_int(count_between(degree(m.from), degree(m.to), m.u), locale_);
+        add_card(s, m, unsplit_card_, "tp = " + format_count(1, locale_), capacity, false, alpha);
         add_card(s, m, split_card_, "tp = " + tp, capacity, true, alpha);
     }
 
@@ -295,9 +297,10 @@ class TensorParallelChapter final : public ChapterBase {
                        {fig(&engine::PerGpu::optimizer), palette_.optimizer},
                        {fig(&engine::PerGpu::activations), palette_.activations}}};
         card.max_spill = kCardSpill;
-        add_items(s, gpu_card(palette_, metrics_, card), alpha);
+        add_items(s, gpu_card(palette_, metrics_, locale_, card), alpha);
         TextColumn(metrics_, b.cx(), b.bottom() + kCaptionGap, Align::center)
-            .line("weights " + format_bytes(fig(&engine::PerGpu::weights)),
+            .line(tr("weights {bytes}",
+                     {{"bytes", format_bytes(fig(&engine::PerGpu::weights), locale_)}}),
                   tabular(style_of(Role::note)), palette_.weights)
             .add_to(s, alpha);
     }
@@ -309,16 +312,18 @@ class TensorParallelChapter final : public ChapterBase {
         if (alpha <= 0) return;
         const double buffer = lerp(tp_[m.from].buffer.value, tp_[m.to].buffer.value, m.u);
         TextColumn col(metrics_, kRightX, kTrafficTop);
-        col.line("All-reduces per layer", Role::note, palette_.text)
-            .line("each one sums s·b·h activations: " + format_bytes(buffer), Role::note,
-                  palette_.muted);
+        col.line(tr("All-reduces per layer"), Role::note, palette_.text)
+            .line(tr("each one sums s·b·h activations: {bytes}",
+                     {{"bytes", format_bytes(buffer, locale_)}}),
+                  Role::note, palette_.muted);
         col.add_to(s, alpha);
         add_pips(s, t, middle_of(metrics_, col.lines().front()), alpha);
         add_link_times(s, t, m, col.bottom() + kGroupGap);
     }
 
     void add_pips(Scene& s, double t, double y, double alpha) const {
-        const char* pass[] = {"fwd", "fwd", "bwd", "bwd"};
+        const std::string fwd = tr("fwd"), bwd = tr("bwd");
+        const std::string pass[] = {fwd, fwd, bwd, bwd};
         const TextStyle small = weighted(style_of(Role::small), Weight::medium);
         const Box row{kPipsX, y - kPipH / 2, 4 * kPipW + 3 * kPipGap, kPipH};
         for (int k = 0; k < engine::kTpAllReducesPerLayer; ++k) {
@@ -348,13 +353,17 @@ class TensorParallelChapter final : public ChapterBase {
         const double longest = std::max({nv, net, 1e-12});
         const engine::TpLinkTimes& links = tp_[m.to].links;
         TextColumn col(metrics_, kRightX, top);
-        col.line("per GPU per step: " + format_bytes(bytes) + ", which takes", Role::note,
-                 palette_.text)
+        col.line(tr("per GPU per step: {bytes}, which takes",
+                    {{"bytes", format_bytes(bytes, locale_)}}),
+                 Role::note, palette_.text)
             .gap(kBarGap)
-            .line("NVLink " + format_bandwidth(links.nvlink_bw.value), Role::note, palette_.muted)
+            .line(tr("NVLink {bandwidth}",
+                     {{"bandwidth", format_bandwidth(links.nvlink_bw.value, locale_)}}),
+                  Role::note, palette_.muted)
             .gap(kBarGap)
-            .line("network " + format_bandwidth(links.network_bw.value), Role::note,
-                  palette_.muted);
+            .line(tr("network {bandwidth}",
+                     {{"bandwidth", format_bandwidth(links.network_bw.value, locale_)}}),
+                  Role::note, palette_.muted);
         col.add_to(s, alpha);
         const double bar_w = frame::kRight - kBarX - kTimeRoom;
         const double times[] = {nv, net};
@@ -364,7 +373,7 @@ class TensorParallelChapter final : public ChapterBase {
             s.add(filled(Box{kBarX, y - kBarH / 2, w, kBarH}, 3, palette_.comm), alpha);
             const TextStyle value = style_of(Role::figure);
             s.add(Text{kBarX + w + kTimeGap, centred_baseline(metrics_, "0", value, y),
-                       format_time(times[k]), value, palette_.text},
+                       format_time(times[k], locale_), value, palette_.text},
                   alpha);
         }
     }

@@ -82,9 +82,9 @@ class ZeroBubbleChapter final : public TimelineChapter {
     // Per stage, right-aligned beside its row: idle share, micro-batches held, their bytes.
     void add_columns(Scene& s, double t, const Morph& m, const TimelineFrame& f) const {
         const double idle_alpha = idle_in_.at(t), held_alpha = held_in_.at(t);
-        add_column_head(s, kIdleRight, "Idle share", idle_alpha);
-        add_column_head(s, kHeldRight, "Peak held", held_alpha);
-        add_column_head(s, kBytesRight, "Activations", held_alpha);
+        add_column_head(s, kIdleRight, tr("Idle share"), idle_alpha);
+        add_column_head(s, kHeldRight, tr("Peak held"), held_alpha);
+        add_column_head(s, kBytesRight, tr("Activations"), held_alpha);
         const StageFigures &a = figures_[m.from], &b = figures_[m.to];
         const int rows = int(std::max(a.idle.size(), b.idle.size()));
         for (int i = 0; i < rows; ++i) {
@@ -93,12 +93,13 @@ class ZeroBubbleChapter final : public TimelineChapter {
             const auto value = [&](const std::vector<double>& from, const std::vector<double>& to) {
                 return lerp(stage_value(from, i), stage_value(to, i), m.u);
             };
-            add_cell(s, kIdleRight, y, format_percent(value(a.idle, b.idle)), palette_.text,
-                     row * idle_alpha);
+            add_cell(s, kIdleRight, y, format_percent(value(a.idle, b.idle), locale_),
+                     palette_.text, row * idle_alpha);
             const int held = std::lround(value(a.held, b.held));
-            add_cell(s, kHeldRight, y, format_int(held), palette_.activations, row * held_alpha);
-            add_cell(s, kBytesRight, y, format_bytes(value(a.bytes, b.bytes)), palette_.activations,
+            add_cell(s, kHeldRight, y, format_int(held, locale_), palette_.activations,
                      row * held_alpha);
+            add_cell(s, kBytesRight, y, format_bytes(value(a.bytes, b.bytes), locale_),
+                     palette_.activations, row * held_alpha);
         }
     }
 
@@ -118,8 +119,9 @@ class ZeroBubbleChapter final : public TimelineChapter {
         const double width = kBytesRight - kTimeline.x;
         const TextColumn col =
             bubble_readout(t, m, width,
-                           "Measured on this timeline: the most idle GPU waits " +
-                               format_percent(measured_bubble(m)) + " of its own span");
+                           tr("Measured on this timeline: the most idle GPU waits {percent} of its "
+                              "own span",
+                              {{"percent", format_percent(measured_bubble(m), locale_)}}));
         col.add_to(s, alpha);
         const std::string held = held_line(t, m);
         TextStyle note = tabular(style_of(Role::note));
@@ -134,12 +136,14 @@ class ZeroBubbleChapter final : public TimelineChapter {
     std::string held_line(double t, const Morph& m) const {
         const double now =
             figure_at(t, [](const engine::Report& r) { return r.per_gpu.activations.value; });
-        std::string line = "GPU 0 holds " + format_bytes(now) + " of activations at its peak";
+        const std::string bytes = format_bytes(now, locale_);
         const engine::Schedule first = timeline_.states().front().training.schedule;
-        if (state(m).training.schedule != first)
-            line += " (" + schedule_title(first) + ": " +
-                    format_bytes(figures_.front().bytes.front()) + ")";
-        return line;
+        if (state(m).training.schedule == first)
+            return tr("GPU 0 holds {bytes} of activations at its peak", {{"bytes", bytes}});
+        return tr("GPU 0 holds {bytes} of activations at its peak ({schedule}: {first})",
+                  {{"bytes", bytes},
+                   {"schedule", schedule_title(locale_, first)},
+                   {"first", format_bytes(figures_.front().bytes.front(), locale_)}});
     }
 
     const Fade idle_in_, readout_in_, held_in_;

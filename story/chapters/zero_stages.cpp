@@ -38,9 +38,10 @@ constexpr double kTableLeft = 1250, kTableRight = frame::kRight - 20;
 constexpr double kHeaderTop = 275, kHeaderGap = 18, kFramePad = 20, kRowH = 96, kRowGap = 12;
 constexpr double kBytesColumn = 150, kRowRadius = 10, kRowStroke = 2;
 
-const std::array<const char*, kStages> kStageName{"Plain DP", "ZeRO-1", "ZeRO-2", "ZeRO-3"};
-const std::array<const char*, kStages> kStageSharded{"nothing sharded", "optimizer state sharded",
-                                                     "+ gradients sharded", "+ weights sharded"};
+const std::array<const char*, kStages> kStageName{N_("Plain DP"), "ZeRO-1", "ZeRO-2", "ZeRO-3"};
+const std::array<const char*, kStages> kStageSharded{
+    N_("nothing sharded"), N_("optimizer state sharded"), N_("+ gradients sharded"),
+    N_("+ weights sharded")};
 
 const TextStyle kStageStyle = weighted(style_of(Role::body), Weight::semibold);
 const TextStyle kFigureStyle = tabular(kStageStyle);
@@ -62,7 +63,7 @@ class ZeroChapter final : public ChapterBase {
           table_in_(Fade::in(at(kTableAt))),
           header_(metrics_, kTableLeft, kHeaderTop),
           key_(metrics_, kCards.x, kCards.bottom() + kKeyGap) {
-        header_.line("Model states per card", kHeaderStyle, palette_.muted);
+        header_.line(tr("Model states per card"), kHeaderStyle, palette_.muted);
         key_.line("key", Role::note, palette_.muted);
         for (const engine::Config& c : timeline_.states()) {
             for (int z = 0; z < kStages; ++z) states_[z].push_back(model_states(c, z));
@@ -84,17 +85,13 @@ class ZeroChapter final : public ChapterBase {
         const Morph m = timeline_.morph_at(t);
         add_cards(s, t, m);
         add_table(s, t, m);
-        add_legend(s, palette_, metrics_, kCards.x, key_.baseline(),
-                   {{"Weights", palette_.weights},
-                    {"Gradients", palette_.gradients},
-                    {"Optimizer state", palette_.optimizer},
-                    {"Activations", palette_.activations}},
+        add_legend(s, palette_, metrics_, kCards.x, key_.baseline(), memory_legend(),
                    key_in_.at(t));
-        s.add(
-            Text{kTableLeft, key_.baseline(),
-                 "Dashed line: " + format_bytes(report_at(t).per_gpu.capacity.value) + " per card",
-                 style_of(Role::note), palette_.muted},
-            key_in_.at(t));
+        s.add(Text{kTableLeft, key_.baseline(),
+                   tr("Dashed line: {bytes} per card",
+                      {{"bytes", format_bytes(report_at(t).per_gpu.capacity.value, locale_)}}),
+                   style_of(Role::note), palette_.muted},
+              key_in_.at(t));
         add_frame(s, t);
         return s;
     }
@@ -156,11 +153,11 @@ class ZeroChapter final : public ChapterBase {
             s.add(gap_mark(b, palette_.muted), alpha);
             return;
         }
-        CardSpec card{b.x, b.y, b.w, b.h, "GPU " + std::to_string(rank), capacity, stack};
+        CardSpec card{b.x, b.y, b.w, b.h, tr("GPU {n}", {{"n", rank}}), capacity, stack};
         card.capacity_label = rank == 0;
         card.label_size = card_label_size(b.w);
         card.max_spill = kMaxSpill;
-        auto items = gpu_card(palette_, metrics_, card);
+        auto items = gpu_card(palette_, metrics_, locale_, card);
         add_items(
             s, rank == 0 ? std::move(items) : without_spill_label(std::move(items), palette_.comm),
             alpha);
@@ -171,7 +168,7 @@ class ZeroChapter final : public ChapterBase {
         const double in = table_in_.at(t);
         if (in <= 0) return;
         header_.add_to(s, in);
-        s.add(Text{kTableRight, header_.baseline(), "vs plain DP", kHeaderStyle, palette_.muted,
+        s.add(Text{kTableRight, header_.baseline(), tr("vs plain DP"), kHeaderStyle, palette_.muted,
                    Align::right},
               in);
         const int reached_from = zero(m.from), reached_to = zero(m.to);
@@ -191,17 +188,17 @@ class ZeroChapter final : public ChapterBase {
             s.add(filled(row, kRowRadius, palette_.panel, palette_.highlight, kRowStroke),
                   alpha * current);
         TextColumn text(metrics_, kTableLeft, 0);
-        text.line(kStageName[z], kStageStyle, palette_.text)
-            .line(kStageSharded[z], Role::note, palette_.muted)
+        text.line(tr(kStageName[z]), kStageStyle, palette_.text)
+            .line(tr(kStageSharded[z]), Role::note, palette_.muted)
             .centre_on(row.cy());
         text.add_to(s, alpha);
         const double y = text.baseline();
         const double states = morphed(m, states_[z]), dp = morphed(m, states_[0]);
-        s.add(Text{kTableRight - kBytesColumn, y, format_bytes(states), kFigureStyle, palette_.text,
-                   Align::right},
+        s.add(Text{kTableRight - kBytesColumn, y, format_bytes(states, locale_), kFigureStyle,
+                   palette_.text, Align::right},
               alpha);
-        s.add(Text{kTableRight, y, format_sig3(dp / states) + "×", kFigureStyle, palette_.highlight,
-                   Align::right},
+        s.add(Text{kTableRight, y, format_sig3(dp / states, locale_) + "×", kFigureStyle,
+                   palette_.highlight, Align::right},
               alpha);
     }
 

@@ -2,6 +2,7 @@
 // every frame's display list is equal (same video, encoder, fonts); checked for every chapter kind
 // and settable parameter, for engine figures, and for what is not drawn (positions, ids).
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -12,9 +13,12 @@
 #include "render/cli/storyboard_inputs.hpp"
 #include "render/film/director.hpp"
 #include "render/film/segment_cache.hpp"
+#include "render/sys/hash.hpp"
 #include "story/load.hpp"
 #include "story/time.hpp"
 #include "tests/render/cli.hpp"
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -144,8 +148,8 @@ TEST_CASE("segment keys change with what a segment draws and encodes, and only w
     const auto inputs = nlohmann::json::parse(base.inputs);
     std::set<std::string> names;
     for (const auto& [name, value] : inputs.items()) names.insert(name);
-    CHECK(names ==
-          std::set<std::string>{"scenes", "frames", "video", "encoder", "fonts", "drawing"});
+    CHECK(names == std::set<std::string>{"scenes", "frames", "video", "encoder", "fonts", "drawing",
+                                         "lang", "catalogue"});
     CHECK(inputs["frames"] == 23);
 
     story::ChapterSpec retitled = spec;  // drawn
@@ -250,4 +254,61 @@ TEST_CASE("an engine figure re-keys exactly the chapters that draw it", "[batch]
     CHECK(network.count("interconnect") == 1);
     CHECK(network.count("title") == 0);
     CHECK(network.count("bytes") == 0);
+}
+
+namespace {
+
+// The digest embed_catalogues (the build's tool) gives the catalogue `po` (named <language>.po).
+std::string embedded_digest(const fs::path& po) {
+    const fs::path out = po.parent_path() / "catalogues.cpp";
+    const auto run = render_test::run_shell(render_test::q(SHARDREEL_EMBED_CATALOGUES) + " " +
+                                            render_test::q(out) + " " + render_test::q(po));
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    const std::string source = render_test::slurp(out);
+    const std::string head = "{\"" + po.stem().string() + "\", \"";
+    const auto at = source.find(head);
+    REQUIRE(at != std::string::npos);
+    return source.substr(at + head.size(), 32);
+}
+
+}  // namespace
+
+TEST_CASE("keys record the language and its catalogue, so a translation re-keys its own segments",
+          "[batch][key]") {
+    const story::Storyboard b = board("tests/storyboards/good/short.yaml");
+    const story::ChapterSpec& spec = b.chapters[1];
+    // The same scenes keyed in each language: only the language's own inputs differ.
+    const auto chapter = story::make_chapter(spec, b.video, fonts());
+    const auto key_in = [&](const std::string& lang) {
+        story::Video v = b.video;
+        v.lang = lang;
+        return render::segment_key(spec, *chapter, v, {}, fonts());
+    };
+    const auto inputs = [](const render::SegmentKey& k) { return nlohmann::json::parse(k.inputs); };
+    const render::SegmentKey en = key_in("en"), de = key_in("de"), ja = key_in("ja");
+    const render::SegmentKey swiss = key_in("de-CH");
+    CHECK(std::set<std::string>{en.key, de.key, ja.key, swiss.key}.size() == 4);
+    CHECK(inputs(de)["scenes"] == inputs(en)["scenes"]);
+    CHECK(inputs(de)["lang"] == "de");
+    CHECK(inputs(en)["catalogue"] == "");  // English is the msgids: no catalogue
+    CHECK(inputs(swiss)["catalogue"] == inputs(de)["catalogue"]);  // de-CH reads de.po
+    std::string error;
+    for (const std::string lang : {"de", "ja", "ar", "hi"}) {
+        INFO(lang);
+        const auto po = fs::path(SHARDREEL_SOURCE_DIR) / "locale" / (lang + ".po");
+        CHECK(inputs(key_in(lang))["catalogue"] == render::file_digest(po.string(), error).value());
+    }
+
+    // An edited translation: the build embeds another digest, for that catalogue alone.
+    render_test::TempDir dir;
+    const fs::path po = dir.path / "de.po";
+    const std::string text = render_test::slurp(fs::path(SHARDREEL_SOURCE_DIR) / "locale/de.po");
+    render_test::write_text(po, text);
+    CHECK(embedded_digest(po) == inputs(de)["catalogue"]);
+    const auto at = text.find("msgstr \"Pro Karte\"");
+    REQUIRE(at != std::string::npos);
+    render_test::write_text(po, std::string(text).replace(at, 18, "msgstr \"Je Karte\""));
+    CHECK(embedded_digest(po) != inputs(de)["catalogue"]);
+    CHECK(inputs(ja)["catalogue"] != inputs(de)["catalogue"]);
 }

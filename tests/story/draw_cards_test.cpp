@@ -21,7 +21,7 @@ TEST_CASE("cards in a row label their overflow once and shrink names when narrow
     const ApproxTextMetrics m;
     const Palette& p = palette(ThemeName::dark);
     CardSpec c{0, 300, 200, 400, "GPU 1", 80e9, {{100e9, p.weights}}};
-    const auto items = gpu_card(p, m, c);
+    const auto items = gpu_card(p, m, Locale::english(), c);
     const auto spill_texts = [&](const std::vector<Item>& v) {
         return std::count_if(v.begin(), v.end(), [&](const Item& i) {
             const auto* t = std::get_if<Text>(&i.shape);
