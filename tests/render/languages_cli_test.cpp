@@ -115,7 +115,8 @@ TEST_CASE("a German film's segments are its own: no key is shared with the Engli
 
 TEST_CASE("jobs --lang lists the segments of every language, each key once") {
     TempDir dir;
-    // Captions only as a track: `same` draws the same picture in both languages, `titled` not.
+    // Every segment key holds its film's language (and catalogue), so no segment is shared
+    // between the languages; the storyboard is given twice, and each key still comes once.
     render_test::write_text(dir.path / "two.yaml", R"(shardreel: 1
 video: {size: 320x180, fps: 10, captions: track}
 languages: [en, de]
@@ -131,14 +132,15 @@ chapters:
     duration: 1s
     title: {en: Hello, de: Hallo}
 )");
-    const render_test::CliRun run = run_cli("jobs two.yaml --lang all --cache cache", dir.path);
+    const render_test::CliRun run =
+        run_cli("jobs two.yaml two.yaml --lang all --cache cache", dir.path);
     INFO(run.err);
     REQUIRE(run.exit_code == 0);
     const std::regex line(R"(render two\.yaml --only ([a-z]+) --lang ([a-z]+) --cache)");
     std::vector<std::string> jobs;
     for (std::sregex_iterator it(run.out.begin(), run.out.end(), line), end; it != end; ++it)
         jobs.push_back((*it)[1].str() + " " + (*it)[2].str());
-    CHECK(jobs == std::vector<std::string>{"same en", "titled en", "titled de"});
+    CHECK(jobs == std::vector<std::string>{"same en", "titled en", "same de", "titled de"});
     // The lines draw every segment both films need: the render that assembles draws nothing.
     const render_test::CliRun work = render_test::run_shell(run.out, dir.path);
     REQUIRE(work.exit_code == 0);

@@ -77,18 +77,25 @@ TEST_CASE("right to left, the title card's lines end together at the right of th
 }
 
 TEST_CASE("in a right-to-left film the diagrams keep their left-to-right layout") {
+    // Hebrew: right to left, but no catalogue is shipped for it, so the diagrams' words are the
+    // English ones and their places, alignment and styles must be too (ICU's Hebrew figures carry
+    // a right-to-left mark, "7B\u200f", so the text itself is compared without it).
     const ChapterSpec spec = chapter_test::load_spec("short.yaml", "bytes");
     Video ltr, rtl;
-    rtl.lang = "ar";
+    rtl.lang = "he";
     const double t = spec.duration;
     const auto en = texts(make_chapter(spec, ltr, kMetrics)->scene_at(t));
-    const auto ar = texts(make_chapter(spec, rtl, kMetrics)->scene_at(t));
-    REQUIRE(en.size() == ar.size());
+    const auto he = texts(make_chapter(spec, rtl, kMetrics)->scene_at(t));
+    REQUIRE(en.size() == he.size());
     int diagram = 0;
     for (std::size_t i = 0; i < en.size(); ++i) {
-        if (ar[i].style.lang == "ar") continue;  // the frame's own lines
+        if (he[i].style.lang == "he") continue;  // the frame's own lines
         ++diagram;
-        CHECK(ar[i] == en[i]);
+        INFO(en[i].text + " / " + he[i].text);
+        Text unmarked = he[i];
+        for (std::size_t at; (at = unmarked.text.find("\u200f")) != std::string::npos;)
+            unmarked.text.erase(at, 3);
+        CHECK(unmarked == en[i]);
     }
     CHECK(diagram > 5);
 }
