@@ -178,10 +178,10 @@ class FsdpChapter final : public ChapterBase {
     void place() {
         const int n = shards();
         TextColumn column(metrics_, kLoafX, kLoafLabelTop);
-        column.line(tr("{params} model · {n} layers",
-                       {{"params", format_params(reports_.front().params, locale_)},
-                        {"n", plans_.front().layers}}),
-                    Role::label, palette_.text);
+        column.wrapped(tr("{params} model · {n} layers",
+                          {{"params", format_params(reports_.front().params, locale_)},
+                           {"n", plans_.front().layers}}),
+                       Role::label, palette_.text, kLoafW);
         const Box loaf{kLoafX, column.bottom() + kLoafGap, kLoafW,
                        slices_ * (kSliceH + kSliceGap) - kSliceGap};
         for (int g = 0; g < slices_; ++g) {
@@ -192,8 +192,9 @@ class FsdpChapter final : public ChapterBase {
         const std::string per = per_slice_ == 1 ? tr("one slice = one layer")
                                                 : tr("one slice = {n} layers", {{"n", per_slice_}});
         column.gap(kLoafGap + loaf.h + kNotesGap)
-            .line(per, Role::note, palette_.muted)
-            .line(tr("cut into {n} shards, one per card", {{"n", n}}), Role::note, palette_.muted);
+            .wrapped(per, Role::note, palette_.muted, kLoafW)
+            .wrapped(tr("cut into {n} shards, one per card", {{"n", n}}), Role::note,
+                     palette_.muted, kLoafW);
         loaf_text_ = column.lines();
         gauge_baseline_ = TextColumn(metrics_, 0, kCards.bottom() + kGaugeGap)
                               .line("gauge", Role::figure, palette_.text)

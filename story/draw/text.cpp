@@ -76,6 +76,12 @@ TextColumn& TextColumn::line(std::string text, Role role, Color color) {
     return line(std::move(text), style_of(role), color);
 }
 
+TextColumn& TextColumn::wrapped(const std::string& text, Role role, Color color, double max_width) {
+    for (std::string& l : wrap_text(metrics_, text, style_of(role), max_width))
+        line(std::move(l), role, color);
+    return *this;
+}
+
 TextColumn& TextColumn::gap(double px) {
     bottom_ += px;
     return *this;

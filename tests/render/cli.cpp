@@ -45,10 +45,10 @@ fs::path short_film() {
     return fs::path(SHARDREEL_SOURCE_DIR) / "tests/storyboards/good/short.yaml";
 }
 
-story::Storyboard load_unvoiced(const fs::path& path) {
+story::Storyboard load_unvoiced(const fs::path& path, const std::string& lang) {
     story::Diagnostics errors;
     std::vector<story::Diagnostic> warnings;
-    auto board = story::load_timed(slurp(path), path.string(), errors, warnings);
+    auto board = story::load_timed(slurp(path), path.string(), errors, warnings, {}, lang);
     INFO(errors.format());
     REQUIRE(board);
     return *board;

@@ -41,8 +41,9 @@ std::string q(const std::filesystem::path& p);
 // tests/storyboards/good/short.yaml: 480x270 at 15 fps, chapters intro (1 s) and bytes (1.5 s).
 std::filesystem::path short_film();
 // A storyboard timed by reading-time estimates, no line spoken (the default film's voice would
-// synthesise all 67 of its lines): for tests that only draw chapters.
-story::Storyboard load_unvoiced(const std::filesystem::path& path);
+// synthesise all 67 of its lines), in `lang` (empty: its own language): for tests that only draw
+// chapters.
+story::Storyboard load_unvoiced(const std::filesystem::path& path, const std::string& lang = {});
 // storyboards/distributed-training.yaml through load_unvoiced.
 story::Storyboard default_film_unvoiced();
 // short.yaml with `from` replaced by `to` (which must occur), written to path.

@@ -1,4 +1,5 @@
-// Every storyboard, every chapter, sampled through time with the shipped fonts' real metrics:
+// Every storyboard in every language it lists, every chapter, sampled through time with the
+// shipped fonts' real metrics (and Noto's for the scripts Inter lacks):
 // no text overlaps other text, all of it stays inside the safe area (captions inside their band),
 // and none is smaller than 22 px at 1080p.
 #include "story/layout.hpp"
@@ -6,6 +7,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <set>
 
 #include "render/draw/fonts.hpp"
 #include "story/chapter.hpp"
@@ -81,22 +83,27 @@ TEST_CASE("no text overlaps, leaves the safe area or shrinks under 22 px, at sam
           "[layout]") {
     const render::Fonts fonts(render::default_font_dir());
     int frames_checked = 0;
+    std::set<std::string> languages;
     for (const fs::path& file : storyboards()) {
-        INFO(file);
-        const story::Storyboard loaded = render_test::load_unvoiced(file);
-        const story::Storyboard* board = &loaded;
-        for (const story::ChapterSpec& spec : board->chapters) {
-            const auto chapter = story::make_chapter(spec, board->video, fonts);
-            for (double t : sample_times(spec, 30)) {
-                const auto found = problems(chapter->scene_at(t), fonts);
-                ++frames_checked;
-                if (found.empty()) continue;
-                std::string all;
-                for (const auto& p : found) all += "\n  " + p;
-                FAIL_CHECK(file.filename().string()
-                           << " chapter '" << spec.id << "' at " << t << " s:" << all);
+        for (const std::string& lang : render_test::load_unvoiced(file).languages) {
+            INFO(file << " in " << lang);
+            languages.insert(lang);
+            const story::Storyboard board = render_test::load_unvoiced(file, lang);
+            for (const story::ChapterSpec& spec : board.chapters) {
+                const auto chapter = story::make_chapter(spec, board.video, fonts);
+                for (double t : sample_times(spec, 30)) {
+                    const auto found = problems(chapter->scene_at(t), fonts);
+                    ++frames_checked;
+                    if (found.empty()) continue;
+                    std::string all;
+                    for (const auto& p : found) all += "\n  " + p;
+                    FAIL_CHECK(file.filename().string() << " (" << lang << ") chapter '" << spec.id
+                                                        << "' at " << t << " s:" << all);
+                }
             }
         }
     }
     CHECK(frames_checked > 1000);
+    // Every language the default film ships, each swept in every chapter.
+    for (const char* lang : {"en", "de", "ar", "ja", "hi"}) CHECK(languages.count(lang) == 1);
 }
