@@ -11,9 +11,9 @@
 namespace render_test {
 
 std::string chapter_png(const std::string& storyboard, const std::string& id, double t, int width,
-                        int height) {
+                        int height, const std::string& lang) {
     std::ostringstream errors;
-    const auto board = render::load_storyboard(storyboard, errors);
+    const auto board = render::load_storyboard(storyboard, errors, lang);
     INFO(errors.str());
     REQUIRE(board);
     const story::ChapterSpec* chapter = nullptr;
@@ -24,7 +24,8 @@ std::string chapter_png(const std::string& storyboard, const std::string& id, do
     video.width = width;
     video.height = height;
     static const render::Fonts fonts(render::default_font_dir());
-    const std::string png = scratch_path("chapter-" + id + ".png");
+    const std::string png =
+        scratch_path("chapter-" + id + (lang.empty() ? "" : "-" + lang) + ".png");
     render::render_still(*chapter, video, t, png, fonts);
     return png;
 }

@@ -5,9 +5,9 @@
 
 namespace render_test {
 
-// Loads storyboard (REQUIREs it to be valid), renders chapter `id` at t seconds to a scratch PNG
-// of width x height, and returns its path.
+// Loads storyboard (REQUIREs it to be valid) in `lang` (empty: its own language), renders
+// chapter `id` at t seconds to a scratch PNG of width x height, and returns its path.
 std::string chapter_png(const std::string& storyboard, const std::string& id, double t,
-                        int width = 480, int height = 270);
+                        int width = 480, int height = 270, const std::string& lang = {});
 
 }  // namespace render_test

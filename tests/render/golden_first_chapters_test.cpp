@@ -20,3 +20,16 @@ TEST_CASE("bytes_per_parameter golden: one card overflowing, then fourteen cards
     render_test::check_golden("chapter_bytes_grid",
                               render_test::chapter_png(kBytes, "bytes", 19.0));
 }
+
+// The chapter in each language the default film ships besides English: the catalogue's words,
+// the locale's figures (Arabic-Indic digits in ar), Noto's scripts, Arabic right to left.
+TEST_CASE("bytes_per_parameter golden in German, Arabic, Japanese and Hindi",
+          "[golden][chapters][languages]") {
+    for (const char* lang : {"de", "ar", "ja", "hi"}) {
+        INFO(lang);
+        render_test::check_golden(
+            std::string("chapter_bytes_") + lang,
+            render_test::chapter_png("tests/storyboards/good/kind_bytes_languages.yaml", "bytes",
+                                     9.5, 960, 540, lang));
+    }
+}
