@@ -12,8 +12,8 @@
 
 namespace render {
 
-FilmSource::FilmSource(std::string path, VideoOverrides video)
-    : path_(std::move(path)), video_(std::move(video)) {}
+FilmSource::FilmSource(std::string path, VideoOverrides video, std::string lang)
+    : path_(std::move(path)), video_(std::move(video)), lang_(std::move(lang)) {}
 
 FilmSource::Stamp FilmSource::stamp(const std::string& path) {
     struct stat st {};
@@ -54,7 +54,7 @@ bool FilmSource::refresh() {
         if (look() != now) return false;
     }
     std::ostringstream err;
-    auto board = load_storyboard(path_, err);
+    auto board = load_storyboard(path_, err, lang_);
     story::Video video;
     if (board) {
         if (auto bad = resolve_video(board->video, video_, video)) {

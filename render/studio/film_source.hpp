@@ -28,7 +28,8 @@ struct FilmState {
 
 class FilmSource {
   public:
-    FilmSource(std::string path, VideoOverrides video);
+    // The storyboard at path in `lang` (empty: its own language), with video's overrides.
+    FilmSource(std::string path, VideoOverrides video, std::string lang = {});
 
     // Loads the storyboard if a watched file changed since the last call (the first call always
     // loads). True when the state changed.
@@ -47,6 +48,7 @@ class FilmSource {
 
     std::string path_;
     VideoOverrides video_;
+    std::string lang_;
     std::vector<Stamp> seen_;
     mutable std::mutex mutex_;
     FilmState state_;

@@ -50,7 +50,7 @@ class Studio {
   public:
     Studio(const StudioOptions& o, const Fonts& fonts)
         : options_(o),
-          source_(o.storyboard, {}),
+          source_(o.storyboard, {}, o.lang),
           frames_(fonts),
           fonts_(fonts),
           sound_(speech_cache(), fonts, process_token(), [this] { changed(); }) {}

@@ -16,6 +16,7 @@ struct StudioOptions {
     int port = 8640;    // 0: any free port (the URL printed says which)
     std::string size;   // preview WxH; empty: the film's size fitted into 960x540
     std::string cache;  // spoken lines and sound segments; empty: out/cache
+    std::string lang;   // the film's language (a canonical tag); empty: the storyboard's own
 };
 
 // Serves until SIGINT/SIGTERM: 130 then, 1 if the address cannot be bound, 2 for bad options.

@@ -262,6 +262,27 @@ check(none?.none === true && noSound.status === 404 && noSound.body.includes("ma
 await silent.stop();
 console.log(`sound: /audio.m4a = render --audio-only (${m4a.body.length} bytes), ranges served; a changed line sounds ${resoundMs.toFixed(0)} ms after the save; a silent film 404`);
 
+// --lang: the film in one of the languages the storyboard lists; one it does not list is an error
+// the studio serves (the storyboard may be edited to add it), a malformed tag exits 2.
+const languages = join(dirname(storyboard), "languages.yaml");
+studio = await startStudio(shardreel, [languages, "--lang", "de", "--cache", cache]);
+const german = await json("/film.json");
+check(german.errors.length === 0 && german.film.captions[0].text === "Eine Titelkarte.",
+      `studio --lang de: ${JSON.stringify(german.film?.captions?.[0])} ${german.errors}`);
+await studio.stop();
+studio = await startStudio(shardreel, [languages, "--lang", "ja", "--cache", cache]);
+const unlisted = await json("/film.json");
+check(JSON.stringify(unlisted.errors).includes("no ja text"), `studio --lang ja (not listed): ${unlisted.errors}`);
+await studio.stop();
+let malformed = 0;
+try {
+  execFileSync(shardreel, ["studio", languages, "--lang", "x!", "--port", "0"], { stdio: "pipe" });
+} catch (e) {
+  malformed = e.status;
+}
+check(malformed === 2, `studio --lang x! exits ${malformed}`);
+console.log("languages: studio --lang de serves the German film; an unlisted language is an error served; a bad tag exits 2");
+
 for (const x of failures) console.error(`FAIL: ${x}`);
 console.log(failures.length ? `${failures.length} failures` : "the studio's HTTP passes");
 process.exit(failures.length ? 1 : 0);

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "render/cli/commands.hpp"
+#include "render/cli/storyboard_inputs.hpp"
 #include "render/studio/server.hpp"
 
 namespace render {
@@ -22,9 +23,20 @@ void add_studio_command(CLI::App& app, int& exit_code) {
                     "Preview size WxH (default: the film's, fitted into 960x540)");
     cmd->add_option("--cache", options->cache,
                     "Cache of spoken lines and sound segments (default out/cache)");
-    cmd->callback([options, &exit_code] {
+    auto lang = std::make_shared<std::string>();
+    cmd->add_option("--lang", *lang,
+                    "The film's language, one the storyboard lists (default: its own)");
+    cmd->callback([options, lang, &exit_code] {
         if (options->storyboard.empty())
             options->storyboard = "storyboards/distributed-training.yaml";
+        if (!lang->empty()) {
+            const auto langs = parse_languages(*lang, /*single=*/true, std::cerr);
+            if (!langs) {
+                exit_code = 2;
+                return;
+            }
+            options->lang = single_language(*langs);
+        }
         exit_code = run_guarded([&] { return run_studio(*options, std::cout, std::cerr); });
     });
 }
