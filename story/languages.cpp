@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "story/lang.hpp"
+
 namespace story {
 
 namespace {
@@ -96,17 +98,18 @@ TagCheck check_language_tag(std::string_view tag) {
 }
 
 std::string primary_language(std::string_view tag) {
-    const LanguageCode* code = find_code(subtags(tag).front());
-    return code ? code->iso639_1 : lower(subtags(tag).front());
+    std::string primary = parse_lang(tag).language;
+    const LanguageCode* code = find_code(primary);
+    return code ? code->iso639_1 : primary;
 }
 
 std::string iso639_2(std::string_view tag) {
-    const LanguageCode* code = find_code(subtags(tag).front());
+    const LanguageCode* code = find_code(parse_lang(tag).language);
     return code ? code->iso639_2 : "und";
 }
 
 std::string language_name(std::string_view tag) {
-    const LanguageCode* code = find_code(subtags(tag).front());
+    const LanguageCode* code = find_code(parse_lang(tag).language);
     return code ? code->name : std::string(tag);
 }
 

@@ -2,22 +2,11 @@
 #include "story/locale.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 #include "story/format.hpp"
+#include "story/lang.hpp"
 
 namespace story {
-
-namespace {
-
-// "de" of "de-CH" or "de_CH", lowercased: the catalogues are per language.
-std::string primary_language(std::string_view tag) {
-    std::string out(tag.substr(0, tag.find_first_of("-_")));
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
-
-}  // namespace
 
 std::string Locale::value_text(const MessageArg& arg) const {
     if (const auto* n = std::get_if<long long>(&arg.value)) return format_count(*n, *this);
@@ -26,7 +15,7 @@ std::string Locale::value_text(const MessageArg& arg) const {
 
 Locale::Locale(std::string_view tag)
     : impl_(std::make_shared<const Impl>(std::string(tag),
-                                         shipped_catalogue(primary_language(tag)))) {}
+                                         shipped_catalogue(parse_lang(tag).language))) {}
 
 const Locale& Locale::english() {
     static const Locale en("en");

@@ -4,6 +4,7 @@
 // gradients are reduce-scattered. A live gauge per card follows the plan's resident bytes, and
 // the traffic is read out against data parallel's (1.5x).
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
@@ -182,6 +183,7 @@ class FsdpChapter final : public ChapterBase {
                           {{"params", format_params(reports_.front().params, locale_)},
                            {"n", plans_.front().layers}}),
                        Role::label, palette_.text, kLoafW);
+        const std::size_t label_end = column.lines().size();
         const Box loaf{kLoafX, column.bottom() + kLoafGap, kLoafW,
                        slices_ * (kSliceH + kSliceGap) - kSliceGap};
         for (int g = 0; g < slices_; ++g) {
@@ -191,11 +193,15 @@ class FsdpChapter final : public ChapterBase {
         }
         const std::string per = per_slice_ == 1 ? tr("one slice = one layer")
                                                 : tr("one slice = {n} layers", {{"n", per_slice_}});
-        column.gap(kLoafGap + loaf.h + kNotesGap)
-            .wrapped(per, Role::note, palette_.muted, kLoafW)
-            .wrapped(tr("cut into {n} shards, one per card", {{"n", n}}), Role::note,
-                     palette_.muted, kLoafW);
-        loaf_text_ = column.lines();
+        column.gap(kLoafGap + loaf.h + kNotesGap).wrapped(per, Role::note, palette_.muted, kLoafW);
+        const std::size_t slice_end = column.lines().size();
+        column.wrapped(tr("cut into {n} shards, one per card", {{"n", n}}), Role::note,
+                       palette_.muted, kLoafW);
+        // Each part wraps to as many lines as its language needs.
+        const auto& lines = column.lines();
+        loaf_text_[kLoafLabel].assign(lines.begin(), lines.begin() + label_end);
+        loaf_text_[kSliceNote].assign(lines.begin() + label_end, lines.begin() + slice_end);
+        loaf_text_[kShardNote].assign(lines.begin() + slice_end, lines.end());
         gauge_baseline_ = TextColumn(metrics_, 0, kCards.bottom() + kGaugeGap)
                               .line("gauge", Role::figure, palette_.text)
                               .baseline();
@@ -226,7 +232,7 @@ class FsdpChapter final : public ChapterBase {
     // The loaf: slices cut into one shard per card; the slice at work is outlined.
     void add_loaf(Scene& s, double t, const FilmAt& f) const {
         const double in = loaf_in_.at(t), shard = shard_in_.at(t);
-        s.add(loaf_text_[kLoafLabel], in);
+        for (const Text& line : loaf_text_[kLoafLabel]) s.add(line, in);
         const int n = shards();
         const double gap = n > 1 ? kShardGap * shard : 0;
         const Color fill = with_alpha(palette_.weights, 1 - kShardDim * shard);
@@ -238,8 +244,8 @@ class FsdpChapter final : public ChapterBase {
                               f.phase->backward ? palette_.gradients : palette_.highlight,
                               kCurrentStroke));
         }
-        s.add(loaf_text_[kSliceNote], in);
-        s.add(loaf_text_[kShardNote], shard);
+        for (const Text& line : loaf_text_[kSliceNote]) s.add(line, in);
+        for (const Text& line : loaf_text_[kShardNote]) s.add(line, shard);
     }
 
     void add_cards(Scene& s, double t, const FilmAt& f) const {
@@ -414,9 +420,9 @@ class FsdpChapter final : public ChapterBase {
     // ranks' cards and workspaces, with one cell per shard.
     std::vector<Box> slice_, cards_, workspace_;
     std::vector<std::vector<Box>> shard_cells_, workspace_cells_;
-    std::vector<Text> loaf_text_;  // its label and notes (LoafLine)
-    double gauge_baseline_ = 0;    // of the figures under the cards
-    TextColumn readout_;           // the read-out's lines (ReadoutLine), their texts drawn at t
+    std::array<std::vector<Text>, 3> loaf_text_;  // its label and notes' lines, by LoafLine
+    double gauge_baseline_ = 0;                   // of the figures under the cards
+    TextColumn readout_;  // the read-out's lines (ReadoutLine), their texts drawn at t
     std::vector<int> ranks_;
 };
 

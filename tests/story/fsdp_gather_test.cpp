@@ -86,3 +86,17 @@ TEST_CASE("fsdp_gather plays the slices forward, then backward in reverse", "[ch
                                                          " of 8: reduce-scatter the gradients"));
     }
 }
+
+// German runs longer than English: the loaf's label and notes wrap to its width, and every line
+// of each is drawn (the shard note once came out without its wrapped lines).
+TEST_CASE("fsdp_gather in German draws every wrapped line of the loaf's label and notes",
+          "[chapters][fsdp]") {
+    const ChapterSpec spec = load_spec("kind_fsdp_gather.yaml", "fsdp");
+    Video german;
+    german.lang = "de";
+    const Scene s = make_chapter(spec, german, kMetrics)->scene_at(spec.duration - 0.1);
+    std::string all;
+    for (const PlacedText& p : texts_of(s)) all += p.text.text + " ";
+    CHECK_THAT(all, Catch::Contains("Parametern · 32 Schichten eine Scheibe = 4 Schichten"));
+    CHECK_THAT(all, Catch::Contains("in 8 Shards geteilt, einer pro Karte"));
+}
