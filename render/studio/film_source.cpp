@@ -71,9 +71,17 @@ bool FilmSource::refresh() {
     } else {
         state_.errors = err.str();
     }
-    seen_ = watched(state_.film ? &state_.film->board : nullptr);
+    seen_ = remember(now, watched(state_.film ? &state_.film->board : nullptr));
     ++state_.version;
     return true;
+}
+
+std::vector<FilmSource::Stamp> FilmSource::remember(const std::vector<Stamp>& looked,
+                                                    std::vector<Stamp> after) {
+    for (Stamp& s : after)
+        for (const Stamp& l : looked)
+            if (l.path == s.path) s = l;
+    return after;
 }
 
 FilmState FilmSource::state() const {

@@ -36,13 +36,20 @@ class FilmSource {
     bool refresh();
     FilmState state() const;
 
-  private:
+    // What a watched file looked like: a save changes its time, its size or (written to a new
+    // file and renamed) its inode.
     struct Stamp {
         std::string path;
         std::int64_t mtime_ns = -1, size = -1;
         std::uint64_t inode = 0;
         bool operator==(const Stamp&) const = default;
     };
+    // The stamps to compare the next look against after a load: the files the loaded film
+    // watches, each as it was seen before the load when it was looked at then (`looked`), so a
+    // save that lands while the load reads is seen by the next look, not taken as loaded.
+    static std::vector<Stamp> remember(const std::vector<Stamp>& looked, std::vector<Stamp> after);
+
+  private:
     static Stamp stamp(const std::string& path);
     std::vector<Stamp> watched(const story::Storyboard* board) const;
 
