@@ -46,7 +46,7 @@ void assemble(const FilmJob& film, const std::vector<const Planned*>& chapters,
     if (film.video.captions != story::Captions::off) extras.captions = caption_tracks(film, time);
     extras.audio = sound_track(film, sound, cache);
     ensure_parent_dir(film.output);
-    CaptionFiles captions(film.output, time);
+    CaptionFiles captions(film, time);
     TempFile video(film.output);
     concat_mp4(inputs, video, extras);
     video.commit();

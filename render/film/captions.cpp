@@ -14,15 +14,16 @@ namespace render {
 
 namespace {
 
-std::string span(const story::FilmTime& time, const story::CueTime& c, char decimal_sep) {
-    return story::format_timecode(time.seconds(c.start), decimal_sep) + " --> " +
-           story::format_timecode(time.seconds(c.end), decimal_sep);
+std::string span(const SubtitleCue& c, char decimal_sep) {
+    return story::format_timecode(c.start_seconds, decimal_sep) + " --> " +
+           story::format_timecode(c.end_seconds, decimal_sep);
 }
 
-std::string sibling(const std::string& path, const char* ext) {
-    std::filesystem::path p(path);
+// The output's path without its extension (an image sequence's: its folder).
+std::string caption_stem(const std::string& output) {
+    std::filesystem::path p(output);
     if (p.filename().string().find('%') != std::string::npos) p = p.parent_path();
-    return p.replace_extension(ext).string();
+    return p.replace_extension().string();
 }
 
 // `other`'s line of the film's beat `cue` is on; empty when it has none.
@@ -55,30 +56,35 @@ std::vector<SubtitleTrack> caption_tracks(const FilmJob& film, const story::Film
     return tracks;
 }
 
-std::string to_webvtt(const story::FilmTime& time) {
+std::string to_webvtt(const SubtitleTrack& track) {
     std::string out = "WEBVTT\n";
-    for (const story::CueTime& c : time.cues())
-        out += "\n" + span(time, c, '.') + "\n" + c.text + "\n";
+    for (const SubtitleCue& c : track.cues) out += "\n" + span(c, '.') + "\n" + c.text + "\n";
     return out;
 }
 
-std::string to_srt(const story::FilmTime& time) {
+std::string to_srt(const SubtitleTrack& track) {
     std::string out;
-    for (std::size_t i = 0; i < time.cues().size(); ++i)
-        out += (i ? "\n" : "") + std::to_string(i + 1) + "\n" + span(time, time.cues()[i], ',') +
-               "\n" + time.cues()[i].text + "\n";
+    for (std::size_t i = 0; i < track.cues.size(); ++i)
+        out += (i ? "\n" : "") + std::to_string(i + 1) + "\n" + span(track.cues[i], ',') + "\n" +
+               track.cues[i].text + "\n";
     return out;
 }
 
-CaptionFiles::CaptionFiles(const std::string& output, const story::FilmTime& time)
-    : vtt_(sibling(output, ".vtt")), srt_(sibling(output, ".srt")) {
-    write_temp(vtt_, to_webvtt(time));
-    write_temp(srt_, to_srt(time));
+CaptionFiles::CaptionFiles(const FilmJob& film, const story::FilmTime& time) {
+    const std::string stem = caption_stem(film.output);
+    const std::vector<SubtitleTrack> tracks = caption_tracks(film, time);
+    write(stem, tracks[0]);
+    for (std::size_t i = 0; i < film.caption_languages.size(); ++i)
+        write(stem + "." + film.caption_languages[i].video.lang, tracks[i + 1]);
+}
+
+void CaptionFiles::write(const std::string& stem, const SubtitleTrack& track) {
+    write_temp(files_.emplace_back(stem + ".vtt"), to_webvtt(track));
+    write_temp(files_.emplace_back(stem + ".srt"), to_srt(track));
 }
 
 void CaptionFiles::commit() {
-    vtt_.commit();
-    srt_.commit();
+    for (TempFile& f : files_) f.commit();
 }
 
 }  // namespace render

@@ -1,6 +1,7 @@
 // Caption files beside the video: every cue of the film time map (a `say:` from its beat to the
-// next beat or the chapter's end, snapped to frames) as WebVTT and SRT.
+// next beat or the chapter's end, snapped to frames) as WebVTT and SRT, one pair per language.
 #pragma once
+#include <deque>
 #include <string>
 
 #include "render/av/concat.hpp"
@@ -10,8 +11,8 @@
 
 namespace render {
 
-std::string to_webvtt(const story::FilmTime& time);
-std::string to_srt(const story::FilmTime& time);
+std::string to_webvtt(const SubtitleTrack& track);
+std::string to_srt(const SubtitleTrack& track);
 
 // The film's caption track (ISO 639-2 of its language), then one per storyboard in
 // film.caption_languages: each of the film's cues with that language's line of the same beat
@@ -20,15 +21,18 @@ std::string to_srt(const story::FilmTime& time);
 std::vector<SubtitleTrack> caption_tracks(const FilmJob& film, const story::FilmTime& time);
 
 // The film's .vtt and .srt beside `output` (out/film.mp4 -> out/film.vtt; for an image sequence
-// out/frames/%05d.png, out/frames.vtt), written to temporary files and renamed right after the
-// video: a failure anywhere (a full disk) leaves whatever was there before untouched.
+// out/frames/%05d.png, out/frames.vtt), and with film.caption_languages each other language's
+// named by its tag (out/film.de.vtt, as players look for them), written to temporary files and
+// renamed right after the video: a failure anywhere (a full disk) leaves whatever was there
+// before untouched.
 class CaptionFiles {
   public:
-    CaptionFiles(const std::string& output, const story::FilmTime& time);
+    CaptionFiles(const FilmJob& film, const story::FilmTime& time);
     void commit();
 
   private:
-    TempFile vtt_, srt_;
+    void write(const std::string& stem, const SubtitleTrack& track);
+    std::deque<TempFile> files_;  // a deque: TempFile does not move
 };
 
 }  // namespace render

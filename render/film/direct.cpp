@@ -19,7 +19,7 @@ RenderReport render_direct(const FilmJob& film, const Fonts& fonts, const Cancel
     FrameCounter counter(time.frames(), on_progress);
 
     RenderReport report{film.output, 0, 0, {}};
-    CaptionFiles captions(film.output, time);
+    CaptionFiles captions(film, time);
     auto sink = make_sink(film.output, fonts, film.sound ? &*film.sound : nullptr);
     sink->begin({film.output, film.video.width, film.video.height, film.video.fps, &cancel});
     try {

@@ -85,8 +85,27 @@ TEST_CASE("captions all: a track per language, the film's first and default, at 
             CHECK(s.cues[i].end_seconds == info.subtitles[0].cues[i].end_seconds);
         }
     }
-    // The film's own caption files stay in its language.
+    // The film's own caption files stay in its language; each other language's are named by its
+    // tag, at the film's times.
     CHECK(slurp(dir.path / "out/languages.ar.vtt").find("ثم خمسة عشر.") != std::string::npos);
+    const std::string own = slurp(dir.path / "out/languages.ar.srt");
+    CHECK(slurp(dir.path / "out/languages.ar.de.vtt") ==
+          "WEBVTT\n\n00:00:00.000 --> 00:00:01.000\nEine Titelkarte.\n\n"
+          "00:00:01.000 --> 00:00:01.600\nJe sechzehn Bytes.\n\n"
+          "00:00:01.600 --> 00:00:02.533\nDann fünfzehn.\n");
+    const std::string en = slurp(dir.path / "out/languages.ar.en.srt");
+    CHECK(en.rfind("1\n00:00:00,000 --> 00:00:01,000\nA title card.\n", 0) == 0);
+    const std::regex times(R"(\d\d:\d\d:\d\d,\d{3} --> \d\d:\d\d:\d\d,\d{3})");
+    auto all_times = [&](const std::string& srt) {
+        std::string out;
+        for (std::sregex_iterator i(srt.begin(), srt.end(), times), end; i != end; ++i)
+            out += i->str() + "\n";
+        return out;
+    };
+    CHECK(all_times(en) == all_times(own));
+    CHECK(fs::exists(dir.path / "out/languages.ar.de.srt"));
+    CHECK(fs::exists(dir.path / "out/languages.ar.en.vtt"));
+    CHECK_FALSE(fs::exists(dir.path / "out/languages.ar.ar.vtt"));
 }
 
 TEST_CASE("the English film is the same bytes with and without text maps, and without --lang") {
