@@ -17,7 +17,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # Sources with their path from the root, sorted; chapters/ only for the kinds given.
-shared_sources() { ls story/*.cpp story/draw/*.cpp; }
+shared_sources() { ls story/*.cpp story/draw/*.cpp render/page/*.cpp; }
 all_sources() { shared_sources; ls story/chapters/*.cpp; }
 film_sources() {
     shared_sources

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/config.hpp"
+#include "story/locale.hpp"
 
 namespace render {
 
@@ -23,7 +24,13 @@ struct Facts {
     std::string maths;  // <math> elements, one per formula; empty for a kind with none
 };
 
-// The figures and formulas of a chapter of `kind` showing `config` (which validates).
-Facts chapter_facts(const std::string& kind, const engine::Config& config);
+// How a control and an alt text name a storyboard setting ("micro_batches": "Micro-batches"),
+// in locale's words; the key itself when it has no name.
+std::string param_label(const std::string& key, const story::Locale& locale);
+
+// The figures and formulas of a chapter of `kind` showing `config` (which validates), their
+// words from locale's catalogue and their numbers written as it writes them.
+Facts chapter_facts(const std::string& kind, const engine::Config& config,
+                    const story::Locale& locale);
 
 }  // namespace render

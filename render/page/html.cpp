@@ -8,10 +8,13 @@
 #include "story/format.hpp"
 #include "story/lang.hpp"
 #include "story/languages.hpp"
+#include "story/locale.hpp"
 #include "story/settings.hpp"
 
 namespace render {
 namespace {
+
+using story::Locale;
 
 std::string escaped(const std::string& s) {
     std::string out;
@@ -52,30 +55,6 @@ std::string clock(double s) {
     return buf;
 }
 
-// How a control names its parameter.
-std::string param_label(const std::string& key) {
-    static const std::vector<std::pair<std::string, std::string>> names{
-        {"micro_batches", "Micro-batches"},
-        {"micro_batch", "Micro-batch size"},
-        {"precision", "Precision"},
-        {"zero", "ZeRO stage"},
-        {"gpus", "GPUs"},
-        {"tp", "Tensor-parallel degree"},
-        {"pp", "Pipeline stages"},
-        {"seq_len", "Sequence length"},
-        {"recompute", "Recomputation"},
-        {"schedule", "Schedule"},
-        {"chunks", "Chunks per GPU"},
-        {"model", "Model"},
-        {"gpu", "GPU"},
-        {"nodes", "Nodes"},
-        {"gpus_per_node", "GPUs per node"},
-        {"grad_dtype", "Gradient type"}};
-    for (const auto& [k, name] : names)
-        if (k == key) return name;
-    return key;
-}
-
 const char* kStyle = R"CSS(
 :root{color-scheme:light dark;--bg:#ffffff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--accent:#0969da;--panel:#f6f8fa}
 @media (prefers-color-scheme: dark){:root{--bg:#0e1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--accent:#4493f8;--panel:#151b23}}
@@ -88,9 +67,9 @@ h3{font-size:1.05rem;margin:1.25rem 0 .5rem}
 a{color:var(--accent)}
 .lede{font-size:1.15rem;color:var(--muted)}
 video{display:block;width:100%;height:auto;background:#000;border-radius:6px}
-nav.chapters ol{padding-left:1.5rem;columns:2 18rem}
+nav.chapters ol{padding-inline-start:1.5rem;columns:2 18rem}
 nav.chapters li{margin:.2rem 0}
-button.seek{font:inherit;color:var(--accent);background:none;border:0;padding:.15rem .2rem;cursor:pointer;text-align:left;text-decoration:underline}
+button.seek{font:inherit;color:var(--accent);background:none;border:0;padding:.15rem .2rem;cursor:pointer;text-align:start;text-decoration:underline}
 button.seek:focus-visible,input:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
 .time{color:var(--muted);font-variant-numeric:tabular-nums}
 figure{margin:0}
@@ -102,19 +81,19 @@ figcaption{color:var(--muted);font-size:.95rem;margin:.4rem 0 0}
 .explore{display:flex;flex-wrap:wrap;gap:1rem 2rem;margin:1rem 0;padding:.75rem 1rem;background:var(--panel);border-radius:6px}
 .explore label{font-weight:600}
 .explore input[type=range]{width:min(18rem,100%);accent-color:var(--accent)}
-.explore output{font-variant-numeric:tabular-nums;font-weight:600;margin-left:.5rem}
+.explore output{font-variant-numeric:tabular-nums;font-weight:600;margin-inline-start:.5rem}
 .slider{display:flex;flex-wrap:wrap;align-items:center;gap:.25rem .75rem}
 fieldset{border:0;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.4rem;align-items:center}
-legend{font-weight:600;float:left;margin-right:.5rem}
+legend{font-weight:600;float:inline-start;margin-inline-end:.5rem}
 .pill{display:inline-flex;align-items:center;border:1px solid var(--line);border-radius:999px;padding:.1rem .8rem;font-weight:400;cursor:pointer}
 .pill input{margin:0 .4rem 0 0;accent-color:var(--accent)}
 .pill:has(input:checked){border-color:var(--accent);color:var(--accent);font-weight:600}
 table.numbers{border-collapse:collapse;width:100%;margin:1rem 0;font-variant-numeric:tabular-nums}
-table.numbers caption{text-align:left;font-weight:600;margin-bottom:.25rem}
-table.numbers th,table.numbers td{border-bottom:1px solid var(--line);padding:.35rem .5rem;text-align:left;vertical-align:top}
-table.numbers td{text-align:right;white-space:nowrap}
+table.numbers caption{text-align:start;font-weight:600;margin-bottom:.25rem}
+table.numbers th,table.numbers td{border-bottom:1px solid var(--line);padding:.35rem .5rem;text-align:start;vertical-align:top}
+table.numbers td{text-align:end;white-space:nowrap}
 .maths .formula{margin:.75rem 0}
-.maths math{text-align:left;margin:.1rem 0}
+.maths math{text-align:start;margin:.1rem 0}
 .formula-label{display:block;color:var(--muted);font-size:.9rem}
 math{font-size:1.1rem}
 @media (max-width:30rem){math{font-size:.95rem}body{font-size:16px}}
@@ -122,8 +101,10 @@ math{font-size:1.1rem}
 details{margin:.5rem 0}
 summary{cursor:pointer;font-weight:600}
 dt{font-weight:600;margin-top:.6rem}
-dd{margin:0 0 0 1rem}
+dd{margin:0;margin-inline-start:1rem}
 footer{color:var(--muted);font-size:.9rem;margin:3rem auto 2rem}
+:lang(ar) nav.chapters ol{list-style-type:arabic-indic}
+:lang(fa) nav.chapters ol{list-style-type:persian}
 .glyphs{position:absolute;width:0;height:0;overflow:hidden}
 @media (prefers-reduced-motion: reduce){*{transition:none!important;animation:none!important}}
 )CSS";
@@ -171,10 +152,10 @@ const char* kScript = R"JS(
 })();
 )JS";
 
-std::string stats_table(const PageChapter& c) {
+std::string stats_table(const PageChapter& c, const Locale& l) {
     if (c.facts.stats.empty()) return "";
-    std::string out =
-        "<table class=\"numbers\"><caption>The cost model&#8217;s figures</caption><tbody>\n";
+    std::string out = "<table class=\"numbers\"><caption>" +
+                      escaped(l.tr("The cost model’s figures")) + "</caption><tbody>\n";
     for (const Stat& s : c.facts.stats)
         out += "<tr><th scope=\"row\">" + escaped(s.label) + "</th><td data-key=\"" + s.key +
                "\" data-value=\"" + escaped(s.value.dump()) + "\">" + escaped(s.text) +
@@ -194,11 +175,11 @@ std::string key_of(const std::vector<std::size_t>& index) {
     return key;
 }
 
-std::string controls(const PageChapter& c) {
+std::string controls(const PageChapter& c, const Locale& l) {
     std::string out = "<div class=\"explore\" data-chapter=\"" + c.id + "\">\n";
     for (std::size_t p = 0; p < c.explore.size(); ++p) {
         const story::ExploreParam& e = c.explore[p];
-        const std::string id = "x-" + c.id + "-" + e.key, label = escaped(param_label(e.key));
+        const std::string id = "x-" + c.id + "-" + e.key, label = escaped(param_label(e.key, l));
         const std::string& value = e.values[c.written[p]];
         if (story::setting_type(e.key) == story::SettingType::whole) {
             out += "<div class=\"slider\"><label for=\"" + id + "\">" + label +
@@ -252,18 +233,18 @@ std::string variant_data(const PageChapter& c) {
            "</script>\n";
 }
 
-std::string chapter_section(const PageChapter& c) {
+std::string chapter_section(const PageChapter& c, const Locale& l) {
     std::string out = "<section class=\"chapter\" id=\"ch-" + c.id + "\" data-kind=\"" + c.kind +
                       "\" aria-labelledby=\"h-" + c.id + "\">\n<h2 id=\"h-" + c.id + "\">" +
                       escaped(c.title) + "</h2>\n";
     out += "<figure><div class=\"art\" role=\"img\" aria-label=\"" + escaped(c.alt) + "\">" +
            c.svg + "</div><figcaption>" + escaped(c.alt) + "</figcaption></figure>\n";
-    if (!c.explore.empty()) out += controls(c);
-    out += stats_table(c);
+    if (!c.explore.empty()) out += controls(c, l);
+    out += stats_table(c, l);
     if (!c.facts.maths.empty() || !c.explore.empty())
         out += "<div class=\"maths\">" + c.facts.maths + "</div>\n";
     if (!c.transcript.empty()) {
-        out += "<h3>Transcript</h3><div class=\"transcript\">";
+        out += "<h3>" + escaped(l.tr("Transcript")) + "</h3><div class=\"transcript\">";
         for (const std::string& line : c.transcript) out += "<p>" + escaped(line) + "</p>";
         out += "</div>\n";
     }
@@ -287,31 +268,33 @@ std::string vtt_url(const std::string& vtt) {
     return out;
 }
 
-std::string film_section(const PageModel& p) {
+std::string film_section(const PageModel& p, const Locale& l) {
     const std::string lang = "\" srclang=\"" + escaped(p.lang) + "\" label=\"";
+    const std::string chapters = escaped(l.tr("Chapters"));
     std::string out =
-        "<section class=\"film\" aria-label=\"The film\">\n<video id=\"film\" controls "
-        "preload=\"metadata\" playsinline poster=\"" +
-        p.poster + "\" width=\"" + std::to_string(p.width) + "\" height=\"" +
-        std::to_string(p.height) + "\"><source src=\"" + p.film +
-        "\" type=\"video/mp4\"><track kind=\"captions\" src=\"" + vtt_url(p.captions_vtt) + lang +
-        escaped(story::language_name(p.lang)) + "\" default><track kind=\"chapters\" src=\"" +
-        vtt_url(p.chapters_vtt) + lang + "Chapters\"></video>\n";
-    out += "<nav class=\"chapters\" aria-label=\"Chapters\"><ol>\n";
+        "<section class=\"film\" aria-label=\"" + escaped(l.tr("The film")) +
+        "\">\n<video id=\"film\" controls preload=\"metadata\" playsinline poster=\"" + p.poster +
+        "\" width=\"" + std::to_string(p.width) + "\" height=\"" + std::to_string(p.height) +
+        "\"><source src=\"" + p.film + "\" type=\"video/mp4\"><track kind=\"captions\" src=\"" +
+        vtt_url(p.captions_vtt) + lang + escaped(story::language_name(p.lang)) +
+        "\" default><track kind=\"chapters\" src=\"" + vtt_url(p.chapters_vtt) + lang + chapters +
+        "\"></video>\n";
+    out += "<nav class=\"chapters\" aria-label=\"" + chapters + "\"><ol>\n";
     for (const PageChapter& c : p.chapters)
         out += "<li><button type=\"button\" class=\"seek\" data-start=\"" + seconds_text(c.start) +
                "\">" + escaped(c.title) + "</button> <span class=\"time\">" + clock(c.start) +
-               "</span> <a href=\"#ch-" + c.id + "\">read<span class=\"glyphs\"> " +
-               escaped(c.title) + "</span></a></li>\n";
+               "</span> <a href=\"#ch-" + c.id + "\">" + escaped(l.tr("read")) +
+               "<span class=\"glyphs\"> " + escaped(c.title) + "</span></a></li>\n";
     return out + "</ol></nav>\n</section>\n";
 }
 
-std::string questions(const story::PageText& t) {
+std::string questions(const story::PageText& t, const Locale& l) {
     std::string out;
     if (!t.questions.empty()) {
         out +=
             "<section id=\"questions\" aria-labelledby=\"h-questions\"><h2 "
-            "id=\"h-questions\">Questions</h2>\n";
+            "id=\"h-questions\">" +
+            escaped(l.tr("Questions")) + "</h2>\n";
         for (const story::QA& q : t.questions)
             out += "<details><summary>" + escaped(q.question) + "</summary><p>" +
                    escaped(q.answer) + "</p></details>\n";
@@ -320,7 +303,8 @@ std::string questions(const story::PageText& t) {
     if (!t.glossary.empty()) {
         out +=
             "<section id=\"glossary\" aria-labelledby=\"h-glossary\"><h2 "
-            "id=\"h-glossary\">Glossary</h2><dl>\n";
+            "id=\"h-glossary\">" +
+            escaped(l.tr("Glossary")) + "</h2><dl>\n";
         for (const story::Term& g : t.glossary)
             out += "<dt>" + escaped(g.term) + "</dt><dd>" + escaped(g.meaning) + "</dd>\n";
         out += "</dl></section>\n";
@@ -331,6 +315,7 @@ std::string questions(const story::PageText& t) {
 }  // namespace
 
 std::string page_html(const PageModel& p) {
+    const Locale l(p.lang);
     std::string out = "<!doctype html>\n<html lang=\"" + escaped(p.lang) + "\"" +
                       (story::is_rtl(p.lang) ? " dir=\"rtl\"" : "") +
                       ">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -340,13 +325,13 @@ std::string page_html(const PageModel& p) {
                       "</style>\n</head>\n<body>\n" + p.glyphs + "<header><h1>" + escaped(p.title) +
                       "</h1>\n";
     if (!p.text.lede.empty()) out += "<p class=\"lede\">" + escaped(p.text.lede) + "</p>\n";
-    out += "</header>\n<main>\n" + film_section(p);
-    for (const PageChapter& c : p.chapters) out += chapter_section(c);
-    out += questions(p.text);
-    out +=
-        "</main>\n<footer><p>Made with shardreel: every figure and number on this page comes "
-        "from its cost model.</p></footer>\n<script>" +
-        std::string(kScript) + "</script>\n</body>\n</html>\n";
+    out += "</header>\n<main>\n" + film_section(p, l);
+    for (const PageChapter& c : p.chapters) out += chapter_section(c, l);
+    out += questions(p.text, l);
+    out += "</main>\n<footer><p>" +
+           escaped(l.tr("Made with shardreel: every figure and number on this page comes from its "
+                        "cost model.")) +
+           "</p></footer>\n<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
     return out;
 }
 

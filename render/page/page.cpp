@@ -19,16 +19,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string variant_alt(const std::string& alt, const std::vector<story::Setting>& settings) {
+std::string variant_alt(const std::string& alt, const std::vector<story::Setting>& settings,
+                        const story::Locale& locale) {
     std::string out = alt + " (";
     for (std::size_t i = 0; i < settings.size(); ++i)
-        out += (i ? ", " : "") + settings[i].key + " " + settings[i].value;
+        out += (i ? ", " : "") + param_label(settings[i].key, locale) + " " + settings[i].value;
     return out + ")";
 }
 
 // A chapter's section: its figure (and every explore: variant's), facts and transcript.
 PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTime& time,
                          const story::Video& video, FigureCache& cache, FigureSheet& sheet) {
+    const story::Locale locale(video.lang);
     PageChapter c{spec.id, spec.title.empty() ? spec.id : spec.title,  spec.kind, {}, {},
                   {},      time.start / static_cast<double>(video.fps)};
     const double t = story::figure_time(spec, time.frames, video.fps);
@@ -40,7 +42,7 @@ PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTim
     if (spec.explore.empty()) {
         const FigureSvgs svgs = cache.figure(spec, video, t);
         c.svg = sheet.add(svgs.dark, svgs.light, "f-" + spec.id + "-");
-        c.facts = chapter_facts(spec.kind, story::config_at(spec, t));
+        c.facts = chapter_facts(spec.kind, story::config_at(spec, t), locale);
         return c;
     }
     c.written = story::written_variant(spec, t);
@@ -49,8 +51,8 @@ PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTim
         std::string prefix = "f-" + spec.id;
         for (std::size_t i : v.index) prefix += "-" + std::to_string(i);
         PageVariant out{v.index, v.settings, sheet.add(svgs.dark, svgs.light, prefix + "-"),
-                        variant_alt(c.alt, v.settings),
-                        chapter_facts(spec.kind, story::config_at(v.spec, t))};
+                        variant_alt(c.alt, v.settings, locale),
+                        chapter_facts(spec.kind, story::config_at(v.spec, t), locale)};
         if (v.index == c.written) {
             c.svg = std::move(out.svg);
             c.facts = out.facts;

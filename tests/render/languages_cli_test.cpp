@@ -214,6 +214,31 @@ TEST_CASE("page --lang ar is a right-to-left page in Arabic, its captions track 
     CHECK(html.find("<html lang=\"ar\" dir=\"rtl\">") != std::string::npos);
     CHECK(html.find("srclang=\"ar\" label=\"Arabic\" default>") != std::string::npos);
     CHECK(html.find("<h1>قصير</h1>") != std::string::npos);
+    // The page's own words come from the catalogue, its figures in Arabic-Indic digits; the
+    // formulas run left to right like the diagrams.
+    CHECK(html.find("<caption>أرقام نموذج التكلفة</caption>") != std::string::npos);
+    CHECK(html.find("<th scope=\"row\">حالات النموذج</th><td data-key=\"model_states_bytes\" "
+                    "data-value=\"105000000000\">١٠٥\u2009GB</td>") != std::string::npos);
+    CHECK(html.find("<h3>النص المنطوق</h3>") != std::string::npos);
+    CHECK(html.find("<math display=\"block\" dir=\"ltr\">") != std::string::npos);
+    for (const char* english :
+         {"Transcript", ">read<", "The cost model", "Made with", "Chapters\""})
+        CHECK(html.find(english) == std::string::npos);
+}
+
+TEST_CASE("page --lang de writes its figures as German does, under German headings") {
+    TempDir dir;
+    const render_test::CliRun run =
+        run_cli("page " + q(languages_film()) + " --lang de --cache cache", dir.path);
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    const std::string html = slurp(dir.path / "out/languages.de-page/index.html");
+    CHECK(html.find("<th scope=\"row\">Parameter</th><td data-key=\"params\" "
+                    "data-value=\"7000000000\">7\u00a0Mrd.</td>") != std::string::npos);
+    CHECK(html.find("<th scope=\"row\">Modellzustände</th>") != std::string::npos);
+    CHECK(html.find("<nav class=\"chapters\" aria-label=\"Kapitel\">") != std::string::npos);
+    CHECK(html.find("\">lesen<span class=\"glyphs\">") != std::string::npos);
+    CHECK(html.find("<footer><p>Erstellt mit shardreel") != std::string::npos);
 }
 
 TEST_CASE("check times every language the storyboard lists, each by its own voice") {
