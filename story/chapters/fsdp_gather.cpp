@@ -182,7 +182,7 @@ class FsdpChapter final : public ChapterBase {
         column.wrapped(tr("{params} model · {n} layers",
                           {{"params", format_params(reports_.front().params, locale_)},
                            {"n", plans_.front().layers}}),
-                       Role::label, palette_.text, kLoafW);
+                       in_language(style_of(Role::label), lang_), palette_.text, kLoafW);
         const std::size_t label_end = column.lines().size();
         const Box loaf{kLoafX, column.bottom() + kLoafGap, kLoafW,
                        slices_ * (kSliceH + kSliceGap) - kSliceGap};
@@ -193,10 +193,11 @@ class FsdpChapter final : public ChapterBase {
         }
         const std::string per = per_slice_ == 1 ? tr("one slice = one layer")
                                                 : tr("one slice = {n} layers", {{"n", per_slice_}});
-        column.gap(kLoafGap + loaf.h + kNotesGap).wrapped(per, Role::note, palette_.muted, kLoafW);
+        const TextStyle note = in_language(style_of(Role::note), lang_);
+        column.gap(kLoafGap + loaf.h + kNotesGap).wrapped(per, note, palette_.muted, kLoafW);
         const std::size_t slice_end = column.lines().size();
-        column.wrapped(tr("cut into {n} shards, one per card", {{"n", n}}), Role::note,
-                       palette_.muted, kLoafW);
+        column.wrapped(tr("cut into {n} shards, one per card", {{"n", n}}), note, palette_.muted,
+                       kLoafW);
         // Each part wraps to as many lines as its language needs.
         const auto& lines = column.lines();
         loaf_text_[kLoafLabel].assign(lines.begin(), lines.begin() + label_end);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "story/lang.hpp"
 #include "story/layout.hpp"
 
 namespace story {
@@ -76,9 +77,15 @@ TextColumn& TextColumn::line(std::string text, Role role, Color color) {
     return line(std::move(text), style_of(role), color);
 }
 
-TextColumn& TextColumn::wrapped(const std::string& text, Role role, Color color, double max_width) {
-    for (std::string& l : wrap_text(metrics_, text, style_of(role), max_width))
-        line(std::move(l), role, color);
+TextColumn& TextColumn::wrapped(const std::string& text, const TextStyle& style, Color color,
+                                double max_width) {
+    const bool flip = align_ == Align::left && is_rtl(style.lang);
+    for (std::string& l : wrap_text(metrics_, text, style, max_width)) {
+        line(std::move(l), style, color);
+        if (!flip) continue;
+        lines_.back().x = x_ + max_width;
+        lines_.back().align = Align::right;
+    }
     return *this;
 }
 

@@ -42,8 +42,11 @@ class TextColumn {
     TextColumn& line(std::string text, const TextStyle& style, Color color);
     TextColumn& line(std::string text, Role role, Color color);
     // Text wrapped to max_width (wrap_text), a line each: a label that runs longer in another
-    // language takes more lines instead of running into what stands beside it.
-    TextColumn& wrapped(const std::string& text, Role role, Color color, double max_width);
+    // language takes more lines instead of running into what stands beside it. A left-aligned
+    // column's lines in a right-to-left style.lang end at x + max_width instead, so a paragraph
+    // is ragged at its end, as its readers expect, and the box it wraps to stays where it was.
+    TextColumn& wrapped(const std::string& text, const TextStyle& style, Color color,
+                        double max_width);
     TextColumn& gap(double px);  // extra space before the next line
     // Moves every line so the column, from its top to bottom(), centres on y: a table row's name
     // over its detail, centred in the row.

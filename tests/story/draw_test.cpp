@@ -68,6 +68,28 @@ TEST_CASE("a text column centres on a row's middle and keeps its baselines", "[d
     CHECK_THROWS(col.baseline(3));
 }
 
+TEST_CASE("a wrapped paragraph ends its lines at the box's far edge in a right-to-left language",
+          "[draw]") {
+    const ApproxTextMetrics m;
+    const std::string text = "one two three four five six seven eight";
+    TextColumn ltr(m, 100, 0), rtl(m, 100, 0);
+    ltr.wrapped(text, in_language(style_of(Role::note), "de"), {}, 200);
+    rtl.wrapped(text, in_language(style_of(Role::note), "ar"), {}, 200);
+    REQUIRE(ltr.lines().size() >= 2);
+    REQUIRE(rtl.lines().size() == ltr.lines().size());
+    for (std::size_t i = 0; i < ltr.lines().size(); ++i) {
+        CHECK(ltr.lines()[i].x == 100);
+        CHECK(ltr.lines()[i].align == Align::left);
+        CHECK(rtl.lines()[i].x == 300);
+        CHECK(rtl.lines()[i].align == Align::right);
+        CHECK(rtl.lines()[i].y == ltr.lines()[i].y);
+    }
+    TextColumn centred(m, 100, 0, Align::center);  // only a left-aligned column flips
+    centred.wrapped(text, in_language(style_of(Role::note), "ar"), {}, 200);
+    CHECK(centred.lines()[0].x == 100);
+    CHECK(centred.lines()[0].align == Align::center);
+}
+
 TEST_CASE("roles keep STYLE.md's sizes and nothing under 22 px", "[draw]") {
     CHECK(style_of(Role::title).size == 60);
     CHECK(style_of(Role::heading).size == 40);
