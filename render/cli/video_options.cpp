@@ -1,6 +1,8 @@
 // Quality presets and video overrides; see video_options.hpp.
 #include "render/cli/video_options.hpp"
 
+#include <algorithm>
+
 #include "story/limits.hpp"
 #include "story/units.hpp"
 
@@ -36,6 +38,13 @@ std::optional<std::string> resolve_video(const story::Video& authored, const Vid
         if (o.fps < 1 || o.fps > story::limits::kMaxFps)
             return "fps must be between 1 and 120, got " + std::to_string(o.fps);
         out.fps = o.fps;
+    }
+    if (!o.captions.empty()) {
+        const auto& modes = story::limits::kCaptionModes;
+        const auto it = std::ranges::find(modes, o.captions);
+        if (it == std::end(modes))
+            return "unknown caption mode '" + o.captions + "' (expected burn, track or off)";
+        out.captions = static_cast<story::Captions>(it - std::begin(modes));
     }
     if (out.width % 2 || out.height % 2)
         return "video size " + std::to_string(out.width) + "x" + std::to_string(out.height) +

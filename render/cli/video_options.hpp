@@ -1,5 +1,5 @@
 // The video a command renders: the storyboard's, or a quality preset (following Manim) with
-// --size and --fps overriding it.
+// --size and --fps overriding it, and how it captions.
 #pragma once
 #include <optional>
 #include <string>
@@ -12,6 +12,9 @@ struct VideoOverrides {
     std::string quality;  // "", low, medium, high, 4k
     std::string size;     // "", WxH
     int fps = 0;          // 0: not given
+    // "", burn, track or off: the storyboard's `video: captions` (render --captions-as; the page
+    // and the jobs of its film give track).
+    std::string captions;
 };
 
 // Returns the resolved video, or an error message for a bad preset/size/fps.

@@ -88,7 +88,8 @@ std::vector<PendingSegment> pending_segments(const std::vector<FilmJob>& films, 
     std::vector<PendingSegment> out;
     for (const Planned& p : planned)
         if (seen.insert(p.key.key).second && !cache.valid(p.key))
-            out.push_back({films[p.film].board.file, p.spec->id, films[p.film].board.video.lang});
+            out.push_back(
+                {films[p.film].board.file, p.spec->id, films[p.film].board.video.lang, p.film});
     return out;
 }
 

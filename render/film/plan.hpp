@@ -44,6 +44,7 @@ std::vector<P*> find_misses(std::vector<P>& planned, const SegmentCache& cache, 
 // Chapters of the films whose segments are not in the cache yet, once per key, in order.
 struct PendingSegment {
     std::string storyboard, chapter_id, lang;  // lang: the film's language (video.lang)
+    std::size_t film = 0;                      // which of the films it is first drawn for
 };
 std::vector<PendingSegment> pending_segments(const std::vector<FilmJob>& films, const Fonts& fonts,
                                              const std::string& cache_dir,

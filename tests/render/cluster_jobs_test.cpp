@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 
@@ -204,4 +205,44 @@ TEST_CASE(
     REQUIRE(run_shell(listed.out, dir.path).exit_code == 0);
     const auto assembled = run_cli("render long.yaml --fps 60 --cache cache -o film.mp4", dir.path);
     CHECK(assembled.err.find("(0 frames drawn, 2 of 2 chapters cached") != std::string::npos);
+}
+
+// The article page's film captions by a track, not burned in: its segments are other keys than
+// the render's, listed with --page (each key once), drawn by the workers, and the pages written
+// after the assemble draw no frame of their films.
+TEST_CASE("jobs --page adds the pages' film segments, so the page after them draws no frame",
+          "[jobs]") {
+    TempDir dir;
+    const auto lines = lines_of(prepare(dir, "--page"));
+    REQUIRE(lines.size() == 4);
+    CHECK(std::count_if(lines.begin(), lines.end(), [](const std::string& l) {
+              return l.find(" --captions-as track ") != std::string::npos;
+          }) == 2);
+    for (const std::string& line : lines) REQUIRE(run_shell(line, dir.path).exit_code == 0);
+    CHECK(segment_keys(dir.path / "cache").size() == 4);
+    const auto assemble =
+        run_cli("jobs short.yaml --cache cache --page --format parallel", dir.path);
+    CHECK(assemble.out.empty());  // nothing left to draw; stderr names the assemble
+    CHECK(assemble.err.find("render short.yaml --cache cache && ") != std::string::npos);
+    CHECK(assemble.err.find(" page short.yaml --cache cache`") != std::string::npos);
+    const auto page = run_cli("page short.yaml --cache cache --json", dir.path);
+    INFO(page.err);
+    REQUIRE(page.exit_code == 0);
+    CHECK(nlohmann::json::parse(page.out).at("film_frames_drawn") == 0);
+    const auto film = run_cli("render short.yaml --cache cache --json -q", dir.path);
+    CHECK(nlohmann::json::parse(film.out).at("frames_drawn") == 0);
+
+    // A storyboard that captions by a track already: the page's segments are the render's.
+    render_test::write_text(
+        dir.path / "track.yaml",
+        std::regex_replace(slurp(dir.path / "short.yaml"), std::regex("\nvideo: \\{"),
+                           "\nvideo: {captions: track, "));
+    CHECK(lines_of(run_cli("jobs track.yaml --cache fresh --page", dir.path).out).size() == 2);
+    const auto only = run_cli("jobs short.yaml --page --only intro", dir.path);
+    CHECK(only.exit_code == 2);
+    CHECK(only.err.find("--only excludes --page") != std::string::npos);
+    const auto sideways = run_cli("render short.yaml --captions-as sideways", dir.path);
+    CHECK(sideways.exit_code == 2);
+    CHECK(sideways.err.find("--captions-as: sideways not in {burn,track,off}") !=
+          std::string::npos);
 }

@@ -24,6 +24,7 @@ struct JobsArgs {
     std::string only, cache_dir, program, lang, format = "lines";
     SlurmOptions slurm{"", "", "out/slurm"};
     VideoOverrides video;
+    bool page = false;  // also the article pages' films (captions as a track)
 };
 
 // This binary, by absolute path ("shardreel" from PATH when the system does not say).
@@ -41,14 +42,22 @@ std::string video_flags(const VideoOverrides& video) {
     return flags;
 }
 
-// The render that assembles every film from the cache once the segments are drawn.
-std::string assemble_command(const JobsArgs& args, const std::string& program,
-                             const std::string& cache_dir) {
+// The render that assembles every film from the cache once the segments are drawn, then with
+// --page each film's article page (one `page` a storyboard and language: its film's segments are
+// in the cache, its figures are drawn there).
+std::string assemble_command(const JobsArgs& args, const std::vector<FilmJob>& films,
+                             const std::string& program, const std::string& cache_dir) {
     std::string command = program + " render";
     for (const std::string& board : args.storyboards) command += " " + shell_quote(board);
     if (!args.only.empty()) command += " --only " + shell_quote(args.only);
     if (!args.lang.empty()) command += " --lang " + shell_quote(args.lang);
-    return command + " --cache " + shell_quote(cache_dir) + video_flags(args.video);
+    command += " --cache " + shell_quote(cache_dir) + video_flags(args.video);
+    if (!args.page) return command;
+    for (const FilmJob& film : films)
+        command += " && " + program + " page " + shell_quote(film.board.file) +
+                   (args.lang.empty() ? "" : " --lang " + shell_quote(film.board.video.lang)) +
+                   " --cache " + shell_quote(cache_dir) + video_flags(args.video);
+    return command;
 }
 
 std::string describe(const JobsArgs& args, std::size_t count, const std::string& cache_dir) {
@@ -58,19 +67,23 @@ std::string describe(const JobsArgs& args, std::size_t count, const std::string&
     return std::to_string(count) + " segment(s) of " + boards + " into the cache " + cache_dir;
 }
 
-JobList job_list(const JobsArgs& args, const std::vector<PendingSegment>& pending,
-                 const std::string& cache_dir) {
+// films: the films `render` writes, then (with --page) the same films captioned by a track, as
+// the pages show them.
+JobList job_list(const JobsArgs& args, const std::vector<FilmJob>& films,
+                 const std::vector<PendingSegment>& pending, const std::string& cache_dir) {
     const std::string program =
         shell_quote(args.program.empty() ? fallback_program() : args.program);
     const std::string flags =
         " --cache " + shell_quote(cache_dir) + " --segment-only --quiet" + video_flags(args.video);
+    const std::size_t rendered = args.page ? films.size() / 2 : films.size();
     JobList jobs;
     for (const PendingSegment& p : pending)
         jobs.segments.push_back(program + " render " + shell_quote(p.storyboard) + " --only " +
                                 shell_quote(p.chapter_id) +
                                 (args.lang.empty() ? "" : " --lang " + shell_quote(p.lang)) +
-                                flags);
-    jobs.assemble = assemble_command(args, program, cache_dir);
+                                (p.film < rendered ? "" : " --captions-as track") + flags);
+    jobs.assemble = assemble_command(
+        args, std::vector<FilmJob>(films.begin(), films.begin() + rendered), program, cache_dir);
     jobs.workdir = std::filesystem::current_path().string();
     jobs.what = describe(args, pending.size(), cache_dir);
     jobs.threads = EncoderSettings{}.threads;
@@ -94,10 +107,18 @@ int run_jobs(const JobsArgs& args) {
     speech_cache() = cache_dir;
     const auto langs = parse_languages(args.lang, false, std::cerr);
     if (!langs) return 2;
-    const auto films = load_films(args.storyboards, args.only, args.video, std::cerr, *langs);
+    auto films = load_films(args.storyboards, args.only, args.video, std::cerr, *langs);
     if (!films) return 2;
+    if (args.page) {
+        VideoOverrides track = args.video;
+        track.captions = "track";
+        auto pages = load_films(args.storyboards, args.only, track, std::cerr, *langs);
+        if (!pages) return 2;
+        std::ranges::move(*pages, std::back_inserter(*films));
+    }
     const Fonts fonts(default_font_dir());
-    const JobList jobs = job_list(args, pending_segments(*films, fonts, cache_dir), cache_dir);
+    const JobList jobs =
+        job_list(args, *films, pending_segments(*films, fonts, cache_dir), cache_dir);
     if (jobs.segments.empty()) {
         std::cerr << "shardreel: every segment is in the cache " << cache_dir << ": nothing to draw"
                   << (args.format == "slurm" ? " or submit" : "") << "; `" << jobs.assemble
@@ -127,6 +148,10 @@ void add_jobs_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--only", args->only, "Only these chapter ids (comma separated)");
     cmd->add_option("--lang", args->lang,
                     "The films of these languages (comma separated, or all the storyboard lists)");
+    cmd->add_flag("--page", args->page,
+                  "Also the segments of each film's article page (captioned by a track), each "
+                  "key once, and a `page` per film after the assemble")
+        ->excludes("--only");
     cmd->add_option("--quality", args->video.quality,
                     "low, medium, high or 4k, passed on to each command");
     cmd->add_option("--size", args->video.size, "Frame size WxH, passed on to each command");

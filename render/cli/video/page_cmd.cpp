@@ -36,10 +36,11 @@ int run_page(const PageArgs& args) {
                           ? (fs::path(dir).lexically_normal().parent_path() / "cache").string()
                           : args.cache;
     speech_cache() = batch.cache_dir;
-    auto films = load_films({args.storyboard}, "", args.video, std::cerr, *langs);
+    VideoOverrides video = args.video;
+    video.captions = "track";  // the page's <track>, switchable
+    auto films = load_films({args.storyboard}, "", video, std::cerr, *langs);
     if (!films) return 2;
     FilmJob& film = films->front();
-    film.video.captions = story::Captions::track;  // the page's <track>, switchable
     film.output = (fs::path(dir) / "film.mp4").string();
     if (!args.no_audio && !add_sound(film, std::cerr)) return 2;
 
@@ -74,6 +75,8 @@ void add_page_command(CLI::App& app, int& exit_code) {
         "formulas and explore: variants");
     cmd->add_option("storyboard", args->storyboard, "Storyboard YAML file")->required();
     cmd->add_option("-o,--output", args->output, "Output directory (default out/<stem>-page)");
+    cmd->add_option("--quality", args->video.quality,
+                    "low 854x480@15, medium 1280x720@30, high 1920x1080@30, 4k 3840x2160@30");
     cmd->add_option("--size", args->video.size, "Frame size WxH of the film and the figures");
     cmd->add_option("--fps", args->video.fps, "Frames per second of the film");
     cmd->add_option("--lang", args->lang,

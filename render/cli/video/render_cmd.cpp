@@ -216,6 +216,10 @@ void add_render_command(CLI::App& app, int& exit_code) {
                     "own: a caption track in the film's language (default); all: one per language "
                     "the storyboard lists, the film's first")
         ->check(CLI::IsMember({"own", "all"}));
+    cmd->add_option("--captions-as", args->video.captions,
+                    "burn, track or off, overriding the storyboard's video: captions (track: the "
+                    "segments of `page`'s film)")
+        ->check(CLI::IsMember({"burn", "track", "off"}));
     cmd->add_option("-j,--jobs", args->batch.jobs,
                     "Chapters drawn in parallel (default: CPU count / 2, the encoder's threads); "
                     "output is identical for any N")
