@@ -5,7 +5,9 @@
 # segments are drawn by the engine and assembled; the film must be byte-identical to a local
 # render and the assemble must draw no frame. Then two segments are taken out of the cache, the
 # engine draws them again, one worker is SIGKILLed mid-segment on purpose, and a resubmission of
-# what `jobs` still lists must redraw only that one and assemble the same film. Timings are
+# what `jobs` still lists must redraw only that one and assemble the same film. Last, `jobs
+# --page` through GNU parallel: the pages' films drawn by the workers, the pages drawing none of
+# their frames. Timings are
 # printed at the end (README "Cluster rendering" records them). Needs root (munged runs as the
 # munge user, slurmd as root); stops every daemon it started and removes its directory on exit.
 # Usage: scripts/cluster-test.sh [--engine slurm|parallel|both] [--quality Q] [STORYBOARD]
@@ -102,9 +104,9 @@ writer_pid() {
 }
 
 # The cache must list exactly COUNT pending segments.
-expect_pending() {  # CACHE COUNT WHAT
+expect_pending() {  # CACHE COUNT WHAT [JOBS-ARGS...]
   local n
-  n=$(jobs_of "$1" 2>/dev/null | wc -l)
+  n=$(jobs_of "$1" "${@:4}" 2>/dev/null | wc -l)
   [ "$n" -eq "$2" ] || fail "$3: jobs lists $n pending segments, expected $2"
   log "$3: jobs lists $n pending"
 }
@@ -260,6 +262,24 @@ parallel_round() {
   check_film "parallel rerun" "$tmp/parallel/rerun.log"
 }
 
+# The article pages' films through the same engine: `jobs --page` lists their segments (captioned
+# by a track, so other keys than the film's), the script draws them, and each page written after
+# the assemble draws no frame of its film.
+page_round() {
+  local cache="$tmp/parallel/cache" n t0
+  n=$(jobs_of "$cache" --page 2>/dev/null | wc -l)
+  { [ "$n" -gt 0 ] && [ "$n" -le "$segments" ]; } || fail "page: jobs --page lists $n pending segments"
+  log "page: jobs --page lists $n pending (the page's film)"
+  jobs_of "$cache" --page --format parallel > "$tmp/parallel/page.sh"
+  t0=$(now)
+  nice -n 19 bash "$tmp/parallel/page.sh" 2> "$tmp/parallel/page.log" ||
+    fail "page: $(cat "$tmp/parallel/page.log")"
+  timing[parallel_page]=$(since "$t0")
+  grep -q 'film.mp4, 0 frames drawn)' "$tmp/parallel/page.log" ||
+    fail "page: the page drew frames of its film: $(grep 'frames drawn' "$tmp/parallel/page.log")"
+  expect_pending "$cache" 0 page --page
+}
+
 report() {
   local key
   echo "cluster-test: passed ($segments segments of $(basename "$board") at --quality $quality, $(nproc) CPUs)"
@@ -278,5 +298,5 @@ if [ "$engine" != parallel ]; then
   start_slurm
   slurm_round
 fi
-[ "$engine" = slurm ] || parallel_round
+[ "$engine" = slurm ] || { parallel_round; page_round; }
 report

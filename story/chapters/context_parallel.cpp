@@ -320,11 +320,13 @@ class ContextChapter final : public ChapterBase {
     void add_feet(Scene& s, double t, const Morph& m) const {
         const int k = shown_state(m);
         const TextStyle note = tabular(style_of(Role::note));
+        // The three of the state shown, so they always multiply out (a tween of the chunk's
+        // tokens once wrote "8 chunks of 15,872").
         const std::string chunks =
             tr("{tokens} tokens in {n} chunks of {per_chunk}",
-               {{"tokens", format_int(std::llround(value_at(t, seq_)), locale_)},
+               {{"tokens", format_int(std::llround(seq_[k]), locale_)},
                 {"n", attention_[k].chunks()},
-                {"per_chunk", format_int(std::llround(value_at(t, chunk_tokens_)), locale_)}});
+                {"per_chunk", format_int(std::llround(chunk_tokens_[k]), locale_)}});
         s.add(Text{frame::kLeft, kFootBaseline, chunks, note, palette_.muted},
               matrix_in_.at(t) * swap_alpha(m));
         s.add(Text{kCards.x, kFootBaseline, exchange_note(k), note, palette_.muted},

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <regex>
+#include <set>
 
 #include "engine/report.hpp"
 #include "story/format.hpp"
@@ -101,6 +102,14 @@ TEST_CASE("context_parallel reads out the engine's work per GPU, activations and
     CHECK(engine::analyze(c).per_gpu.activations == engine::analyze(cp4).per_gpu.activations / 2);
     CHECK(appears_anywhere(at26, "131,072 tokens in 16 chunks of 8,192"));
     CHECK(appears_anywhere(at26, "Ring: handed on 7 times"));
+    // Through the change, whatever is drawn of the note (fading out or in) multiplies out.
+    std::set<std::string> notes;
+    for (double t = 21; t <= 23.01; t += 0.1)
+        for (const PlacedText& p : texts_of(chapter->scene_at(t)))
+            if (p.opacity > 0 && p.text.text.find(" tokens in ") != std::string::npos)
+                notes.insert(p.text.text);
+    CHECK(notes == std::set<std::string>{"131,072 tokens in 16 chunks of 8,192",
+                                         "131,072 tokens in 8 chunks of 16,384"});
 
     // All-gather: two chunks' worth of traffic per hand-on where the ring has three.
     const engine::Config ring = c;
