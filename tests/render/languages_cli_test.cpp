@@ -30,6 +30,16 @@ render_test::CliRun render_film(const fs::path& cwd, const std::string& args) {
     return run;
 }
 
+// The article page `page --lang LANG` writes for the fixture, as text.
+std::string page_in(const std::string& lang) {
+    TempDir dir;
+    const render_test::CliRun run =
+        run_cli("page " + q(languages_film()) + " --lang " + lang + " --cache cache", dir.path);
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    return slurp(dir.path / ("out/languages." + lang + "-page/index.html"));
+}
+
 std::vector<std::string> cue_texts(const render::ProbedSubtitles& track) {
     std::vector<std::string> out;
     for (const render::ProbedCue& c : track.cues) out.push_back(c.text);
@@ -205,12 +215,7 @@ TEST_CASE("still --lang ar draws the Arabic film's frame - an unknown or unliste
 }
 
 TEST_CASE("page --lang ar is a right-to-left page in Arabic, its captions track named so") {
-    TempDir dir;
-    const render_test::CliRun run =
-        run_cli("page " + q(languages_film()) + " --lang ar --cache cache", dir.path);
-    INFO(run.err);
-    REQUIRE(run.exit_code == 0);
-    const std::string html = slurp(dir.path / "out/languages.ar-page/index.html");
+    const std::string html = page_in("ar");
     CHECK(html.find("<html lang=\"ar\" dir=\"rtl\">") != std::string::npos);
     CHECK(html.find("srclang=\"ar\" label=\"Arabic\" default>") != std::string::npos);
     CHECK(html.find("<h1>قصير</h1>") != std::string::npos);
@@ -227,12 +232,7 @@ TEST_CASE("page --lang ar is a right-to-left page in Arabic, its captions track 
 }
 
 TEST_CASE("page --lang de writes its figures as German does, under German headings") {
-    TempDir dir;
-    const render_test::CliRun run =
-        run_cli("page " + q(languages_film()) + " --lang de --cache cache", dir.path);
-    INFO(run.err);
-    REQUIRE(run.exit_code == 0);
-    const std::string html = slurp(dir.path / "out/languages.de-page/index.html");
+    const std::string html = page_in("de");
     CHECK(html.find("<th scope=\"row\">Parameter</th><td data-key=\"params\" "
                     "data-value=\"7000000000\">7\u00a0Mrd.</td>") != std::string::npos);
     CHECK(html.find("<th scope=\"row\">Modellzustände</th>") != std::string::npos);
