@@ -505,6 +505,20 @@ TEST_CASE("Open JTalk's bookmarks fall in order where its phones say their words
     CHECK(peak_dbfs(between(line, s.marks[1], s.marks[1] + 0.3)) > -20);
 }
 
+// Open JTalk would read each space as a pause; Japanese text spaces its numbers and Latin words.
+TEST_CASE("Open JTalk reads no pause for the spaces around numbers and Latin words",
+          "[voice][may-skip]") {
+    if (!open_jtalk_installed()) return;
+    const TempDir dir;
+    story::Storyboard b =
+        board(kOpenJtalk,
+              {"bf16 の重みが 2 バイト、それに対して計算される勾配がさらに 2 バイト。",
+               "bf16の重みが2バイト、それに対して計算される勾配がさらに2バイト。"},
+              dir.path / "a.yaml");
+    REQUIRE(fill(b, dir.path / "cache").ok);
+    CHECK(pcm(b, dir.path / "cache", 0) == pcm(b, dir.path / "cache", 1));
+}
+
 TEST_CASE("wpm sets Open JTalk's pace", "[voice][may-skip]") {
     if (!open_jtalk_installed()) return;
     const TempDir dir;

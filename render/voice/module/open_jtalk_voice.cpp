@@ -74,13 +74,34 @@ std::string read_all(const std::string& path) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// open_jtalk speaks the first line of its file only: the text as one line.
-void write_line(const std::string& path, std::string text) {
-    for (char& c : text) {
-        if (c == '\n' || c == '\r') c = ' ';
+bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+bool is_latin_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// The text as open_jtalk should read it, on one line (it speaks its file's first line only).
+// Japanese puts spaces around Latin words and numbers ("16 バイト", "bf16 の") for the eye, and
+// Open JTalk reads each as a pause: the default film's lines on 16 and 2 bytes took 16.5 s with
+// their ten spaces, 11.4 s without. A space stays only between two Latin letters ("mixed
+// precision"), where it parts words.
+std::string spoken_line(const std::string& text) {
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (!is_space(text[i])) {
+            out += text[i];
+            continue;
+        }
+        std::size_t next = i;
+        while (next < text.size() && is_space(text[next])) ++next;
+        if (!out.empty() && next < text.size() && is_latin_letter(out.back()) &&
+            is_latin_letter(text[next]))
+            out += ' ';
+        i = next - 1;
     }
+    return out;
+}
+
+void write_line(const std::string& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
-    out << text << '\n';
+    out << spoken_line(text) << '\n';
     if (!out.flush()) throw std::runtime_error("cannot write Open JTalk's text to " + path);
 }
 
