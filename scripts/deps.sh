@@ -18,7 +18,7 @@ build_pkgs=(cmake ninja-build g++ pkg-config
   libespeak-ng-dev espeak-ng-data festival festival-dev libestools-dev festvox-us-slt-hts
   open-jtalk open-jtalk-mecab-naist-jdic libebur128-dev)
 # Open JTalk's voice for Japanese narration, hts-voice-nitech-jp-atr503-m001 (CC-BY data), is in
-# Debian's contrib (it was trained with tools that are not free), which many machines' apt
+# Debian's contrib (it was made with HTK, whose licence is not free), which many machines' apt
 # sources leave out. install_contrib fetches it alone, without adding contrib to those sources.
 contrib_pkgs=(hts-voice-nitech-jp-atr503-m001)
 # Tests read outputs back with Debian tools: pdfinfo/pdftotext (poppler-utils), xmllint
