@@ -134,8 +134,17 @@ class Module final : public Synthesizer {
     // before any child is forked: what they load is then loaded once. Festival's and Open JTalk's
     // lines (each of those a run of its own program) and the takes are spoken by workers that
     // serve many lines; espeak-ng's each in a child of its own (see render/sys/children.hpp).
+    // Open JTalk is let go at the end, here in the process that forked the workers: its folder
+    // goes with it, and with it the files of any worker killed mid-line.
     void speak_all(const std::vector<LineRequest>& requests, int workers,
                    LineReceiver& receiver) override {
+        speak_lines(requests, workers, receiver);
+        open_jtalk_.reset();
+    }
+
+  private:
+    void speak_lines(const std::vector<LineRequest>& requests, int workers,
+                     LineReceiver& receiver) {
         try {
             keep_freed_memory();
             start_engines(requests);
@@ -158,7 +167,6 @@ class Module final : public Synthesizer {
         }
     }
 
-  private:
     // Large blocks a line frees stay in this process (the speaker, and the workers it forks) for
     // the next line, instead of going back to the kernel to be faulted in afresh, zeroed, by the
     // next line's allocations: 5% less CPU for the default film's speech (farm-bench, 3 pairs).

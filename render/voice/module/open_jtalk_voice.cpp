@@ -47,27 +47,10 @@ struct Phone {
     double start = 0, end = 0;  // seconds
 };
 
-// A folder of its own under $TMPDIR (or /tmp) for one line's files, removed with them.
-class Scratch {
-  public:
-    Scratch() {
-        const char* tmp = std::getenv("TMPDIR");
-        path_ = std::string(tmp && *tmp ? tmp : "/tmp") + "/shardreel-open-jtalk-XXXXXX";
-        if (!mkdtemp(path_.data()))
-            throw std::runtime_error("cannot create a folder for Open JTalk's files (" + path_ +
-                                     "): " + std::strerror(errno));
-    }
-    ~Scratch() {
-        std::error_code ec;
-        fs::remove_all(path_, ec);
-    }
-    Scratch(const Scratch&) = delete;
-    Scratch& operator=(const Scratch&) = delete;
-    std::string file(const char* name) const { return path_ + "/" + name; }
-
-  private:
-    std::string path_;
-};
+std::string temp_folder() {
+    const char* tmp = std::getenv("TMPDIR");
+    return tmp && *tmp ? tmp : "/tmp";
+}
 
 std::string read_all(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -157,7 +140,7 @@ std::vector<Phone> spoken_phones(const std::string& trace) {
 }
 
 // Runs open_jtalk on text: its spoken phones, and with `wav` the sound in scratch's line.wav.
-std::vector<Phone> synthesize(std::vector<std::string> command, const Scratch& scratch,
+std::vector<Phone> synthesize(std::vector<std::string> command, const TempFolder& scratch,
                               const std::string& text, bool wav) {
     if (text.empty()) return {};
     write_line(scratch.file("text.txt"), text);
@@ -196,7 +179,19 @@ std::string speed_argument(int wpm) {
 
 }  // namespace
 
-OpenJtalk::OpenJtalk() : files_(open_jtalk_voices()) {
+TempFolder::TempFolder(std::string pattern) : path_(std::move(pattern)) {
+    if (!mkdtemp(path_.data()))
+        throw std::runtime_error("cannot create a folder for Open JTalk's files (" + path_ +
+                                 "): " + std::strerror(errno));
+}
+
+TempFolder::~TempFolder() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+}
+
+OpenJtalk::OpenJtalk()
+    : files_(open_jtalk_voices()), folder_(temp_folder() + "/shardreel-open-jtalk-XXXXXX") {
     if (access(kOpenJtalkProgram, X_OK) != 0)
         throw std::runtime_error(std::string("Open JTalk is not installed (no ") +
                                  kOpenJtalkProgram + "): install the Debian package open-jtalk");
@@ -222,7 +217,7 @@ RawSpeech OpenJtalk::speak(const std::string& voice, int wpm, const std::string&
     if (file == files_.end()) throw std::runtime_error("no Open JTalk voice '" + voice + "'");
     const std::vector<std::string> command = {kOpenJtalkProgram, "-x", kOpenJtalkDictionary, "-m",
                                               file->second,      "-r", speed_argument(wpm)};
-    const Scratch scratch;
+    const TempFolder scratch(folder_.path() + "/line-XXXXXX");
     RawSpeech out;
     const std::vector<Phone> line = synthesize(command, scratch, text, /*wav=*/true);
     out.pcm = decode_audio(scratch.file("line.wav"), 1).samples;

@@ -11,10 +11,26 @@
 
 namespace render::voice {
 
+// A new folder, made from `pattern` (a path ending in XXXXXX, mkdtemp), removed with its files.
+class TempFolder {
+  public:
+    explicit TempFolder(std::string pattern);  // throws std::runtime_error
+    ~TempFolder();
+    TempFolder(const TempFolder&) = delete;
+    TempFolder& operator=(const TempFolder&) = delete;
+    const std::string& path() const { return path_; }
+    std::string file(const char* name) const { return path_ + "/" + name; }
+
+  private:
+    std::string path_;
+};
+
 class OpenJtalk {
   public:
     // Finds the program, its dictionary and the voices; throws std::runtime_error naming the
-    // Debian package to install for whichever is missing.
+    // Debian package to install for whichever is missing. Makes a folder of its own under
+    // $TMPDIR (or /tmp), removed with the instance: each line's files are in a folder in it, and
+    // those of a worker killed mid-line (a failure elsewhere, an interrupt) go with it too.
     OpenJtalk();
 
     // The installed voices' names ("nitech-jp-atr503-m001"), sorted.
@@ -30,6 +46,7 @@ class OpenJtalk {
   private:
     std::map<std::string, std::string> files_;  // each voice's .htsvoice
     std::vector<std::string> voices_;
+    TempFolder folder_;
 };
 
 }  // namespace render::voice
