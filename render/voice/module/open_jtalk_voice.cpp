@@ -14,10 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
-#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -39,7 +39,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // open_jtalk reads its text with one fgets of 1,023 bytes: 1,022 and the terminating zero. More
-// would be cut off unspoken.
+// would be cut off unspoken (measured: 400 kana were spoken as their first 340).
 constexpr std::size_t kMaxLineBytes = 1022;
 
 struct Phone {
@@ -83,8 +83,13 @@ std::string spoken_line(const std::string& text) {
 }
 
 void write_line(const std::string& path, const std::string& text) {
+    const std::string line = spoken_line(text);
+    if (line.size() > kMaxLineBytes)
+        throw std::runtime_error("Open JTalk reads at most " + std::to_string(kMaxLineBytes) +
+                                 " bytes of a line, and this one has " +
+                                 std::to_string(line.size()) + ": split it over two beats");
     std::ofstream out(path, std::ios::binary);
-    out << spoken_line(text) << '\n';
+    out << line << '\n';
     if (!out.flush()) throw std::runtime_error("cannot write Open JTalk's text to " + path);
 }
 
@@ -209,10 +214,6 @@ OpenJtalk::OpenJtalk()
 
 RawSpeech OpenJtalk::speak(const std::string& voice, int wpm, const std::string& text,
                            const std::vector<std::size_t>& marks) const {
-    if (text.size() > kMaxLineBytes)
-        throw std::runtime_error("Open JTalk reads at most " + std::to_string(kMaxLineBytes) +
-                                 " bytes of a line, and this one has " +
-                                 std::to_string(text.size()) + ": split it over two beats");
     const auto file = files_.find(voice);
     if (file == files_.end()) throw std::runtime_error("no Open JTalk voice '" + voice + "'");
     const std::vector<std::string> command = {kOpenJtalkProgram, "-x", kOpenJtalkDictionary, "-m",
