@@ -16,7 +16,11 @@ build_pkgs=(cmake ninja-build g++ pkg-config
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libavfilter-dev
   libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libxxhash-dev libcpp-httplib-dev
   libespeak-ng-dev espeak-ng-data festival festival-dev libestools-dev festvox-us-slt-hts
-  libebur128-dev)
+  open-jtalk open-jtalk-mecab-naist-jdic libebur128-dev)
+# Open JTalk's voice for Japanese narration, hts-voice-nitech-jp-atr503-m001 (CC-BY data), is in
+# Debian's contrib (it was made with HTK, whose licence is not free), which many machines' apt
+# sources leave out. install_contrib fetches it alone, without adding contrib to those sources.
+contrib_pkgs=(hts-voice-nitech-jp-atr503-m001)
 # Tests read outputs back with Debian tools: pdfinfo/pdftotext (poppler-utils), xmllint
 # (libxml2-utils); the format test runs clang-format over the files git lists; the schema tests
 # run python3-jsonschema with python3-yaml, and Ajv under node (nodejs and npm only when no node
@@ -43,13 +47,12 @@ case "${1:-build}" in
   cluster) want+=("${cluster_pkgs[@]}") ;;
 esac
 
+installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]; }
+
 # The Debian packages of `want` that are not installed yet.
 install_debian() {
-  local missing=() p status
-  for p in "${want[@]}"; do
-    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-    [ "$status" = "install ok installed" ] || missing+=("$p")
-  done
+  local missing=() p
+  for p in "${want[@]}"; do installed "$p" || missing+=("$p"); done
   [ ${#missing[@]} -eq 0 ] && return 0
   local line="apt-get install -y --no-install-recommends ${missing[*]}"
   if [ "$(id -u)" -ne 0 ]; then
@@ -66,6 +69,50 @@ install_debian() {
   fi
 }
 
+# The archive the system's apt fetches Debian from: the first URI of its deb822 sources or its
+# one-line sources.list that is not the security archive; deb.debian.org when there is none.
+debian_mirror() {
+  local uri
+  uri=$({ sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
+    sed -n 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?//p' /etc/apt/sources.list \
+      /etc/apt/sources.list.d/*.list 2>/dev/null; } |
+    tr ' \t' '\n\n' | grep -E '^[a-z+]+://' | grep -v -- '-security' | head -n1 || true)
+  echo "${uri:-http://deb.debian.org/debian}"
+}
+
+# contrib_pkgs, each fetched from the mirror's contrib with an apt configuration of its own (a
+# sources list naming only contrib, and its own package lists, in a temporary folder), then
+# installed from the .deb. The system's sources and lists stay as they were. apt-get download
+# checks the file against the SHA256 of the Packages index, itself checked against the
+# InRelease signed with Debian's archive key (a mismatch fails with "Hash Sum mismatch"), so the
+# local .deb that apt-get install takes unchecked is the archive's.
+install_contrib() {
+  local missing=() p
+  for p in "${contrib_pkgs[@]}"; do installed "$p" || missing+=("$p"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "shardreel: missing ${missing[*]} (Debian contrib); as root run scripts/deps.sh" >&2
+    exit 1
+  fi
+  local mirror suite tmp
+  mirror=$(debian_mirror)
+  suite=$(. /etc/os-release && echo "$VERSION_CODENAME")
+  tmp=$(mktemp -d)
+  trap "rm -rf -- '$tmp'" EXIT  # expanded now: tmp is local
+  echo "shardreel: fetching ${missing[*]} from $mirror $suite contrib (apt's sources unchanged)" >&2
+  mkdir -p "$tmp/lists/partial" "$tmp/debs"
+  chmod 755 "$tmp"
+  chown _apt "$tmp/lists/partial" "$tmp/debs" 2>/dev/null || true  # apt's download sandbox
+  echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite contrib" \
+    >"$tmp/sources.list"
+  local scoped=(-o "Dir::Etc::sourcelist=$tmp/sources.list" -o Dir::Etc::sourceparts=-
+    -o "Dir::State::Lists=$tmp/lists" -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache=)
+  apt-get "${scoped[@]}" update -q >&2
+  (cd "$tmp/debs" && apt-get "${scoped[@]}" download -q "${missing[@]}" >&2)
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -q --no-install-recommends "$tmp"/debs/*.deb >&2
+}
+
 # The Node test tools exactly as tests/js/package-lock.json pins them (npm ci); skipped while the
 # installed copy was made from the same lock file.
 install_node_tools() {
@@ -79,4 +126,5 @@ install_node_tools() {
 }
 
 install_debian
+install_contrib
 if [ "${1:-build}" = test ]; then install_node_tools; fi

@@ -118,6 +118,8 @@ bool voice_speaks(VoiceEngine engine, std::string_view voice, std::string_view l
     switch (engine) {
         case VoiceEngine::festival:
             return want == "en";
+        case VoiceEngine::open_jtalk:
+            return want == "ja";
         case VoiceEngine::espeak: {
             // A voice file's name ("en-gb-x-rp", "gmw/en-US") starts with its language; espeak-ng
             // names Mandarin and Cantonese by their own codes.

@@ -38,7 +38,8 @@ std::string iso639_2(std::string_view tag);
 std::string language_name(std::string_view tag);
 
 // Whether a voice speaks `lang`: an espeak-ng voice the language its name starts with ("de",
-// "en-gb-x-rp": en, "cmn": zh), a Festival voice English (the only ones shardreel knows),
+// "en-gb-x-rp": en, "cmn": zh), a Festival voice English (the only ones shardreel knows), an
+// Open JTalk voice Japanese (its dictionary and front end read nothing else),
 // recorded takes any (they are what was recorded), no voice (off) every language.
 bool voice_speaks(VoiceEngine engine, std::string_view voice, std::string_view lang);
 // The voice a language gets when the storyboard names none: espeak-ng speaking it.

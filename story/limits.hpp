@@ -178,7 +178,8 @@ constexpr const Range* find_range(std::string_view key) {
 consteval Range range(std::string_view key) { return *find_range(key); }
 
 // `narration: ENGINE:VOICE` (or a bare `recorded`): the engines, in VoiceEngine's order after off.
-inline constexpr std::string_view kVoiceEngines[] = {"espeak-ng", "festival", "recorded"};
+inline constexpr std::string_view kVoiceEngines[] = {"espeak-ng", "festival", "open-jtalk",
+                                                     "recorded"};
 // Which of them name a voice after the colon (recorded takes its voice from the takes).
 constexpr bool engine_names_voice(std::string_view engine) { return engine != "recorded"; }
 

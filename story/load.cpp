@@ -481,7 +481,8 @@ class Loader {
             error(e.value, unknown_voice(*s, engine));
         } else if (limits::engine_names_voice(engine) && !is_voice_name(name)) {
             error(e.value, "voice '" + *s + "' needs a voice name after '" + engine +
-                               ":' (e.g. espeak-ng:en-us or festival:cmu_us_slt_arctic_hts)");
+                               ":' (e.g. espeak-ng:en-us, festival:cmu_us_slt_arctic_hts or "
+                               "open-jtalk:nitech-jp-atr503-m001)");
         } else if (!limits::engine_names_voice(engine) && colon != std::string::npos) {
             error(e.value, "'" + engine + "' takes no voice name (the takes are the voice), got '" +
                                *s + "'");
@@ -504,7 +505,8 @@ class Loader {
                                      ? "voice '" + value + "'"
                                      : "voice engine '" + engine + "' in '" + value + "'";
         if (!hint.empty()) return "unknown " + what + " (did you mean '" + hint + "'?)";
-        return "unknown " + what + " (expected espeak-ng:VOICE, festival:VOICE, recorded or off)";
+        return "unknown " + what +
+               " (expected espeak-ng:VOICE, festival:VOICE, open-jtalk:VOICE, recorded or off)";
     }
 
     // The takes' folder; another language's takes are in its subfolder named by its tag.

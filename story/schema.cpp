@@ -96,7 +96,8 @@ Json one_voice() {
     off.push_back(false);
     return {{"description",
              "espeak-ng:VOICE (e.g. espeak-ng:en-us), festival:VOICE (e.g. "
-             "festival:cmu_us_slt_arctic_hts), recorded (the takes), or off."},
+             "festival:cmu_us_slt_arctic_hts), open-jtalk:VOICE (Japanese only, e.g. "
+             "open-jtalk:nitech-jp-atr503-m001), recorded (the takes), or off."},
             {"anyOf", {{{"type", "string"}, {"pattern", "^(" + engines + ")$"}}, {{"enum", off}}}}};
 }
 

@@ -36,6 +36,8 @@ std::string voice_name(const Narration& n) {
             return "espeak-ng:" + n.voice;
         case VoiceEngine::festival:
             return "festival:" + n.voice;
+        case VoiceEngine::open_jtalk:
+            return "open-jtalk:" + n.voice;
         case VoiceEngine::recorded:
             return "recorded takes";
     }

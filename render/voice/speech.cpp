@@ -15,6 +15,7 @@
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
 #include "render/sys/hash.hpp"
+#include "render/voice/open_jtalk_files.hpp"
 #include "render/voice/speech_cache.hpp"
 #include "render/voice/voice_module.hpp"
 #include "story/diagnostics.hpp"
@@ -89,22 +90,37 @@ class SpeechFiller {
                   chapter.narration.pos,
                   beat.take.empty() ? beat.pos : beat.take_pos};
         for (const story::Bookmark& mark : beat.marks) miss.request.marks.push_back(mark.offset);
-        std::string take_digest;
-        if (miss.request.engine == VoiceEngine::recorded) {
+        std::string file_digest;
+        if (miss.request.engine == VoiceEngine::open_jtalk) {
+            file_digest = htsvoice_digest(miss.request.voice);
+        } else if (miss.request.engine == VoiceEngine::recorded) {
             const auto take = find_take(chapter, index + 1, beat);
             if (!take) return;
             std::string error;
             const auto bytes = read_file(*take, error);
             if (!bytes) return report(miss.take_pos, "cannot read take " + *take + ": " + error);
             miss.request.take = *take;
-            take_digest = xxh3_hex(*bytes);
+            file_digest = xxh3_hex(*bytes);
         }
-        miss.key = speech_key(miss.request, take_digest);
+        miss.key = speech_key(miss.request, file_digest);
         if (auto hit = cache_.lookup(miss.key)) {
             beat.speech = std::move(*hit);
         } else {
             misses_.push_back(std::move(miss));
         }
+    }
+
+    // XXH3-128 of an Open JTalk voice's .htsvoice, read once a run; empty for a voice that is not
+    // installed (known_voice reports it before anything is spoken).
+    const std::string& htsvoice_digest(const std::string& voice) {
+        const auto [digest, fresh] = htsvoice_digests_.try_emplace(voice);
+        if (!fresh) return digest->second;
+        const auto files = voice::open_jtalk_voices();
+        const auto file = files.find(voice);
+        std::string error;
+        const auto bytes = file == files.end() ? std::nullopt : read_file(file->second, error);
+        if (bytes) digest->second = xxh3_hex(*bytes);
+        return digest->second;
     }
 
     // `take: FILE`, else <takes>/<chapter>-<n>.<ext> with n the beat's place among all the
@@ -272,6 +288,7 @@ class SpeechFiller {
     std::set<std::tuple<int, int, std::string>> reported_;
     std::vector<Miss> misses_;
     std::map<VoiceEngine, std::vector<std::string>> voices_;
+    std::map<std::string, std::string> htsvoice_digests_;  // by voice name
 };
 
 }  // namespace

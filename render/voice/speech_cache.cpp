@@ -27,6 +27,8 @@ const char* engine_version(story::VoiceEngine engine) {
             return SHARDREEL_ESPEAK_VERSION;
         case story::VoiceEngine::festival:
             return SHARDREEL_FESTIVAL_VERSION;
+        case story::VoiceEngine::open_jtalk:
+            return SHARDREEL_OPEN_JTALK_VERSION;
         case story::VoiceEngine::recorded:
             return SHARDREEL_LIBAV_VERSION;
         case story::VoiceEngine::off:
@@ -41,7 +43,7 @@ story::Speech speech_of(const std::string& key, std::size_t samples, std::vector
 
 }  // namespace
 
-SpeechKey speech_key(const voice::LineRequest& request, const std::string& take_digest) {
+SpeechKey speech_key(const voice::LineRequest& request, const std::string& file_digest) {
     const nlohmann::json inputs = {
         {"engine", voice::engine_name(request.engine)},
         {"engine_version", engine_version(request.engine)},
@@ -49,7 +51,7 @@ SpeechKey speech_key(const voice::LineRequest& request, const std::string& take_
         {"wpm", request.wpm},
         {"text", request.text},
         {"marks", request.marks},
-        {"take", take_digest},
+        {"file", file_digest},
         {"code", SHARDREEL_VOICE_DIGEST},
     };
     std::string text = inputs.dump();  // object keys sorted: canonical

@@ -1,7 +1,8 @@
 // The speech cache: each spoken line as <cache>/speech/<key>.f32 (48 kHz mono float,
 // little-endian, no header) beside <key>.json {key, samples, marks, xxh3, inputs}. The key is the
-// XXH3-128 of the inputs: engine, its version, voice, wpm, text, bookmark offsets, the take's
-// digest (recorded) and the digest of the voice code, so a hit needs no engine at all.
+// XXH3-128 of the inputs: engine, its version, voice, wpm, text, bookmark offsets, the digest of
+// the file spoken from (the take, or Open JTalk's .htsvoice) and the digest of the voice code, so
+// a hit needs no engine at all.
 #pragma once
 #include <optional>
 #include <string>
@@ -16,8 +17,9 @@ struct SpeechKey {
     std::string inputs;  // canonical JSON of what the key hashes
 };
 
-// take_digest: XXH3-128 of the take file's bytes for recorded lines, else empty.
-SpeechKey speech_key(const voice::LineRequest& request, const std::string& take_digest);
+// file_digest: XXH3-128 of the bytes of the take (recorded) or of the voice's .htsvoice
+// (open-jtalk), else empty.
+SpeechKey speech_key(const voice::LineRequest& request, const std::string& file_digest);
 
 class SpeechCache {
   public:

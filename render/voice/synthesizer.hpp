@@ -1,5 +1,6 @@
-// What the core asks of the voice module (build/shardreel-voice.so: espeak-ng, Festival and
-// recorded takes) and what it answers: plain values across the dlopen boundary, no exceptions.
+// What the core asks of the voice module (build/shardreel-voice.so: espeak-ng, Festival, Open
+// JTalk and recorded takes) and what it answers: plain values across the dlopen boundary, no
+// exceptions.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -10,13 +11,15 @@
 
 namespace render::voice {
 
-// As storyboards name the engines: "espeak-ng", "festival", "recorded", "off".
+// As storyboards name the engines: "espeak-ng", "festival", "open-jtalk", "recorded", "off".
 inline const char* engine_name(story::VoiceEngine engine) {
     switch (engine) {
         case story::VoiceEngine::espeak:
             return "espeak-ng";
         case story::VoiceEngine::festival:
             return "festival";
+        case story::VoiceEngine::open_jtalk:
+            return "open-jtalk";
         case story::VoiceEngine::recorded:
             return "recorded";
         case story::VoiceEngine::off:
@@ -60,7 +63,8 @@ class LineReceiver {
 class Synthesizer {
   public:
     virtual ~Synthesizer() = default;
-    // The engine's voice names, sorted (espeak-ng's ~130, Festival's installed ones).
+    // The engine's voice names, sorted (espeak-ng's ~130, Festival's and Open JTalk's installed
+    // ones).
     virtual Outcome voices(story::VoiceEngine engine, std::vector<std::string>& names) = 0;
     // Speaks (or decodes) each line, every voice one voices() lists, in child processes, at most
     // `workers` at once (render/sys/children.hpp). The caller must be the process's only

@@ -2,16 +2,21 @@
 // bookmarks fall in order inside the speech, wpm sets the pace, every line is trimmed and at
 // -16 LUFS, recorded takes are found, decoded and levelled, bad voices and takes are errors at
 // their line, and the speech cache serves lines without loading the voice module.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 #include "render/av/audio_decode.hpp"
 #include "render/sys/files.hpp"
+#include "render/voice/open_jtalk_files.hpp"
 #include "render/voice/speech.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/sound.hpp"
+#include "tests/skip.hpp"
 
 using namespace render_test;
 namespace fs = std::filesystem;
@@ -129,25 +134,32 @@ TEST_CASE("lines spoken side by side are the bytes spoken one after another", "[
     }
 }
 
+namespace {
+
 // A worker speaks one line after another in one process: what the engine keeps from a line must
-// not change the next one's sound. kLine is spoken alone, then last of four in one worker.
+// not change the next one's sound. lines[2] is spoken alone, then third of four in one worker.
+void check_alone_and_after(const story::Narration& n, const std::vector<std::string>& lines) {
+    INFO(n.voice);
+    const TempDir dir;
+    story::Storyboard alone = board(n, {lines[2]}, dir.path / "a.yaml");
+    story::Storyboard after = board(n, lines, dir.path / "a.yaml");
+    std::ostringstream err;
+    REQUIRE(render::fill_speech(alone, (dir.path / "alone").string(), err, 1));
+    REQUIRE(render::fill_speech(after, (dir.path / "after").string(), err, 1));
+    CHECK(speech(alone, 0) == speech(after, 2));
+    CHECK(slurp(dir.path / "alone/speech" / (speech(alone, 0).key + ".f32")) ==
+          slurp(dir.path / "after/speech" / (speech(after, 2).key + ".f32")));
+}
+
+}  // namespace
+
 TEST_CASE("a line's bytes do not depend on the lines its worker spoke before it", "[voice]") {
     for (const story::Narration& n : {kEspeak, kFestival}) {
-        INFO(n.voice);
-        const TempDir dir;
-        story::Storyboard alone = board(n, {kLine}, dir.path / "a.yaml");
-        story::Storyboard after = board(
+        check_alone_and_after(
             n,
             {"Slowly, the second card holds the gradients while the first one waits for them.",
              "Every parameter costs memory three times over while the model is being trained.",
-             kLine, "Pipeline stages wait for each other at the start and at the end of a step."},
-            dir.path / "a.yaml");
-        std::ostringstream err;
-        REQUIRE(render::fill_speech(alone, (dir.path / "alone").string(), err, 1));
-        REQUIRE(render::fill_speech(after, (dir.path / "after").string(), err, 1));
-        CHECK(speech(alone, 0) == speech(after, 2));
-        CHECK(slurp(dir.path / "alone/speech" / (speech(alone, 0).key + ".f32")) ==
-              slurp(dir.path / "after/speech" / (speech(after, 2).key + ".f32")));
+             kLine, "Pipeline stages wait for each other at the start and at the end of a step."});
     }
 }
 
@@ -384,7 +396,7 @@ TEST_CASE("shardreel voices lists every voice as narration: names it", "[voice]"
     CHECK(all.exit_code == 0);
     CHECK_THAT(all.out, Catch::StartsWith("espeak-ng:af\n") &&
                             Catch::Contains("\nespeak-ng:en-us\n") &&
-                            Catch::EndsWith("\nfestival:cmu_us_slt_arctic_hts\n"));
+                            Catch::Contains("\nfestival:cmu_us_slt_arctic_hts\n"));
     const CliRun festival = run_cli("voices festival");
     CHECK(festival.exit_code == 0);
     CHECK(festival.out == "festival:cmu_us_slt_arctic_hts\n");
@@ -402,4 +414,169 @@ TEST_CASE("without its voice module, speaking fails with exit 1 and names the mo
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.err, Catch::StartsWith("shardreel: error: cannot load the voice module " +
                                         (dir.path / "shardreel-voice.so").string() + ": "));
+}
+
+namespace {
+
+const story::Narration kOpenJtalk = voice(story::VoiceEngine::open_jtalk, "nitech-jp-atr503-m001");
+// "With data parallelism, every GPU holds the whole model." (a comma's pause before 各)
+const char* const kJapanese = "データ並列では、各GPUがモデル全体を持ちます。";
+
+// Whether Open JTalk, its dictionary and kOpenJtalk's voice are installed; when not, skips the
+// test (ctest: Skipped), which returns at once.
+bool open_jtalk_installed() {
+    const bool here = fs::exists(render::voice::kOpenJtalkProgram) &&
+                      fs::exists(fs::path(render::voice::kOpenJtalkDictionary) / "sys.dic") &&
+                      render::voice::open_jtalk_voices().contains(kOpenJtalk.voice);
+    if (!here)
+        test_support::skip(
+            "Open JTalk is not installed (scripts/deps.sh installs open-jtalk, "
+            "open-jtalk-mecab-naist-jdic and hts-voice-nitech-jp-atr503-m001)");
+    return here;
+}
+
+// The share of the line's 20 ms frames louder than -40 dBFS (RMS): speech, not silence or noise.
+double voiced_share(const std::vector<float>& line) {
+    const std::size_t frame = 960;
+    std::size_t loud = 0, frames = 0;
+    for (std::size_t at = 0; at + frame <= line.size(); at += frame, ++frames) {
+        double sum = 0;
+        for (std::size_t i = at; i < at + frame; ++i) sum += line[i] * line[i];
+        loud += 10 * std::log10(sum / frame + 1e-20) > -40;
+    }
+    return frames ? static_cast<double>(loud) / static_cast<double>(frames) : 0;
+}
+
+// The samples of line between from and to seconds.
+std::vector<float> between(const std::vector<float>& line, double from, double to) {
+    const auto at = [&](double t) {
+        return line.begin() + std::clamp<std::ptrdiff_t>(std::lround(t * 48000), 0,
+                                                         static_cast<std::ptrdiff_t>(line.size()));
+    };
+    return {at(from), at(to)};
+}
+
+}  // namespace
+
+TEST_CASE("Open JTalk speaks a Japanese line as the same bytes every time, levelled",
+          "[voice][may-skip]") {
+    if (!open_jtalk_installed()) return;
+    const TempDir dir;
+    story::Storyboard a = board(kOpenJtalk, {kJapanese}, dir.path / "a.yaml");
+    story::Storyboard b = a;
+    REQUIRE(fill(a, dir.path / "one").ok);
+    REQUIRE(fill(b, dir.path / "two").ok);
+    CHECK(speech(a) == speech(b));
+    CHECK(slurp(dir.path / "one/speech" / (speech(a).key + ".f32")) ==
+          slurp(dir.path / "two/speech" / (speech(b).key + ".f32")));
+    CHECK(speech(a).seconds > 3);  // 4.2 s of speech and 2 x 30 ms
+    CHECK(speech(a).seconds < 6);
+    const std::vector<float> line = pcm(a, dir.path / "one");
+    CHECK(lufs(line) == Approx(-16).margin(0.1));
+    CHECK(peak_dbfs(line) <= -1 + 1e-4);
+    CHECK(voiced_share(line) > 0.7);
+}
+
+TEST_CASE("an Open JTalk line's bytes do not depend on the lines its worker spoke before it",
+          "[voice][may-skip]") {
+    if (!open_jtalk_installed()) return;
+    check_alone_and_after(kOpenJtalk, {"パイプラインの各段は、ステップの始めと終わりに待ちます。",
+                                       "パラメータ一つにつき十六バイトのメモリが要ります。",
+                                       kJapanese, "勾配は、リングを二周して全員に届きます。"});
+}
+
+TEST_CASE("Open JTalk's bookmarks fall in order where its phones say their words start",
+          "[voice][may-skip]") {
+    if (!open_jtalk_installed()) return;
+    const TempDir dir;
+    story::Storyboard b = board(kOpenJtalk, {kJapanese}, dir.path / "a.yaml");
+    mark(b, {"データ", "各", "モデル", "持ち"});
+    REQUIRE(fill(b, dir.path / "cache").ok);
+    const story::Speech& s = speech(b);
+    REQUIRE(s.marks.size() == 4);
+    CHECK(s.marks[0] < 0.05);  // the first word starts the trimmed line
+    CHECK(s.marks[0] < s.marks[1]);
+    CHECK(s.marks[1] < s.marks[2]);
+    CHECK(s.marks[2] < s.marks[3]);
+    CHECK(s.marks[3] < s.seconds - 0.3);  // "mochimasu" still to be said
+    // 各 comes after the comma's pause (silent, whatever its share of the text) and is spoken.
+    const std::vector<float> line = pcm(b, dir.path / "cache");
+    CHECK(peak_dbfs(between(line, s.marks[1] - 0.2, s.marks[1] - 0.02)) < -40);
+    CHECK(peak_dbfs(between(line, s.marks[1], s.marks[1] + 0.3)) > -20);
+}
+
+// Open JTalk would read each space as a pause; Japanese text spaces its numbers and Latin words.
+TEST_CASE("Open JTalk reads no pause for the spaces around numbers and Latin words",
+          "[voice][may-skip]") {
+    if (!open_jtalk_installed()) return;
+    const TempDir dir;
+    story::Storyboard b =
+        board(kOpenJtalk,
+              {"bf16 の重みが 2 バイト、それに対して計算される勾配がさらに 2 バイト。",
+               "bf16の重みが2バイト、それに対して計算される勾配がさらに2バイト。"},
+              dir.path / "a.yaml");
+    REQUIRE(fill(b, dir.path / "cache").ok);
+    CHECK(pcm(b, dir.path / "cache", 0) == pcm(b, dir.path / "cache", 1));
+}
+
+TEST_CASE("wpm sets Open JTalk's pace", "[voice][may-skip]") {
+    if (!open_jtalk_installed()) return;
+    const TempDir dir;
+    story::Narration slow = kOpenJtalk, fast = kOpenJtalk;
+    slow.wpm = 120;
+    fast.wpm = 240;
+    story::Storyboard a = board(slow, {kJapanese}, dir.path / "a.yaml");
+    story::Storyboard b = board(fast, {kJapanese}, dir.path / "a.yaml");
+    REQUIRE(fill(a, dir.path / "cache").ok);
+    REQUIRE(fill(b, dir.path / "cache").ok);
+    // Twice the words per minute: about two thirds of the time. HTS meets open_jtalk's speed
+    // ratio in the whole utterance's length, silence at both ends included, and stretches that
+    // silence and the pauses most: of the speech left after trimming, 1.5 times as long (5.2 s
+    // against 3.4 s, measured).
+    CHECK(speech(a).seconds / speech(b).seconds > 1.3);
+    CHECK(speech(a).seconds / speech(b).seconds < 1.8);
+}
+
+TEST_CASE("an unknown Open JTalk voice is an error at its narration, and check exits 2",
+          "[voice][may-skip]") {
+    if (!open_jtalk_installed()) return;
+    const TempDir dir;
+    story::Storyboard b =
+        board(voice(story::VoiceEngine::open_jtalk, "nitech"), {kJapanese}, dir.path / "film.yaml");
+    const Filled f = fill(b, dir.path / "cache");
+    CHECK_FALSE(f.ok);
+    CHECK(f.err == (dir.path / "film.yaml").string() +
+                       ":3:12: error: unknown open-jtalk voice 'nitech' (expected "
+                       "nitech-jp-atr503-m001) (`shardreel voices` lists them)\n");
+    std::ofstream(dir.path / "ja.yaml") << "shardreel: 1\n"
+                                           "video: {lang: ja, narration: 'open-jtalk:nitech'}\n"
+                                           "chapters:\n"
+                                           "  - id: intro\n"
+                                           "    kind: title\n"
+                                           "    beats: [{at: 0s, say: こんにちは}]\n";
+    const CliRun r = run_cli("check ja.yaml", dir.path);
+    CHECK(r.exit_code == 2);
+    CHECK_THAT(r.err, Catch::StartsWith("ja.yaml:2:30: error: unknown open-jtalk voice 'nitech'"));
+}
+
+TEST_CASE("a line longer than open_jtalk reads is an error asking to split it, exit 1",
+          "[voice][may-skip]") {
+    if (!open_jtalk_installed()) return;
+    const TempDir dir;
+    std::string say;
+    for (int i = 0; i < 50; ++i) say += "データ並列。";  // 50 x 18 bytes: 900, spoken
+    std::ofstream(dir.path / "ja.yaml") << "shardreel: 1\n"
+                                           "video: {lang: ja, narration: "
+                                           "'open-jtalk:nitech-jp-atr503-m001'}\n"
+                                           "chapters:\n"
+                                           "  - id: intro\n"
+                                           "    kind: title\n"
+                                           "    duration: auto\n"
+                                           "    beats: [{at: 0s, say: "
+                                        << say << "}, {at: after, say: " << say << say << "}]\n";
+    const CliRun r = run_cli("check ja.yaml", dir.path);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.err, Catch::Contains("open-jtalk could not speak the line of ja.yaml:7: Open "
+                                      "JTalk reads at most 1022 bytes of a line, and this one has "
+                                      "1800: split it over two beats"));
 }

@@ -154,6 +154,17 @@ TEST_CASE("the voice of each language: one voice for its own, espeak-ng for the 
     CHECK(story::voice_speaks(VoiceEngine::espeak, "en-gb-x-rp", "en-US"));
     CHECK(story::voice_speaks(VoiceEngine::espeak, "cmn", "zh-Hant"));
     CHECK_FALSE(story::voice_speaks(VoiceEngine::festival, "cmu_us_slt_arctic_hts", "de"));
+    // Open JTalk speaks Japanese and nothing else; the default film's map gives it ja only.
+    CHECK(story::voice_speaks(VoiceEngine::open_jtalk, "nitech-jp-atr503-m001", "ja"));
+    CHECK(story::voice_speaks(VoiceEngine::open_jtalk, "nitech-jp-atr503-m001", "jpn"));
+    CHECK_FALSE(story::voice_speaks(VoiceEngine::open_jtalk, "nitech-jp-atr503-m001", "en"));
+    const std::string jtalk = R"({narration: {voice: {en: "festival:cmu_us_slt_arctic_hts", )"
+                              R"(ja: "open-jtalk:nitech-jp-atr503-m001"}}})";
+    CHECK(voice_of(jtalk, "ja") ==
+          std::pair(VoiceEngine::open_jtalk, std::string("nitech-jp-atr503-m001")));
+    CHECK(voice_of(jtalk, "") ==
+          std::pair(VoiceEngine::festival, std::string("cmu_us_slt_arctic_hts")));
+    CHECK(voice_of(jtalk, "de") == std::pair(VoiceEngine::espeak, std::string("de")));
 }
 
 TEST_CASE("language tags: canonical case, ISO 639-2 codes, right-to-left, what is refused") {

@@ -563,9 +563,9 @@ chapters:
        "test.yaml:25:36: error: duration: auto needs a beat with a say: (the chapter ends after "
        "its last line)\n"
        "test.yaml:25:53: error: voice 'festival:' needs a voice name after 'festival:' (e.g. "
-       "espeak-ng:en-us or festival:cmu_us_slt_arctic_hts)\n"
+       "espeak-ng:en-us, festival:cmu_us_slt_arctic_hts or open-jtalk:nitech-jp-atr503-m001)\n"
        "test.yaml:26:37: error: 'recorded' takes no voice name (the takes are the voice), got "
        "'recorded:me'\n"
        "test.yaml:27:37: error: unknown voice 'en-us' (expected espeak-ng:VOICE, festival:VOICE, "
-       "recorded or off)\n");
+       "open-jtalk:VOICE, recorded or off)\n");
 }

@@ -37,10 +37,6 @@ std::string quoted(const std::string& text) {
     return out + '"';
 }
 
-// The words' pace of festival's voices at their own speed, about (HTS voices ignore
-// Duration_Stretch; their engine's speed ratio "-r" is wpm / this).
-constexpr double kFestivalWpm = 170;
-
 // festival_eval_command catches the interpreter's errors (a raw leval would longjmp out).
 void eval(const std::string& command) {
     if (!festival_eval_command(command.c_str()))
@@ -126,7 +122,8 @@ void Festival::select(const std::string& voice) {
 RawSpeech Festival::speak(int wpm, const std::string& text, const std::vector<std::size_t>& marks) {
     LISP base = NIL;
     anchor_stack(&base);
-    const double speed = wpm > 0 ? wpm / kFestivalWpm : 1.0;
+    // HTS voices ignore Duration_Stretch: their engine's "-r" sets their pace.
+    const double speed = speed_ratio(wpm);
     eval("(set! hts_engine_params (append shardreel_hts_params (list (list \"-r\" " +
          std::to_string(speed) + "))))");
     eval("(Parameter.set 'Duration_Stretch " + std::to_string(1 / speed) + ")");

@@ -16,6 +16,7 @@
 #include "render/voice/module/espeak_voice.hpp"
 #include "render/voice/module/festival_voice.hpp"
 #include "render/voice/module/level.hpp"
+#include "render/voice/module/open_jtalk_voice.hpp"
 #include "render/voice/synthesizer.hpp"
 
 namespace render::voice {
@@ -119,6 +120,8 @@ class Module final : public Synthesizer {
                 names = espeak().voices();
             else if (engine == VoiceEngine::festival)
                 names = festival().voices();
+            else if (engine == VoiceEngine::open_jtalk)
+                names = open_jtalk().voices();
             else
                 names.clear();
             return {};
@@ -128,11 +131,20 @@ class Module final : public Synthesizer {
     }
 
     // Each engine a line needs is started, and the first line's Festival voice selected, here,
-    // before any child is forked: what they load is then loaded once. Festival's lines and the
-    // takes are spoken by workers that serve many lines; espeak-ng's each in a child of its own
-    // (see render/sys/children.hpp).
+    // before any child is forked: what they load is then loaded once. Festival's and Open JTalk's
+    // lines (each of those a run of its own program) and the takes are spoken by workers that
+    // serve many lines; espeak-ng's each in a child of its own (see render/sys/children.hpp).
+    // Open JTalk is let go at the end, here in the process that forked the workers: its folder
+    // goes with it, and with it the files of any worker killed mid-line.
     void speak_all(const std::vector<LineRequest>& requests, int workers,
                    LineReceiver& receiver) override {
+        speak_lines(requests, workers, receiver);
+        open_jtalk_.reset();
+    }
+
+  private:
+    void speak_lines(const std::vector<LineRequest>& requests, int workers,
+                     LineReceiver& receiver) {
         try {
             keep_freed_memory();
             start_engines(requests);
@@ -155,7 +167,6 @@ class Module final : public Synthesizer {
         }
     }
 
-  private:
     // Large blocks a line frees stay in this process (the speaker, and the workers it forks) for
     // the next line, instead of going back to the kernel to be faulted in afresh, zeroed, by the
     // next line's allocations: 5% less CPU for the default film's speech (farm-bench, 3 pairs).
@@ -186,12 +197,18 @@ class Module final : public Synthesizer {
         for (const LineRequest& r : requests) {
             if (r.engine == VoiceEngine::espeak) espeak();
             if (r.engine == VoiceEngine::festival && !festival_) festival().select(r.voice);
+            if (r.engine == VoiceEngine::open_jtalk) open_jtalk();
         }
     }
 
     // A line's reply (see decode), spoken in a worker.
     std::string speak(const LineRequest& request) {
         if (request.engine == VoiceEngine::recorded) return decode_take(request);
+        if (request.engine == VoiceEngine::open_jtalk) {
+            return encode(
+                finish(open_jtalk().speak(request.voice, request.wpm, request.text, request.marks),
+                       request));
+        }
         if (request.engine == VoiceEngine::festival) {
             festival().select(request.voice);
             return encode(
@@ -210,8 +227,14 @@ class Module final : public Synthesizer {
         return *festival_;
     }
 
+    OpenJtalk& open_jtalk() {
+        if (!open_jtalk_) open_jtalk_ = std::make_unique<OpenJtalk>();
+        return *open_jtalk_;
+    }
+
     std::unique_ptr<Espeak> espeak_;
     std::unique_ptr<Festival> festival_;
+    std::unique_ptr<OpenJtalk> open_jtalk_;
 };
 
 }  // namespace

@@ -13,4 +13,9 @@ struct RawSpeech {
     std::vector<double> marks;
 };
 
+// The speed ratio at which an engine's voice speaks `wpm` words a minute, its own pace counted as
+// 170 (Festival's HTS voices, about; Open JTalk's too, as Japanese has no spaces to count words
+// by); 1 for wpm 0, the voice's own pace.
+inline double speed_ratio(int wpm) { return wpm > 0 ? wpm / 170.0 : 1.0; }
+
 }  // namespace render::voice
