@@ -92,6 +92,8 @@ class SpeechFiller {
         for (const story::Bookmark& mark : beat.marks) miss.request.marks.push_back(mark.offset);
         std::string file_digest;
         if (miss.request.engine == VoiceEngine::open_jtalk) {
+            if (auto too_long = voice::open_jtalk_line_error(beat.say))
+                return report(beat.say_pos, *too_long);
             file_digest = htsvoice_digest(miss.request.voice);
         } else if (miss.request.engine == VoiceEngine::recorded) {
             const auto take = find_take(chapter, index + 1, beat);

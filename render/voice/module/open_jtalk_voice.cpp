@@ -38,10 +38,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// open_jtalk reads its text with one fgets of 1,023 bytes: 1,022 and the terminating zero. More
-// would be cut off unspoken (measured: 400 kana were spoken as their first 340).
-constexpr std::size_t kMaxLineBytes = 1022;
-
 struct Phone {
     std::string name;           // "a", "ts", "N"; "U" and "I" for unvoiced vowels
     double start = 0, end = 0;  // seconds
@@ -57,39 +53,10 @@ std::string read_all(const std::string& path) {
     return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-bool is_latin_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-
-// The text as open_jtalk should read it, on one line (it speaks its file's first line only).
-// Japanese puts spaces around Latin words and numbers ("16 バイト", "bf16 の") for the eye, and
-// Open JTalk reads each as a pause: the default film's lines on 16 and 2 bytes took 16.5 s with
-// their ten spaces, 11.4 s without. A space stays only between two Latin letters ("mixed
-// precision"), where it parts words.
-std::string spoken_line(const std::string& text) {
-    std::string out;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (!is_space(text[i])) {
-            out += text[i];
-            continue;
-        }
-        std::size_t next = i;
-        while (next < text.size() && is_space(text[next])) ++next;
-        if (!out.empty() && next < text.size() && is_latin_letter(out.back()) &&
-            is_latin_letter(text[next]))
-            out += ' ';
-        i = next - 1;
-    }
-    return out;
-}
-
+// The core refused a line longer than open_jtalk reads (open_jtalk_line_error).
 void write_line(const std::string& path, const std::string& text) {
-    const std::string line = spoken_line(text);
-    if (line.size() > kMaxLineBytes)
-        throw std::runtime_error("Open JTalk reads at most " + std::to_string(kMaxLineBytes) +
-                                 " bytes of a line, and this one has " +
-                                 std::to_string(line.size()) + ": split it over two beats");
     std::ofstream out(path, std::ios::binary);
-    out << line << '\n';
+    out << open_jtalk_text(text) << '\n';
     if (!out.flush()) throw std::runtime_error("cannot write Open JTalk's text to " + path);
 }
 
