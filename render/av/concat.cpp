@@ -77,11 +77,14 @@ AVStream* add_copied_stream(AVFormatContext* output, const AVStream& source) {
     return st;
 }
 
-// The film's AAC track: the segments' parameters, the priming the film's edit list cuts.
-AVStream* add_audio_stream(AVFormatContext* output, const AVStream& source) {
+// The film's AAC track: the segments' parameters, the priming the film's edit list cuts, tagged
+// with the language it speaks.
+AVStream* add_audio_stream(AVFormatContext* output, const AVStream& source,
+                           const std::string& language) {
     AVStream* st = add_copied_stream(output, source);
     st->codecpar->initial_padding = kAacFrame;
     st->time_base = AVRational{1, kAudioRate};
+    if (!language.empty()) av_dict_set(&st->metadata, "language", language.c_str(), 0);
     return st;
 }
 
@@ -356,7 +359,8 @@ ConcatStats concat_mp4(const std::vector<std::string>& inputs, const TempFile& f
         inputs.empty() ? nullptr : add_copied_stream(output.get(), *video_segments.front().stream);
     const AVStream* audio = audio_segments.empty()
                                 ? nullptr
-                                : add_audio_stream(output.get(), *audio_segments.front().stream);
+                                : add_audio_stream(output.get(), *audio_segments.front().stream,
+                                                   extras.audio.language);
     std::vector<const AVStream*> captions;
     for (const SubtitleTrack& track : extras.captions)
         captions.push_back(add_subtitle_stream(output.get(), track.language, captions.empty()));

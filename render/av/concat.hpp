@@ -33,6 +33,7 @@ struct ConcatSound {
 struct ConcatAudio {
     std::vector<ConcatSound> segments;
     std::int64_t samples = 0;  // the film's length at 48 kHz
+    std::string language;      // ISO 639-2 of what it says (the film's); empty: none tagged
 };
 
 struct ConcatStats {

@@ -105,6 +105,8 @@ VideoInfo probe_video(const std::string& path) {
     std::vector<int> subtitle_of(input->nb_streams, -1);
     for (unsigned i = 0; i < input->nb_streams; ++i) {
         const AVStream& st = *input->streams[i];
+        if (st.codecpar->codec_type == AVMEDIA_TYPE_AUDIO)
+            info.audio_language = metadata(st.metadata, "language");
         if (st.codecpar->codec_type != AVMEDIA_TYPE_SUBTITLE) continue;
         subtitle_of[i] = static_cast<int>(info.subtitles.size());
         info.subtitles.push_back({avcodec_get_name(st.codecpar->codec_id),

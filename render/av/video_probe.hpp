@@ -34,6 +34,7 @@ struct VideoInfo {
     double duration_seconds = 0;   // of the video stream
     std::vector<ProbedChapter> chapters;
     std::vector<ProbedSubtitles> subtitles;
+    std::string audio_language;  // ISO 639-2 of the sound track; empty: none, or untagged
 };
 
 // Throws SystemError when the file cannot be read or has no video stream.

@@ -7,6 +7,7 @@
 #include "render/sinks/sink.hpp"
 #include "render/sys/files.hpp"
 #include "story/film_time.hpp"
+#include "story/languages.hpp"
 
 namespace render {
 
@@ -28,6 +29,7 @@ ConcatAudio sound_track(const FilmJob& film, const std::vector<const PlannedSoun
     ConcatAudio track;
     if (sound.empty()) return track;
     track.samples = film.sound->samples();
+    track.language = story::iso639_2(film.board.video.lang);
     for (const PlannedSound* s : sound)
         track.segments.push_back({cache.segment_path(s->key), s->window.first, s->window.lead});
     return track;

@@ -265,3 +265,21 @@ chapters:
     CHECK(run.err.starts_with("spoken.yaml:13:15: error: in de: speech runs "));
     CHECK(run.err.find("past the end of chapter 'bytes'") != std::string::npos);
 }
+
+TEST_CASE("a narrated film's sound track is tagged with the language it speaks") {
+    TempDir dir;
+    render_test::write_text(dir.path / "spoken.yaml", R"(shardreel: 1
+video: {size: 320x180, fps: 10, narration: {voice: "espeak-ng:en-us"}}
+languages: [en, de]
+chapters:
+  - id: bytes
+    kind: bytes_per_parameter
+    duration: auto
+    title: {en: Bytes, de: Bytes}
+    beats:
+      - {at: 0s, say: {en: Sixteen bytes., de: Sechzehn Bytes.}}
+)");
+    render_film(dir.path, "spoken.yaml --lang en,de --cache cache");
+    CHECK(render::probe_video((dir.path / "out/spoken.en.mp4").string()).audio_language == "eng");
+    CHECK(render::probe_video((dir.path / "out/spoken.de.mp4").string()).audio_language == "deu");
+}
