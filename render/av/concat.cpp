@@ -357,10 +357,10 @@ ConcatStats concat_mp4(const std::vector<std::string>& inputs, const TempFile& f
     OutputContextPtr output = open_output(file, inputs.empty() ? "ipod" : "mp4");
     const AVStream* video =
         inputs.empty() ? nullptr : add_copied_stream(output.get(), *video_segments.front().stream);
-    const AVStream* audio = audio_segments.empty()
-                                ? nullptr
-                                : add_audio_stream(output.get(), *audio_segments.front().stream,
-                                                   extras.audio.language);
+    const AVStream* audio =
+        audio_segments.empty()
+            ? nullptr
+            : add_audio_stream(output.get(), *audio_segments.front().stream, extras.audio.language);
     std::vector<const AVStream*> captions;
     for (const SubtitleTrack& track : extras.captions)
         captions.push_back(add_subtitle_stream(output.get(), track.language, captions.empty()));
