@@ -365,14 +365,22 @@ class TensorParallelChapter final : public ChapterBase {
                      {{"bandwidth", format_bandwidth(links.network_bw.value, locale_)}}),
                   Role::note, palette_.muted);
         col.add_to(s, alpha);
-        const double bar_w = frame::kRight - kBarX - kTimeRoom;
+        // The bars start after the longer link name (a language's may run past kBarX).
+        double names_right = 0;
+        for (int k = 1; k <= 2; ++k) {
+            const Text& name = col.lines()[k];
+            names_right =
+                std::max(names_right, name.x + metrics_.measure(name.text, name.style).advance);
+        }
+        const double bar_x = std::max(kBarX, names_right + kTimeGap);
+        const double bar_w = frame::kRight - bar_x - kTimeRoom;
         const double times[] = {nv, net};
         for (int k = 0; k < 2; ++k) {
             const double y = middle_of(metrics_, col.lines()[k + 1]);
             const double w = bar_w * times[k] / longest;
-            s.add(filled(Box{kBarX, y - kBarH / 2, w, kBarH}, 3, palette_.comm), alpha);
+            s.add(filled(Box{bar_x, y - kBarH / 2, w, kBarH}, 3, palette_.comm), alpha);
             const TextStyle value = style_of(Role::figure);
-            s.add(Text{kBarX + w + kTimeGap, centred_baseline(metrics_, "0", value, y),
+            s.add(Text{bar_x + w + kTimeGap, centred_baseline(metrics_, "0", value, y),
                        format_time(times[k], locale_), value, palette_.text},
                   alpha);
         }

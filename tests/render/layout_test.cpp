@@ -1,13 +1,15 @@
 // Every storyboard in every language it lists, every chapter, sampled through time with the
 // shipped fonts' real metrics (and Noto's for the scripts Inter lacks):
-// no text overlaps other text, all of it stays inside the safe area (captions inside their band),
-// and none is smaller than 22 px at 1080p.
+// no text overlaps other text or hides under an opaque box drawn after it, all of it stays inside
+// the safe area (captions inside their band), and none is smaller than 22 px at 1080p.
 #include "story/layout.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <set>
+#include <variant>
 
 #include "render/draw/fonts.hpp"
 #include "story/chapter.hpp"
@@ -37,14 +39,55 @@ bool intersects(const Box& a, const Box& b) {
     return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 }
 
-// Problems with the text of one frame, as readable lines.
-std::vector<std::string> problems(const story::Scene& scene, const render::Fonts& fonts) {
+// The opaque boxes of a frame in drawing order, each with the number of texts drawn before it
+// (texts_of's order): a text under a box drawn after it is hidden.
+struct Cover {
+    Box box;
+    std::size_t texts_before;
+};
+
+void collect_covers(const std::vector<story::Item>& items, double dx, double dy, double scale,
+                    double opacity, std::size_t& texts, std::vector<Cover>& out) {
+    for (const story::Item& item : items) {
+        const double alpha = opacity * item.opacity;
+        if (std::holds_alternative<story::Text>(item.shape)) ++texts;
+        if (const auto* g = std::get_if<story::Group>(&item.shape))
+            collect_covers(g->items, dx + scale * g->dx, dy + scale * g->dy, scale * g->scale,
+                           alpha, texts, out);
+        const auto* r = std::get_if<story::Rect>(&item.shape);
+        if (!r || !r->fill || r->fill->a < 250 || alpha < 0.9) continue;
+        out.push_back({{dx + scale * r->x, dy + scale * r->y, dx + scale * (r->x + r->w),
+                        dy + scale * (r->y + r->h), ""},
+                       texts});
+    }
+}
+
+// Problems with the text of one frame, as readable lines. A text under an opaque box drawn after
+// it goes into hidden_now, and is a problem when it was in hidden_before too, under the same box
+// at the same place: a chip crossing a label on its way is motion, a label that stays covered is
+// not.
+std::vector<std::string> problems(const story::Scene& scene, const render::Fonts& fonts,
+                                  const std::set<std::string>& hidden_before,
+                                  std::set<std::string>& hidden_now) {
     namespace f = story::frame;
     std::vector<Box> boxes;
     std::vector<std::string> out;
-    for (const story::PlacedText& p : story::texts_of(scene)) {
+    std::vector<Cover> covers;
+    std::size_t texts = 0;
+    collect_covers(scene.items, 0, 0, 1, 1, texts, covers);
+    const std::vector<story::PlacedText> placed = story::texts_of(scene);
+    for (std::size_t i = 0; i < placed.size(); ++i) {
+        const story::PlacedText& p = placed[i];
         if (p.opacity < 0.5 || p.text.text.empty()) continue;  // fading in or out
         const Box b = box_of(p, fonts);
+        for (const Cover& c : covers) {
+            if (c.texts_before <= i || !intersects(b, c.box)) continue;
+            const std::string key = b.text + " under " + std::to_string(std::lround(c.box.left)) +
+                                    "," + std::to_string(std::lround(c.box.top));
+            hidden_now.insert(key);
+            if (hidden_before.count(key))
+                out.push_back("'" + b.text + "' is hidden under a box drawn after it");
+        }
         if (p.text.style.size < f::kMinTextSize - 1e-9)
             out.push_back("under 22 px: '" + b.text + "'");
         const bool caption = b.top >= f::kCaptionTop;
@@ -79,7 +122,7 @@ std::vector<fs::path> storyboards() {
 
 }  // namespace
 
-TEST_CASE("no text overlaps, leaves the safe area or shrinks under 22 px, at sampled times",
+TEST_CASE("no text overlaps, hides, leaves the safe area or shrinks under 22 px, at sampled times",
           "[layout]") {
     const render::Fonts fonts(render::default_font_dir());
     int frames_checked = 0;
@@ -91,8 +134,11 @@ TEST_CASE("no text overlaps, leaves the safe area or shrinks under 22 px, at sam
             const story::Storyboard board = render_test::load_unvoiced(file, lang);
             for (const story::ChapterSpec& spec : board.chapters) {
                 const auto chapter = story::make_chapter(spec, board.video, fonts);
+                std::set<std::string> hidden;  // at the sample before
                 for (double t : sample_times(spec, 30)) {
-                    const auto found = problems(chapter->scene_at(t), fonts);
+                    std::set<std::string> hidden_now;
+                    const auto found = problems(chapter->scene_at(t), fonts, hidden, hidden_now);
+                    hidden = std::move(hidden_now);
                     ++frames_checked;
                     if (found.empty()) continue;
                     std::string all;
