@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -140,8 +141,14 @@ class Workers {
         int fds[2];
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
             throw std::system_error(errno, std::generic_category(), "cannot make a socket pair");
+        const pid_t parent = getpid();
         const pid_t pid = fork();
         if (pid == 0) {
+            // It goes when its parent goes, however that ends (a SIGTERM to `render` while the
+            // speaker speaks): nobody else would read its reply. The forking thread waits for it,
+            // so the signal cannot come from that thread's exit.
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != parent) _exit(1);
             close(fds[0]);
             for (const Worker& w : running_) close(w.fd);  // its siblings' sockets are not its own
             serve(fds[1], work_);

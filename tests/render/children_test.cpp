@@ -4,6 +4,8 @@
 #include "render/sys/children.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -93,4 +95,46 @@ TEST_CASE("fresh_per_index gives every index a child of its own", "[children]") 
     for (const auto& [i, reply] : replies) children.insert(reply);
     CHECK(replies.size() == 5);
     CHECK(children.size() == 5);
+}
+
+namespace {
+
+// True once pid has exited (gone, or a zombie nobody reaped yet), waiting up to 5 s.
+bool exits(pid_t pid) {
+    for (int i = 0; i < 500; ++i) {
+        std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+        std::string line;
+        if (!std::getline(stat, line)) return true;
+        const auto state = line.find(") ");
+        if (state != std::string::npos && line[state + 2] == 'Z') return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("a child goes when the process that started it is killed", "[children]") {
+    int pipe_fds[2];
+    REQUIRE(pipe(pipe_fds) == 0);
+    const pid_t parent = fork();
+    REQUIRE(parent >= 0);
+    if (parent == 0) {  // stands for `render`, speaking
+        close(pipe_fds[0]);
+        run(1, 1, [&](std::size_t) -> std::string {
+            const pid_t me = getpid();
+            if (write(pipe_fds[1], &me, sizeof me) != sizeof me) _exit(3);
+            std::this_thread::sleep_for(std::chrono::seconds(30));
+            return std::string(1, '\0');
+        });
+        _exit(0);
+    }
+    close(pipe_fds[1]);
+    pid_t child = 0;
+    REQUIRE(read(pipe_fds[0], &child, sizeof child) == sizeof child);
+    close(pipe_fds[0]);
+    kill(parent, SIGKILL);  // a SIGTERM nobody handles ends it alike
+    int status = 0;
+    waitpid(parent, &status, 0);
+    CHECK(exits(child));
 }

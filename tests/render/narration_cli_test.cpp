@@ -4,6 +4,10 @@
 // window, silence in the silent chapter, each take's own pitch where its line plays, loudness;
 // the same bytes from a fresh cache; one changed line redraws one chapter; a missing take is
 // an error at its line that keeps the old film.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -271,4 +275,70 @@ chapters:
     const std::string records = render_test::run_shell("cat cache/speech/*.json", dir.path).out;
     CHECK(records.find("Jeder Parameter kostet sechzehn Bytes.") != std::string::npos);
     CHECK(records.find("festival") == std::string::npos);
+}
+
+namespace {
+
+// The processes whose command line names `word` and are still running (not zombies).
+std::vector<std::string> running_with(const std::string& word) {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator("/proc")) {
+        const std::string pid = e.path().filename().string();
+        if (pid.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::string cmdline = slurp(e.path() / "cmdline"), stat = slurp(e.path() / "stat");
+        const auto state = stat.find(") ");
+        if (cmdline.find(word) != std::string::npos && state != std::string::npos &&
+            stat[state + 2] != 'Z')
+            out.push_back(pid);
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("SIGTERM while the lines are spoken exits 130 and leaves no speaker behind", "[sound]") {
+    TempDir dir;
+    std::string beats;
+    for (int i = 0; i < 12; ++i)
+        beats += "      - {at: " + std::string(i ? "after" : "0s") + ", say: Line number " +
+                 std::to_string(i + 1) + " of twelve is spoken slowly enough to stop.}\n";
+    render_test::write_text(dir.path / "twelve.yaml",
+                            "shardreel: 1\n"
+                            "video: {size: 320x180, fps: 10, narration: "
+                            "\"festival:cmu_us_slt_arctic_hts\"}\n"
+                            "chapters:\n"
+                            "  - id: intro\n"
+                            "    kind: title\n"
+                            "    duration: auto\n"
+                            "    beats:\n" +
+                                beats);
+    const fs::path board = dir.path / "twelve.yaml", speech = dir.path / "cache/speech";
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        execl(SHARDREEL_BINARY, "shardreel", "render", board.c_str(), "-q", "--cache",
+              (dir.path / "cache").c_str(), "-o", (dir.path / "t.mp4").c_str(),
+              static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    const auto spoken = [&] {  // a line is in the cache: the speaker is mid-way
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(speech, ec))
+            if (e.path().extension() == ".json") return true;
+        return false;
+    };
+    for (int i = 0; i < 3000 && !spoken(); ++i) usleep(5000);
+    REQUIRE(spoken());
+    kill(pid, SIGTERM);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 130);
+    CHECK_FALSE(fs::exists(dir.path / "t.mp4"));
+    std::vector<std::string> left = running_with(board.string());
+    for (int i = 0; i < 200 && !left.empty(); ++i) {
+        usleep(10000);
+        left = running_with(board.string());
+    }
+    CHECK(left.empty());
 }

@@ -36,6 +36,7 @@ int run_page(const PageArgs& args) {
                           ? (fs::path(dir).lexically_normal().parent_path() / "cache").string()
                           : args.cache;
     speech_cache() = batch.cache_dir;
+    install_interrupt_handlers();  // a signal stops the speech too: exit 130
     VideoOverrides video = args.video;
     video.captions = "track";  // the page's <track>, switchable
     auto films = load_films({args.storyboard}, "", video, std::cerr, *langs);
@@ -44,7 +45,6 @@ int run_page(const PageArgs& args) {
     film.output = (fs::path(dir) / "film.mp4").string();
     if (!args.no_audio && !add_sound(film, std::cerr)) return 2;
 
-    install_interrupt_handlers();
     ensure_parent_dir(film.output);
     const Fonts fonts(default_font_dir());
     const PageReport r = write_page(film, fonts, batch, process_token());

@@ -161,12 +161,12 @@ void print_summary(const RenderReport& r) {
 int run_render(RenderArgs& args) {
     if (args.storyboards.empty())
         args.storyboards.push_back("storyboards/distributed-training.yaml");
-    // Validate everything before writing anything.
+    // Validate everything before writing anything. A signal stops the speech as it stops the
+    // drawing: exit 130, what was spoken kept in the speech cache.
+    install_interrupt_handlers();
     std::vector<FilmJob> films;
     std::optional<TempDir> speech_scratch;
     if (!prepare_films(args, films, speech_scratch) || !resolve_batch(args)) return 2;
-
-    install_interrupt_handlers();
     const Fonts fonts(default_font_dir());
     const bool show_progress = !args.quiet && !args.json && isatty(STDERR_FILENO);
     const auto start = std::chrono::steady_clock::now();
