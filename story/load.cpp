@@ -36,7 +36,7 @@ const Keys kChapterKeys{"id",        "kind",  "title",    "subtitle", "duration"
 const Keys kBeatKeys{"at", "say", "set", "over", "gap", "take", "sound", "explore"};
 const Keys kPageKeys{"lede", "questions", "glossary"};
 const Keys kQuestionKeys{"q", "a"}, kTermKeys{"term", "means"};
-const Keys kNarrationKeys{"voice", "wpm", "gap", "tail", "takes"};
+const Keys kNarrationKeys{"voice", "wpm", "gap", "tail", "takes", "pronounce"};
 const Keys kModelKeys{"name",           "params",       "layers",   "hidden",  "heads",
                       "kv_heads",       "ffn",          "vocab",    "experts", "top_k",
                       "shared_experts", "dense_layers", "dense_ffn"};
@@ -398,7 +398,55 @@ class Loader {
         if (const Entry* f = find(fields, "tail"))
             n.tail = ranged(*f, limits::range("tail"), fps).value_or(n.tail);
         if (const Entry* f = find(fields, "takes")) n.takes = takes(*f).value_or(n.takes);
+        if (const Entry* f = find(fields, "pronounce")) pronounce(*f, n);
         return n;
+    }
+
+    // `pronounce: {ja: {NVLink: エヌブイリンク}}`: the film's language's readings, longest word
+    // first; a language it leaves out keeps the readings it had (a chapter's map).
+    void pronounce(const Entry& e, Narration& n) {
+        if (!e.value.IsMap()) {
+            error(e.value, "expected a map by language for 'pronounce', got " + describe(e.value) +
+                               " (e.g. pronounce: {ja: {NVLink: エヌブイリンク}})");
+            return;
+        }
+        for (auto it = e.value.begin(); it != e.value.end(); ++it) {
+            const Entry item{it->first, it->second};
+            auto lang = language_tag(Entry{e.key, item.key});
+            if (!lang) continue;
+            if (auto problem = langs_.key_error(*lang)) {
+                error(item.key, *problem);
+                continue;
+            }
+            auto readings = readings_of(item);
+            if (readings && *lang == langs_.film()) n.readings = std::move(*readings);
+        }
+    }
+
+    // One language's {word: reading}, sorted longest word first; nullopt after an error.
+    std::optional<std::vector<Reading>> readings_of(const Entry& e) {
+        if (!e.value.IsMap()) {
+            error(e.value, "expected a map of word: reading for '" + e.key.Scalar() + "', got " +
+                               describe(e.value) + " (e.g. {NVLink: エヌブイリンク})");
+            return std::nullopt;
+        }
+        std::vector<Reading> out;
+        bool ok = true;
+        for (auto it = e.value.begin(); it != e.value.end(); ++it) {
+            const Entry item{it->first, it->second};
+            auto reading = scalar(item);
+            if (reading && !reading->empty() && !item.key.Scalar().empty()) {
+                out.push_back({item.key.Scalar(), *reading});
+                continue;
+            }
+            if (reading)
+                error(item.value, "'" + item.key.Scalar() + "' needs a reading, not empty");
+            ok = false;
+        }
+        std::stable_sort(out.begin(), out.end(), [](const Reading& a, const Reading& b) {
+            return a.word.size() > b.word.size();
+        });
+        return ok ? std::optional(std::move(out)) : std::nullopt;
     }
 
     // The film's voice: one voice (the default language's, and every language it speaks; any

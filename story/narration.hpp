@@ -16,6 +16,12 @@ enum class VoiceEngine { off, espeak, festival, open_jtalk, recorded };
 // `narration:` — `off`, a voice such as `espeak-ng:en-us`, `festival:cmu_us_slt_arctic_hts` or
 // `open-jtalk:nitech-jp-atr503-m001` (Japanese only), or `recorded` with `takes: DIR` (one file per
 // beat, `<chapter>-<n>.<ext>`, n from 1).
+// `pronounce: {ja: {NVLink: エヌブイリンク}}`: how the voice says a word the caption writes.
+struct Reading {
+    std::string word, reading;
+    bool operator==(const Reading&) const = default;
+};
+
 struct Narration {
     VoiceEngine engine = VoiceEngine::off;
     std::string voice;  // the engine's voice name ("en-us"); empty for off and recorded
@@ -24,6 +30,7 @@ struct Narration {
     double gap = 0.35;  // seconds of pause an `at: after` beat leaves after the speech before it
     double tail = 1.0;  // seconds a `duration: auto` chapter runs past its last speech
     SourcePos pos;      // where the voice was given (a voice's errors are reported there)
+    std::vector<Reading> readings;  // the film's language's `pronounce:`, longest word first
     bool operator==(const Narration&) const = default;
 };
 
@@ -33,6 +40,17 @@ struct Bookmark {
     std::size_t offset = 0;  // byte offset into Beat::say (bookmarks removed) of the next word
     bool operator==(const Bookmark&) const = default;
 };
+
+// A line as the voice is given it: each word with a reading replaced by it (the longest word
+// first; a word of ASCII letters and digits only whole, not inside a longer one, while
+// "重み" matches wherever it stands, as Japanese has no spaces), and each bookmark moved with
+// the text before it. The caption keeps the words as written.
+struct VoicedLine {
+    std::string text;
+    std::vector<std::size_t> marks;  // byte offsets into text, one per bookmark
+};
+VoicedLine voiced_line(const std::string& say, const std::vector<Bookmark>& marks,
+                       const std::vector<Reading>& readings);
 
 // `music:` under the whole film.
 struct Music {

@@ -185,6 +185,13 @@ Json structural(const std::string& key) {
           {"anyOf", {ref_to("one_voice"), ref_to("narration")}}}},
         {"voice", ref_to("voice")},
         {"takes", file_name("Recorded takes' folder: <chapter>-<n>.wav|flac|mp3|opus|ogg|m4a.")},
+        {"pronounce",
+         described(
+             "How the voice says words the captions write, by language: {ja: {NVLink: "
+             "エヌブイリンク}}. A word of ASCII letters and digits is replaced only whole.",
+             by_language({{"type", "object"},
+                          {"propertyNames", {{"minLength", 1}}},
+                          {"additionalProperties", {{"type", "string"}, {"minLength", 1}}}}))},
         {"take", file_name("This line's recording (narration: recorded).")},
         {"sound", file_name("A sound cue, played from the beat's start.")},
         {"music", file_name("Music under the whole film, ducked while the voice speaks.")},

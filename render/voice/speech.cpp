@@ -79,20 +79,17 @@ class SpeechFiller {
   private:
     void look_up(story::ChapterSpec& chapter, std::size_t index) {
         story::Beat& beat = chapter.beats[index];
+        story::VoicedLine voiced =
+            story::voiced_line(beat.say, beat.marks, chapter.narration.readings);
         Miss miss{&beat,
-                  {chapter.narration.engine,
-                   voice_or_default(chapter.narration),
-                   chapter.narration.wpm,
-                   beat.say,
-                   {},
-                   ""},
+                  {chapter.narration.engine, voice_or_default(chapter.narration),
+                   chapter.narration.wpm, std::move(voiced.text), std::move(voiced.marks), ""},
                   {},
                   chapter.narration.pos,
                   beat.take.empty() ? beat.pos : beat.take_pos};
-        for (const story::Bookmark& mark : beat.marks) miss.request.marks.push_back(mark.offset);
         std::string file_digest;
         if (miss.request.engine == VoiceEngine::open_jtalk) {
-            if (auto too_long = voice::open_jtalk_line_error(beat.say))
+            if (auto too_long = voice::open_jtalk_line_error(miss.request.text))
                 return report(beat.say_pos, *too_long);
             file_digest = htsvoice_digest(miss.request.voice);
         } else if (miss.request.engine == VoiceEngine::recorded) {

@@ -342,3 +342,28 @@ TEST_CASE("SIGTERM while the lines are spoken exits 130 and leaves no speaker be
     }
     CHECK(left.empty());
 }
+
+TEST_CASE("pronounce gives the voice its readings while the captions keep the words", "[sound]") {
+    TempDir dir;
+    const std::string film = R"(shardreel: 1
+video: {size: 320x180, fps: 10, narration: {voice: "espeak-ng:en-us", pronounce: {en: {ZeRO: zero redundancy}}}}
+chapters:
+  - id: intro
+    kind: title
+    duration: auto
+    beats:
+      - {at: 0s, say: "ZeRO shards the optimizer."}
+      - {at: after, say: ZeROs stay as written.}
+)";
+    render_test::write_text(dir.path / "said.yaml", film);
+    const auto run = run_cli("render said.yaml -q --cache cache -o said.mp4", dir.path);
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    std::set<std::string> texts;
+    for (const auto& e : fs::directory_iterator(dir.path / "cache/speech"))
+        if (e.path().extension() == ".json")
+            texts.insert(nlohmann::json::parse(slurp(e.path())).at("inputs").at("text"));
+    CHECK(texts ==
+          std::set<std::string>{"zero redundancy shards the optimizer.", "ZeROs stay as written."});
+    CHECK(slurp(dir.path / "said.vtt").find("ZeRO shards the optimizer.") != std::string::npos);
+}

@@ -167,6 +167,53 @@ TEST_CASE("the voice of each language: one voice for its own, espeak-ng for the 
     CHECK(voice_of(jtalk, "de") == std::pair(VoiceEngine::espeak, std::string("de")));
 }
 
+TEST_CASE("pronounce: the film's language's readings, longest first, a chapter's over the film's") {
+    const std::string text = R"(shardreel: 1
+video: {narration: {voice: "espeak-ng:en-us", pronounce: {ja: {ZeRO: ゼロ, ZeRO-3: ゼロスリー}, en: {FSDP: F S D P}}}}
+languages: [en, ja]
+chapters:
+  - {id: a, kind: title, title: {en: A, ja: A}}
+  - id: b
+    kind: title
+    title: {en: B, ja: B}
+    narration: {pronounce: {ja: {NVLink: エヌブイリンク}}}
+)";
+    const auto readings = [&](const std::string& lang, std::size_t chapter) {
+        story::Diagnostics errors;
+        std::vector<story::Diagnostic> warnings;
+        const auto sb = story::parse_storyboard(text, "test.yaml", errors, warnings, lang);
+        INFO(errors.format());
+        REQUIRE(sb);
+        return sb->chapters[chapter].narration.readings;
+    };
+    using R = std::vector<story::Reading>;
+    CHECK(readings("ja", 0) == R{{"ZeRO-3", "ゼロスリー"}, {"ZeRO", "ゼロ"}});
+    CHECK(readings("ja", 1) == R{{"NVLink", "エヌブイリンク"}});
+    CHECK(readings("", 0) == R{{"FSDP", "F S D P"}});
+    CHECK(readings("", 1) == R{{"FSDP", "F S D P"}});  // the chapter names ja only
+}
+
+TEST_CASE("a line as the voice is given it: readings in, whole Latin words only, marks moved") {
+    using story::voiced_line;
+    const std::vector<story::Reading> ja{{"ZeRO-3", "ゼロスリー"},
+                                         {"NVLink", "エヌブイリンク"},
+                                         {"ZeRO", "ゼロ"},
+                                         {"重み", "おもみ"}};
+    CHECK(voiced_line("NVLinkで ZeRO-3 と ZeRO", {}, ja).text ==
+          "エヌブイリンクで ゼロスリー と ゼロ");
+    CHECK(voiced_line("ZeROs and MyNVLink stay", {}, ja).text == "ZeROs and MyNVLink stay");
+    CHECK(voiced_line("各GPUの重みです", {}, ja).text == "各GPUのおもみです");
+    // "NVLinkで[[fast]]速い": the mark's word moves with the longer reading before it.
+    const std::string say = "NVLinkで速い";
+    const auto line = voiced_line(say, {{"fast", say.find("速")}}, ja);
+    REQUIRE(line.marks.size() == 1);
+    CHECK(line.text.substr(line.marks[0]) == "速い");
+    const auto start = voiced_line(say, {{"start", 0}}, ja);
+    CHECK(start.marks == std::vector<std::size_t>{0});
+    CHECK(voiced_line(say, {{"end", say.size()}}, {}).marks ==
+          std::vector<std::size_t>{say.size()});
+}
+
 TEST_CASE("language tags: canonical case, ISO 639-2 codes, right-to-left, what is refused") {
     CHECK(story::check_language_tag("de").tag == "de");
     CHECK(story::check_language_tag("DE-at").tag == "de-AT");
