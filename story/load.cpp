@@ -410,17 +410,10 @@ class Loader {
                                " (e.g. pronounce: {ja: {NVLink: エヌブイリンク}})");
             return;
         }
-        for (auto it = e.value.begin(); it != e.value.end(); ++it) {
-            const Entry item{it->first, it->second};
-            auto lang = language_tag(Entry{e.key, item.key});
-            if (!lang) continue;
-            if (auto problem = langs_.key_error(*lang)) {
-                error(item.key, *problem);
-                continue;
-            }
+        each_language(e, [&](const std::string& lang, const Entry& item) {
             auto readings = readings_of(item);
-            if (readings && *lang == langs_.film()) n.readings = std::move(*readings);
-        }
+            if (readings && lang == langs_.film()) n.readings = std::move(*readings);
+        });
     }
 
     // One language's {word: reading}, sorted longest word first; nullopt after an error.
@@ -466,11 +459,10 @@ class Loader {
         n = langs_.film_is_default() || !other_language ? said : language_voice(said);
     }
 
-    // `voice: {en: "festival:...", de: "espeak-ng:de"}`: the film's language's voice; a language
-    // left out keeps the voice it had (a chapter's map), or is spoken by espeak-ng.
-    void voice_map(const Entry& e, Narration& n) {
-        std::optional<Narration> own;
-        bool voiced = false;
+    // Each entry of a map by language whose key is a well-formed tag the storyboard lists, as
+    // (language, entry); the others reported.
+    template <class Each>
+    void each_language(const Entry& e, Each each) {
         for (auto it = e.value.begin(); it != e.value.end(); ++it) {
             const Entry item{it->first, it->second};
             auto lang = language_tag(Entry{e.key, item.key});
@@ -479,15 +471,25 @@ class Loader {
                 error(item.key, *problem);
                 continue;
             }
+            each(*lang, item);
+        }
+    }
+
+    // `voice: {en: "festival:...", de: "espeak-ng:de"}`: the film's language's voice; a language
+    // left out keeps the voice it had (a chapter's map), or is spoken by espeak-ng.
+    void voice_map(const Entry& e, Narration& n) {
+        std::optional<Narration> own;
+        bool voiced = false;
+        each_language(e, [&](const std::string& lang, const Entry& item) {
             Narration said = n;
-            if (!plain_voice(item, said)) continue;
-            if (!voice_speaks(said.engine, said.voice, *lang)) {
-                error(item.value, speaks_not(item.value.Scalar(), *lang, "its language"));
-                continue;
+            if (!plain_voice(item, said)) return;
+            if (!voice_speaks(said.engine, said.voice, lang)) {
+                error(item.value, speaks_not(item.value.Scalar(), lang, "its language"));
+                return;
             }
             voiced = voiced || said.engine != VoiceEngine::off;
-            if (*lang == langs_.film()) own = said;
-        }
+            if (lang == langs_.film()) own = said;
+        });
         if (own) {
             n = *own;
         } else if (voiced && n.engine == VoiceEngine::off) {
