@@ -27,14 +27,10 @@ const Reading* reading_at(const std::string& say, std::size_t at,
 VoicedLine voiced_line(const std::string& say, const std::vector<Bookmark>& marks,
                        const std::vector<Reading>& readings) {
     VoicedLine out;
-    std::vector<std::size_t> moved(marks.size(), 0);
-    std::vector<bool> placed(marks.size(), false);
-    const auto place = [&](std::size_t from) {  // marks at `from` go where the text is now
-        for (std::size_t m = 0; m < marks.size(); ++m)
-            if (!placed[m] && marks[m].offset <= from) {
-                moved[m] = out.text.size();
-                placed[m] = true;
-            }
+    std::size_t next = 0;                     // marks come in text order
+    const auto place = [&](std::size_t at) {  // marks up to `at` go where the text is now
+        for (; next < marks.size() && marks[next].offset <= at; ++next)
+            out.marks.push_back(out.text.size());
     };
     for (std::size_t at = 0; at < say.size();) {
         place(at);
@@ -46,7 +42,6 @@ VoicedLine voiced_line(const std::string& say, const std::vector<Bookmark>& mark
         }
     }
     place(say.size());
-    out.marks = std::move(moved);
     return out;
 }
 

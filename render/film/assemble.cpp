@@ -42,13 +42,13 @@ void assemble(const FilmJob& film, const std::vector<const Planned*>& chapters,
     const story::FilmTime time(film.board.chapters, film.video.fps);
     std::vector<std::string> inputs;
     for (const Planned* p : chapters) inputs.push_back(cache.segment_path(p->key));
+    ensure_parent_dir(film.output);
+    CaptionFiles captions(film, time);
     ConcatExtras extras;
     extras.chapters = chapter_markers(film, time);
     // burn and track embed the caption tracks (burn also draws the film's); off embeds none.
-    if (film.video.captions != story::Captions::off) extras.captions = caption_tracks(film, time);
+    if (film.video.captions != story::Captions::off) extras.captions = captions.tracks();
     extras.audio = sound_track(film, sound, cache);
-    ensure_parent_dir(film.output);
-    CaptionFiles captions(film, time);
     TempFile video(film.output);
     concat_mp4(inputs, video, extras);
     video.commit();

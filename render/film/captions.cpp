@@ -49,13 +49,6 @@ SubtitleTrack track(const story::Storyboard& film, const story::Storyboard& line
 
 }  // namespace
 
-std::vector<SubtitleTrack> caption_tracks(const FilmJob& film, const story::FilmTime& time) {
-    std::vector<SubtitleTrack> tracks{track(film.board, film.board, time)};
-    for (const story::Storyboard& other : film.caption_languages)
-        tracks.push_back(track(film.board, other, time));
-    return tracks;
-}
-
 std::string to_webvtt(const SubtitleTrack& track) {
     std::string out = "WEBVTT\n";
     for (const SubtitleCue& c : track.cues) out += "\n" + span(c, '.') + "\n" + c.text + "\n";
@@ -70,12 +63,14 @@ std::string to_srt(const SubtitleTrack& track) {
     return out;
 }
 
-CaptionFiles::CaptionFiles(const FilmJob& film, const story::FilmTime& time) {
+CaptionFiles::CaptionFiles(const FilmJob& film, const story::FilmTime& time)
+    : tracks_{track(film.board, film.board, time)} {
     const std::string stem = caption_stem(film.output);
-    const std::vector<SubtitleTrack> tracks = caption_tracks(film, time);
-    write(stem, tracks[0]);
-    for (std::size_t i = 0; i < film.caption_languages.size(); ++i)
-        write(stem + "." + film.caption_languages[i].video.lang, tracks[i + 1]);
+    write(stem, tracks_[0]);
+    for (const story::Storyboard& other : film.caption_languages) {
+        tracks_.push_back(track(film.board, other, time));
+        write(stem + "." + other.video.lang, tracks_.back());
+    }
 }
 
 void CaptionFiles::write(const std::string& stem, const SubtitleTrack& track) {

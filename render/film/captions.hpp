@@ -3,6 +3,7 @@
 #pragma once
 #include <deque>
 #include <string>
+#include <vector>
 
 #include "render/av/concat.hpp"
 #include "render/film/film_job.hpp"
@@ -14,12 +15,6 @@ namespace render {
 std::string to_webvtt(const SubtitleTrack& track);
 std::string to_srt(const SubtitleTrack& track);
 
-// The film's caption track (ISO 639-2 of its language), then one per storyboard in
-// film.caption_languages: each of the film's cues with that language's line of the same beat
-// (the chapter by id, the beat by its number as written), so every track follows the film's
-// timing.
-std::vector<SubtitleTrack> caption_tracks(const FilmJob& film, const story::FilmTime& time);
-
 // The film's .vtt and .srt beside `output` (out/film.mp4 -> out/film.vtt; for an image sequence
 // out/frames/%05d.png, out/frames.vtt), and with film.caption_languages each other language's
 // named by its tag (out/film.de.vtt, as players look for them), written to temporary files and
@@ -28,10 +23,16 @@ std::vector<SubtitleTrack> caption_tracks(const FilmJob& film, const story::Film
 class CaptionFiles {
   public:
     CaptionFiles(const FilmJob& film, const story::FilmTime& time);
+    // The caption tracks the files hold, for the MP4 to embed: the film's (ISO 639-2 of its
+    // language), then one per storyboard in film.caption_languages: each of the film's cues
+    // with that language's line of the same beat (the chapter by id, the beat by its number as
+    // written), so every track follows the film's timing.
+    const std::vector<SubtitleTrack>& tracks() const { return tracks_; }
     void commit();
 
   private:
     void write(const std::string& stem, const SubtitleTrack& track);
+    std::vector<SubtitleTrack> tracks_;
     std::deque<TempFile> files_;  // a deque: TempFile does not move
 };
 

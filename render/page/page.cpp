@@ -29,8 +29,8 @@ std::string variant_alt(const std::string& alt, const std::vector<story::Setting
 
 // A chapter's section: its figure (and every explore: variant's), facts and transcript.
 PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTime& time,
-                         const story::Video& video, FigureCache& cache, FigureSheet& sheet) {
-    const story::Locale locale(video.lang);
+                         const story::Video& video, const story::Locale& locale, FigureCache& cache,
+                         FigureSheet& sheet) {
     PageChapter c{spec.id, spec.title.empty() ? spec.id : spec.title,  spec.kind, {}, {},
                   {},      time.start / static_cast<double>(video.fps)};
     const double t = story::figure_time(spec, time.frames, video.fps);
@@ -93,10 +93,11 @@ PageReport write_page(const FilmJob& film, const Fonts& fonts, const BatchOption
         film.video.width,
         film.video.height,
         film.board.video.lang};
+    const story::Locale locale(film.video.lang);  // the page's words and figures
     for (std::size_t i = 0; i < film.board.chapters.size(); ++i) {
         cancel.check();
-        page.chapters.push_back(
-            chapter_page(film.board.chapters[i], time.chapter(i), film.video, cache, sheet));
+        page.chapters.push_back(chapter_page(film.board.chapters[i], time.chapter(i), film.video,
+                                             locale, cache, sheet));
     }
     const std::string captions = (dir / "film.vtt").string(),
                       chapters = (dir / "chapters.vtt").string();
