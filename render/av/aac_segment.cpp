@@ -11,12 +11,16 @@ namespace render {
 
 namespace {
 
-// Frames of the neighbours' mix fed on each side (0.5 s). At constant quality the encoder keeps
-// no rate control, so a few frames after it starts it usually writes, byte for byte, what an
-// encoder started earlier writes; the lead is the second half of the pre-roll, where the join
-// looks for such a frame. Measured on 59 seams of speech over music (tests/render, README):
-// 6 frames of pre-roll and 3 of lead joined 45 seams exactly, 12 and 6 joined 57, 24 and 12 all.
-constexpr std::int64_t kRoll = 24, kLead = 12;
+// Frames of the neighbours' mix fed before the window (3.07 s) and after it (0.5 s). At constant
+// quality FFmpeg's fast coder keeps no rate control, but its psychoacoustic model carries a bit
+// reservoir and the range of perceptual entropy it has seen, so two encoders started at different
+// times write the same frame, byte for byte, only after a few seconds of the same input. The lead
+// is the second half of the pre-roll, where the join looks for such a frame. Measured on 149
+// seams of speech-like lines over music (`MANY=150 build/test_render "[.seams]"`, README "Sound"):
+// 24 frames of pre-roll and 12 of lead joined 78 exactly, 96 and 48 joined 146, 144 and 72 all;
+// lines alone, all 149 with 144 and 72. After the window, 24 frames let the encoder see what
+// follows the window's last frames as the next window's encoder sees it.
+constexpr std::int64_t kRoll = 144, kLead = 72, kPost = 24;
 
 std::int64_t ceil_frames(std::int64_t samples) { return (samples + kAacFrame - 1) / kAacFrame; }
 
@@ -27,7 +31,7 @@ AacWindow aac_window(std::int64_t begin, std::int64_t end, std::int64_t film_sam
     w.first = begin == 0 ? -1 : ceil_frames(begin);
     w.end = ceil_frames(end);
     w.input_begin = std::max<std::int64_t>(0, (w.first - kRoll) * kAacFrame);
-    w.input_end = std::min(film_samples, (w.end + kRoll) * kAacFrame);
+    w.input_end = std::min(film_samples, (w.end + kPost) * kAacFrame);
     // The encoder's frames start with its priming frame, the one before input_begin's.
     w.lead = std::clamp<std::int64_t>(w.first - (w.input_begin / kAacFrame - 1), 0, kLead);
     return w;

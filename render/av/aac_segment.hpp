@@ -24,8 +24,8 @@ struct AacWindow {
 };
 
 // The frames whose first sample lies in [begin, end) (the one starting at sample 0 also owns the
-// priming frame), fed with six frames of the neighbours' mix before and after (within the film),
-// keeping the last three of the frames before as the lead.
+// priming frame), fed with 144 frames of the neighbours' mix before and 24 after (within the
+// film), keeping the last 72 of the frames before as the lead.
 AacWindow aac_window(std::int64_t begin, std::int64_t end, std::int64_t film_samples);
 
 // Mixes the window's input, encodes it and writes frames [first - lead, end) to file (an .m4a,

@@ -22,7 +22,7 @@ std::string to_string(const AudioCodecSetup& s) {
 }
 
 const AudioCodecSetup& aac_setup() {
-    static const AudioCodecSetup setup{"aac", 0, 1.0, {{"aac_coder", "twoloop"}, {"aac_pns", "0"}}};
+    static const AudioCodecSetup setup{"aac", 0, 2.0, {{"aac_coder", "fast"}, {"aac_pns", "0"}}};
     return setup;
 }
 

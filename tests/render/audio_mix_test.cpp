@@ -282,8 +282,9 @@ TEST_CASE("aac_window: owned frames tile the film's grid, the first owns the pri
     const auto second = render::aac_window(160000, 320000, n);
     CHECK(second.first == first.end);  // 160000 / 1024 = 156.25: frame 157 starts in the second
     CHECK(second.first == 157);
-    CHECK(second.lead == 12);
-    CHECK(second.input_begin == (157 - 24) * 1024);
+    CHECK(second.lead == 72);
+    CHECK(second.input_begin == (157 - 144) * 1024);      // three seconds of pre-roll
+    CHECK(second.input_end == (second.end + 24) * 1024);  // half a second after
     const auto last = render::aac_window(320000, n, n);
     CHECK(last.first == second.end);
     CHECK(last.end == (n + 1023) / 1024);

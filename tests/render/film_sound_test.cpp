@@ -32,7 +32,9 @@ namespace {
 
 constexpr double kRate = 48000;
 
-// 14 s at 15 fps: lines at 0.3 s; 0.3, 3.5 and 6 s; 0.5 s (chapter times).
+// 17 s at 15 fps: lines at 0.3 s; 0.3, 3.5 and 6 s; 0.5 s (chapter times). "Three." is heard
+// by no neighbour's sound segment (README "Sound": more than 5.1 s before the seam after it, more
+// than 0.5 s after the one before).
 const char* kStoryboard = R"(shardreel: 1
 title: Sound
 video: {size: 320x180, fps: 15, theme: dark}
@@ -47,7 +49,7 @@ chapters:
         say: One.
   - id: bytes
     kind: bytes_per_parameter
-    duration: 8s
+    duration: 11s
     beats:
       - at: 0.3s
         say: Two.
@@ -68,7 +70,7 @@ chapters:
 struct Line {
     double start, seconds;
 };
-const std::vector<Line> kLines = {{0.3, 1.5}, {3.3, 1.4}, {6.5, 1.5}, {9.0, 1.5}, {11.5, 1.4}};
+const std::vector<Line> kLines = {{0.3, 1.5}, {3.3, 1.4}, {6.5, 1.5}, {9.0, 1.5}, {14.5, 1.4}};
 
 const render::Fonts& fonts() {
     static const render::Fonts instance(render::default_font_dir());
@@ -150,24 +152,24 @@ TEST_CASE("a narrated MP4 has an AAC track of 48 kHz stereo exactly as long as i
     CHECK(sound.sample_rate == 48000);
     CHECK(sound.channels == 2);
     const render::VideoInfo video = render::probe_video(path);
-    CHECK(video.frame_count == 210);
+    CHECK(video.frame_count == 255);
     CHECK(sound.seconds == Approx(video.duration_seconds).margin(1e-3));  // the edit list's end
     const std::vector<float> pcm = render_test::decode_stereo(path);
-    CHECK(pcm.size() / 2 >= 14 * 48000);
-    CHECK(pcm.size() / 2 < 14 * 48000 + 1024);  // a decoder stops on a whole AAC frame
+    CHECK(pcm.size() / 2 >= 17 * 48000);
+    CHECK(pcm.size() / 2 < 17 * 48000 + 1024);  // a decoder stops on a whole AAC frame
 
     // Speech inside every line, near silence between them (no music).
     for (std::size_t i = 0; i < kLines.size(); ++i) {
         const Line& l = kLines[i];
         INFO("line " << i);
         CHECK(db(render_test::rms(pcm, at(l.start + 0.2), at(l.start + l.seconds - 0.2))) > -30);
-        const double next = i + 1 < kLines.size() ? kLines[i + 1].start : 14.0;
+        const double next = i + 1 < kLines.size() ? kLines[i + 1].start : 17.0;
         CHECK(db(render_test::rms(pcm, at(l.start + l.seconds + 0.05), at(next - 0.05))) < -70);
     }
     REQUIRE(report.sound);
     CHECK(report.sound->lufs == Approx(-16).margin(1));
     CHECK(report.sound->true_peak_db <= -1);
-    CHECK(report.sound->seconds == Approx(14).margin(1024 / kRate));
+    CHECK(report.sound->seconds == Approx(17).margin(1024 / kRate));
     CHECK(report.sound->sample_rate == 48000);
     CHECK(sound_cached(report) ==
           std::map<std::string, bool>{{"intro", false}, {"bytes", false}, {"outro", false}});
@@ -284,7 +286,7 @@ TEST_CASE("a WebM carries the sound as Opus, as long as its video", "[sound]") {
     CHECK(sound.sample_rate == 48000);
     CHECK(sound.channels == 2);
     const std::vector<float> pcm = render_test::decode_stereo(film.output);
-    CHECK(static_cast<double>(pcm.size() / 2) == Approx(14 * kRate).margin(960));
+    CHECK(static_cast<double>(pcm.size() / 2) == Approx(17 * kRate).margin(960));
     for (const Line& l : kLines)
         CHECK(db(render_test::rms(pcm, at(l.start + 0.2), at(l.start + l.seconds - 0.2))) > -30);
     REQUIRE(report.sound);
@@ -312,7 +314,7 @@ TEST_CASE("the sound alone: an M4A of the film's AAC track, a WAV of the mix", "
     film.output = (dir.path / "film.wav").string();
     const render::RenderReport wav = render_one(film, dir.path / "cache", 1, true);
     const std::vector<float> pcm = render_test::decode_stereo(film.output);
-    CHECK(pcm.size() == 2 * 14 * 48000);  // exactly the film's samples
+    CHECK(pcm.size() == 2 * 17 * 48000);  // exactly the film's samples
     render::MixWindow mix(*film.sound, 0, film.sound->samples());
     std::vector<float> expected(pcm.size());
     mix.read(expected.data(), expected.size() / 2);
@@ -347,7 +349,7 @@ TEST_CASE("bad sound files are errors at their key: unreadable, not audio, music
           0);
     CHECK(diags.list()[2].pos == story::SourcePos{4, 10});
     CHECK(diags.list()[2].message ==
-          "music 'short.wav' lasts 0:05.0, less than the film's 0:14.0 (music is not looped: "
+          "music 'short.wav' lasts 0:05.0, less than the film's 0:17.0 (music is not looped: "
           "give a longer track, or end the film sooner)");
 
     story::Diagnostics none;
