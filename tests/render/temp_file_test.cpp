@@ -4,10 +4,13 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
 #include "render/sys/error.hpp"
+#include "render/sys/files.hpp"
 #include "tests/render/test_scene.hpp"
 
 namespace fs = std::filesystem;
@@ -50,4 +53,23 @@ TEST_CASE("committing a temp file that was never written fails with strerror", "
     CHECK_THROWS_MATCHES(temp.commit(), render::SystemError,
                          Catch::Matchers::Message("cannot rename " + temp.path() + " to " + dir +
                                                   "/y.svg: No such file or directory"));
+}
+
+TEST_CASE("read_file returns every byte: at the file's size, past it, and for /proc", "[temp]") {
+    const std::string dir = render_test::scratch_path("read-file");
+    fs::create_directories(dir);
+    std::string bytes(200'003, '\0');  // more than one 64 KiB block, zeros included
+    for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 7919 % 251);
+    std::ofstream(dir + "/blob", std::ios::binary) << bytes;
+    std::ofstream(dir + "/empty", std::ios::binary).flush();
+    std::string error;
+    CHECK(render::read_file(dir + "/blob", error) == bytes);
+    CHECK(render::read_file(dir + "/empty", error) == "");
+    const auto status = render::read_file("/proc/self/status", error);  // sized 0, yet not empty
+    REQUIRE(status);
+    CHECK(status->rfind("Name:", 0) == 0);
+    CHECK_FALSE(render::read_file(dir + "/missing", error));
+    CHECK(error == std::strerror(ENOENT));
+    CHECK_FALSE(render::read_file(dir, error));
+    CHECK(error == std::strerror(EISDIR));
 }
