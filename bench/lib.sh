@@ -21,5 +21,5 @@ measure_runs() {
     printf -v "$v" '%s' "$(awk -v t="${!v}" -v n="$runs" 'BEGIN { printf "%.3f", t / n }')"
   done
 }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+ratio() { awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN { printf("%." d "f", a / b) }'; }  # [decimals, default 2]
 fps() { awk -v f="$1" -v s="$2" 'BEGIN { printf "%.1f", f / s }'; }

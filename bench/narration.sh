@@ -46,9 +46,9 @@ for i in $(seq "$rounds"); do
   ways=(narrated sound silent)
   (( i % 2 == 0 )) && ways=(silent sound narrated)
   for way in "${ways[@]}"; do run "$way" "$@"; done
-  cost+=("$(ratio "$wall_narrated" "$wall_silent")"); sound+=("$(ratio "$wall_sound" "$wall_silent")")
+  cost+=("$(ratio "$wall_narrated" "$wall_silent" 3)"); sound+=("$(ratio "$wall_sound" "$wall_silent" 3)")
   rows+="| round $i | $wall_narrated / $cpu_narrated | $wall_sound / $cpu_sound | $wall_silent / $cpu_silent"
-  rows+=" | ${cost[-1]} / $(ratio "$cpu_narrated" "$cpu_silent") | ${sound[-1]} / $(ratio "$cpu_sound" "$cpu_silent")"
+  rows+=" | ${cost[-1]} / $(ratio "$cpu_narrated" "$cpu_silent" 3) | ${sound[-1]} / $(ratio "$cpu_sound" "$cpu_silent" 3)"
   rows+=" | $rss_narrated / $rss_sound / $rss_silent |"$'\n'
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
