@@ -71,4 +71,17 @@ std::vector<LegendEntry> axes_legend(const Palette& p, const Locale& locale,
     return out;
 }
 
+const char* group_name(RackFocus f) {
+    switch (f) {
+        case RackFocus::tp:
+            return N_("TP group {n}");
+        case RackFocus::cp:
+            return N_("CP group {n}");
+        case RackFocus::ep:
+            return N_("EP group {n}");
+        default:
+            return N_("replica {n}");
+    }
+}
+
 }  // namespace story

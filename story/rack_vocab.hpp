@@ -33,6 +33,10 @@ std::vector<std::pair<RackFocus, std::string>> rank_tags(const engine::Layout3D&
 // Outlines: tp, pp and dp groups in the text colour, cp and ep groups in their own.
 Color group_color(const Palette& p, RackFocus f);
 
+// The untranslated name of a group of that kind, with {n} its index: "TP group {n}", "CP group
+// {n}", "EP group {n}"; a replica's ("replica {n}") for dp and pp (a pipeline is its replica's).
+const char* group_name(RackFocus f);
+
 // Every axis split in two or more, with the link its groups cross (engine::Layout3D::within_node):
 // "tp 8 · NVLink", "cp 2 · NVLink", "dp 4 · network".
 std::vector<LegendEntry> axes_legend(const Palette& p, const Locale& locale,

@@ -263,18 +263,6 @@ class Layout3dChapter final : public ChapterBase {
         }
         return out;
     }
-    static const char* group_name(Focus f) {
-        switch (f) {
-            case Focus::tp:
-                return N_("TP group {n}");
-            case Focus::cp:
-                return N_("CP group {n}");
-            case Focus::ep:
-                return N_("EP group {n}");
-            default:
-                return N_("replica {n}");
-        }
-    }
     Color color_of(Focus f) const { return group_color(palette_, f); }
     // One box per card: a CP or EP group's members need not be adjacent.
     std::vector<Box> pieces_of_cards(const std::vector<int>& ranks) const {

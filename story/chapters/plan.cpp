@@ -46,7 +46,10 @@ constexpr double kReplayTail = 2.0;  // s a replayed search's winner stays fully
 constexpr double kHeaderY = 262, kRowsTop = 290, kRowPitch = 46, kMemRight = 1000,
                  kTimeRight = 1150, kCountsX = 1240, kCountsTop = 300, kCountPitch = 64;
 constexpr double kNodeTop = 300 + kTop * kRowPitch + 64, kNodeLeft = frame::kLeft,
-                 kNodeRight = kCountsX - 40, kCardGap = 12, kNodePad = 16, kNodeBand = 54;
+                 kNodeRight = kCountsX - 40, kCardGap = 12, kNodePad = 16, kNodeBand = 90;
+// The groups of the winner's innermost split, outlined around their cards as layout_3d outlines
+// them and named above (the band holds the node's name, then the groups' names).
+constexpr double kGroupInflate = 4, kGroupInset = 8, kGroupLift = 9, kOutlineAlpha = 0.7;
 constexpr double kRankIndent = 40;  // the ranked rows' names, right of their rank
 const TextStyle kRowText = style_of(Role::label);
 const TextStyle kNumber = tabular(style_of(Role::label));
@@ -261,8 +264,12 @@ class PlanChapter final : public ChapterBase {
                    axes_legend(palette_, locale_, l), alpha);
         const Box row{node.x + kNodePad, node.y + kNodeBand, node.w - 2 * kNodePad,
                       node.h - kNodeBand - kNodePad};
+        std::vector<Box> boxes;
+        for (int r = 0; r < cards; ++r)
+            boxes.push_back(row_cell(row, l.gpus_per_node, r, kCardGap));
+        add_groups(s, l, boxes, alpha);
         for (int r = 0; r < cards; ++r) {
-            const Box b = row_cell(row, l.gpus_per_node, r, kCardGap);
+            const Box& b = boxes[static_cast<std::size_t>(r)];
             add_items(s, gpu_tile(palette_, metrics_, {b, format_count(r, locale_), 22}), alpha);
             double y = b.y + 56;
             // The node's cards are narrow: brief tags, "TP 3".
@@ -272,6 +279,31 @@ class PlanChapter final : public ChapterBase {
                       alpha);
                 y += 26;
             }
+        }
+    }
+
+    // The groups of the layout's innermost split (TP, else CP, else a replica's pipeline), which
+    // hold consecutive ranks (engine::layout_3d: tp fastest, then cp, then pp), among the node's
+    // cards: outlined in the group's colour and named above. Groups of one card are the cards.
+    void add_groups(Scene& s, const engine::Layout3D& l, const std::vector<Box>& cards,
+                    double alpha) const {
+        const RackFocus focus = l.tp > 1   ? RackFocus::tp
+                                : l.cp > 1 ? RackFocus::cp
+                                : l.pp > 1 ? RackFocus::pp
+                                           : RackFocus::none;
+        if (focus == RackFocus::none) return;
+        const Color color = group_color(palette_, focus);
+        const auto groups = rank_groups(l, focus, static_cast<int>(cards.size()));
+        for (std::size_t g = 0; g < groups.size(); ++g) {
+            if (groups[g].size() < 2) continue;
+            const Box box = inflate(bounding({cards[static_cast<std::size_t>(groups[g].front())],
+                                              cards[static_cast<std::size_t>(groups[g].back())]}),
+                                    kGroupInflate);
+            s.add(outline(box, 12, color, 2), alpha * kOutlineAlpha);
+            s.add(Text{box.x + kGroupInset, box.y - kGroupLift,
+                       tr(group_name(focus), {{"n", static_cast<int>(g)}}), style_of(Role::small),
+                       color},
+                  alpha);
         }
     }
 
