@@ -432,7 +432,9 @@ class Loader {
                 out.push_back({item.key.Scalar(), *reading});
                 continue;
             }
-            if (reading)
+            if (reading && item.key.Scalar().empty())
+                error(item.key, "a word to read needs letters, not an empty key");
+            else if (reading)
                 error(item.value, "'" + item.key.Scalar() + "' needs a reading, not empty");
             ok = false;
         }

@@ -13,15 +13,15 @@ namespace story {
 
 enum class VoiceEngine { off, espeak, festival, open_jtalk, recorded };
 
-// `narration:` — `off`, a voice such as `espeak-ng:en-us`, `festival:cmu_us_slt_arctic_hts` or
-// `open-jtalk:nitech-jp-atr503-m001` (Japanese only), or `recorded` with `takes: DIR` (one file per
-// beat, `<chapter>-<n>.<ext>`, n from 1).
 // `pronounce: {ja: {NVLink: エヌブイリンク}}`: how the voice says a word the caption writes.
 struct Reading {
     std::string word, reading;
     bool operator==(const Reading&) const = default;
 };
 
+// `narration:` — `off`, a voice such as `espeak-ng:en-us`, `festival:cmu_us_slt_arctic_hts` or
+// `open-jtalk:nitech-jp-atr503-m001` (Japanese only), or `recorded` with `takes: DIR` (one file per
+// beat, `<chapter>-<n>.<ext>`, n from 1).
 struct Narration {
     VoiceEngine engine = VoiceEngine::off;
     std::string voice;  // the engine's voice name ("en-us"); empty for off and recorded

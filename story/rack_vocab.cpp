@@ -71,6 +71,10 @@ std::vector<LegendEntry> axes_legend(const Palette& p, const Locale& locale,
     return out;
 }
 
+Rect group_outline(const Box& box, Color color) { return outline(box, 12, color, 2); }
+
+Point group_label_at(const Box& outline) { return {outline.x + 8, outline.y - 9}; }
+
 const char* group_name(RackFocus f) {
     switch (f) {
         case RackFocus::tp:

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/layout3d.hpp"
+#include "story/draw/box.hpp"
 #include "story/draw/legend.hpp"
 #include "story/locale.hpp"
 #include "story/theme.hpp"
@@ -32,6 +33,12 @@ std::vector<std::pair<RackFocus, std::string>> rank_tags(const engine::Layout3D&
 
 // Outlines: tp, pp and dp groups in the text colour, cp and ep groups in their own.
 Color group_color(const Palette& p, RackFocus f);
+
+// A group's outline around its cards (the box already inflated), drawn at kGroupOutlineAlpha of
+// the picture's alpha, and where its name's baseline starts, above its top-left corner.
+inline constexpr double kGroupOutlineAlpha = 0.7;
+Rect group_outline(const Box& box, Color color);
+Point group_label_at(const Box& outline);
 
 // The untranslated name of a group of that kind, with {n} its index: "TP group {n}", "CP group
 // {n}", "EP group {n}"; a replica's ("replica {n}") for dp and pp (a pipeline is its replica's).

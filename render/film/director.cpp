@@ -111,12 +111,13 @@ std::vector<PlannedSound> look_up_sound(const std::vector<FilmJob>& films, Segme
 }
 
 // The pictures' missing segments drawn by `jobs` workers while the sound's are encoded beside
-// them at the lowest priority: the drawing keeps the cores about 95% busy, and the sound takes
-// what it leaves, so a cold render waits for it little or not at all (its threads end with it: a
-// thread cannot raise its priority back). One sound worker a core, not a core left over: at
-// nice 19 they take next to nothing from the drawing, and what sound is left when the drawing
-// ends is encoded on every core (farm-bench, 3 pairs, the default film with its lines spoken:
-// 123.8 s against 124.3 s). The first failure stops both.
+// them at the lowest priority: the drawing keeps the cores about 91% busy, and the sound takes
+// what it leaves (work at nice 19 beside it still slows it by about a third of that work's CPU:
+// 12 s of speech made a silent render 4.1 s longer), so a cold render waits for it little (its
+// threads end with it: a thread cannot raise its priority back). One sound worker a core, not a
+// core left over: what sound is left when the drawing ends is encoded on every core (farm-bench,
+// 3 pairs, the default film with its lines spoken: 123.8 s against 124.3 s). The first failure
+// stops both.
 void make_segments(const std::vector<Planned*>& pictures, const std::vector<PlannedSound*>& sound,
                    const std::vector<FilmJob>& films, const SegmentCache& cache, const Fonts& fonts,
                    const BatchOptions& options, const CancelToken& cancel,

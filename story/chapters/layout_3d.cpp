@@ -87,7 +87,6 @@ constexpr double kCompactPad = 12;
 // focus; cards at least kGaugeCard tall show a memory gauge along their bottom.
 constexpr double kTallCard = 170, kTagTop = 66, kTagPitch = 30, kGaugeCard = 110;
 constexpr double kGaugeInset = 12, kGaugeDrop = 26, kGaugeH = 12;
-constexpr double kOutlineAlpha = 0.7, kLabelInset = 8, kLabelLift = 9;
 constexpr double kLegendLift = 24, kDenseLegendLift = 14;  // the axes' legend above the rack
 
 Rack rack_for(int rows) {
@@ -283,7 +282,7 @@ class Layout3dChapter final : public ChapterBase {
         g.handovers = handovers(g.outlines, palette_.comm);
     }
     static Label label(const Box& outline, std::string text) {
-        return {{outline.x + kLabelInset, outline.y - kLabelLift}, std::move(text)};
+        return {group_label_at(outline), std::move(text)};
     }
 
     // Activations handed from each stage to the next: arcs under the cards in the same node,
@@ -532,7 +531,7 @@ class Layout3dChapter final : public ChapterBase {
         for (const Group& g : from) a.insert(a.end(), g.outlines.begin(), g.outlines.end());
         for (const Group& g : to) b.insert(b.end(), g.outlines.begin(), g.outlines.end());
         const auto draw = [&](const Box& box, double v) {
-            s.add(outline(box, 12, color, 2), v * kOutlineAlpha);
+            s.add(group_outline(box, color), v * kGroupOutlineAlpha);
         };
         if (u >= 1 || a.empty()) {
             for (const Box& box : b) draw(box, alpha);

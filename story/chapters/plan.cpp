@@ -49,7 +49,7 @@ constexpr double kNodeTop = 300 + kTop * kRowPitch + 64, kNodeLeft = frame::kLef
                  kNodeRight = kCountsX - 40, kCardGap = 12, kNodePad = 16, kNodeBand = 90;
 // The groups of the winner's innermost split, outlined around their cards as layout_3d outlines
 // them and named above (the band holds the node's name, then the groups' names).
-constexpr double kGroupInflate = 4, kGroupInset = 8, kGroupLift = 9, kOutlineAlpha = 0.7;
+constexpr double kGroupInflate = 4;
 constexpr double kRankIndent = 40;  // the ranked rows' names, right of their rank
 const TextStyle kRowText = style_of(Role::label);
 const TextStyle kNumber = tabular(style_of(Role::label));
@@ -299,10 +299,10 @@ class PlanChapter final : public ChapterBase {
             const Box box = inflate(bounding({cards[static_cast<std::size_t>(groups[g].front())],
                                               cards[static_cast<std::size_t>(groups[g].back())]}),
                                     kGroupInflate);
-            s.add(outline(box, 12, color, 2), alpha * kOutlineAlpha);
-            s.add(Text{box.x + kGroupInset, box.y - kGroupLift,
-                       tr(group_name(focus), {{"n", static_cast<int>(g)}}), style_of(Role::small),
-                       color},
+            s.add(group_outline(box, color), alpha * kGroupOutlineAlpha);
+            const Point at = group_label_at(box);
+            s.add(Text{at.x, at.y, tr(group_name(focus), {{"n", static_cast<int>(g)}}),
+                       style_of(Role::small), color},
                   alpha);
         }
     }

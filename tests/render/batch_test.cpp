@@ -323,13 +323,8 @@ TEST_CASE(
         _exit(127);
     }
     // Interrupt once the first chapter's segment is recorded, while the second is being drawn.
-    const auto recorded = [&] {
-        std::error_code ec;
-        for (const auto& e : fs::directory_iterator(cache, ec))
-            if (e.path().extension() == ".json") return true;
-        return false;
-    };
-    for (int i = 0; i < 1000 && !recorded(); ++i) usleep(5000);
+    render_test::file_appears(
+        cache, [](const std::string& f) { return f.ends_with(".json"); }, 5000);
     kill(pid, sig);
     int status = 0;
     waitpid(pid, &status, 0);

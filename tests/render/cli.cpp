@@ -2,6 +2,7 @@
 #include "tests/render/cli.hpp"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -70,6 +71,17 @@ bool has_temp_files(const fs::path& dir) {
     for (const auto& e : fs::recursive_directory_iterator(dir))
         if (e.path().filename().string().find(".tmp-") != std::string::npos) return true;
     return false;
+}
+
+bool file_appears(const fs::path& dir, const std::function<bool(const std::string& name)>& matches,
+                  int timeout_ms) {
+    for (int waited = 0;; waited += 5) {
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(dir, ec))
+            if (matches(e.path().filename().string())) return true;
+        if (waited >= timeout_ms) return false;
+        usleep(5000);
+    }
 }
 
 std::set<std::string> segment_keys(const fs::path& cache) {

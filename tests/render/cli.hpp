@@ -2,6 +2,7 @@
 // stdout/stderr and exit code; and self-removing temporary directories.
 #pragma once
 #include <filesystem>
+#include <functional>
 #include <set>
 #include <string>
 
@@ -52,6 +53,10 @@ std::filesystem::path short_variant(const std::filesystem::path& path, const std
 
 // Whether any write-then-rename temporary (".name.tmp-PID-N") is left under dir.
 bool has_temp_files(const std::filesystem::path& dir);
+// Waits, looking every 5 ms for up to timeout_ms, until a file whose name `matches` is in dir (a
+// process killed mid-way is killed there); whether one came.
+bool file_appears(const std::filesystem::path& dir,
+                  const std::function<bool(const std::string& name)>& matches, int timeout_ms);
 // Keys of the segments (*.mp4) in a cache directory; empty when it does not exist.
 std::set<std::string> segment_keys(const std::filesystem::path& cache);
 

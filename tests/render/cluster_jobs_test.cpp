@@ -181,14 +181,9 @@ TEST_CASE(
     }
     // SIGKILL (no handler, no clean-up) once the segment's temporary file is open: the sink has
     // begun and its 360 frames are being drawn.
-    const auto writing = [&] {
-        std::error_code ec;
-        for (const auto& e : fs::directory_iterator(cache, ec))
-            if (e.path().filename().string().find(".mp4.tmp-") != std::string::npos) return true;
-        return false;
-    };
-    for (int i = 0; i < 2000 && !writing(); ++i) usleep(5000);
-    REQUIRE(writing());
+    REQUIRE(render_test::file_appears(
+        cache, [](const std::string& f) { return f.find(".mp4.tmp-") != std::string::npos; },
+        10000));
     kill(pid, SIGKILL);
     int status = 0;
     waitpid(pid, &status, 0);

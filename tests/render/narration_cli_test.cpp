@@ -321,14 +321,9 @@ TEST_CASE("SIGTERM while the lines are spoken exits 130 and leaves no speaker be
               static_cast<char*>(nullptr));
         _exit(127);
     }
-    const auto spoken = [&] {  // a line is in the cache: the speaker is mid-way
-        std::error_code ec;
-        for (const auto& e : fs::directory_iterator(speech, ec))
-            if (e.path().extension() == ".json") return true;
-        return false;
-    };
-    for (int i = 0; i < 3000 && !spoken(); ++i) usleep(5000);
-    REQUIRE(spoken());
+    // A line is in the cache: the speaker is mid-way.
+    REQUIRE(render_test::file_appears(
+        speech, [](const std::string& f) { return f.ends_with(".json"); }, 15000));
     kill(pid, SIGTERM);
     int status = 0;
     waitpid(pid, &status, 0);
