@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "story/kind_facts.hpp"
 #include "story/scene.hpp"
 #include "story/storyboard.hpp"
 #include "story/text_metrics.hpp"
@@ -20,6 +21,23 @@ class Chapter {
     virtual Scene scene_at(double t) const = 0;
 };
 
+// A 7B model on two nodes of eight H100s, tp 2 and pp 2: the sample configuration of most kinds.
+inline constexpr const char* kSixteenGpus =
+    "model: 7B\n"
+    "parallel: {gpus: 16, tp: 2, pp: 2}\n"
+    "training: {micro_batches: 8}\n"
+    "cluster: {gpu: h100-sxm-80gb, gpus_per_node: 8, nodes: 2}\n";
+
+// A still of the kind the suite keeps as a golden PNG (tests/golden/<png>.png), taken from the
+// first chapter of this kind in tests/storyboards/good/kind_<kind>.yaml.
+struct Golden {
+    const char* png;   // its name, without .png
+    double at;         // seconds into the chapter
+    const char* what;  // what it shows then
+};
+
+// A chapter kind, described once in its own file: what it draws and of which settings, its
+// README line, a configuration it draws, its golden stills and its facts on the article page.
 struct KindInfo {
     std::string name;
     double default_duration = 10;
@@ -30,6 +48,16 @@ struct KindInfo {
     // GPU count; or an axis it does not show), or nullopt; the loader reports it like an
     // engine::validate problem.
     std::optional<std::string> (*cannot_draw)(const engine::Config&) = nullptr;
+    const char* shows = "";     // what it shows: its row of README's table of kinds
+    const char* set_note = "";  // what limits a `set:` beyond the setting's own range (README)
+    // A configuration it draws, as a storyboard's `defaults:` says it (YAML), from which a `set:`
+    // of a settable name to most values the setting takes still draws (the tests vary it).
+    const char* sample = kSixteenGpus;
+    // Values a `set:` of this kind is tried with where the setting's own miss what it draws
+    // (zero_bubble's schedules are the zero-bubble ones).
+    std::vector<std::pair<std::string, std::vector<std::string>>> set_values;
+    std::vector<Golden> goldens;  // the first one stands in README's table
+    KindFacts facts;
 };
 
 // Each kind registers itself from its own file under story/chapters/ with a namespace-scope

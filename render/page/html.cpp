@@ -5,6 +5,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "render/draw/markup.hpp"
 #include "story/format.hpp"
 #include "story/lang.hpp"
 #include "story/languages.hpp"
@@ -15,29 +16,6 @@ namespace render {
 namespace {
 
 using story::Locale;
-
-std::string escaped(const std::string& s) {
-    std::string out;
-    for (char c : s) {
-        switch (c) {
-            case '&':
-                out += "&amp;";
-                break;
-            case '<':
-                out += "&lt;";
-                break;
-            case '>':
-                out += "&gt;";
-                break;
-            case '"':
-                out += "&quot;";
-                break;
-            default:
-                out += c;
-        }
-    }
-    return out;
-}
 
 std::string seconds_text(double s) {
     char buf[32];
@@ -155,10 +133,10 @@ const char* kScript = R"JS(
 std::string stats_table(const PageChapter& c, const Locale& l) {
     if (c.facts.stats.empty()) return "";
     std::string out = "<table class=\"numbers\"><caption>" +
-                      escaped(l.tr("The cost model’s figures")) + "</caption><tbody>\n";
+                      xml_escape(l.tr("The cost model’s figures")) + "</caption><tbody>\n";
     for (const Stat& s : c.facts.stats)
-        out += "<tr><th scope=\"row\">" + escaped(s.label) + "</th><td data-key=\"" + s.key +
-               "\" data-value=\"" + escaped(s.value.dump()) + "\">" + escaped(s.text) +
+        out += "<tr><th scope=\"row\">" + xml_escape(s.label) + "</th><td data-key=\"" + s.key +
+               "\" data-value=\"" + xml_escape(s.value.dump()) + "\">" + xml_escape(s.text) +
                "</td></tr>\n";
     return out + "</tbody></table>\n";
 }
@@ -179,22 +157,22 @@ std::string controls(const PageChapter& c, const Locale& l) {
     std::string out = "<div class=\"explore\" data-chapter=\"" + c.id + "\">\n";
     for (std::size_t p = 0; p < c.explore.size(); ++p) {
         const story::ExploreParam& e = c.explore[p];
-        const std::string id = "x-" + c.id + "-" + e.key, label = escaped(param_label(e.key, l));
+        const std::string id = "x-" + c.id + "-" + e.key, label = xml_escape(param_label(e.key, l));
         const std::string& value = e.values[c.written[p]];
         if (story::setting_type(e.key) == story::SettingType::whole) {
             out += "<div class=\"slider\"><label for=\"" + id + "\">" + label +
                    "</label><input type=\"range\" id=\"" + id + "\" data-param=\"" + e.key +
                    "\" min=\"0\" max=\"" + std::to_string(e.values.size() - 1) +
                    "\" step=\"1\" value=\"" + std::to_string(c.written[p]) +
-                   "\" aria-valuetext=\"" + escaped(value) + "\"><output for=\"" + id + "\">" +
-                   escaped(value) + "</output></div>\n";
+                   "\" aria-valuetext=\"" + xml_escape(value) + "\"><output for=\"" + id + "\">" +
+                   xml_escape(value) + "</output></div>\n";
             continue;
         }
         out += "<fieldset data-param=\"" + e.key + "\"><legend>" + label + "</legend>";
         for (std::size_t i = 0; i < e.values.size(); ++i)
             out += "<label class=\"pill\"><input type=\"radio\" name=\"" + id + "\" value=\"" +
-                   escaped(e.values[i]) + "\"" + (i == c.written[p] ? " checked" : "") + ">" +
-                   escaped(e.values[i]) + "</label>";
+                   xml_escape(e.values[i]) + "\"" + (i == c.written[p] ? " checked" : "") + ">" +
+                   xml_escape(e.values[i]) + "</label>";
         out += "</fieldset>\n";
     }
     return out + "</div>\n";
@@ -236,16 +214,16 @@ std::string variant_data(const PageChapter& c) {
 std::string chapter_section(const PageChapter& c, const Locale& l) {
     std::string out = "<section class=\"chapter\" id=\"ch-" + c.id + "\" data-kind=\"" + c.kind +
                       "\" aria-labelledby=\"h-" + c.id + "\">\n<h2 id=\"h-" + c.id + "\">" +
-                      escaped(c.title) + "</h2>\n";
-    out += "<figure><div class=\"art\" role=\"img\" aria-label=\"" + escaped(c.alt) + "\">" +
-           c.svg + "</div><figcaption>" + escaped(c.alt) + "</figcaption></figure>\n";
+                      xml_escape(c.title) + "</h2>\n";
+    out += "<figure><div class=\"art\" role=\"img\" aria-label=\"" + xml_escape(c.alt) + "\">" +
+           c.svg + "</div><figcaption>" + xml_escape(c.alt) + "</figcaption></figure>\n";
     if (!c.explore.empty()) out += controls(c, l);
     out += stats_table(c, l);
     if (!c.facts.maths.empty() || !c.explore.empty())
         out += "<div class=\"maths\">" + c.facts.maths + "</div>\n";
     if (!c.transcript.empty()) {
-        out += "<h3>" + escaped(l.tr("Transcript")) + "</h3><div class=\"transcript\">";
-        for (const std::string& line : c.transcript) out += "<p>" + escaped(line) + "</p>";
+        out += "<h3>" + xml_escape(l.tr("Transcript")) + "</h3><div class=\"transcript\">";
+        for (const std::string& line : c.transcript) out += "<p>" + xml_escape(line) + "</p>";
         out += "</div>\n";
     }
     if (!c.explore.empty()) out += variant_data(c);
@@ -269,22 +247,22 @@ std::string vtt_url(const std::string& vtt) {
 }
 
 std::string film_section(const PageModel& p, const Locale& l) {
-    const std::string lang = "\" srclang=\"" + escaped(p.lang) + "\" label=\"";
-    const std::string chapters = escaped(l.tr("Chapters"));
+    const std::string lang = "\" srclang=\"" + xml_escape(p.lang) + "\" label=\"";
+    const std::string chapters = xml_escape(l.tr("Chapters"));
     std::string out =
-        "<section class=\"film\" aria-label=\"" + escaped(l.tr("The film")) +
+        "<section class=\"film\" aria-label=\"" + xml_escape(l.tr("The film")) +
         "\">\n<video id=\"film\" controls preload=\"metadata\" playsinline poster=\"" + p.poster +
         "\" width=\"" + std::to_string(p.width) + "\" height=\"" + std::to_string(p.height) +
         "\"><source src=\"" + p.film + "\" type=\"video/mp4\"><track kind=\"captions\" src=\"" +
-        vtt_url(p.captions_vtt) + lang + escaped(story::language_name(p.lang)) +
+        vtt_url(p.captions_vtt) + lang + xml_escape(story::language_name(p.lang)) +
         "\" default><track kind=\"chapters\" src=\"" + vtt_url(p.chapters_vtt) + lang + chapters +
         "\"></video>\n";
     out += "<nav class=\"chapters\" aria-label=\"" + chapters + "\"><ol>\n";
     for (const PageChapter& c : p.chapters)
         out += "<li><button type=\"button\" class=\"seek\" data-start=\"" + seconds_text(c.start) +
-               "\">" + escaped(c.title) + "</button> <span class=\"time\">" + clock(c.start) +
-               "</span> <a href=\"#ch-" + c.id + "\">" + escaped(l.tr("read")) +
-               "<span class=\"glyphs\"> " + escaped(c.title) + "</span></a></li>\n";
+               "\">" + xml_escape(c.title) + "</button> <span class=\"time\">" + clock(c.start) +
+               "</span> <a href=\"#ch-" + c.id + "\">" + xml_escape(l.tr("read")) +
+               "<span class=\"glyphs\"> " + xml_escape(c.title) + "</span></a></li>\n";
     return out + "</ol></nav>\n</section>\n";
 }
 
@@ -294,19 +272,19 @@ std::string questions(const story::PageText& t, const Locale& l) {
         out +=
             "<section id=\"questions\" aria-labelledby=\"h-questions\"><h2 "
             "id=\"h-questions\">" +
-            escaped(l.tr("Questions")) + "</h2>\n";
+            xml_escape(l.tr("Questions")) + "</h2>\n";
         for (const story::QA& q : t.questions)
-            out += "<details><summary>" + escaped(q.question) + "</summary><p>" +
-                   escaped(q.answer) + "</p></details>\n";
+            out += "<details><summary>" + xml_escape(q.question) + "</summary><p>" +
+                   xml_escape(q.answer) + "</p></details>\n";
         out += "</section>\n";
     }
     if (!t.glossary.empty()) {
         out +=
             "<section id=\"glossary\" aria-labelledby=\"h-glossary\"><h2 "
             "id=\"h-glossary\">" +
-            escaped(l.tr("Glossary")) + "</h2><dl>\n";
+            xml_escape(l.tr("Glossary")) + "</h2><dl>\n";
         for (const story::Term& g : t.glossary)
-            out += "<dt>" + escaped(g.term) + "</dt><dd>" + escaped(g.meaning) + "</dd>\n";
+            out += "<dt>" + xml_escape(g.term) + "</dt><dd>" + xml_escape(g.meaning) + "</dd>\n";
         out += "</dl></section>\n";
     }
     return out;
@@ -316,22 +294,23 @@ std::string questions(const story::PageText& t, const Locale& l) {
 
 std::string page_html(const PageModel& p) {
     const Locale l(p.lang);
-    std::string out = "<!doctype html>\n<html lang=\"" + escaped(p.lang) + "\"" +
+    std::string out = "<!doctype html>\n<html lang=\"" + xml_escape(p.lang) + "\"" +
                       (story::is_rtl(p.lang) ? " dir=\"rtl\"" : "") +
                       ">\n<head>\n<meta charset=\"utf-8\">\n"
                       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
                       "<meta name=\"color-scheme\" content=\"light dark\">\n<title>" +
-                      escaped(p.title) + "</title>\n<style>" + kStyle + p.colours +
-                      "</style>\n</head>\n<body>\n" + p.glyphs + "<header><h1>" + escaped(p.title) +
-                      "</h1>\n";
-    if (!p.text.lede.empty()) out += "<p class=\"lede\">" + escaped(p.text.lede) + "</p>\n";
+                      xml_escape(p.title) + "</title>\n<style>" + kStyle + p.colours +
+                      "</style>\n</head>\n<body>\n" + p.glyphs + "<header><h1>" +
+                      xml_escape(p.title) + "</h1>\n";
+    if (!p.text.lede.empty()) out += "<p class=\"lede\">" + xml_escape(p.text.lede) + "</p>\n";
     out += "</header>\n<main>\n" + film_section(p, l);
     for (const PageChapter& c : p.chapters) out += chapter_section(c, l);
     out += questions(p.text, l);
-    out += "</main>\n<footer><p>" +
-           escaped(l.tr("Made with shardreel: every figure and number on this page comes from its "
+    out +=
+        "</main>\n<footer><p>" +
+        xml_escape(l.tr("Made with shardreel: every figure and number on this page comes from its "
                         "cost model.")) +
-           "</p></footer>\n<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
+        "</p></footer>\n<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
     return out;
 }
 

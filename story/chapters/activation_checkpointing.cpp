@@ -331,11 +331,24 @@ std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
     return std::make_unique<CheckpointChapter>(spec, video, metrics);
 }
 
-const KindRegistrar registrar{
-    {"activation_checkpointing",
-     kDefaultDuration,
-     {"recompute", "seq_len", "micro_batch", "flash_attention", "model", "sequence_parallel", "tp"},
-     make}};
+const FactRow kPerLayer{"activations.per_layer_bytes", N_("Activations per layer"), Shown::bytes,
+                        [](const engine::Report& r) { return r.activations.per_layer.value; }};
+const FactRow kLayers{"activations.layers_per_gpu", N_("Layers per GPU"), Shown::count,
+                      [](const engine::Report& r) { return double(r.activations.layers_per_gpu); }};
+
+const KindRegistrar registrar{{
+    .name = "activation_checkpointing",
+    .default_duration = kDefaultDuration,
+    .settable = {"recompute", "seq_len", "micro_batch", "flash_attention", "model",
+                 "sequence_parallel", "tp"},
+    .make = make,
+    .shows = "per-layer activations (Korthikanti et al.) on the card's stack collapsing "
+             "under selective and full recompute, with the compute bar growing by a third",
+    .goldens = {{"chapter_activation_checkpointing", 13,
+                 "the activations collapsing under recompute"}},
+    .facts = {.rows = {kPerLayer, kLayers, rows::activations, rows::memory},
+              .formulas = {formulas::memory}},
+}};
 
 }  // namespace
 

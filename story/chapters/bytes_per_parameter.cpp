@@ -374,10 +374,21 @@ std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
     return std::make_unique<BytesChapter>(spec, video, metrics);
 }
 
-const KindRegistrar registrar{{"bytes_per_parameter",
-                               kDefaultDuration,
-                               {"model", "precision", "grad_dtype", "gpu", "optimizer"},
-                               make}};
+const KindRegistrar registrar{{
+    .name = "bytes_per_parameter",
+    .default_duration = kDefaultDuration,
+    .settable = {"model", "precision", "grad_dtype", "gpu", "optimizer"},
+    .make = make,
+    .shows = "weights, gradients and optimizer state building up to 16 B per parameter; the "
+             "model's total pouring into one card and spilling over; the cards needed just "
+             "to hold it; the optimizer's segment names what it keeps (Adam's m and v, "
+             "8-bit Adam's, a momentum, Adafactor's factored v) beside the fp32 master, and "
+             "a `set:` of the optimizer morphs its bytes and the totals",
+    .goldens = {{"chapter_bytes_grid", 19.0, "fourteen cards holding the model states"},
+                {"chapter_bytes_single", 9.0, "one card overflowing"}},
+    .facts = {.rows = {rows::params, rows::bytes_per_param, rows::model_states, rows::gpus_to_hold},
+              .formulas = {formulas::model_states}},
+}};
 
 }  // namespace
 

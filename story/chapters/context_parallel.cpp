@@ -386,12 +386,60 @@ std::optional<std::string> cannot_draw(const engine::Config& c) {
     return std::nullopt;
 }
 
-const KindRegistrar registrar{
-    {"context_parallel",
-     kDefaultDuration,
-     {"cp", "cp_split", "cp_mode", "seq_len", "gpus", "nvlink", "network"},
-     make,
-     cannot_draw}};
+const FactRow kCp{"layout.cp", N_("Context-parallel degree"), Shown::count,
+                  [](const engine::Report& r) { return double(r.layout.cp); }};
+const FactRow kKvSent{"comm_per_step.cp_bytes_per_gpu", N_("K, V / step"), Shown::bytes,
+                      [](const engine::Report& r) { return r.comm.cp_per_gpu.value; }};
+const FactRow kKvSeconds{"comm_per_step.cp_seconds", N_("Their time on the link"), Shown::seconds,
+                         [](const engine::Report& r) { return r.comm.cp_time.value; }};
+
+// Tokens per chunk s / 2cp, and the keys and values each GPU sends a step: k (cp - 1) chunks of C
+// bytes per layer and micro-batch, k = 3 round the ring (forward, and K, V with their gradients
+// backward) or 2 all-gathered (an all-gather and a reduce-scatter), as engine/comm.cpp counts.
+std::vector<Formula> cp_formulas(const engine::Config& c, const engine::Report& r,
+                                 const Locale& l) {
+    const int cp = r.layout.cp, s = c.training.seq_len;
+    std::vector<Formula> out{formula(
+        N_("Tokens per chunk"), frac(mi("s"), mn(format_count(2, l)) + mi("cp")),
+        frac(mn(format_int(s, l)), mn(format_count(2, l)) + mo("\u00d7") + mn(format_int(cp, l))),
+        format_int(s / (2 * cp), l), l)};
+    if (cp < 2) return out;
+    const int k = c.layout.cp_mode == engine::CpMode::ring ? 3 : 2;
+    const int layers = r.activations.layers_per_gpu, m = c.training.micro_batches;
+    const double chunk = r.comm.cp_per_gpu.value / (k * (cp - 1.0) * layers * m);
+    const auto times = mo("\u00d7");
+    out.push_back(formula(N_("K, V / step"),
+                          mn(format_count(k, l)) + mo("(") + mi("cp") + mo("\u2212") +
+                              mn(format_count(1, l)) + mo(")") + times + mi("L") + times + mi("m") +
+                              times + mi("C"),
+                          mn(format_count(k, l)) + mo("(") + mn(format_int(cp, l)) + mo("\u2212") +
+                              mn(format_count(1, l)) + mo(")") + times + mn(format_int(layers, l)) +
+                              times + mn(format_int(m, l)) + times + mn(format_bytes(chunk, l)),
+                          format_bytes(r.comm.cp_per_gpu.value, l), l));
+    return out;
+}
+
+const KindRegistrar registrar{{
+    .name = "context_parallel",
+    .default_duration = kDefaultDuration,
+    .settable = {"cp", "cp_split", "cp_mode", "seq_len", "gpus", "nvlink", "network"},
+    .make = make,
+    .cannot_draw = cannot_draw,
+    .shows = "one long sequence over a context-parallel group: the causal attention matrix "
+             "(queries down, keys across, the lower triangle) cut into 2 x cp chunks, each "
+             "chunk row named by the GPU whose queries it holds; GPU cards where the "
+             "queries stay while keys and values travel (round a ring, hand-on by hand-on, "
+             "or all-gathered at once) and the blocks each GPU can then compute fill in, "
+             "step by step, from the engine's block schedule; each GPU's attention work in "
+             "blocks (a diagonal block counts half) against the busiest GPU's, the rest of "
+             "its row hatched as waiting: the naive split (chunks 2r, 2r+1) leaves GPU 0 "
+             "idle, the balanced one (chunks r and 2cp-1-r) evens it out; activations per "
+             "card and the key/value bytes per step and their time in the stat panel",
+    .set_note = "cp at most 8: a wider group is refused at `check`",
+    .goldens = {{"chapter_context_parallel", 26.2, "cp 8, balanced, the ring part-way round"}},
+    .facts = {.rows = {kCp, rows::activations, kKvSent, kKvSeconds, rows::memory},
+              .formulas = {cp_formulas}},
+}};
 
 }  // namespace
 

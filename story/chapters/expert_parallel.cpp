@@ -380,13 +380,49 @@ std::optional<std::string> cannot_draw(const engine::Config& c) {
     return std::nullopt;
 }
 
-const KindRegistrar registrar{{"expert_parallel",
-                               kDefaultDuration,
-                               // Not the model: of the presets only Mixtral has experts few enough
-                               // to draw (cannot_draw), so the chapter's model: names it.
-                               {"ep", "gpus", "capacity_factor", "nvlink", "network"},
-                               make,
-                               cannot_draw}};
+const FactRow kEp{"layout.ep", N_("Expert-parallel degree"), Shown::count,
+                  [](const engine::Report& r) { return double(r.layout.ep); }};
+const FactRow kActive{"params_active", N_("Active per token"), Shown::params,
+                      [](const engine::Report& r) { return r.params_active; }};
+const FactRow kSent{"comm_per_step.ep_bytes_per_gpu", N_("All-to-all, sent per GPU each step"),
+                    Shown::bytes, [](const engine::Report& r) { return r.comm.ep_per_gpu.value; }};
+const FactRow kSeconds{"comm_per_step.ep_seconds", N_("All-to-all time per step"), Shown::seconds,
+                       [](const engine::Report& r) { return r.comm.ep_time.value; }};
+
+// Experts per GPU, E / ep (none for a dense model).
+std::vector<Formula> experts_per_gpu(const engine::Config& c, const engine::Report& r,
+                                     const Locale& l) {
+    const int experts = c.model.experts, ep = r.layout.ep;
+    if (experts == 0) return {};
+    return {formula(N_("Experts per GPU"), frac(mi("E"), mi("ep")),
+                    frac(mn(format_int(experts, l)), mn(format_int(ep, l))),
+                    format_int(experts / ep, l), l)};
+}
+
+const KindRegistrar registrar{{
+    .name = "expert_parallel",
+    .default_duration = kDefaultDuration,
+    .settable = {"ep", "gpus", "capacity_factor", "nvlink", "network"},
+    .make = make,
+    .cannot_draw = cannot_draw,
+    .shows = "a mixture-of-experts layer: GPU cards each holding experts / ep experts, "
+             "tokens sent by the gate to their top-k experts (a fixed illustrative routing) "
+             "and back; the all-to-all dispatch and combine drawn between every pair of "
+             "cards in an ep group, with bytes per card per step and their time; total "
+             "against active parameters; experts per card morphing as ep changes; below a "
+             "capacity factor of 1 the copies over an expert's capacity stay home, outlined "
+             "(dropped), and the buffer shrinks",
+    .set_note = "the model is the chapter's `model:`: of the presets only Mixtral has few "
+                "enough experts to draw",
+    .sample = "model: mixtral-8x7b\n"
+              "parallel: {gpus: 8, tp: 1, pp: 1}\n"
+              "training: {micro_batches: 8}\n"
+              "cluster: {gpu: h100-sxm-80gb, gpus_per_node: 8, nodes: 2}\n",
+    .goldens = {{"chapter_expert_parallel", 25.8,
+                 "tokens at their experts across the node at ep 8"}},
+    .facts = {.rows = {kEp, rows::params, kActive, kSent, kSeconds, rows::memory},
+              .formulas = {experts_per_gpu, formulas::memory}},
+}};
 
 }  // namespace
 

@@ -439,11 +439,19 @@ std::optional<std::string> cannot_draw(const engine::Config& c) {
            std::to_string(c.layout.gpus);
 }
 
-const KindRegistrar registrar{{"fsdp_gather",
-                               kDefaultDuration,
-                               {"gpus", "model", "precision", "network", "nvlink"},
-                               make,
-                               cannot_draw}};
+const KindRegistrar registrar{{
+    .name = "fsdp_gather",
+    .default_duration = kDefaultDuration,
+    .settable = {"gpus", "model", "precision", "network", "nvlink"},
+    .make = make,
+    .cannot_draw = cannot_draw,
+    .shows = "the model's layers gathered from shards, used and freed, forward then "
+             "backward with the gradients reduce-scattered; live memory gauge per card; "
+             "traffic 1.5x data parallel",
+    .goldens = {{"chapter_fsdp_gather", 5.7, "shards flying in for the first slice"}},
+    .facts = {.rows = {with_label(rows::dp, N_("Shards")), rows::memory, rows::dp_sent},
+              .formulas = {formulas::ring, formulas::memory}},
+}};
 
 }  // namespace
 

@@ -335,11 +335,20 @@ std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
     return std::make_unique<InterconnectChapter>(spec, video, metrics);
 }
 
-const KindRegistrar registrar{
-    {"interconnect",
-     kDefaultDuration,
-     {"nvlink", "network", "gpus_per_node", "nodes", "tp", "pp", "gpus", "model"},
-     make}};
+const KindRegistrar registrar{{
+    .name = "interconnect",
+    .default_duration = kDefaultDuration,
+    .settable = {"nvlink", "network", "gpus_per_node", "nodes", "tp", "pp", "gpus", "model"},
+    .make = make,
+    .shows = "two nodes, NVLink and the network drawn to scale; each strategy's traffic per "
+             "step timed on each link; the link each group uses in this layout",
+    .goldens = {{"chapter_interconnect", 17.5,
+                 "traffic on both links, the link each group uses framed"}},
+    .facts = {.rows = {with_label(rows::dp_sent, N_("Data parallel, sent per GPU")),
+                       with_label(rows::tp_sent, N_("Tensor parallel, sent per GPU")),
+                       with_label(rows::pp_sent, N_("Pipeline, sent per GPU")), rows::comm_seconds},
+              .formulas = {formulas::ring}},
+}};
 
 }  // namespace
 

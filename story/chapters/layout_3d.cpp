@@ -623,11 +623,27 @@ std::optional<std::string> cannot_draw(const engine::Config& c) {
            std::to_string(c.cluster.gpus_per_node);
 }
 
-const KindRegistrar registrar{{"layout_3d",
-                               kDefaultDuration,
-                               {"tp", "pp", "cp", "ep", "gpus", "gpus_per_node", "nodes", "model"},
-                               make,
-                               cannot_draw}};
+const KindRegistrar registrar{{
+    .name = "layout_3d",
+    .default_duration = kDefaultDuration,
+    .settable = {"tp", "pp", "cp", "ep", "gpus", "gpus_per_node", "nodes", "model"},
+    .make = make,
+    .cannot_draw = cannot_draw,
+    .shows = "a rack of nodes from the engine's rank placement: TP groups on NVLink, "
+             "pipeline stages across, replicas across nodes, each highlighted in turn; with "
+             "cp or ep above 1 (from `parallel:`) also context-parallel groups and "
+             "expert-parallel groups (ep neighbouring replicas) outlined in their own "
+             "colours, each card tagged with its CP rank and EP rank, and a legend above "
+             "the rack naming every axis split in two or more with the link its groups "
+             "cross (`cp 2 · NVLink`, `ep 4 · network`)",
+    .sample = "model: mixtral-8x7b\n"
+              "parallel: {gpus: 16, tp: 2, pp: 2}\n"
+              "training: {micro_batches: 8}\n"
+              "cluster: {gpu: h100-sxm-80gb, gpus_per_node: 8, nodes: 2}\n",
+    .goldens = {{"chapter_layout_3d", 11.0, "pipeline stages of one replica in focus"}},
+    .facts = {.rows = {rows::dp, rows::tp, rows::pp, rows::memory, rows::fits, rows::bubble},
+              .formulas = {formulas::replicas, formulas::memory}},
+}};
 
 }  // namespace
 

@@ -350,11 +350,36 @@ class OffloadChapter final : public ChapterBase {
     double time_scale_ = 1e-9;  // the longest bar of every state: compute or PCIe, s
 };
 
-const KindRegistrar registrar{
-    {"offload",
-     kDefaultDuration,
-     {"offload", "zero", "model", "gpus", "gpu", "optimizer", "micro_batches", "overlap"},
-     make_of<OffloadChapter>}};
+const FactRow kOnHost{"per_gpu.host_bytes", N_("On the host, per GPU"), Shown::bytes,
+                      [](const engine::Report& r) { return r.per_gpu.host.value; }};
+const FactRow kPcieBytes{"offload.pcie_bytes_per_step", N_("Over PCIe each step"), Shown::bytes,
+                         [](const engine::Report& r) { return r.offload.bytes().value; }};
+const FactRow kPcieSeconds{"offload.pcie_seconds", N_("PCIe time per step"), Shown::seconds,
+                           [](const engine::Report& r) { return r.offload.seconds.value; }};
+
+const KindRegistrar registrar{{
+    .name = "offload",
+    .default_duration = kDefaultDuration,
+    .settable = {"offload", "zero", "model", "gpus", "gpu", "optimizer", "micro_batches",
+                 "overlap"},
+    .make = make_of<OffloadChapter>,
+    .shows = "ZeRO-Offload and ZeRO-Infinity on one GPU: GPU 0's memory stack and its share "
+             "of host memory joined by a PCIe link; a `set:` of offload sends the parts "
+             "that move (optimizer state and gradients, then the 16-bit weights) across as "
+             "parcels while both stacks count to their new bytes; each step's gradients "
+             "(down) and parameters (up) on the link's two lanes with their bytes and its "
+             "speed each way; the step's compute and PCIe time as bars, and whether the "
+             "PCIe time hides (all of it is exposed unless `overlap: all`, then what "
+             "compute does not cover)",
+    .sample = "model: 7B\n"
+              "parallel: {gpus: 16, tp: 2, pp: 2, zero: 3}\n"
+              "training: {micro_batches: 8}\n"
+              "cluster: {gpu: h100-sxm-80gb, gpus_per_node: 8, nodes: 2}\n",
+    .goldens = {{"chapter_offload", 24.4,
+                 "optimizer and parameters on the host, traffic on the PCIe link"}},
+    .facts = {.rows = {rows::memory, kOnHost, kPcieBytes, kPcieSeconds, rows::fits},
+              .formulas = {formulas::memory}},
+}};
 
 }  // namespace
 

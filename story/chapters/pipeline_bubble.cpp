@@ -124,11 +124,20 @@ std::optional<std::string> cannot_draw(const engine::Config& c) {
            " slots (pp x micro_batches x chunks), got " + std::to_string(slots);
 }
 
-const KindRegistrar registrar{{"pipeline_bubble",
-                               kDefaultDuration,
-                               {"pp", "micro_batches", "schedule", "chunks"},
-                               make,
-                               cannot_draw}};
+const KindRegistrar registrar{{
+    .name = "pipeline_bubble",
+    .default_duration = kDefaultDuration,
+    .settable = {"pp", "micro_batches", "schedule", "chunks"},
+    .make = make,
+    .cannot_draw = cannot_draw,
+    .shows = "stages by time from the engine's GPipe, 1F1B, interleaved, ZB-H1, ZB-H2 or "
+             "DualPipe slot list (a split backward's W in a paler shade than its B); idle "
+             "slots hatched; the schedule's bubble formula with numbers and as measured on "
+             "the timeline; micro-batches held per stage",
+    .goldens = {{"chapter_pipeline_bubble", 15, "the timeline with its bubble hatched"}},
+    .facts = {.rows = {rows::pp, rows::bubble, rows::in_flight, rows::pp_sent},
+              .formulas = {formulas::bubble}},
+}};
 
 }  // namespace
 

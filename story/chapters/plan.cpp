@@ -330,11 +330,38 @@ std::optional<std::string> cannot_draw(const engine::Config& c) {
            ", so it has no winner to draw";
 }
 
-const KindRegistrar registrar{{"plan",
-                               kDefaultDuration,
-                               {"model", "gpus", "gpu", "seq_len", "micro_batches"},
-                               make,
-                               cannot_draw}};
+// The figures on screen are the winner's, as the stat panel's.
+engine::Config winner(const engine::Config& c) { return run_plan(c).best.front().config; }
+
+const FactRow kStep{"step.seconds", N_("Step time"), Shown::seconds,
+                    [](const engine::Report& r) { return r.step.seconds; }};
+
+const KindRegistrar registrar{{
+    .name = "plan",
+    .default_duration = kDefaultDuration,
+    .settable = {"model", "gpus", "gpu", "seq_len", "micro_batches"},
+    .make = make,
+    .cannot_draw = cannot_draw,
+    .shows = "the planner's search (engine::plan, as `shardreel plan` runs it, top 3, "
+             "global batch = dp x micro_batch x micro_batches of the chapter's config): a "
+             "sample of the candidates (at most 3 per fate, spread evenly over the search "
+             "order) as rows, `dp × tp × pp × cp × ep, ZeRO-k, schedule` with memory per "
+             "GPU and step time; the rows whose split leaves the global batch undivided, "
+             "then those that do not fit, then those slower than the top 3 struck through "
+             "and faded, each reason's count running up to the planner's total; the ranked "
+             "three reappearing in order; the winner's first node, its cards tagged with "
+             "their TP, CP, stage, replica and EP coordinates, the groups of its innermost "
+             "split (TP, else CP, else a replica's pipeline: consecutive ranks) outlined "
+             "and named as layout_3d outlines them, and the legend of its axes (layout_3d's "
+             "vocabulary); the stat panel is the winner's. A `set:` fades the search out "
+             "over its first half and plays the new state's search from the start, in the "
+             "time left before the next `set:` or the chapter's end (faster than the "
+             "default pace when that is short)",
+    .goldens = {{"chapter_plan", 20, "the ranked three and the winner's node"}},
+    .facts = {.rows = {rows::dp, rows::tp, rows::pp, rows::memory, kStep},
+              .formulas = {formulas::replicas, formulas::memory},
+              .shown = winner},
+}};
 
 }  // namespace
 

@@ -482,12 +482,22 @@ std::optional<std::string> cannot_draw(const engine::Config& c) {
            std::to_string(c.layout.gpus);
 }
 
-const KindRegistrar registrar{
-    {"ring_allreduce",
-     kDefaultDuration,
-     {"gpus", "model", "precision", "grad_dtype", "network", "nvlink", "gpu"},
-     make,
-     cannot_draw}};
+const KindRegistrar registrar{{
+    .name = "ring_allreduce",
+    .default_duration = kDefaultDuration,
+    .settable = {"gpus", "model", "precision", "grad_dtype", "network", "nvlink", "gpu"},
+    .make = make,
+    .cannot_draw = cannot_draw,
+    .shows = "N cards on a ring, each with a full copy and a slice of the batch; the "
+             "gradient buffer in N chunks, reduce-scatter then all-gather step by step from "
+             "the engine's schedule; 2(N-1)/N x B per card and its time on the link the "
+             "ring crosses; memory bars that do not move as N grows",
+    .goldens = {{"chapter_ring_allreduce", 7.3,
+                 "chunks halfway round the ring during reduce-scatter"}},
+    .facts = {.rows = {with_label(rows::dp, N_("GPUs in the ring")), rows::dp_sent,
+                       rows::comm_seconds},
+              .formulas = {formulas::ring}},
+}};
 
 }  // namespace
 

@@ -245,8 +245,19 @@ std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
     return std::make_unique<SummaryChapter>(spec, video, metrics);
 }
 
-const KindRegistrar registrar{
-    {"summary", kDefaultDuration, {"model", "gpus", "gpu", "seq_len", "micro_batches"}, make}};
+const KindRegistrar registrar{{
+    .name = "summary",
+    .default_duration = kDefaultDuration,
+    .settable = {"model", "gpus", "gpu", "seq_len", "micro_batches"},
+    .make = make,
+    .shows = "DP, ZeRO-1/2, FSDP, TP, PP and 3D side by side: memory per card against "
+             "capacity, comm per step, bubble, fits or not; the 3D row keeps the chapter's "
+             "`cp` and `ep` where they still divide its GPUs, and is then named 4D or 5D "
+             "with `cp` and `ep` in its layout line",
+    .goldens = {{"chapter_summary", 19.9, "seven strategies for 70B on 32 GPUs"}},
+    .facts = {.rows = {rows::memory, rows::fits, rows::comm_seconds},
+              .formulas = {formulas::memory}},
+}};
 
 }  // namespace
 

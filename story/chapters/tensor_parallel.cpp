@@ -399,10 +399,18 @@ std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
     return std::make_unique<TensorParallelChapter>(spec, video, metrics);
 }
 
-const KindRegistrar registrar{{"tensor_parallel",
-                               kDefaultDuration,
-                               {"tp", "model", "seq_len", "micro_batch", "nvlink"},
-                               make}};
+const KindRegistrar registrar{{
+    .name = "tensor_parallel",
+    .default_duration = kDefaultDuration,
+    .settable = {"tp", "model", "seq_len", "micro_batch", "nvlink"},
+    .make = make,
+    .shows = "an MLP block: the first matrix split by columns, the second by rows, partial "
+             "sums all-reduced on NVLink; four all-reduces per layer; memory 1/t; the same "
+             "traffic timed on NVLink and on the network",
+    .goldens = {{"chapter_tensor_parallel", 19.5, "the MLP split over the tensor-parallel group"}},
+    .facts = {.rows = {rows::tp, rows::weights, rows::tp_sent, rows::comm_seconds},
+              .formulas = {formulas::memory}},
+}};
 
 }  // namespace
 

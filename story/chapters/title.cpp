@@ -103,7 +103,15 @@ std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
     return std::make_unique<TitleChapter>(spec, video, metrics);
 }
 
-const KindRegistrar registrar{{"title", kDefaultDuration, {}, make}};
+const KindRegistrar registrar{{
+    .name = "title",
+    .default_duration = kDefaultDuration,
+    .settable = {},
+    .make = make,
+    .shows = "the model as a loaf of layer slices with a forward pass sweeping through it; "
+             "title and subtitle",
+    .goldens = {{"chapter_title", 3.0, "the title card"}},
+}};
 
 }  // namespace
 

@@ -169,8 +169,29 @@ std::optional<std::string> cannot_draw(const engine::Config& c) {
     return std::nullopt;
 }
 
-const KindRegistrar registrar{
-    {"zero_bubble", kDefaultDuration, {"schedule", "pp", "micro_batches"}, make, cannot_draw}};
+const KindRegistrar registrar{{
+    .name = "zero_bubble",
+    .default_duration = kDefaultDuration,
+    .settable = {"schedule", "pp", "micro_batches"},
+    .make = make,
+    .cannot_draw = cannot_draw,
+    .shows = "the zero-bubble schedules on the engine's slot lists, on the same timeline as "
+             "`pipeline_bubble`: 1F1B first, its whole backwards splitting into B (input "
+             "gradient) and W (weight gradient) at 10 s of the default length (scaled with "
+             "it), then on each `set:` of the schedule every slot slides from its place in "
+             "the old schedule to its place in the new one (matched by GPU, micro-batch and "
+             "pass; a whole backward's halves become its B and W), so the Ws are seen "
+             "moving into the bubble; beside each GPU its idle share of its own span, its "
+             "peak micro-batches held and their activations in GB; under the timeline the "
+             "schedule's bubble formula, the bubble measured on the slots and GPU 0's peak "
+             "activations beside the first schedule's. At most 8 stages and 32 "
+             "micro-batches; not the interleaved schedule (that is `pipeline_bubble`'s)",
+    .set_note = "the schedule one of gpipe, 1f1b, zb-h1, zb-h2, dualpipe",
+    .set_values = {{"schedule", {"zb-h1", "zb-h2", "dualpipe"}}},
+    .goldens = {{"chapter_zero_bubble", 25, "ZB-H2 settled, the Ws in the bubble"}},
+    .facts = {.rows = {rows::pp, rows::bubble, rows::in_flight, rows::activations},
+              .formulas = {formulas::bubble}},
+}};
 
 }  // namespace
 

@@ -59,33 +59,22 @@ bool draws_differently(const story::ChapterSpec& a, const story::ChapterSpec& b,
 // loader rejects that value for the kind's configuration.
 std::optional<story::Storyboard> one_chapter(const story::KindInfo& kind, const std::string& param,
                                              const std::string& value) {
-    const std::string text =
-        "shardreel: 1\n"
-        "video: {size: 480x270, fps: 4}\n"
-        "defaults:\n" +
-        // expert_parallel draws a mixture of experts on at most 8 GPUs; offload needs ZeRO-3's
-        // partitions for every offload value.
-        // layout_3d draws expert-parallel groups, which need experts too.
-        (kind.name == "expert_parallel"
-             ? std::string("  model: mixtral-8x7b\n  parallel: {gpus: 8, tp: 1, pp: 1}\n")
-         : kind.name == "layout_3d"
-             ? std::string("  model: mixtral-8x7b\n  parallel: {gpus: 16, tp: 2, pp: 2}\n")
-         : kind.name == "offload"
-             ? std::string("  model: 7B\n  parallel: {gpus: 16, tp: 2, pp: 2, zero: 3}\n")
-             : std::string("  model: 7B\n  parallel: {gpus: 16, tp: 2, pp: 2}\n")) +
-        "  training: {micro_batches: 8}\n"
-        "  cluster: {gpu: h100-sxm-80gb, gpus_per_node: 8, nodes: 2}\n"
-        "chapters:\n"
-        "  - id: c\n"
-        "    kind: " +
-        kind.name +
-        "\n"
-        "    duration: 6s\n"
-        "    title: Perturbed\n"
-        "    beats:\n"
-        "      - {at: 0s, say: Before.}\n"
-        "      - {at: 2s, over: 1s, say: After., set: {" +
-        param + ": '" + value + "'}}\n";
+    std::string defaults;  // the kind's sample configuration, indented under defaults:
+    std::istringstream sample(kind.sample);
+    for (std::string line; std::getline(sample, line);) defaults += "  " + line + "\n";
+    const std::string text = "shardreel: 1\nvideo: {size: 480x270, fps: 4}\ndefaults:\n" +
+                             defaults +
+                             "chapters:\n"
+                             "  - id: c\n"
+                             "    kind: " +
+                             kind.name +
+                             "\n"
+                             "    duration: 6s\n"
+                             "    title: Perturbed\n"
+                             "    beats:\n"
+                             "      - {at: 0s, say: Before.}\n"
+                             "      - {at: 2s, over: 1s, say: After., set: {" +
+                             param + ": '" + value + "'}}\n";
     story::Diagnostics diags;
     return story::parse_storyboard(text, "perturbed.yaml", diags);
 }
@@ -125,12 +114,12 @@ const std::map<std::string, std::vector<std::string>>& candidates() {
     return table;
 }
 
-// A kind's own values for a parameter where the generic ones miss what it draws: zero_bubble's
-// schedules are the zero-bubble ones (it refuses interleaved; gpipe and 1f1b are its baseline).
+// A kind's own values for a parameter where the generic ones miss what it draws
+// (KindInfo::set_values), else the generic ones.
 const std::vector<std::string>& candidates_for(const story::KindInfo& kind,
                                                const std::string& param) {
-    static const std::vector<std::string> zero_bubble_schedules{"zb-h1", "zb-h2", "dualpipe"};
-    if (kind.name == "zero_bubble" && param == "schedule") return zero_bubble_schedules;
+    for (const auto& [name, values] : kind.set_values)
+        if (name == param) return values;
     return candidates().at(param);
 }
 

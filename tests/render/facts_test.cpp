@@ -1,0 +1,99 @@
+// The article page's facts for every chapter kind, as each kind declares them (KindInfo::facts):
+// every row is the figure `numbers --format json` prints under its key for the configuration on
+// screen, every kind that draws engine figures has rows and formulas, and the formulas' MathML
+// holds what they say.
+#include "render/page/facts.hpp"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+#include "render/cli/numbers_json.hpp"
+#include "render/cli/storyboard_inputs.hpp"
+#include "story/chapter.hpp"
+#include "story/explore.hpp"
+#include "story/format.hpp"
+
+namespace {
+
+const nlohmann::ordered_json& at_key(const nlohmann::ordered_json& report, const std::string& key) {
+    const nlohmann::ordered_json* j = &report;
+    std::istringstream parts(key);
+    for (std::string part; std::getline(parts, part, '.');) {
+        INFO(key);
+        REQUIRE(j->contains(part));
+        j = &j->at(part);
+    }
+    return *j;
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+    std::size_t n = 0;
+    for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+// The configuration on screen at the kind's first golden in its storyboard.
+engine::Config golden_config(const story::KindInfo& kind) {
+    std::ostringstream errors;
+    const auto board = render::load_storyboard(
+        std::string(SHARDREEL_SOURCE_DIR) + "/tests/storyboards/good/kind_" + kind.name + ".yaml",
+        errors);
+    INFO(errors.str());
+    REQUIRE(board);
+    for (const story::ChapterSpec& c : board->chapters)
+        if (c.kind == kind.name) return story::config_at(c, kind.goldens.at(0).at);
+    FAIL("no chapter of kind " << kind.name);
+    return {};
+}
+
+}  // namespace
+
+TEST_CASE("every kind's facts are the engine's figures under their numbers keys", "[page]") {
+    const story::Locale& en = story::Locale::english();
+    for (const story::KindInfo& kind : story::chapter_kinds()) {
+        INFO(kind.name);
+        const engine::Config config = golden_config(kind);
+        const render::Facts facts = render::chapter_facts(kind.name, config, en);
+        if (kind.name == "title") {  // draws no engine figure
+            CHECK(facts.stats.empty());
+            CHECK(facts.maths.empty());
+            continue;
+        }
+        CHECK(facts.stats.size() >= 3);
+        CHECK(count(facts.maths, "<div class=\"formula\">") >= 1);
+        // Three lines a formula: symbols, = values, = result.
+        CHECK(count(facts.maths, "<math ") == 3 * count(facts.maths, "<div class=\"formula\">"));
+        const engine::Config shown = kind.facts.shown ? kind.facts.shown(config) : config;
+        const auto json = render::report_json(engine::analyze(shown));
+        REQUIRE(facts.stats.size() == kind.facts.rows.size());
+        for (std::size_t i = 0; i < facts.stats.size(); ++i) {
+            const render::Stat& s = facts.stats[i];
+            INFO(s.key);
+            CHECK(s.key == kind.facts.rows[i].key);
+            CHECK(s.value == at_key(json, s.key));
+            CHECK(s.label == kind.facts.rows[i].label);
+            CHECK_FALSE(s.text.empty());
+        }
+    }
+}
+
+TEST_CASE("a memory formula adds up to the memory row, and plan's figures are its winner's",
+          "[page]") {
+    const story::Locale& en = story::Locale::english();
+    const story::KindInfo& zero = *story::find_kind("zero_stages");
+    const engine::Config config = golden_config(zero);
+    const engine::Report r = engine::analyze(config);
+    const render::Facts facts = render::chapter_facts("zero_stages", config, en);
+    const std::string total = story::format_bytes(r.per_gpu.total.value, en);
+    CHECK(facts.maths.find("<mo>=</mo><mn>" + total + "</mn>") != std::string::npos);
+    CHECK(facts.maths.find("<mn>" + story::format_bytes(r.per_gpu.weights.value, en) + "</mn>") !=
+          std::string::npos);
+
+    const story::KindInfo& plan = *story::find_kind("plan");
+    const engine::Config asked = golden_config(plan);
+    const render::Facts planned = render::chapter_facts("plan", asked, en);
+    const engine::Config winner = plan.facts.shown(asked);
+    CHECK_FALSE(winner == asked);
+    REQUIRE(planned.stats.at(0).key == std::string("layout.dp"));
+    CHECK(planned.stats.at(0).value == engine::analyze(winner).layout.dp());
+}

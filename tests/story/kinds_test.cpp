@@ -1,0 +1,138 @@
+// What is derived from the kinds' registry and the schema, checked against the files that carry
+// it: README's table of chapter kinds (from each KindInfo) and libFuzzer's storyboard dictionary
+// (the schema's keys and values, then fuzz/syntax.dict). SHARDREEL_REGEN_DOCS=1 rewrites them:
+// `SHARDREEL_REGEN_DOCS=1 build/test_story '[docs]'`.
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "story/chapter.hpp"
+#include "story/schema.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kSource = SHARDREEL_SOURCE_DIR;
+
+std::string slurp(const fs::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string duration_text(double seconds) {
+    std::ostringstream out;
+    out << seconds << " s";
+    return out.str();
+}
+
+std::string joined(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
+    return out.empty() ? "—" : out;
+}
+
+// README's table of kinds, a row per kind in the registry's (alphabetical) order.
+std::string kinds_table() {
+    std::string out =
+        "| kind | still | default | `set:`-able | shows |\n"
+        "|---|---|---|---|---|\n";
+    for (const story::KindInfo& k : story::chapter_kinds()) {
+        const std::string png = k.goldens.empty() ? "" : k.goldens.front().png;
+        std::string settable = joined(k.settable);
+        if (*k.set_note) settable += std::string(" (") + k.set_note + ")";
+        out += "| `" + k.name + "` | <img src=\"tests/golden/" + png +
+               ".png\" width=\"240\" alt=\"" + k.name + " still\"> | " +
+               duration_text(k.default_duration) + " | " + settable + " | " + k.shows + " |\n";
+    }
+    return out;
+}
+
+void collect(const nlohmann::json& node, std::set<std::string>& keys,
+             std::set<std::string>& values) {
+    if (node.is_array())
+        for (const auto& item : node) collect(item, keys, values);
+    if (!node.is_object()) return;
+    for (const auto& [name, value] : node.items()) {
+        if (name == "properties")
+            for (const auto& [key, unused] : value.items()) keys.insert(key);
+        if (name == "enum")
+            for (const auto& v : value)
+                if (v.is_string()) values.insert(v.get<std::string>());
+        collect(value, keys, values);
+    }
+}
+
+// The schema's keys (alone and as `key: `) and string values, then fuzz/syntax.dict.
+std::string fuzz_dictionary() {
+    std::set<std::string> keys, values;
+    collect(nlohmann::json::parse(story::storyboard_schema()), keys, values);
+    std::string out =
+        "# libFuzzer dictionary for storyboards, generated (tests/story/kinds_test.cpp): the "
+        "schema's\n"
+        "# keys and values, then fuzz/syntax.dict.\n";
+    for (const std::string& k : keys) out += "\"" + k + "\"\n\"" + k + ": \"\n";
+    for (const std::string& v : values)
+        if (!keys.count(v)) out += "\"" + v + "\"\n";
+    std::istringstream syntax(slurp(kSource / "fuzz/syntax.dict"));
+    for (std::string line; std::getline(syntax, line);)
+        if (!line.starts_with("#")) out += line + "\n";
+    return out;
+}
+
+bool regenerating() { return std::getenv("SHARDREEL_REGEN_DOCS") != nullptr; }
+
+// README's text with the block that starts at `head` (up to the first line not starting with
+// '|') replaced by table.
+std::string with_table(const std::string& readme, const std::string& head,
+                       const std::string& table) {
+    const auto start = readme.find(head);
+    REQUIRE(start != std::string::npos);
+    auto end = start;
+    while (end < readme.size() && readme[end] == '|') end = readme.find('\n', end) + 1;
+    return readme.substr(0, start) + table + readme.substr(end);
+}
+
+void check_or_write(const fs::path& path, const std::string& expected) {
+    if (regenerating()) {
+        std::ofstream(path, std::ios::binary) << expected;
+        return;
+    }
+    INFO(path.string() << " differs from what the registry and schema give; rewrite it with "
+                          "SHARDREEL_REGEN_DOCS=1 build/test_story '[docs]'");
+    CHECK(slurp(path) == expected);
+}
+
+}  // namespace
+
+TEST_CASE("README's table of chapter kinds is the registry's", "[docs]") {
+    const std::string readme = slurp(kSource / "README.md");
+    const std::string table = kinds_table();
+    check_or_write(kSource / "README.md", with_table(readme, "| kind | still |", table));
+    // Every kind has its row, its still and its line; none is listed twice.
+    for (const story::KindInfo& k : story::chapter_kinds()) {
+        INFO(k.name);
+        CHECK(std::string(k.shows).size() > 40);
+        REQUIRE_FALSE(k.goldens.empty());
+        CHECK(fs::exists(kSource / "tests/golden" / (std::string(k.goldens.front().png) + ".png")));
+        const std::string row = "| `" + k.name + "` |";
+        const auto at = readme.find(row);
+        CHECK(at != std::string::npos);
+        CHECK(readme.find(row, at + 1) == std::string::npos);
+    }
+}
+
+TEST_CASE("the fuzz dictionary is the schema's keys and values and fuzz/syntax.dict", "[docs]") {
+    const std::string dict = fuzz_dictionary();
+    check_or_write(kSource / "fuzz/storyboard.dict", dict);
+    for (const story::KindInfo& k : story::chapter_kinds())
+        CHECK(dict.find("\n\"" + k.name + "\"\n") != std::string::npos);
+    for (const char* key : {"cp_split", "set", "pronounce"})
+        CHECK(dict.find("\n\"" + std::string(key) + ": \"\n") != std::string::npos);
+}
