@@ -41,15 +41,12 @@ const Keys kModelKeys{"name",           "params",       "layers",   "hidden",  "
                       "kv_heads",       "ffn",          "vocab",    "experts", "top_k",
                       "shared_experts", "dense_layers", "dense_ffn"};
 const Keys kModelRequired{"layers", "hidden", "heads"};
-// Section keys are flat setting names (settings.hpp), applied in this order: a gpu first so that
-// an nvlink or network beside it overrides the preset's links; gpus after the cluster size.
-const Keys kTrainingKeys{"precision",         "grad_dtype",    "optimizer",      "seq_len",
-                         "micro_batch",       "micro_batches", "recompute",      "flash_attention",
-                         "sequence_parallel", "schedule",      "chunks",         "mfu",
-                         "overlap",           "step_time",     "capacity_factor"};
-const Keys kClusterKeys{"gpu", "gpus_per_node", "nodes", "nvlink", "network"};
-const Keys kParallelKeys{"gpus",        "tp",      "pp", "zero",    "ep",
-                         "shard_group", "offload", "cp", "cp_mode", "cp_split"};
+// Section keys are flat setting names (settings.hpp), applied in the settings' order: a gpu
+// first so that an nvlink or network beside it overrides the preset's links; gpus after the
+// cluster size.
+const Keys kTrainingKeys = section_keys(SettingSection::training);
+const Keys kClusterKeys = section_keys(SettingSection::cluster);
+const Keys kParallelKeys = section_keys(SettingSection::parallel);
 
 struct Section {
     const char* name;

@@ -16,12 +16,6 @@ using Error = std::optional<std::string>;
 using Apply = Error (*)(engine::Config&, const std::string& key, const std::string& value);
 using limits::kMaxGpus;
 
-struct Handler {
-    std::string name;
-    SettingType type;
-    Apply apply;
-};
-
 Error set_int(int& field, const std::string& key, const std::string& value, limits::Bound b) {
     long long v = 0;
     if (auto e = integer_in_range(key, value, b.lo, b.hi, v)) return e;
@@ -117,124 +111,167 @@ Error set_cluster_size(engine::Config& c, int engine::Cluster::*field, const std
     return std::nullopt;
 }
 
-// Each flat name, the shape of its value, and how it applies; bounds and keywords from limits.
-const std::vector<Handler>& handlers() {
-    using C = engine::Config;
-    using S = const std::string&;
-    using T = SettingType;
-    using limits::choice, limits::whole_number;
-    static const std::vector<Handler> table{
-        {"model", T::model, [](C& c, S, S v) { return set_model(c, v); }},
-        {"gpu", T::gpu, [](C& c, S, S v) { return set_gpu(c, v); }},
-        {"precision", T::choice,
-         [](C& c, S, S v) {
-             return set_choice(c.training.precision, engine::parse_precision(v), v,
-                               choice("precision"));
-         }},
-        {"grad_dtype", T::choice,
-         [](C& c, S, S v) {
-             return set_choice(c.training.grad_dtype, engine::parse_grad_dtype(v), v,
-                               choice("grad_dtype"));
-         }},
-        {"optimizer", T::choice,
-         [](C& c, S, S v) {
-             return set_choice(c.training.optimizer, engine::parse_optimizer(v), v,
-                               choice("optimizer"));
-         }},
-        {"seq_len", T::whole,
-         [](C& c, S k, S v) { return set_int(c.training.seq_len, k, v, whole_number("seq_len")); }},
-        {"micro_batch", T::whole,
-         [](C& c, S k, S v) {
-             return set_int(c.training.micro_batch, k, v, whole_number("micro_batch"));
-         }},
-        {"micro_batches", T::whole,
-         [](C& c, S k, S v) {
-             return set_int(c.training.micro_batches, k, v, whole_number("micro_batches"));
-         }},
-        {"recompute", T::choice,
-         [](C& c, S, S v) {
-             return set_choice(c.training.recompute, engine::parse_recompute(v), v,
-                               choice("recompute"));
-         }},
-        {"flash_attention", T::flag,
-         [](C& c, S k, S v) { return set_bool(c.training.flash_attention, k, v); }},
-        {"sequence_parallel", T::flag,
-         [](C& c, S k, S v) { return set_bool(c.training.sequence_parallel, k, v); }},
-        {"schedule", T::choice,
-         [](C& c, S, S v) {
-             return set_choice(c.training.schedule, engine::parse_schedule(v), v,
-                               choice("schedule"));
-         }},
-        {"chunks", T::whole,
-         [](C& c, S k, S v) { return set_int(c.training.chunks, k, v, whole_number("chunks")); }},
-        {"mfu", T::ranged,
-         [](C& c, S, S v) { return set_ranged(c.training.mfu, v, limits::range("mfu")); }},
-        {"overlap", T::choice,
-         [](C& c, S, S v) {
-             return set_choice(c.training.overlap, engine::parse_overlap(v), v, choice("overlap"));
-         }},
-        {"step_time", T::ranged,
-         [](C& c, S, S v) {
-             return set_ranged(c.training.step_time, v, limits::range("step_time"));
-         }},
-        {"capacity_factor", T::ranged,
-         [](C& c, S, S v) {
-             return set_ranged(c.training.capacity_factor, v, limits::range("capacity_factor"));
-         }},
-        {"gpus", T::whole,
-         [](C& c, S k, S v) { return set_int(c.layout.gpus, k, v, whole_number("gpus")); }},
-        {"tp", T::whole,
-         [](C& c, S k, S v) { return set_int(c.layout.tp, k, v, whole_number("tp")); }},
-        {"pp", T::whole,
-         [](C& c, S k, S v) { return set_int(c.layout.pp, k, v, whole_number("pp")); }},
-        {"zero", T::whole,
-         [](C& c, S k, S v) { return set_int(c.layout.zero, k, v, whole_number("zero")); }},
-        {"ep", T::whole,
-         [](C& c, S k, S v) { return set_int(c.layout.ep, k, v, whole_number("ep")); }},
-        {"shard_group", T::whole,
-         [](C& c, S k, S v) {
-             return set_int(c.layout.shard_group, k, v, whole_number("shard_group"));
-         }},
-        {"offload", T::choice,
-         [](C& c, S, S v) {
-             return set_choice(c.layout.offload, engine::parse_offload(v), v, choice("offload"));
-         }},
-        {"cp", T::whole,
-         [](C& c, S k, S v) { return set_int(c.layout.cp, k, v, whole_number("cp")); }},
-        {"cp_mode", T::choice,
-         [](C& c, S, S v) {
-             return set_choice(c.layout.cp_mode, engine::parse_cp_mode(v), v, choice("cp_mode"));
-         }},
-        {"cp_split", T::choice,
-         [](C& c, S, S v) {
-             return set_choice(c.layout.cp_split, engine::parse_cp_split(v), v, choice("cp_split"));
-         }},
-        {"gpus_per_node", T::whole,
-         [](C& c, S k, S v) {
-             return set_cluster_size(c, &engine::Cluster::gpus_per_node, k, v,
-                                     whole_number("gpus_per_node"));
-         }},
-        {"nodes", T::whole,
-         [](C& c, S k, S v) {
-             return set_cluster_size(c, &engine::Cluster::nodes, k, v, whole_number("nodes"));
-         }},
-        {"nvlink", T::bandwidth, [](C& c, S, S v) { return set_bandwidth(c.cluster.nvlink, v); }},
-        {"network", T::bandwidth, [](C& c, S, S v) { return set_bandwidth(c.cluster.network, v); }},
-    };
-    return table;
+// How a value is read into a field of engine::Config (c.*Part.*Field), the field's bounds or
+// keywords found in limits.hpp under the setting's name.
+template <auto Part, auto Field>
+Error apply_whole(engine::Config& c, const std::string& key, const std::string& value) {
+    return set_int(c.*Part.*Field, key, value, *limits::find_whole_number(key));
+}
+template <auto Part, auto Field, auto Parse>
+Error apply_choice(engine::Config& c, const std::string& key, const std::string& value) {
+    return set_choice(c.*Part.*Field, Parse(value), value, *limits::find_choice(key));
+}
+template <auto Part, auto Field>
+Error apply_flag(engine::Config& c, const std::string& key, const std::string& value) {
+    return set_bool(c.*Part.*Field, key, value);
+}
+template <auto Part, auto Field>
+Error apply_bandwidth(engine::Config& c, const std::string&, const std::string& value) {
+    return set_bandwidth(c.*Part.*Field, value);
+}
+template <auto Part, auto Field>
+Error apply_ranged(engine::Config& c, const std::string& key, const std::string& value) {
+    return set_ranged(c.*Part.*Field, value, *limits::find_range(key));
+}
+template <int engine::Cluster::*Field>
+Error apply_cluster_size(engine::Config& c, const std::string& key, const std::string& value) {
+    return set_cluster_size(c, Field, key, value, *limits::find_whole_number(key));
 }
 
-const Handler* find_handler(const std::string& name) {
-    auto it = std::ranges::find(handlers(), name, &Handler::name);
-    return it == handlers().end() ? nullptr : &*it;
+struct Rule {
+    SettingType type;
+    Apply apply;
+};
+using C = engine::Config;
+using engine::Cluster, engine::Parallel, engine::Training;
+template <auto P, auto F>
+constexpr Rule whole{SettingType::whole, apply_whole<P, F>};
+template <auto P, auto F, auto Parse>
+constexpr Rule keyword{SettingType::choice, apply_choice<P, F, Parse>};
+template <auto P, auto F>
+constexpr Rule flag{SettingType::flag, apply_flag<P, F>};
+template <auto P, auto F>
+constexpr Rule bandwidth{SettingType::bandwidth, apply_bandwidth<P, F>};
+template <auto P, auto F>
+constexpr Rule ranged{SettingType::ranged, apply_ranged<P, F>};
+
+SettingSpec row(const char* name, SettingSection section, Rule rule, const char* flag,
+                const char* help, std::vector<std::string> tried) {
+    return {name, section, rule.type, flag, help, std::move(tried), rule.apply};
+}
+
+// Every flat setting, once: its section, how its value is read and applied, its flag in `numbers`
+// and `plan` and that flag's help, and values the tests try. In the order the sections apply
+// them: a gpu before the nvlink or network beside it (which override its links), the cluster's
+// size before gpus (which follows it unless given).
+const std::vector<SettingSpec>& table() {
+    using S = SettingSection;
+    static const std::vector<SettingSpec> rows{
+        row("model", S::model,
+            {SettingType::model,
+             [](C& c, const std::string&, const std::string& v) { return set_model(c, v); }},
+            "--model", "model preset, e.g. llama-2-7b (default), mixtral-8x7b, deepseek-v3",
+            {"llama-2-13b", "llama-3-8b", "30B"}),
+        row("precision", S::training,
+            keyword<&C::training, &Training::precision, engine::parse_precision>, "--precision",
+            "mixed precision recipe", {"fp8-mixed", "fp32", "bf16-mixed"}),
+        row("grad_dtype", S::training,
+            keyword<&C::training, &Training::grad_dtype, engine::parse_grad_dtype>, "--grad-dtype",
+            "gradient accumulation dtype (fp32: as Megatron keeps them)", {"fp32", "bf16"}),
+        row("optimizer", S::training,
+            keyword<&C::training, &Training::optimizer, engine::parse_optimizer>, "--optimizer",
+            "optimizer, for its state's bytes per parameter",
+            {"adam-8bit", "sgd-momentum", "adam"}),
+        row("seq_len", S::training, whole<&C::training, &Training::seq_len>, "--seq",
+            "sequence length in tokens", {"2048", "8192"}),
+        row("micro_batch", S::training, whole<&C::training, &Training::micro_batch>,
+            "--micro-batch", "sequences per micro-batch", {"2", "4"}),
+        row("micro_batches", S::training, whole<&C::training, &Training::micro_batches>,
+            "--micro-batches", "micro-batches per step", {"4", "16"}),
+        row("recompute", S::training,
+            keyword<&C::training, &Training::recompute, engine::parse_recompute>, "--recompute",
+            "activation recomputation", {"full", "selective", "none"}),
+        row("flash_attention", S::training, flag<&C::training, &Training::flash_attention>,
+            "--flash-attention", "FlashAttention: on | off", {"false", "true"}),
+        row("sequence_parallel", S::training, flag<&C::training, &Training::sequence_parallel>,
+            "--sequence-parallel", "sequence parallelism with tp: on | off", {"true", "false"}),
+        row("schedule", S::training,
+            keyword<&C::training, &Training::schedule, engine::parse_schedule>, "--schedule",
+            "pipeline schedule", {"gpipe", "interleaved", "1f1b"}),
+        row("chunks", S::training, whole<&C::training, &Training::chunks>, "--chunks",
+            "virtual stages per GPU (interleaved)", {"2", "4"}),
+        row("mfu", S::training, ranged<&C::training, &Training::mfu>, "--mfu",
+            "fraction of peak sustained on the GPUs' work, for the step time (0.4)",
+            {"0.3", "0.5"}),
+        row("overlap", S::training,
+            keyword<&C::training, &Training::overlap, engine::parse_overlap>, "--overlap",
+            "communication hidden behind compute", {"all", "dp", "none"}),
+        row("step_time", S::training, ranged<&C::training, &Training::step_time>, "--step-time",
+            "a measured step time (12.5s): report MFU and HFU from it", {"10s", "20s"}),
+        row("capacity_factor", S::training, ranged<&C::training, &Training::capacity_factor>,
+            "--capacity-factor", "expert capacity over an even share of tokens (1)",
+            {"0.5", "1.25"}),
+        row("gpu", S::cluster,
+            {SettingType::gpu,
+             [](C& c, const std::string&, const std::string& v) { return set_gpu(c, v); }},
+            "--gpu", "GPU preset", {"h200-sxm-141gb", "a100-sxm-80gb"}),
+        row("gpus_per_node", S::cluster,
+            {SettingType::whole, apply_cluster_size<&Cluster::gpus_per_node>}, "--gpus-per-node",
+            "GPUs per node (NVLink inside, the network between)", {"4", "8"}),
+        row("nodes", S::cluster, {SettingType::whole, apply_cluster_size<&Cluster::nodes>},
+            "--nodes", "nodes; --gpus follows gpus-per-node x nodes unless given", {"4", "1"}),
+        row("nvlink", S::cluster, bandwidth<&C::cluster, &Cluster::nvlink>, "--nvlink",
+            "NVLink bandwidth, both directions together (900GB/s)", {"450GB/s", "600GB/s"}),
+        row("network", S::cluster, bandwidth<&C::cluster, &Cluster::network>, "--network",
+            "network bandwidth per GPU, one direction (400Gb/s, 50GB/s)", {"25GB/s", "100GB/s"}),
+        row("gpus", S::parallel, whole<&C::layout, &Parallel::gpus>, "--gpus",
+            "GPUs in total; data parallel = gpus / (tp x pp x cp)", {"8", "4", "16"}),
+        row("tp", S::parallel, whole<&C::layout, &Parallel::tp>, "--tp", "tensor-parallel degree",
+            {"4", "1", "8"}),
+        row("pp", S::parallel, whole<&C::layout, &Parallel::pp>, "--pp", "pipeline-parallel degree",
+            {"4", "1", "2"}),
+        row("zero", S::parallel, whole<&C::layout, &Parallel::zero>, "--zero", "ZeRO stage 0..3",
+            {"1", "2", "3", "0"}),
+        row("ep", S::parallel, whole<&C::layout, &Parallel::ep>, "--ep",
+            "expert-parallel degree (divides dp and the experts)", {"2", "4", "1"}),
+        row("shard_group", S::parallel, whole<&C::layout, &Parallel::shard_group>, "--shard-group",
+            "with --zero 3: shard inside groups of S replicas (hybrid)", {"2", "0"}),
+        row("offload", S::parallel, keyword<&C::layout, &Parallel::offload, engine::parse_offload>,
+            "--offload", "what ZeRO keeps in host memory",
+            {"optimizer", "optimizer+params", "none"}),
+        row("cp", S::parallel, whole<&C::layout, &Parallel::cp>, "--cp",
+            "context-parallel degree: GPUs per sequence; dp = gpus / (tp x pp x cp)",
+            {"2", "4", "1"}),
+        row("cp_mode", S::parallel, keyword<&C::layout, &Parallel::cp_mode, engine::parse_cp_mode>,
+            "--cp-mode", "how K and V travel between context-parallel ranks",
+            {"ring", "allgather"}),
+        row("cp_split", S::parallel,
+            keyword<&C::layout, &Parallel::cp_split, engine::parse_cp_split>, "--cp-split",
+            "which chunks of the sequence a context-parallel rank holds", {"naive", "balanced"}),
+    };
+    return rows;
 }
 
 }  // namespace
 
+const std::vector<SettingSpec>& settings() { return table(); }
+
+const SettingSpec* find_setting(const std::string& name) {
+    auto it = std::ranges::find(table(), name, &SettingSpec::name);
+    return it == table().end() ? nullptr : &*it;
+}
+
+std::vector<std::string> section_keys(SettingSection section) {
+    std::vector<std::string> keys;
+    for (const SettingSpec& s : table())
+        if (s.section == section) keys.push_back(s.name);
+    return keys;
+}
+
 const std::vector<std::string>& setting_names() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> out;
-        for (const Handler& h : handlers()) out.push_back(h.name);
+        for (const SettingSpec& s : table()) out.push_back(s.name);
         return out;
     }();
     return names;
@@ -242,17 +279,17 @@ const std::vector<std::string>& setting_names() {
 
 std::optional<std::string> apply_setting(engine::Config& c, const std::string& key,
                                          const std::string& value) {
-    const Handler* handler = find_handler(key);
-    if (!handler) return unknown_name("parameter", key, setting_names());
+    const SettingSpec* setting = find_setting(key);
+    if (!setting) return unknown_name("parameter", key, setting_names());
     engine::Config changed = c;  // c stays untouched when the value is rejected
-    if (auto e = handler->apply(changed, key, value)) return e;
+    if (auto e = setting->apply(changed, key, value)) return e;
     c = std::move(changed);
     return std::nullopt;
 }
 
 std::optional<SettingType> setting_type(const std::string& name) {
-    const Handler* handler = find_handler(name);
-    return handler ? std::optional(handler->type) : std::nullopt;
+    const SettingSpec* setting = find_setting(name);
+    return setting ? std::optional(setting->type) : std::nullopt;
 }
 
 std::optional<bool> parse_flag(std::string_view text) {

@@ -10,15 +10,38 @@
 
 namespace story {
 
-// Every flat name: model, gpu, precision, grad_dtype, optimizer, seq_len, micro_batch,
-// micro_batches, recompute, flash_attention, sequence_parallel, schedule, chunks, mfu, overlap,
-// step_time, gpus, tp, pp, zero, gpus_per_node, nodes, nvlink, network.
-const std::vector<std::string>& setting_names();
-
 // The shape of a flat setting's value: a model, a GPU preset, a keyword (limits::kChoices), a
 // whole number (limits::kWholeNumbers), a flag, a bandwidth or a real number in its range
 // (limits::kRanges). The JSON Schema is built from it.
 enum class SettingType { model, gpu, choice, whole, flag, bandwidth, ranged };
+
+// Where a storyboard gives a setting: `model:` itself, or a key of one of the sections.
+enum class SettingSection { model, training, cluster, parallel };
+
+// One flat setting, described once: the storyboard's sections and `set:`, the limits its value
+// is checked against (found in limits.hpp under its name), the JSON Schema, the flags of
+// `numbers` and `plan`, and the tests all read this.
+struct SettingSpec {
+    std::string name;
+    SettingSection section;
+    SettingType type;
+    std::string flag;                // in `numbers` and `plan`: --seq for seq_len
+    std::string help;                // the flag's help (a keyword's choices are added to it)
+    std::vector<std::string> tried;  // values the tests set it to, in order
+    // Reads value into c; an error message (no position) when it does not parse or is out of
+    // range (c may be half-changed then: apply_setting applies to a copy).
+    std::optional<std::string> (*apply)(engine::Config& c, const std::string& key,
+                                        const std::string& value);
+};
+
+// Every setting, in the order they are applied: a gpu before the links beside it, the cluster's
+// size before gpus.
+const std::vector<SettingSpec>& settings();
+const SettingSpec* find_setting(const std::string& name);  // nullptr: no such name
+// The keys of one section, in that order.
+std::vector<std::string> section_keys(SettingSection section);
+// Their names, in that order.
+const std::vector<std::string>& setting_names();
 std::optional<SettingType> setting_type(const std::string& name);  // nullopt: no such name
 
 // Applies key=value to c. Returns an error message (no position) when the key is unknown or the

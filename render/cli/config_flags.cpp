@@ -15,41 +15,24 @@ using Errors = std::vector<std::string>;
 
 struct FlagSpec {
     const char* flag;
-    const char* key;  // story::apply_setting name, or ModelSpec field for shape flags
+    const char* key;  // a ModelSpec field
     const char* help;
 };
 
-// Applied in this order, so --gpu brings its links before --nvlink / --network override them.
-constexpr FlagSpec kSettingFlags[] = {
-    {"--gpu", "gpu",
-     "GPU preset: h100-sxm-80gb, h200-sxm-141gb, a100-sxm-80gb, h800-sxm-80gb, b200"},
-    {"--nvlink", "nvlink", "NVLink bandwidth, both directions together (900GB/s)"},
-    {"--network", "network", "network bandwidth per GPU, one direction (400Gb/s, 50GB/s)"},
-    {"--gpus", "gpus", "GPUs in total; data parallel = gpus / (tp x pp x cp)"},
-    {"--tp", "tp", "tensor-parallel degree"},
-    {"--pp", "pp", "pipeline-parallel degree"},
-    {"--zero", "zero", "ZeRO stage 0..3"},
-    {"--ep", "ep", "expert-parallel degree (divides dp and the experts)"},
-    {"--shard-group", "shard_group", "with --zero 3: shard inside groups of S replicas (hybrid)"},
-    {"--offload", "offload", "none | optimizer (zero >= 1) | optimizer+params (zero 3)"},
-    {"--cp", "cp", "context-parallel degree: GPUs per sequence; dp = gpus / (tp x pp x cp)"},
-    {"--cp-mode", "cp_mode", "allgather (default) | ring: how K and V travel"},
-    {"--capacity-factor", "capacity_factor", "expert capacity over an even share of tokens (1)"},
-    {"--precision", "precision", "fp32 | bf16-mixed | fp8-mixed"},
-    {"--grad-dtype", "grad_dtype", "bf16 | fp32 (fp32 gradient accumulation)"},
-    {"--optimizer", "optimizer", "adam | adam-8bit | sgd-momentum | lion | adafactor | muon"},
-    {"--seq", "seq_len", "sequence length in tokens"},
-    {"--micro-batch", "micro_batch", "sequences per micro-batch"},
-    {"--micro-batches", "micro_batches", "micro-batches per step"},
-    {"--schedule", "schedule", "gpipe | 1f1b | interleaved | zb-h1 | zb-h2 | dualpipe"},
-    {"--chunks", "chunks", "virtual stages per GPU (interleaved)"},
-    {"--recompute", "recompute", "none | selective | full"},
-    {"--flash-attention", "flash_attention", "on | off"},
-    {"--sequence-parallel", "sequence_parallel", "on | off"},
-    {"--mfu", "mfu", "fraction of peak sustained on the GPUs' work, for the step time (0.4)"},
-    {"--overlap", "overlap", "communication hidden behind compute: none | dp | all"},
-    {"--step-time", "step_time", "a measured step time (12.5s): report MFU and HFU from it"},
-};
+// Every setting but the model (--model and --params, below) is a flag, applied in the settings'
+// order (story/settings.hpp), so --gpu brings its links before --nvlink / --network override them.
+bool is_flag(const story::SettingSpec& s) { return s.section != story::SettingSection::model; }
+
+// The flag's help, with the keywords or presets it takes.
+std::string help_of(const story::SettingSpec& s) {
+    std::vector<std::string> names;
+    if (s.type == story::SettingType::choice) names = story::limits::find_choice(s.name)->listed();
+    if (s.type == story::SettingType::gpu)
+        for (const engine::GpuSpec& g : engine::gpu_presets()) names.push_back(g.name);
+    std::string out = s.help;
+    for (std::size_t i = 0; i < names.size(); ++i) out += (i ? " | " : ": ") + names[i];
+    return out;
+}
 
 // A custom shape for --params; fields not given come from the nearest preset.
 constexpr FlagSpec kShapeFlags[] = {
@@ -141,8 +124,8 @@ void apply_global_batch(const ConfigFlags& f, engine::Config& c, Errors& errors)
     }
 }
 
-void register_flag(CLI::App* cmd, ConfigFlags& f, const char* flag, std::string& into,
-                   const char* help) {
+void register_flag(CLI::App* cmd, ConfigFlags& f, const std::string& flag, std::string& into,
+                   const std::string& help) {
     f.options[flag] = cmd->add_option(flag, into, help);
 }
 
@@ -155,12 +138,13 @@ bool ConfigFlags::given(const std::string& flag) const {
 
 void register_config_flags(CLI::App* cmd, ConfigFlags& f, const std::set<std::string>& chosen) {
     f.chosen = chosen;
-    register_flag(cmd, f, "--model", f.model,
-                  "model preset, e.g. llama-2-7b (default), mixtral-8x7b, deepseek-v3");
+    const story::SettingSpec& model = *story::find_setting("model");
+    register_flag(cmd, f, model.flag, f.model, model.help);
     register_flag(cmd, f, "--params", f.params, "parameter count, e.g. 7B or 70e9");
     for (const FlagSpec& s : kShapeFlags) register_flag(cmd, f, s.flag, f.values[s.flag], s.help);
-    for (const FlagSpec& s : kSettingFlags) {
-        if (!chosen.contains(s.key)) register_flag(cmd, f, s.flag, f.values[s.flag], s.help);
+    for (const story::SettingSpec& s : story::settings()) {
+        if (!is_flag(s) || chosen.contains(s.name)) continue;
+        register_flag(cmd, f, s.flag, f.values[s.flag], help_of(s));
     }
     register_flag(cmd, f, "--global-batch", f.global_batch,
                   "sequences per step (2048), or tokens (16M tokens): sets the micro-batches");
@@ -169,9 +153,9 @@ void register_config_flags(CLI::App* cmd, ConfigFlags& f, const std::set<std::st
 Errors apply_config_flags(const ConfigFlags& f, engine::Config& c) {
     Errors errors;
     apply_model(f, c, errors);
-    for (const FlagSpec& s : kSettingFlags) {
-        if (f.given(s.flag)) apply(c, s.flag, s.key, f.values.at(s.flag), errors);
-    }
+    for (const story::SettingSpec& s : story::settings())
+        if (is_flag(s) && f.given(s.flag))
+            apply(c, s.flag, s.name.c_str(), f.values.at(s.flag), errors);
     if (errors.empty()) apply_global_batch(f, c, errors);
     return errors;
 }

@@ -15,6 +15,7 @@
 #include "render/film/segment_cache.hpp"
 #include "render/sys/hash.hpp"
 #include "story/load.hpp"
+#include "story/settings.hpp"
 #include "story/time.hpp"
 #include "tests/render/cli.hpp"
 
@@ -79,48 +80,14 @@ std::optional<story::Storyboard> one_chapter(const story::KindInfo& kind, const 
     return story::parse_storyboard(text, "perturbed.yaml", diags);
 }
 
-// Values tried in order for each flat parameter; the first two the loader accepts are compared.
-const std::map<std::string, std::vector<std::string>>& candidates() {
-    static const std::map<std::string, std::vector<std::string>> table{
-        {"model", {"llama-2-13b", "llama-3-8b", "30B"}},
-        {"gpu", {"h200-sxm-141gb", "a100-sxm-80gb"}},
-        {"precision", {"fp8-mixed", "fp32", "bf16-mixed"}},
-        {"grad_dtype", {"fp32", "bf16"}},
-        {"seq_len", {"2048", "8192"}},
-        {"micro_batch", {"2", "4"}},
-        {"micro_batches", {"4", "16"}},
-        {"recompute", {"full", "selective", "none"}},
-        {"flash_attention", {"false", "true"}},
-        {"sequence_parallel", {"true", "false"}},
-        {"schedule", {"gpipe", "interleaved", "1f1b"}},
-        {"chunks", {"2", "4"}},
-        {"gpus", {"8", "4", "16"}},
-        {"tp", {"4", "1", "8"}},
-        {"pp", {"4", "1", "2"}},
-        {"zero", {"1", "2", "3", "0"}},
-        {"gpus_per_node", {"4", "8"}},
-        {"nodes", {"4", "1"}},
-        {"nvlink", {"450GB/s", "600GB/s"}},
-        {"network", {"25GB/s", "100GB/s"}},
-        {"ep", {"2", "4", "1"}},
-        {"cp", {"2", "4", "1"}},
-        {"capacity_factor", {"0.5", "1.25"}},
-        {"cp_mode", {"ring", "allgather"}},
-        {"cp_split", {"naive", "balanced"}},
-        {"offload", {"optimizer", "optimizer+params", "none"}},
-        {"optimizer", {"adam-8bit", "sgd-momentum", "adam"}},
-        {"overlap", {"all", "dp", "none"}},
-    };
-    return table;
-}
-
 // A kind's own values for a parameter where the generic ones miss what it draws
-// (KindInfo::set_values), else the generic ones.
+// (KindInfo::set_values), else the setting's own (SettingSpec::tried); the first two the loader
+// accepts are compared.
 const std::vector<std::string>& candidates_for(const story::KindInfo& kind,
                                                const std::string& param) {
     for (const auto& [name, values] : kind.set_values)
         if (name == param) return values;
-    return candidates().at(param);
+    return story::find_setting(param)->tried;
 }
 
 }  // namespace
@@ -194,7 +161,7 @@ TEST_CASE("for every kind and settable parameter, keys differ exactly when some 
     for (const story::KindInfo& kind : story::chapter_kinds()) {
         for (const std::string& param : kind.settable) {
             INFO(kind.name << " " << param);
-            REQUIRE(candidates().count(param) == 1);
+            REQUIRE(story::find_setting(param));
             std::vector<story::Storyboard> boards;
             for (const std::string& value : candidates_for(kind, param))
                 if (auto loaded = one_chapter(kind, param, value); loaded && boards.size() < 2)

@@ -326,38 +326,18 @@ TEST_CASE("apply_setting rejects bad values and leaves the config unchanged") {
     CHECK(c == before);
 }
 
-TEST_CASE("setting_names lists every flat name") {
-    CHECK(story::setting_names() == std::vector<std::string>{"model",
-                                                             "gpu",
-                                                             "precision",
-                                                             "grad_dtype",
-                                                             "optimizer",
-                                                             "seq_len",
-                                                             "micro_batch",
-                                                             "micro_batches",
-                                                             "recompute",
-                                                             "flash_attention",
-                                                             "sequence_parallel",
-                                                             "schedule",
-                                                             "chunks",
-                                                             "mfu",
-                                                             "overlap",
-                                                             "step_time",
-                                                             "capacity_factor",
-                                                             "gpus",
-                                                             "tp",
-                                                             "pp",
-                                                             "zero",
-                                                             "ep",
-                                                             "shard_group",
-                                                             "offload",
-                                                             "cp",
-                                                             "cp_mode",
-                                                             "cp_split",
-                                                             "gpus_per_node",
-                                                             "nodes",
-                                                             "nvlink",
-                                                             "network"});
+TEST_CASE("setting_names lists every flat name, in the table's order") {
+    std::vector<std::string> names;
+    for (const story::SettingSpec& s : story::settings()) names.push_back(s.name);
+    CHECK(story::setting_names() == names);
+    CHECK(names.size() == 31);
+    // The order the sections and flags apply them in: a gpu before its links, the cluster's
+    // size before gpus.
+    const auto at = [&](const char* n) { return std::ranges::find(names, n) - names.begin(); };
+    CHECK(at("gpu") < at("nvlink"));
+    CHECK(at("gpu") < at("network"));
+    CHECK(at("nodes") < at("gpus"));
+    CHECK(at("gpus_per_node") < at("gpus"));
 }
 
 TEST_CASE("flags take every YAML 1.1 boolean, captions its false ones as off") {
