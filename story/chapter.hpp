@@ -36,6 +36,14 @@ struct Golden {
     const char* what;  // what it shows then
 };
 
+// A moment of a kind's choreography that a beat may pin to its start (`show: NAME`): the kind
+// authors it at `at` seconds of its default duration.
+struct Phase {
+    const char* name;
+    double at;
+    const char* what;  // what begins then
+};
+
 // A chapter kind, described once in its own file: what it draws and of which settings, its
 // README line, a configuration it draws, its golden stills and its facts on the article page.
 struct KindInfo {
@@ -57,6 +65,8 @@ struct KindInfo {
     // (zero_bubble's schedules are the zero-bubble ones).
     std::vector<std::pair<std::string, std::vector<std::string>>> set_values;
     std::vector<Golden> goldens;  // the first one stands in README's table
+    std::vector<Phase> phases;    // in the order they begin
+
     KindFacts facts;
 };
 

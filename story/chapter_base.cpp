@@ -25,14 +25,13 @@ ChapterBase::ChapterBase(const ChapterSpec& spec, const Video& video, const Text
       palette_(palette(video.theme)),
       metrics_(metrics),
       timeline_(spec),
-      default_duration_(find_kind(spec.kind) ? find_kind(spec.kind)->default_duration
-                                             : spec.duration),
+      choreography_(spec, find_kind(spec.kind)),
       burn_captions_(video.captions == Captions::burn),
       lang_(video.lang),
       reports_(analyze_all(timeline_)) {}
 
-double ChapterBase::at(double authored) const {
-    return scaled_time(authored, spec_.duration, default_duration_, spec_.stretch);
+bool ChapterBase::shows(std::string_view name) const {
+    return std::ranges::any_of(spec_.beats, [&](const Beat& b) { return b.show == name; });
 }
 
 Scene ChapterBase::blank() const {
@@ -102,11 +101,6 @@ std::vector<Stat> ChapterBase::stats_at(double t) const {
     const double secs = figure_at(t, [](const engine::Report& r) { return r.comm.total().value; });
     const double bubble = figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
     return stat_panel(card, comm, secs, bubble);
-}
-
-double scaled_time(double authored, double duration, double default_duration, bool stretch) {
-    if (duration >= default_duration && !stretch) return authored;
-    return authored * duration / default_duration;
 }
 
 }  // namespace story

@@ -8,6 +8,7 @@
 
 #include "engine/report.hpp"
 #include "story/chapter.hpp"
+#include "story/choreography.hpp"
 #include "story/draw/legend.hpp"
 #include "story/draw/motion.hpp"
 #include "story/layout.hpp"
@@ -29,9 +30,13 @@ class ChapterBase : public Chapter {
         return locale_.tr(msgid, args);
     }
     // Seconds from the chapter start of a choreography time authored for the kind's default
-    // duration (scaled_time, stretched for `fit: stretch`): chapters write their timings once,
-    // for the default length.
-    double at(double authored) const;
+    // duration, on the beats that show the kind's phases (story/choreography.hpp): chapters write
+    // their timings once, for the default length.
+    double at(double authored) const { return choreography_.at(authored); }
+    // Seconds an authored stretch starting at `from` lasts here.
+    double span(double from, double length) const { return choreography_.span(from, length); }
+    // Whether a beat shows the kind's phase `name` (`show:`), its moment then the beat's start.
+    bool shows(std::string_view name) const;
     // A per-state value (one per timeline state, built in the constructor) at t: counting or
     // sliding from the previous state's value while a `set:` morphs.
     template <class T>
@@ -66,9 +71,9 @@ class ChapterBase : public Chapter {
     const Palette& palette_;
     const TextMetrics& metrics_;
     const Timeline timeline_;
-    const double default_duration_;  // the kind's (KindInfo::default_duration)
-    const bool burn_captions_;       // video.captions == burn: captions are drawn into the frame
-    const std::string lang_;         // video.lang: the title, captions and stat panel are in it
+    const Choreography choreography_;
+    const bool burn_captions_;  // video.captions == burn: captions are drawn into the frame
+    const std::string lang_;    // video.lang: the title, captions and stat panel are in it
     const std::vector<engine::Report> reports_;
 };
 
@@ -78,10 +83,5 @@ std::unique_ptr<Chapter> make_of(const ChapterSpec& spec, const Video& video,
                                  const TextMetrics& metrics) {
     return std::make_unique<T>(spec, video, metrics);
 }
-
-// Seconds from chapter start to a choreography time authored for the kind's default duration,
-// compressed when the chapter is shorter so every step still happens, and when `stretch`
-// (`fit: stretch`) also stretched when it is longer, so the steps fill it.
-double scaled_time(double authored, double duration, double default_duration, bool stretch = false);
 
 }  // namespace story

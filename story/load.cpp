@@ -33,7 +33,7 @@ const Keys kDefaultsKeys{"model", "training", "cluster", "parallel"};
 const Keys kChapterKeys{"id",        "kind",  "title",    "subtitle", "duration",
                         "fit",       "model", "training", "cluster",  "parallel",
                         "narration", "beats", "figure",   "explore"};
-const Keys kBeatKeys{"at", "say", "set", "over", "gap", "take", "sound", "explore"};
+const Keys kBeatKeys{"at", "say", "set", "over", "gap", "take", "sound", "explore", "show"};
 const Keys kPageKeys{"lede", "questions", "glossary"};
 const Keys kQuestionKeys{"q", "a"}, kTermKeys{"term", "means"};
 const Keys kNarrationKeys{"voice", "wpm", "gap", "tail", "takes", "pronounce"};
@@ -1066,6 +1066,7 @@ class Loader {
         }
         check_bookmarks(spec);
         check_takes(spec);
+        if (kind) check_phases(spec, *kind);
         // Times that need no speech are checked now, with the rest of the file.
         const bool fixed =
             !spec.auto_duration &&
@@ -1097,6 +1098,7 @@ class Loader {
             b.sound_pos = pos_of(f->value);
         }
         if (const Entry* f = find(fields, "set")) settings(*f, kind, b);
+        if (const Entry* f = find(fields, "show")) show(*f, kind, b);
         return b;
     }
 
@@ -1241,6 +1243,55 @@ class Loader {
                 continue;
             }
             b.set.push_back(Setting{key, *value, pos_of(item.key), pos_of(item.value)});
+        }
+    }
+
+    // `show: PHASE`: a moment of the kind's choreography that begins with this beat.
+    void show(const Entry& e, const KindInfo* kind, Beat& b) {
+        auto name = scalar(e);
+        if (!name) return;
+        b.show_pos = pos_of(e.value);
+        std::vector<std::string> names;
+        if (kind)
+            for (const Phase& p : kind->phases) names.push_back(p.name);
+        if (!kind || contains(names, *name)) {
+            b.show = *name;
+        } else if (names.empty()) {
+            error(e.value, "chapter kind '" + kind->name + "' has no phase '" + *name +
+                               "' to show (it has none)");
+        } else {
+            error(e.value, "chapter kind '" + kind->name + "' has no phase '" + *name +
+                               "' to show (" + closest_or_list(*name, names) + ")");
+        }
+    }
+
+    static std::string closest_or_list(const std::string& name,
+                                       const std::vector<std::string>& names) {
+        if (std::string hint = closest_match(name, names); !hint.empty())
+            return "did you mean '" + hint + "'?";
+        return "it has: " + or_list(names);
+    }
+
+    // Each phase shown once, and in the kind's order as the beats are written (each begins at its
+    // beat, so a later phase on an earlier beat would run the choreography backwards).
+    void check_phases(const ChapterSpec& spec, const KindInfo& kind) {
+        int last = -1;
+        std::string last_name;  // of the phase at `last`
+        for (const Beat& b : spec.beats) {
+            if (b.show.empty()) continue;
+            const auto it =
+                std::ranges::find_if(kind.phases, [&](const Phase& p) { return b.show == p.name; });
+            const int index = static_cast<int>(it - kind.phases.begin());
+            if (index < last) {
+                error(b.show_pos, "phase '" + b.show + "' comes before '" + last_name +
+                                      "' in kind '" + kind.name + "' (show them in that order)");
+            } else if (index == last) {
+                error(b.show_pos, "phase '" + b.show + "' is shown twice in chapter '" + spec.id +
+                                      "' (each phase begins once)");
+            } else {
+                last = index;
+                last_name = b.show;
+            }
         }
     }
 

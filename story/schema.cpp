@@ -197,6 +197,11 @@ Json structural(const std::string& key) {
         {"music", file_name("Music under the whole film, ducked while the voice speaks.")},
         {"set", ref_to("set")},
         {"over", described("How long the `set:` morph takes.", ref_to("time"))},
+        {"show",
+         {{"description",
+           "A phase of the kind's choreography that begins with this beat (each kind lists its "
+           "own, in order); the picture between two shown phases is spread evenly between them."},
+          {"type", "string"}}},
         {"name", {{"type", "string"}}},
         {"figure",
          {{"description",
@@ -319,6 +324,10 @@ Json kind_rules() {
             set["maxProperties"] = 0;
         else
             set["propertyNames"] = {{"enum", kind.settable}};
+        Json phases = Json::array();
+        for (const Phase& p : kind.phases) phases.push_back(p.name);
+        // No phase to show: nothing validates (draft-07 has no empty enum).
+        const Json show = phases.empty() ? Json{{"not", Json::object()}} : Json{{"enum", phases}};
         rules.push_back(
             {{"if", {{"properties", {{"kind", {{"const", kind.name}}}}}, {"required", {"kind"}}}},
              {"then",
@@ -326,7 +335,8 @@ Json kind_rules() {
                 {{"beats",
                   {{"type", "array"},
                    {"items",
-                    {{"type", "object"}, {"properties", {{"set", set}, {"explore", set}}}}}}},
+                    {{"type", "object"},
+                     {"properties", {{"set", set}, {"explore", set}, {"show", show}}}}}}},
                  {"explore", set}}}}}});
     }
     return rules;

@@ -46,10 +46,12 @@ struct Beat {
     std::optional<double> gap;     // `gap:` overriding the narration's, for `at: after`
     std::vector<Bookmark> marks;   // `[[name]]` bookmarks in `say:`
     std::string take, sound;       // `take: FILE` (recorded narration), `sound: FILE` (a cue)
+    std::string show;              // `show: PHASE`: the kind's phase that begins with this beat
     std::optional<Speech> speech;  // as spoken (story::timed fills it when a voice speaks)
     int number = 0;  // 1-based place among the chapter's beats as written (names recorded takes)
     SourcePos pos, at_pos, take_pos, sound_pos;
     SourcePos say_pos, set_pos;  // of the `say:` value and the `set:` key
+    SourcePos show_pos;          // of the `show:` value
     bool operator==(const Beat&) const = default;
 };
 

@@ -386,6 +386,12 @@ const KindRegistrar registrar{{
              "a `set:` of the optimizer morphs its bytes and the totals",
     .goldens = {{"chapter_bytes_grid", 19.0, "fourteen cards holding the model states"},
                 {"chapter_bytes_single", 9.0, "one card overflowing"}},
+    .phases = {{"weights", kSegmentStart[0], "the weights' bytes on the bar"},
+               {"gradients", kSegmentStart[1], "the gradients' bytes"},
+               {"optimizer", kSegmentStart[2], "the optimizer state's bytes"},
+               {"total", kTotalAt, "the bytes per parameter summed, and the model's total"},
+               {"card", kCardAt, "one card, which the total pours into and overflows"},
+               {"spread", kSpreadAt, "the total spread over the cards it needs"}},
     .facts = {.rows = {rows::params, rows::bytes_per_param, rows::model_states, rows::gpus_to_hold},
               .formulas = {formulas::model_states}},
 }};

@@ -24,6 +24,9 @@ constexpr int kMaxRingGpus = 128;
 // Choreography, in seconds of the default duration.
 constexpr double kCardsAt = 0.3, kBatchAt = 2.0, kGradsAt = 3.6, kRingAt = 5.2;
 constexpr double kStep = 0.6, kReadoutAt = 14.0;
+// Eight cards' reduce-scatter takes 7 steps; a beat that shows the all-gather fits the
+// reduce-scatter's steps into the line before it and the all-gather's into its own.
+constexpr double kAllGatherAt = kRingAt + 7 * kStep;
 constexpr double kCardStagger =
     0.07;  // s between cards entering; the 16th and later enter together
 constexpr int kLastStaggered = 15;
@@ -161,10 +164,17 @@ std::vector<Counts> replay(const engine::RingSchedule& ring) {
 struct Run {
     engine::RingSchedule ring;
     std::vector<Counts> counts;
-    std::vector<int> node;  // node of each rank (engine layout), to tell NVLink from network
-    double start = 0, step = 0;
+    std::vector<int> node;       // node of each rank (engine layout), to tell NVLink from network
+    double start = 0, step = 0;  // the reduce-scatter's
+    double gather = 0, gather_step = 0;  // the all-gather's
     bool plays = false;
-    double end() const { return start + step * ring.steps(); }
+    int half() const { return ring.steps() / 2; }
+    double end() const { return gather + gather_step * half(); }
+    // Steps done at t (fractional), before the start 0.
+    double steps_at(double t) const {
+        if (t < gather) return std::max(0.0, (t - start) / step);
+        return half() + (t - gather) / gather_step;
+    }
 };
 
 // Where the ring stands at t: which step, how far the chunks have travelled.
@@ -234,17 +244,26 @@ class RingChapter final : public ChapterBase {
         const bool last = k + 1 == static_cast<int>(timeline_.states().size());
         const double next = last ? spec_.duration : timeline_.state_start(k + 1);
         run.start = k == 0 ? at(kRingAt) : morph_end(k) + 0.5;
-        const double room = (k == 0 ? next - 0.3 : next - 0.8) - run.start;
+        const double end = k == 0 ? next - 0.3 : next - 0.8, room = end - run.start;
         if (steps == 0 || room <= 0) return run;
-        run.step = std::min(at(kStep), room / steps);
-        run.plays = run.step >= 0.12;
+        run.step = std::min(span(kRingAt, kStep), room / steps);
+        run.gather = run.start + run.step * run.half();
+        run.gather_step = run.step;
+        if (k == 0 && shows("all_gather")) {  // each half takes its line
+            run.gather = at(kAllGatherAt);
+            run.step = (run.gather - run.start) / run.half();
+            const double readout = at(kReadoutAt);
+            run.gather_step =
+                ((readout > run.gather ? std::min(readout, end) : end) - run.gather) / run.half();
+        }
+        run.plays = std::min(run.step, run.gather_step) >= 0.12;
         return run;
     }
 
     RunPhase phase(const Run& run, double t) const {
         if (!run.plays || t < run.start) return {};
         if (t >= run.end()) return {run.ring.steps(), 1, false};
-        const double x = (t - run.start) / run.step;
+        const double x = run.steps_at(t);
         const int step = std::min(static_cast<int>(x), run.ring.steps() - 1);
         const double local = x - step;
         return {step, std::min(1.0, local / kMoveShare), local < kMoveShare};
@@ -494,6 +513,12 @@ const KindRegistrar registrar{{
              "ring crosses; memory bars that do not move as N grows",
     .goldens = {{"chapter_ring_allreduce", 7.3,
                  "chunks halfway round the ring during reduce-scatter"}},
+    .phases = {{"cards", kCardsAt, "the cards on the ring, each with a full copy"},
+               {"batch", kBatchAt, "the batch split into a slice for each card"},
+               {"gradients", kGradsAt, "each card's gradients, in N chunks"},
+               {"reduce_scatter", kRingAt, "the chunks round the ring, each collecting a sum"},
+               {"all_gather", kAllGatherAt, "the finished sums round the ring once more"},
+               {"readout", kReadoutAt, "the bytes each card sends, and their time"}},
     .facts = {.rows = {with_label(rows::dp, N_("GPUs in the ring")), rows::dp_sent,
                        rows::comm_seconds},
               .formulas = {formulas::ring}},

@@ -115,15 +115,6 @@ TEST_CASE("captions are burned into the frame only when the video asks for it", 
     }
 }
 
-TEST_CASE("choreography compresses to a shorter chapter - fit: stretch also stretches it",
-          "[chapters]") {
-    CHECK(scaled_time(6, 12, 24) == 3);
-    CHECK(scaled_time(6, 12, 24, true) == 3);
-    CHECK(scaled_time(6, 48, 24) == 6);  // fit: tail: at its own pace, then held
-    CHECK(scaled_time(6, 48, 24, true) == 12);
-    CHECK(scaled_time(6, 24, 24, true) == 6);
-}
-
 TEST_CASE("a stretched chapter shows at twice the length what a tail one shows at once",
           "[chapters]") {
     ChapterSpec tail = bytes_spec(), stretched = bytes_spec();

@@ -41,15 +41,18 @@ std::string joined(const std::vector<std::string>& names) {
 // README's table of kinds, a row per kind in the registry's (alphabetical) order.
 std::string kinds_table() {
     std::string out =
-        "| kind | still | default | `set:`-able | shows |\n"
-        "|---|---|---|---|---|\n";
+        "| kind | still | default | `set:`-able | `show:` phases | shows |\n"
+        "|---|---|---|---|---|---|\n";
     for (const story::KindInfo& k : story::chapter_kinds()) {
         const std::string png = k.goldens.empty() ? "" : k.goldens.front().png;
         std::string settable = joined(k.settable);
         if (*k.set_note) settable += std::string(" (") + k.set_note + ")";
+        std::vector<std::string> phases;
+        for (const story::Phase& p : k.phases) phases.push_back(p.name);
         out += "| `" + k.name + "` | <img src=\"tests/golden/" + png +
                ".png\" width=\"240\" alt=\"" + k.name + " still\"> | " +
-               duration_text(k.default_duration) + " | " + settable + " | " + k.shows + " |\n";
+               duration_text(k.default_duration) + " | " + settable + " | " + joined(phases) +
+               " | " + k.shows + " |\n";
     }
     return out;
 }
