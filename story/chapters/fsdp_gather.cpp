@@ -30,6 +30,8 @@ constexpr double kShardFor = 0.6, kModelOutFor = 0.4, kSliceStagger = 0.07;
 constexpr double kGather = 0.45, kForward = 0.3, kReshard = 0.2;
 constexpr double kGatherBack = 0.4, kBackward = 0.55, kScatter = 0.4, kReshardBack = 0.15;
 constexpr int kMaxSlices = 8, kMaxCards = 8;
+// The backward pass of kMaxSlices slices (most models have that many layers or more) begins here.
+constexpr double kBackwardAt = kFilmAt + kMaxSlices * (kGather + kForward + kReshard);
 constexpr int kMaxShards = 1024;
 
 // The loaf on the left, in a column from kLoafLabelTop: its label, kLoafGap under it the loaf,
@@ -145,19 +147,18 @@ class FsdpChapter final : public ChapterBase {
     }
 
   private:
-    double pace() const { return at(1); }  // steps take this times their authored seconds
     int shards() const { return plans_.front().shards; }
 
     void build_film(const engine::FsdpPlan& plan) {
         slices_ = std::min(kMaxSlices, plan.layers);
         per_slice_ = (plan.layers + slices_ - 1) / slices_;
         slices_ = (plan.layers + per_slice_ - 1) / per_slice_;
-        double now = at(kFilmAt);
+        double now = kFilmAt;  // authored: each step on the beats as at() places it
         double live = plan.sharded_states.value;
         const auto add = [&](Step step, bool back, int slice, double seconds, engine::FsdpOp op) {
             const double after = event(plan, op, slice * per_slice_, back).live_bytes_after.value;
-            film_.push_back({step, back, slice, now, seconds * pace(), live, after});
-            now += seconds * pace();
+            film_.push_back({step, back, slice, at(now), span(now, seconds), live, after});
+            now += seconds;
             live = after;
         };
         using Op = engine::FsdpOp;
@@ -449,6 +450,10 @@ const KindRegistrar registrar{{
              "backward with the gradients reduce-scattered; live memory gauge per card; "
              "traffic 1.5x data parallel",
     .goldens = {{"chapter_fsdp_gather", 5.7, "shards flying in for the first slice"}},
+    .phases = {{"shards", kShardAt, "every layer cut into shards, one on each card"},
+               {"forward", kFilmAt, "the forward pass: each slice gathered, used and freed"},
+               {"backward", kBackwardAt, "the backward pass: gathered again, gradients scattered"},
+               {"traffic", kTrafficAt, "the traffic: two gathers and a scatter"}},
     .facts = {.rows = {with_label(rows::dp, N_("Shards")), rows::memory, rows::dp_sent},
               .formulas = {formulas::ring, formulas::memory}},
 }};

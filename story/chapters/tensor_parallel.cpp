@@ -144,11 +144,12 @@ class TensorParallelChapter final : public ChapterBase {
     double move(const Morph& m) const {
         return degree(m.to) >= degree(m.from) ? within(m.u, 0, 0.5) : within(m.u, 0.5, 0.5);
     }
-    // The k-th all-reduce runs over [start, start + kReduceFor).
-    double reduce_start(int k) const { return at(kReduceAt) + k * at(kReduceFor); }
+    // The k-th all-reduce runs over [start, start + reduce_for(k)), authored kReduceFor long.
+    double reduce_start(int k) const { return at(kReduceAt + k * kReduceFor); }
+    double reduce_for(int k) const { return span(kReduceAt + k * kReduceFor, kReduceFor); }
     // Partial sums turn into the full Y once the first all-reduce has returned.
     double summed(double t) const {
-        return progress(t, reduce_start(0) + at(kReduceFor) * kSummedAt, kSummedFor);
+        return progress(t, reduce_start(0) + reduce_for(0) * kSummedAt, kSummedFor);
     }
 
     // Lanes while tp morphs, in two halves so they never overlap.
@@ -254,7 +255,7 @@ class TensorParallelChapter final : public ChapterBase {
             const Point onto{kBusX, v.lane.cy()};
             s.add(Line{from, onto, palette_.comm, kFeedWidth}, alpha * v.alpha);
             for (int k = 0; k < engine::kTpAllReducesPerLayer; ++k) {
-                const double u = progress(t, reduce_start(k), at(kReduceFor), Ease::linear);
+                const double u = progress(t, reduce_start(k), reduce_for(k), Ease::linear);
                 if (u <= 0 || u >= 1) continue;
                 const Point p = u < 0.5 ? along({from, onto, {kBusX, mid}}, 2 * u)
                                         : along({{kBusX, mid}, onto, from}, 2 * u - 1);
@@ -328,7 +329,7 @@ class TensorParallelChapter final : public ChapterBase {
         const Box row{kPipsX, y - kPipH / 2, 4 * kPipW + 3 * kPipGap, kPipH};
         for (int k = 0; k < engine::kTpAllReducesPerLayer; ++k) {
             const Box pip = row_cell(row, engine::kTpAllReducesPerLayer, k, kPipGap);
-            const bool lit = t >= reduce_start(k) + at(kReduceFor) * kPipLitAt;
+            const bool lit = t >= reduce_start(k) + reduce_for(k) * kPipLitAt;
             s.add(Rect{pip.x, pip.y, pip.w, pip.h, 6,
                        lit ? std::optional<Color>(palette_.comm) : std::nullopt, palette_.comm, 2},
                   alpha);
@@ -408,6 +409,13 @@ const KindRegistrar registrar{{
              "sums all-reduced on NVLink; four all-reduces per layer; memory 1/t; the same "
              "traffic timed on NVLink and on the network",
     .goldens = {{"chapter_tensor_parallel", 19.5, "the MLP split over the tensor-parallel group"}},
+    .phases = {{"lanes", kLanesAt, "one lane per GPU, each with the full input X"},
+               {"split_a", kSplitAAt, "the first matrix A cut into column slices"},
+               {"gelu", kGeluAt, "each GPU's slice of the hidden layer, and its GeLU"},
+               {"split_b", kSplitBAt, "the second matrix B cut into rows; partial sums"},
+               {"all_reduce", kReduceAt, "the four all-reduces of a layer on NVLink"},
+               {"memory", kMemoryAt, "each GPU's memory: its slice of the weights and state"},
+               {"links", kLinksAt, "the same traffic timed on NVLink and on the network"}},
     .facts = {.rows = {rows::tp, rows::weights, rows::tp_sent, rows::comm_seconds},
               .formulas = {formulas::memory}},
 }};
