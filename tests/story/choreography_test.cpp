@@ -9,6 +9,7 @@
 
 #include "story/chapter.hpp"
 #include "tests/story/chapter_fixture.hpp"
+#include "tests/story/pins.hpp"
 
 using story::Choreography;
 
@@ -85,30 +86,6 @@ story::Storyboard film_in(const std::string& path, const std::string& lang) {
     return *board;
 }
 
-// Checks each beat that shows a phase of `spec`'s kind; returns how many there are.
-int check_pins(const story::ChapterSpec& spec, const story::Video& video) {
-    const story::KindInfo* kind = story::find_kind(spec.kind);
-    const Choreography choreography(spec, kind);
-    int pinned = 0;
-    for (std::size_t i = 0; i < spec.beats.size(); ++i) {
-        const story::Beat& b = spec.beats[i];
-        if (b.show.empty()) continue;
-        INFO(spec.id << ": " << b.show);
-        ++pinned;
-        const auto phase = std::ranges::find_if(
-            kind->phases, [&](const story::Phase& p) { return b.show == p.name; });
-        REQUIRE(phase != kind->phases.end());
-        CHECK(std::abs(choreography.at(phase->at) - b.at) <= 1.0 / video.fps);
-        // Unpinned, the chapter draws that moment elsewhere.
-        story::ChapterSpec loose = spec;
-        loose.beats[i].show.clear();
-        const double t = b.at + 0.4;
-        CHECK_FALSE(story::make_chapter(spec, video, chapter_test::kMetrics)->scene_at(t) ==
-                    story::make_chapter(loose, video, chapter_test::kMetrics)->scene_at(t));
-    }
-    return pinned;
-}
-
 }  // namespace
 
 TEST_CASE("in both films every phase a line names begins on that line, and the picture follows",
@@ -121,7 +98,8 @@ TEST_CASE("in both films every phase a line names begins on that line, and the p
             story::Video video = board.video;
             video.captions = story::Captions::off;  // a moved beat moves its caption too
             int pinned = 0;
-            for (const story::ChapterSpec& spec : board.chapters) pinned += check_pins(spec, video);
+            for (const story::ChapterSpec& spec : board.chapters)
+                pinned += chapter_test::check_pins(spec, video);
             if (std::string(film) == "distributed-training.yaml") CHECK(pinned >= 10);
         }
     }

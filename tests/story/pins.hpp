@@ -1,0 +1,39 @@
+// Shared by the choreography tests (story and render, unvoiced and voiced): each beat of a chapter
+// that shows a phase begins that phase, and the drawing follows it.
+#pragma once
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "story/chapter.hpp"
+#include "story/choreography.hpp"
+#include "story/text_metrics.hpp"
+
+namespace chapter_test {
+
+// Checks each beat that shows a phase of `spec`'s kind; returns how many there are.
+inline int check_pins(const story::ChapterSpec& spec, const story::Video& video,
+                      const story::TextMetrics& metrics = story::ApproxTextMetrics()) {
+    const story::KindInfo* kind = story::find_kind(spec.kind);
+    const story::Choreography choreography(spec, kind);
+    int pinned = 0;
+    for (std::size_t i = 0; i < spec.beats.size(); ++i) {
+        const story::Beat& b = spec.beats[i];
+        if (b.show.empty()) continue;
+        INFO(spec.id << ": " << b.show);
+        ++pinned;
+        const auto phase = std::ranges::find_if(
+            kind->phases, [&](const story::Phase& p) { return b.show == p.name; });
+        REQUIRE(phase != kind->phases.end());
+        CHECK(std::abs(choreography.at(phase->at) - b.at) <= 1.0 / video.fps);
+        // Unpinned, the chapter draws that moment elsewhere.
+        story::ChapterSpec loose = spec;
+        loose.beats[i].show.clear();
+        const double t = b.at + 0.4;
+        CHECK_FALSE(story::make_chapter(spec, video, metrics)->scene_at(t) ==
+                    story::make_chapter(loose, video, metrics)->scene_at(t));
+    }
+    return pinned;
+}
+
+}  // namespace chapter_test
