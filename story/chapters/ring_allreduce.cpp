@@ -13,11 +13,14 @@
 #include "story/draw/cards.hpp"
 #include "story/draw/draw.hpp"
 #include "story/format.hpp"
+#include "story/ring_track.hpp"
 #include "story/vocab.hpp"
 
 namespace story {
 
 namespace {
+
+using namespace ring_track;
 
 constexpr double kDefaultDuration = 24;
 constexpr int kMaxRingGpus = 128;
@@ -35,16 +38,6 @@ constexpr double kLinksAfterCards = 0.6;  // s, not scaled
 constexpr double kFlyAfter = 0.8, kFlyFor = 0.9, kFadeAfter = 1.5, kFadeFor = 0.3;
 constexpr double kMoveShare = 0.7;  // of each step the chunks travel; then they settle
 
-// The ring: a stadium (two straights, two half circles) around the middle of the picture.
-constexpr double kCx = frame::kWidth / 2, kCy = 570, kRadius = 225, kHalf = 500;
-constexpr double kArc = std::numbers::pi * kRadius;
-constexpr double kPerimeter = 4 * kHalf + 2 * kArc;
-// A card is sized by its slot on the ring, between these bounds; narrow cards use small labels.
-constexpr double kCardPerSlotW = 0.45, kCardPerSlotH = 0.526;
-constexpr Box kSmallestCard{0, 0, 96, 112}, kLargestCard{0, 0, 152, 172};
-constexpr double kMaxSpill = 0.2;  // overflow drawn above a card, as a fraction of its height
-// Each card's gradient buffer, a strip of N cells under the card.
-constexpr double kStripGap = 6, kStripH = 24, kStripInset = 4;
 // Links: NVLink thick, the network thin; arrow heads; how far a link keeps from the cards.
 constexpr double kNvlinkWidth = 6, kNetworkWidth = 2, kHead = 14, kLinkMargin = 8;
 // The batch, the legend (left of the ring's middle) and the read-out (right of it).
@@ -53,95 +46,6 @@ constexpr double kBatchLabelLift = 20;
 constexpr double kLegendX = 440, kLegendY = 520, kLegendH = 36, kHeadingLift = 22, kNoteDrop = 78;
 constexpr double kLegendW = 460, kWideLegendW = 540;  // up to 8 chunks, more
 constexpr double kReadoutX = 1010, kReadoutTop = 475;
-
-// Clockwise from the top centre, s along the stadium's outline.
-Point on_ring(double s) {
-    s = std::fmod(std::fmod(s, kPerimeter) + kPerimeter, kPerimeter);
-    if (s < kHalf) return {kCx + s, kCy - kRadius};
-    s -= kHalf;
-    if (s < kArc)
-        return {kCx + kHalf + kRadius * std::sin(s / kRadius),
-                kCy - kRadius * std::cos(s / kRadius)};
-    s -= kArc;
-    if (s < 2 * kHalf) return {kCx + kHalf - s, kCy + kRadius};
-    s -= 2 * kHalf;
-    if (s < kArc)
-        return {kCx - kHalf - kRadius * std::sin(s / kRadius),
-                kCy + kRadius * std::cos(s / kRadius)};
-    return {kCx - kHalf + (s - kArc), kCy - kRadius};
-}
-
-// The start (clockwise s) of each stretch of the stadium: the top straight's right half, the right
-// half circle, the bottom straight, the left half circle, the top straight's left half.
-constexpr double kStretches[] = {
-    0, kHalf, kHalf + kArc, 3 * kHalf + kArc, 3 * kHalf + 2 * kArc, kPerimeter};
-constexpr double kArcStep = 10;  // px between the points that draw a half circle
-
-// The next point after s worth drawing along the outline: the end of a straight, or a short step
-// along a half circle.
-double next_vertex(double s) {
-    const double base = std::floor(s / kPerimeter) * kPerimeter, local = s - base;
-    for (int k = 0; k + 1 < static_cast<int>(std::size(kStretches)); ++k) {
-        if (local >= kStretches[k + 1]) continue;
-        const bool arc = k == 1 || k == 3;
-        return base + (arc ? std::min(kStretches[k + 1], local + kArcStep) : kStretches[k + 1]);
-    }
-    return s + kArcStep;  // unreachable: local < kPerimeter
-}
-
-// The outline from s = from to s = to (clockwise, to >= from), as a polyline.
-std::vector<Point> ring_points(double from, double to) {
-    std::vector<Point> out{on_ring(from)};
-    for (double s = from; s < to;) {
-        s = std::min(to, next_vertex(s));
-        out.push_back(on_ring(s));
-    }
-    return out;
-}
-
-// Rank i of n sits half a slot past the top centre, so the ring is mirror-symmetric.
-double ring_s(int n, int i) { return kPerimeter * (i + 0.5) / n; }
-
-Box card_box(int n, double s) {
-    const double slot = kPerimeter / n;
-    return box_around(on_ring(s), std::clamp(kCardPerSlotW * slot, kSmallestCard.w, kLargestCard.w),
-                      std::clamp(kCardPerSlotH * slot, kSmallestCard.h, kLargestCard.h));
-}
-
-// The card with its overflow above and its strip below, for links to keep clear of.
-Box with_strip(const Box& b) {
-    const double spill = kMaxSpill * b.h;
-    return {b.x, b.y - spill, b.w, b.h + spill + kStripGap + kStripH};
-}
-
-// Walking the outline from a card's centre s towards `limit`, where it leaves the card's box grown
-// by margin (at most halfway to limit, so two neighbours never claim the same stretch).
-double leave(const Box& b, double s, double limit, double margin) {
-    const double dir = limit > s ? 1 : -1, last = (s + limit) / 2;
-    constexpr double kProbe = 2;  // px per probe: exact enough for where a line starts
-    while ((last - s) * dir > 0 && b.contains(on_ring(s), margin)) s += dir * kProbe;
-    return s;
-}
-
-// A link's stretch of the outline, from where it leaves one card to where it meets the next.
-struct Span {
-    double from = 0, to = 0;  // s along the ring, clockwise
-    Point at(double u) const { return on_ring(lerp(from, to, u)); }
-};
-
-// One state's ring, laid out once: each rank's place on the outline and its card.
-struct RingLayout {
-    std::vector<double> s;
-    std::vector<Box> cards;
-};
-RingLayout ring_layout(int n) {
-    RingLayout out;
-    for (int i = 0; i < n; ++i) {
-        out.s.push_back(ring_s(n, i));
-        out.cards.push_back(card_box(n, out.s.back()));
-    }
-    return out;
-}
 
 // Contributions summed into each chunk of each rank's buffer: counts[step][rank][chunk],
 // replaying the engine's schedule (reduce-scatter adds, all-gather copies).
