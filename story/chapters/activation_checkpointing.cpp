@@ -326,11 +326,6 @@ class CheckpointChapter final : public ChapterBase {
     double most_coef_ = 1e-9;  // bytes per element of the chapter's heaviest state
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
-                              const TextMetrics& metrics) {
-    return std::make_unique<CheckpointChapter>(spec, video, metrics);
-}
-
 const FactRow kPerLayer{"activations.per_layer_bytes", N_("Activations per layer"), Shown::bytes,
                         [](const engine::Report& r) { return r.activations.per_layer.value; }};
 const FactRow kLayers{"activations.layers_per_gpu", N_("Layers per GPU"), Shown::count,
@@ -341,7 +336,7 @@ const KindRegistrar registrar{{
     .default_duration = kDefaultDuration,
     .settable = {"recompute", "seq_len", "micro_batch", "flash_attention", "model",
                  "sequence_parallel", "tp"},
-    .make = make,
+    .make = make_of<CheckpointChapter>,
     .shows = "per-layer activations (Korthikanti et al.) on the card's stack collapsing "
              "under selective and full recompute, with the compute bar growing by a third",
     .goldens = {{"chapter_activation_checkpointing", 13,

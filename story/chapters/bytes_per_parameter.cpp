@@ -369,16 +369,11 @@ class BytesChapter final : public ChapterBase {
     TextColumn heading_, readout_;
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
-                              const TextMetrics& metrics) {
-    return std::make_unique<BytesChapter>(spec, video, metrics);
-}
-
 const KindRegistrar registrar{{
     .name = "bytes_per_parameter",
     .default_duration = kDefaultDuration,
     .settable = {"model", "precision", "grad_dtype", "gpu", "optimizer"},
-    .make = make,
+    .make = make_of<BytesChapter>,
     .shows = "weights, gradients and optimizer state building up to 16 B per parameter; the "
              "model's total pouring into one card and spilling over; the cards needed just "
              "to hold it; the optimizer's segment names what it keeps (Adam's m and v, "

@@ -374,11 +374,6 @@ class ContextChapter final : public ChapterBase {
     std::vector<std::vector<Box>> cards_;
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
-                              const TextMetrics& metrics) {
-    return std::make_unique<ContextChapter>(spec, video, metrics);
-}
-
 std::optional<std::string> cannot_draw(const engine::Config& c) {
     if (c.layout.cp > kMaxCp)
         return "context_parallel draws at most " + std::to_string(kMaxCp) +
@@ -423,7 +418,7 @@ const KindRegistrar registrar{{
     .name = "context_parallel",
     .default_duration = kDefaultDuration,
     .settable = {"cp", "cp_split", "cp_mode", "seq_len", "gpus", "nvlink", "network"},
-    .make = make,
+    .make = make_of<ContextChapter>,
     .cannot_draw = cannot_draw,
     .shows = "one long sequence over a context-parallel group: the causal attention matrix "
              "(queries down, keys across, the lower triangle) cut into 2 x cp chunks, each "

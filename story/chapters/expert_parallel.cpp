@@ -361,11 +361,6 @@ class ExpertChapter final : public ChapterBase {
     std::vector<std::vector<Box>> rows_;
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
-                              const TextMetrics& metrics) {
-    return std::make_unique<ExpertChapter>(spec, video, metrics);
-}
-
 std::optional<std::string> cannot_draw(const engine::Config& c) {
     if (c.model.experts == 0)
         return "expert_parallel draws a mixture-of-experts model; " + c.model.name +
@@ -403,7 +398,7 @@ const KindRegistrar registrar{{
     .name = "expert_parallel",
     .default_duration = kDefaultDuration,
     .settable = {"ep", "gpus", "capacity_factor", "nvlink", "network"},
-    .make = make,
+    .make = make_of<ExpertChapter>,
     .cannot_draw = cannot_draw,
     .shows = "a mixture-of-experts layer: GPU cards each holding experts / ep experts, "
              "tokens sent by the gate to their top-k experts (a fixed illustrative routing) "

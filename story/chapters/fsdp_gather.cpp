@@ -63,7 +63,7 @@ const TextStyle kFigures = tabular(sized(style_of(Role::body), 28));
 enum class Step { gather, compute, scatter, reshard };
 
 // One step of one slice on screen, with the plan's resident bytes before and after it.
-struct Phase {
+struct FilmStep {
     Step step = Step::gather;
     bool backward = false;
     int slice = 0;
@@ -74,8 +74,8 @@ struct Phase {
 
 // Where the film stands at t.
 struct FilmAt {
-    const Phase* phase = nullptr;  // nullptr: before the film or after it
-    double u = 0;                  // progress through the phase, 0..1 (linear)
+    const FilmStep* phase = nullptr;  // nullptr: before the film or after it
+    double u = 0;                     // progress through the phase, 0..1 (linear)
     bool done = false;
 };
 
@@ -220,7 +220,7 @@ class FsdpChapter final : public ChapterBase {
 
     FilmAt film_at(double t) const {
         if (film_.empty() || t < film_.front().start) return {};
-        for (const Phase& p : film_)
+        for (const FilmStep& p : film_)
             if (t < p.end()) return {&p, (t - p.start) / p.duration, false};
         return {nullptr, 1, true};
     }
@@ -296,7 +296,7 @@ class FsdpChapter final : public ChapterBase {
     // Above card i, the slice it is assembling: its own shard, then one cell per arrival.
     void add_workspace(Scene& s, std::size_t i, const FilmAt& f, double alpha) const {
         if (!f.phase) return;
-        const Phase& p = *f.phase;
+        const FilmStep& p = *f.phase;
         const int rank = ranks_[i];
         const Color fill = p.backward && (p.step == Step::compute || p.step == Step::scatter)
                                ? palette_.gradients
@@ -358,7 +358,7 @@ class FsdpChapter final : public ChapterBase {
              N_("Backward · slice {k} of {n}: reduce-scatter the gradients")},
             {N_("Forward · slice {k} of {n}: free the full copy"),
              N_("Backward · slice {k} of {n}: free the full copy")}};
-        const Phase& p = *f.phase;
+        const FilmStep& p = *f.phase;
         return tr(kSays[static_cast<int>(p.step)][p.backward],
                   {{"k", p.slice + 1}, {"n", slices_}});
     }
@@ -416,7 +416,7 @@ class FsdpChapter final : public ChapterBase {
     std::vector<engine::PerGpu> zero3_;  // each state's ZeRO-3 split of the model states
     std::vector<double> per_card_, fsdp_bytes_, fsdp_time_, dp_bytes_, buffer_, model_states_,
         sharded_, peak_;
-    std::vector<Phase> film_;
+    std::vector<FilmStep> film_;
     int slices_ = 1, per_slice_ = 1;
     // Geometry, placed once: the loaf's slices and shard cells; the shown
     // ranks' cards and workspaces, with one cell per shard.
@@ -427,11 +427,6 @@ class FsdpChapter final : public ChapterBase {
     TextColumn readout_;  // the read-out's lines (ReadoutLine), their texts drawn at t
     std::vector<int> ranks_;
 };
-
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
-                              const TextMetrics& metrics) {
-    return std::make_unique<FsdpChapter>(spec, video, metrics);
-}
 
 // The loaf and each card's workspace draw one cell per shard, i.e. per GPU.
 std::optional<std::string> cannot_draw(const engine::Config& c) {
@@ -444,7 +439,7 @@ const KindRegistrar registrar{{
     .name = "fsdp_gather",
     .default_duration = kDefaultDuration,
     .settable = {"gpus", "model", "precision", "network", "nvlink"},
-    .make = make,
+    .make = make_of<FsdpChapter>,
     .cannot_draw = cannot_draw,
     .shows = "the model's layers gathered from shards, used and freed, forward then "
              "backward with the gradients reduce-scattered; live memory gauge per card; "

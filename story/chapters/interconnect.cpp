@@ -330,16 +330,11 @@ class InterconnectChapter final : public ChapterBase {
     std::vector<Fade> rows_in_, bars_in_;
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
-                              const TextMetrics& metrics) {
-    return std::make_unique<InterconnectChapter>(spec, video, metrics);
-}
-
 const KindRegistrar registrar{{
     .name = "interconnect",
     .default_duration = kDefaultDuration,
     .settable = {"nvlink", "network", "gpus_per_node", "nodes", "tp", "pp", "gpus", "model"},
-    .make = make,
+    .make = make_of<InterconnectChapter>,
     .shows = "two nodes, NVLink and the network drawn to scale; each strategy's traffic per "
              "step timed on each link; the link each group uses in this layout",
     .goldens = {{"chapter_interconnect", 17.5,

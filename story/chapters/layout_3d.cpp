@@ -23,25 +23,25 @@ constexpr double kDefaultDuration = 24;
 
 using Focus = RackFocus;
 constexpr int kFocusKinds = 6;
-struct Phase {
+struct Turn {
     double start;  // authored seconds
     Focus focus;
 };
 // Choreography, in seconds of the default duration: the rack, then each kind of group in turn,
 // then (where a `set:` re-slices) tensor groups and replicas again.
-constexpr Phase kPhases[] = {{0, Focus::none},  {4.0, Focus::tp},  {9.0, Focus::pp},
-                             {13.5, Focus::dp}, {18.0, Focus::tp}, {21.5, Focus::dp}};
+constexpr Turn kTurns[] = {{0, Focus::none},  {4.0, Focus::tp},  {9.0, Focus::pp},
+                           {13.5, Focus::dp}, {18.0, Focus::tp}, {21.5, Focus::dp}};
 // A rack with context- or expert-parallel groups shows each axis once, in rank order, the turns
 // sharing [kAxesFrom, kAxesTo) evenly; the last one stays to the end.
 constexpr double kAxesFrom = 3.5, kAxesTo = 22.0;
 
-std::vector<Phase> phases_for(bool cp, bool ep) {
-    if (!cp && !ep) return {std::begin(kPhases), std::end(kPhases)};
+std::vector<Turn> phases_for(bool cp, bool ep) {
+    if (!cp && !ep) return {std::begin(kTurns), std::end(kTurns)};
     std::vector<Focus> axes{Focus::tp};
     if (cp) axes.push_back(Focus::cp);
     axes.insert(axes.end(), {Focus::pp, Focus::dp});
     if (ep) axes.push_back(Focus::ep);
-    std::vector<Phase> out{{0, Focus::none}};
+    std::vector<Turn> out{{0, Focus::none}};
     const double turn = (kAxesTo - kAxesFrom) / static_cast<double>(axes.size());
     for (std::size_t i = 0; i < axes.size(); ++i) out.push_back({kAxesFrom + i * turn, axes[i]});
     return out;
@@ -598,7 +598,7 @@ class Layout3dChapter final : public ChapterBase {
     std::vector<Box> rows_box_, cards_;  // one per row drawn, one per card slot of the nodes shown
     double nvlink_width_ = 0, chunk_size_ = kChunk;
     std::vector<GroupsByFocus> groups_;  // per state, per focus
-    std::vector<Phase> phases_;
+    std::vector<Turn> phases_;
     bool more_axes_ = false;  // some state splits cp or ep
     std::vector<double> phase_starts_;
     std::vector<Fade> phase_fades_;
@@ -606,11 +606,6 @@ class Layout3dChapter final : public ChapterBase {
     Stagger cards_in_;
     const Fade links_in_;
 };
-
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
-                              const TextMetrics& metrics) {
-    return std::make_unique<Layout3dChapter>(spec, video, metrics);
-}
 
 // A node is one row of cards: past kMaxPerNode cards a row's cards are too narrow for a 22 px tag.
 // (A rack of many nodes is drawn: its first nodes, then a row saying how many more.)
@@ -627,7 +622,7 @@ const KindRegistrar registrar{{
     .name = "layout_3d",
     .default_duration = kDefaultDuration,
     .settable = {"tp", "pp", "cp", "ep", "gpus", "gpus_per_node", "nodes", "model"},
-    .make = make,
+    .make = make_of<Layout3dChapter>,
     .cannot_draw = cannot_draw,
     .shows = "a rack of nodes from the engine's rank placement: TP groups on NVLink, "
              "pipeline stages across, replicas across nodes, each highlighted in turn; with "

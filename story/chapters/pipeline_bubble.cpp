@@ -111,11 +111,6 @@ class PipelineChapter final : public TimelineChapter {
     const Fade readout_in_, flight_in_;
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
-                              const TextMetrics& metrics) {
-    return std::make_unique<PipelineChapter>(spec, video, metrics);
-}
-
 std::optional<std::string> cannot_draw(const engine::Config& c) {
     const int v = c.training.schedule == engine::Schedule::interleaved ? c.training.chunks : 1;
     const long long slots = 1LL * c.layout.pp * c.training.micro_batches * v;
@@ -128,7 +123,7 @@ const KindRegistrar registrar{{
     .name = "pipeline_bubble",
     .default_duration = kDefaultDuration,
     .settable = {"pp", "micro_batches", "schedule", "chunks"},
-    .make = make,
+    .make = make_of<PipelineChapter>,
     .cannot_draw = cannot_draw,
     .shows = "stages by time from the engine's GPipe, 1F1B, interleaved, ZB-H1, ZB-H2 or "
              "DualPipe slot list (a split backward's W in a paler shade than its B); idle "

@@ -312,11 +312,6 @@ class PlanChapter final : public ChapterBase {
     const Fade rack_in_;
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
-                              const TextMetrics& metrics) {
-    return std::make_unique<PlanChapter>(spec, video, metrics);
-}
-
 // The winner's node is one row of cards, and there must be a winner to draw.
 constexpr int kMaxPerNode = 8;
 
@@ -340,7 +335,7 @@ const KindRegistrar registrar{{
     .name = "plan",
     .default_duration = kDefaultDuration,
     .settable = {"model", "gpus", "gpu", "seq_len", "micro_batches"},
-    .make = make,
+    .make = make_of<PlanChapter>,
     .cannot_draw = cannot_draw,
     .shows = "the planner's search (engine::plan, as `shardreel plan` runs it, top 3, "
              "global batch = dp x micro_batch x micro_batches of the chapter's config): a "

@@ -393,11 +393,6 @@ class RingChapter final : public ChapterBase {
     std::vector<Run> runs_;
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
-                              const TextMetrics& metrics) {
-    return std::make_unique<RingChapter>(spec, video, metrics);
-}
-
 // The replayed schedule holds N x N chunk counts for each of 2(N-1) steps.
 std::optional<std::string> cannot_draw(const engine::Config& c) {
     if (c.layout.gpus <= kMaxRingGpus) return std::nullopt;
@@ -409,7 +404,7 @@ const KindRegistrar registrar{{
     .name = "ring_allreduce",
     .default_duration = kDefaultDuration,
     .settable = {"gpus", "model", "precision", "grad_dtype", "network", "nvlink", "gpu"},
-    .make = make,
+    .make = make_of<RingChapter>,
     .cannot_draw = cannot_draw,
     .shows = "N cards on a ring, each with a full copy and a slice of the batch; the "
              "gradient buffer in N chunks, reduce-scatter then all-gather step by step from "

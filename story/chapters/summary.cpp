@@ -240,16 +240,11 @@ class SummaryChapter final : public ChapterBase {
     const Fade focus_in_;
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
-                              const TextMetrics& metrics) {
-    return std::make_unique<SummaryChapter>(spec, video, metrics);
-}
-
 const KindRegistrar registrar{{
     .name = "summary",
     .default_duration = kDefaultDuration,
     .settable = {"model", "gpus", "gpu", "seq_len", "micro_batches"},
-    .make = make,
+    .make = make_of<SummaryChapter>,
     .shows = "DP, ZeRO-1/2, FSDP, TP, PP and 3D side by side: memory per card against "
              "capacity, comm per step, bubble, fits or not; the 3D row keeps the chapter's "
              "`cp` and `ep` where they still divide its GPUs, and is then named 4D or 5D "

@@ -395,16 +395,11 @@ class TensorParallelChapter final : public ChapterBase {
     std::vector<std::pair<Text, Fade>> heads_;
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
-                              const TextMetrics& metrics) {
-    return std::make_unique<TensorParallelChapter>(spec, video, metrics);
-}
-
 const KindRegistrar registrar{{
     .name = "tensor_parallel",
     .default_duration = kDefaultDuration,
     .settable = {"tp", "model", "seq_len", "micro_batch", "nvlink"},
-    .make = make,
+    .make = make_of<TensorParallelChapter>,
     .shows = "an MLP block: the first matrix split by columns, the second by rows, partial "
              "sums all-reduced on NVLink; four all-reduces per layer; memory 1/t; the same "
              "traffic timed on NVLink and on the network",

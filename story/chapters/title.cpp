@@ -98,16 +98,11 @@ class TitleChapter final : public ChapterBase {
     std::vector<Text> titles_;  // the title, then the subtitle's lines
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
-                              const TextMetrics& metrics) {
-    return std::make_unique<TitleChapter>(spec, video, metrics);
-}
-
 const KindRegistrar registrar{{
     .name = "title",
     .default_duration = kDefaultDuration,
     .settable = {},
-    .make = make,
+    .make = make_of<TitleChapter>,
     .shows = "the model as a loaf of layer slices with a forward pass sweeping through it; "
              "title and subtitle",
     .goldens = {{"chapter_title", 3.0, "the title card"}},

@@ -150,11 +150,6 @@ class ZeroBubbleChapter final : public TimelineChapter {
     std::vector<StageFigures> figures_;  // per state
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
-                              const TextMetrics& metrics) {
-    return std::make_unique<ZeroBubbleChapter>(spec, video, metrics);
-}
-
 std::optional<std::string> cannot_draw(const engine::Config& c) {
     if (c.training.schedule == engine::Schedule::interleaved)
         return std::string(
@@ -173,7 +168,7 @@ const KindRegistrar registrar{{
     .name = "zero_bubble",
     .default_duration = kDefaultDuration,
     .settable = {"schedule", "pp", "micro_batches"},
-    .make = make,
+    .make = make_of<ZeroBubbleChapter>,
     .cannot_draw = cannot_draw,
     .shows = "the zero-bubble schedules on the engine's slot lists, on the same timeline as "
              "`pipeline_bubble`: 1F1B first, its whole backwards splitting into B (input "

@@ -211,16 +211,11 @@ class ZeroChapter final : public ChapterBase {
     TextColumn header_, key_;  // the table's header line; the keys' line under the cards
 };
 
-std::unique_ptr<Chapter> make(const ChapterSpec& spec, const Video& video,
-                              const TextMetrics& metrics) {
-    return std::make_unique<ZeroChapter>(spec, video, metrics);
-}
-
 const KindRegistrar registrar{{
     .name = "zero_stages",
     .default_duration = kDefaultDuration,
     .settable = {"zero", "gpus", "model", "precision"},
-    .make = make,
+    .make = make_of<ZeroChapter>,
     .shows = "optimizer state, then gradients, then weights sharded, each a morph; model "
              "states per card and the reduction against plain DP (ZeRO Table 1's figures at "
              "64 cards)",
