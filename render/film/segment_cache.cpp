@@ -141,10 +141,9 @@ bool SegmentCache::valid(const SegmentKey& k) const {
     if (!record || record->value("inputs", nlohmann::json()).dump() != k.inputs ||
         record->value("frames", -1) != k.frames)
         return false;
-    std::string error;
-    const auto bytes = read_file(segment_path(k), error);
-    return bytes && xxh3_hex(*bytes) == record->value("xxh3", "") &&
-           opens_with_frames(segment_path(k), k);
+    std::string error;  // hashed as it is read, never held whole
+    const auto digest = file_digest(segment_path(k), error);
+    return digest && *digest == record->value("xxh3", "") && opens_with_frames(segment_path(k), k);
 }
 
 bool SegmentCache::lookup(const SegmentKey& k) const {
