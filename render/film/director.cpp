@@ -184,6 +184,7 @@ std::vector<RenderReport> render_films(const std::vector<FilmJob>& films, const 
         options.segment_only ? std::vector<PlannedSound>{}
                              : look_up_sound(films, cache, options, cancel, sound_misses);
     make_segments(misses, sound_misses, films, cache, fonts, options, cancel, on_progress);
+    cancel.check();  // interrupted, some segments were never drawn: record none
     if (options.use_cache) record_first_keys(planned, cache);
 
     std::vector<RenderReport> reports;
