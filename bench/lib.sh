@@ -1,5 +1,28 @@
-# Shell helpers of the benchmarks (sourced by bench/run.sh and bench/narration.sh); they write
-# GNU time's reports under $work.
+# Shell helpers of the benchmarks (sourced by every script in bench/); measure writes GNU time's
+# reports under $work.
+# prepare_build ROOT BUILD [TARGET...]: what the benchmarks need (scripts/deps.sh bench), BUILD
+# configured for Release unless it is already, and TARGET (default shardreel) built in it.
+prepare_build() {
+  local root=$1 build=$2; shift 2
+  "$root/scripts/deps.sh" bench
+  [ -f "$build/build.ninja" ] || cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+  ninja -C "$build" "${@:-shardreel}" >/dev/null
+}
+# bench_start NAME [BUILD_DIR] [ARG...]: a render benchmark's setting: root, the source tree (made
+# the current directory); build, BUILD_DIR (default build/, shardreel built there); bin; work,
+# out/bench-NAME (an empty scratch, removed when the script exits); args, the ARGs.
+bench_start() {
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  build=$(realpath -m "${2:-$root/build}")
+  bin="$build/shardreel"
+  work="$root/out/bench-$1"
+  args=("${@:3}")
+  cd "$root"
+  prepare_build "$root" "$build"
+  rm -rf "$work"; mkdir -p "$work"
+  trap 'rm -rf "$work"' EXIT
+}
+median() { printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 # measure NAME CMD...: runs CMD under /usr/bin/time -v; sets wall_NAME, cpu_NAME (user+sys, s)
 # and rss_NAME (peak resident set, MB).
 measure() {

@@ -9,19 +9,10 @@
 # Usage: [ROUNDS=N] bench/narration.sh [BUILD_DIR] [render options, e.g. --size 1280x720]
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=$(realpath -m "${1:-$root/build}")
-shift $(( $# > 0 ? 1 : 0 ))
-work="$root/out/bench-narration"  # scratch, removed at exit
-cd "$root"
-"$root/scripts/deps.sh" bench
-[ -f "$build/build.ninja" ] || cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-ninja -C "$build" shardreel >/dev/null
-bin="$build/shardreel"
+source "$(dirname "$0")/lib.sh"
+bench_start narration "$@"  # root, build, bin, work: out/bench-narration
+set -- "${args[@]}"  # the render options
 film=storyboards/distributed-training.yaml
-rm -rf "$work"; mkdir -p "$work"
-trap 'rm -rf "$work"' EXIT
-source "$root/bench/lib.sh"
 
 # The lines spoken once, for the runs that start with them cached.
 "$bin" render "$film" -o "$work/seed.m4a" --audio-only --cache "$work/seed" --quiet "$@" >/dev/null
@@ -52,7 +43,6 @@ for i in $(seq "$rounds"); do
   rows+=" | $rss_narrated / $rss_sound / $rss_silent |"$'\n'
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
-median() { printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END { print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }'; }
 
 cat <<TABLE
 | default film, empty caches | narrated wall / CPU s | sound only | silent | narrated / silent (wall / CPU) | sound / silent | peak MB (narrated / sound / silent) |

@@ -1,11 +1,12 @@
 # Writes OUT (a header) with the SHA-256 of every file under DIRS (relative to ROOT; an entry may
-# also be one file), each hashed with its path, as the macro MACRO (default
-# SHARDREEL_DRAWING_DIGEST), and LIST with those paths one per line, so a test can check that none
-# is missed. For segments DIRS hold the code that turns scenes into pixels and bytes (what story/
-# draws reaches the segment cache key through the scenes themselves); for the speech cache, the
-# code that speaks and levels the lines. Usage:
-#   cmake -DROOT=dir "-DDIRS=render/draw;..." [-DMACRO=NAME] -DOUT=file.hpp -DLIST=file.txt
-#         -P drawing_digest.cmake
+# also be one file), each hashed with its path, and of the text BUILD if given (the compiler and
+# its flags), as the macro MACRO (default SHARDREEL_DRAWING_DIGEST), and LIST with those paths one
+# per line, so a test can check that none is missed. For segments DIRS hold the code that turns
+# scenes into pixels and bytes (what story/ draws reaches the segment cache key through the scenes
+# themselves); for their first keys, the code that makes chapters and keys them; for the speech
+# cache, the code that speaks and levels the lines. Usage:
+#   cmake -DROOT=dir "-DDIRS=render/draw;..." [-DMACRO=NAME] [-DBUILD=text] -DOUT=file.hpp
+#         -DLIST=file.txt -P drawing_digest.cmake
 if(NOT MACRO)
   set(MACRO SHARDREEL_DRAWING_DIGEST)
 endif()
@@ -20,6 +21,9 @@ foreach(dir IN LISTS DIRS)
 endforeach()
 list(SORT files)
 set(hashed "")
+if(BUILD)
+  set(hashed "build ${BUILD}\n")
+endif()
 set(listing "")
 foreach(f IN LISTS files)
   file(SHA256 "${ROOT}/${f}" h)

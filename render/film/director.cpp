@@ -170,10 +170,11 @@ std::vector<RenderReport> render_films(const std::vector<FilmJob>& films, const 
     if (films.empty()) return {};
     if (options.sound_only) return render_sound_only(films, options, cancel);
     const Stopwatch watch;
-    std::vector<Planned> planned =
-        plan_chapters(films, fonts, options.encoder, options.segment_only, cancel);
     std::optional<TempDir> scratch;  // --no-cache: private segments, removed with the directory
     SegmentCache cache = open_cache(films, options, scratch);
+    std::vector<Planned> planned =
+        plan_chapters(films, fonts, options.encoder, options.code, options.segment_only, cache,
+                      options.use_cache, cancel);
     if (!options.segment_only)  // fail now, not after minutes of drawing
         for (const FilmJob& film : films) check_writable(film.output);
     if (!planned.empty()) cache.prepare();  // not for films that are all .webm, .gif, ...
@@ -183,6 +184,8 @@ std::vector<RenderReport> render_films(const std::vector<FilmJob>& films, const 
         options.segment_only ? std::vector<PlannedSound>{}
                              : look_up_sound(films, cache, options, cancel, sound_misses);
     make_segments(misses, sound_misses, films, cache, fonts, options, cancel, on_progress);
+    cancel.check();  // interrupted, some segments were never drawn: record none
+    if (options.use_cache) record_first_keys(planned, cache);
 
     std::vector<RenderReport> reports;
     for (std::size_t i = 0; i < films.size(); ++i) {

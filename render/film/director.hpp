@@ -25,6 +25,7 @@ struct BatchOptions {
     EncoderSettings encoder;     // threads fixed, so bytes do not depend on `jobs`
     bool sound_only = false;     // outputs are .m4a (from sound segments) or .wav: no picture
     bool measure_sound = false;  // report each output's loudness and true peak (decodes it)
+    ChapterCode code;            // what makes chapters, and its digest in their first keys
 };
 
 // cache/ beside the output (out/cache for the default out/<stem>.mp4).

@@ -25,31 +25,51 @@ namespace {
 // Keys and lookups run on every core: no encoder runs yet, whatever `jobs` says about drawing.
 int cores() { return static_cast<int>(std::thread::hardware_concurrency()); }
 
-}  // namespace
-
-std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Fonts& fonts,
-                                   const EncoderSettings& encoder, bool segments_only,
-                                   const CancelToken& cancel) {
+// Every chapter of the films that take segments, in order, with its length on the film's clock.
+std::vector<Planned> chapters_of(const std::vector<FilmJob>& films, bool segments_only) {
     std::vector<Planned> out;
     for (std::size_t i = 0; i < films.size(); ++i) {
         if (!segments_only && !assembled_from_segments(films[i].output)) continue;
         const story::FilmTime time(films[i].board.chapters, films[i].video.fps);
-        for (std::size_t c = 0; c < time.chapters().size(); ++c) {
-            const story::ChapterSpec& spec = films[i].board.chapters[c];
-            out.push_back({i,
-                           &spec,
-                           story::make_chapter(spec, films[i].video, fonts),
-                           {},
-                           time.chapter(c).frames});
-        }
+        for (std::size_t c = 0; c < time.chapters().size(); ++c)
+            out.push_back({i, &films[i].board.chapters[c], {}, {}, {}, time.chapter(c).frames});
     }
+    return out;
+}
+
+}  // namespace
+
+std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Fonts& fonts,
+                                   const EncoderSettings& encoder, const ChapterCode& code,
+                                   bool segments_only, const SegmentCache& cache, bool read_records,
+                                   const CancelToken& cancel) {
+    std::vector<Planned> out = chapters_of(films, segments_only);
     run_parallel(cores(), out.size(), cancel, [&](std::size_t i, const CancelToken&) {
         const Stopwatch watch;
         Planned& p = out[i];
-        p.key = segment_key(*p.spec, *p.chapter, films[p.film].video, encoder, fonts);
+        p.first = first_key(*p.spec, films[p.film].video, encoder, fonts, code.digest);
+        if (auto k = read_records ? cache.recorded(p.first) : std::nullopt) {
+            p.key = std::move(*k);
+            p.recorded = p.cached = true;
+        }
         p.seconds = watch.seconds();
     });
+    for (Planned& p : out)  // one at a time, as chapters always were made
+        if (!p.recorded) p.chapter = code.make(*p.spec, films[p.film].video, fonts);
+    run_parallel(cores(), out.size(), cancel, [&](std::size_t i, const CancelToken&) {
+        Planned& p = out[i];
+        if (p.recorded) return;
+        const Stopwatch watch;
+        p.key = segment_key(*p.spec, *p.chapter, films[p.film].video, encoder, fonts);
+        p.seconds += watch.seconds();
+    });
     return out;
+}
+
+void record_first_keys(const std::vector<Planned>& planned, const SegmentCache& cache) {
+    std::set<std::string> done;
+    for (const Planned& p : planned)
+        if (!p.recorded && done.insert(p.first.key).second) cache.record(p.first, p.key);
 }
 
 // Each lookup reads and hashes its segment.
@@ -62,8 +82,12 @@ std::vector<P*> find_misses(std::vector<P>& planned, const SegmentCache& cache, 
     for (const auto& [key, p] : first) firsts.push_back(p);
     run_parallel(cores(), firsts.size(), cancel, [&](std::size_t i, const CancelToken&) {
         const Stopwatch watch;
-        firsts[i]->cached = read_cache && cache.lookup(firsts[i]->key);
-        firsts[i]->seconds += watch.seconds();
+        P& p = *firsts[i];
+        if (p.cached)
+            cache.touch(p.key);
+        else
+            p.cached = read_cache && cache.lookup(p.key);
+        p.seconds += watch.seconds();
     });
     std::vector<P*> misses;
     for (P& p : planned) {
@@ -80,14 +104,16 @@ template std::vector<PlannedSound*> find_misses(std::vector<PlannedSound>&, cons
 
 std::vector<PendingSegment> pending_segments(const std::vector<FilmJob>& films, const Fonts& fonts,
                                              const std::string& cache_dir,
-                                             const EncoderSettings& encoder) {
-    std::vector<Planned> planned =
-        plan_chapters(films, fonts, encoder, /*segments_only=*/true, process_token());
+                                             const EncoderSettings& encoder,
+                                             const ChapterCode& code) {
     const SegmentCache cache(cache_dir);
+    std::vector<Planned> planned =
+        plan_chapters(films, fonts, encoder, code, /*segments_only=*/true, cache,
+                      /*read_records=*/true, process_token());
     std::set<std::string> seen;
     std::vector<PendingSegment> out;
     for (const Planned& p : planned)
-        if (seen.insert(p.key.key).second && !cache.valid(p.key))
+        if (seen.insert(p.key.key).second && !p.cached && !cache.valid(p.key))
             out.push_back(
                 {films[p.film].board.file, p.spec->id, films[p.film].board.video.lang, p.film});
     return out;

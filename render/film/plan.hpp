@@ -22,21 +22,30 @@ bool assembled_from_segments(const std::string& output);
 struct Planned {
     std::size_t film = 0;
     const story::ChapterSpec* spec = nullptr;
-    std::unique_ptr<story::Chapter> chapter;
+    std::unique_ptr<story::Chapter> chapter;  // made unless its first key's record gave the key
+    FirstKey first;
     SegmentKey key;
-    int frames = 0;       // the chapter's length on the film's clock
-    bool cached = false;  // hit, or drawn for an earlier film in this run
+    int frames = 0;         // the chapter's length on the film's clock
+    bool recorded = false;  // key and valid segment found through the first key: no scene built
+    bool cached = false;    // hit, or drawn for an earlier film in this run
     double seconds = 0;
 };
 
 // The chapters of every film assembled from segments (of every film with segments_only), in
-// order, keyed in parallel (each key hashes every frame's scene); stops when cancel trips.
+// order, each with its first key. When read_records, a first key whose record names a valid
+// segment gives its key (and the chapter is cached); every other chapter is made and keyed by
+// its scenes, in parallel (each key hashes every frame's scene). Stops when cancel trips.
 std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Fonts& fonts,
-                                   const EncoderSettings& encoder, bool segments_only,
+                                   const EncoderSettings& encoder, const ChapterCode& code,
+                                   bool segments_only, const SegmentCache& cache, bool read_records,
                                    const CancelToken& cancel);
 
-// Looks every key up once, in parallel; returns the entries whose segments must be made (the
-// first of each key). For Planned (video) and PlannedSound (render/film/sound_plan.hpp).
+// Records each first key of a chapter keyed by its scenes, now that its segment is in the cache.
+void record_first_keys(const std::vector<Planned>& planned, const SegmentCache& cache);
+
+// Looks every key not yet cached up once, in parallel (a cached one is only marked as used);
+// returns the entries whose segments must be made (the first of each key). For Planned (video)
+// and PlannedSound (render/film/sound_plan.hpp).
 template <class P>
 std::vector<P*> find_misses(std::vector<P>& planned, const SegmentCache& cache, bool read_cache,
                             const CancelToken& cancel);
@@ -48,6 +57,7 @@ struct PendingSegment {
 };
 std::vector<PendingSegment> pending_segments(const std::vector<FilmJob>& films, const Fonts& fonts,
                                              const std::string& cache_dir,
-                                             const EncoderSettings& encoder = {});
+                                             const EncoderSettings& encoder = {},
+                                             const ChapterCode& code = {});
 
 }  // namespace render

@@ -1,4 +1,5 @@
-// Segment cache keys, lookups that verify what they return, atomic records and LRU pruning.
+// Segment cache keys and first keys, lookups that verify what they return, atomic records and
+// LRU pruning.
 #include "render/film/segment_cache.hpp"
 
 #include <algorithm>
@@ -9,7 +10,9 @@
 
 #include "render/av/aac_segment.hpp"
 #include "render/av/video_probe.hpp"
+#include "render/code_digest.hpp"     // generated at build time
 #include "render/drawing_digest.hpp"  // generated at build time
+#include "render/film/chapter_fields.hpp"
 #include "render/film/digest.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
@@ -25,6 +28,24 @@ namespace {
 
 std::string json_path(const std::string& dir, const std::string& key) {
     return (fs::path(dir) / (key + ".json")).string();
+}
+
+// First keys' records live in a folder of their own: every <key>.json beside the segments is a
+// segment's.
+fs::path first_dir(const std::string& dir) { return fs::path(dir) / "first"; }
+
+// The segment a first key's record names by its key's inputs, which must hash to its key: a
+// record edited or cut short names none.
+std::optional<SegmentKey> named_segment(const nlohmann::json& record) {
+    try {
+        const nlohmann::json& segment = record.at("segment");
+        SegmentKey k{segment.at("key").get<std::string>(), segment.at("inputs").dump(),
+                     segment.at("frames").get<int>()};
+        if (k.key != xxh3_hex(k.inputs)) return {};
+        return k;
+    } catch (const nlohmann::json::exception&) {
+        return {};
+    }
 }
 
 bool is_key(const std::string& stem) {
@@ -73,6 +94,29 @@ SegmentKey segment_key(const story::ChapterSpec& spec, const story::Chapter& cha
     return {xxh3_hex(text), std::move(text), frames};
 }
 
+std::string built_code_digest() { return SHARDREEL_CODE_DIGEST; }
+
+// The scenes are not here, only what they are made from: whatever a spec, the storyboard's
+// defaults, a line's timing, the theme, a font, a translation or the code changes, it changes
+// one of these.
+FirstKey first_key(const story::ChapterSpec& spec, const story::Video& video,
+                   const EncoderSettings& encoder, const Fonts& fonts,
+                   const std::string& code_digest) {
+    BinaryDigest made_from;
+    made_from.put(spec);
+    made_from.put(video);
+    made_from.put(encoder);
+    const nlohmann::json inputs = {
+        {"chapter", made_from.hex()},
+        {"fonts", fonts.digest()},
+        {"drawing", SHARDREEL_DRAWING_DIGEST},
+        {"code", code_digest},
+        {"catalogue", catalogue_digest(video.lang)},
+    };
+    std::string text = inputs.dump();
+    return {xxh3_hex(text), std::move(text)};
+}
+
 SegmentCache::SegmentCache(std::string dir) : dir_(std::move(dir)) {}
 
 SegmentCache::~SegmentCache() {
@@ -97,19 +141,22 @@ bool SegmentCache::valid(const SegmentKey& k) const {
     if (!record || record->value("inputs", nlohmann::json()).dump() != k.inputs ||
         record->value("frames", -1) != k.frames)
         return false;
-    std::string error;
-    const auto bytes = read_file(segment_path(k), error);
-    return bytes && xxh3_hex(*bytes) == record->value("xxh3", "") &&
-           opens_with_frames(segment_path(k), k);
+    std::string error;  // hashed as it is read, never held whole
+    const auto digest = file_digest(segment_path(k), error);
+    return digest && *digest == record->value("xxh3", "") && opens_with_frames(segment_path(k), k);
 }
 
 bool SegmentCache::lookup(const SegmentKey& k) const {
     if (!valid(k)) return false;
+    touch(k);
+    return true;
+}
+
+void SegmentCache::touch(const SegmentKey& k) const {
     std::error_code ec;  // a failed touch only makes the entry look older
     const auto now = fs::file_time_type::clock::now();
     fs::last_write_time(segment_path(k), now, ec);
     fs::last_write_time(json_path(dir_, k.key), now, ec);
-    return true;
 }
 
 void SegmentCache::commit(const SegmentKey& k) const {
@@ -127,6 +174,28 @@ void SegmentCache::commit(const SegmentKey& k) const {
         std::error_code ec;  // a segment without its record is a miss: take the space back
         fs::remove(segment_path(k), ec);
         throw;
+    }
+}
+
+std::optional<SegmentKey> SegmentCache::recorded(const FirstKey& first) const {
+    const auto record = read_json_object(json_path(first_dir(dir_).string(), first.key));
+    if (!record || record->value("inputs", nlohmann::json()).dump() != first.inputs) return {};
+    auto k = named_segment(*record);
+    if (!k || !valid(*k)) return {};
+    return k;
+}
+
+void SegmentCache::record(const FirstKey& first, const SegmentKey& k) const {
+    const nlohmann::json record = {
+        {"key", first.key},
+        {"inputs", nlohmann::json::parse(first.inputs)},
+        {"segment",
+         {{"key", k.key}, {"frames", k.frames}, {"inputs", nlohmann::json::parse(k.inputs)}}}};
+    std::error_code ec;
+    fs::create_directories(first_dir(dir_), ec);
+    try {
+        write_file_atomic(json_path(first_dir(dir_).string(), first.key), record.dump(2) + "\n");
+    } catch (const SystemError&) {  // a missing record costs the next render its scenes, no more
     }
 }
 
@@ -169,6 +238,20 @@ void collect(const fs::path& dir, const std::set<fs::path>& exts, fs::file_time_
     }
 }
 
+// First keys' records whose segment is gone (or that name none), and temporary files an
+// interrupted writer left there.
+void drop_orphan_records(const std::string& dir, fs::file_time_type now) {
+    std::error_code ec;
+    for (const fs::directory_entry& e : fs::directory_iterator(first_dir(dir), ec)) {
+        if (is_stale_temp(e, now)) fs::remove(e.path(), ec);
+        if (e.path().extension() != ".json" || !is_key(e.path().stem().string())) continue;
+        const auto record = read_json_object(e.path().string());
+        const auto segment = record ? named_segment(*record) : std::nullopt;
+        if (!segment || !fs::exists(fs::path(dir) / (segment->key + ".mp4"), ec))
+            fs::remove(e.path(), ec);
+    }
+}
+
 }  // namespace
 
 void SegmentCache::prune(std::uintmax_t limit, const std::set<std::string>& keep) const {
@@ -189,6 +272,7 @@ void SegmentCache::prune(std::uintmax_t limit, const std::set<std::string>& keep
         fs::remove(e.segment, ec);
         total -= e.bytes;
     }
+    drop_orphan_records(dir_, now);
 }
 
 }  // namespace render

@@ -1,9 +1,13 @@
 // The segment cache: each chapter's encoded MP4 segment stored as <key>.mp4 under a directory,
 // keyed by a hash of what it draws and how that is encoded, and its sound as <key>.m4a keyed by
 // what it plays, each with the key's inputs and the segment's digest in <key>.json beside it;
-// least recently used segments are pruned first.
+// least recently used segments are pruned first. A cheap first key, of what a chapter is made
+// from, records in first/<key>.json which segment key its scenes gave.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -34,6 +38,34 @@ SegmentKey segment_key(const story::ChapterSpec& spec, const story::Chapter& cha
                        const story::Video& video, const EncoderSettings& encoder,
                        const Fonts& fonts);
 
+// The digest cmake/drawing_digest.cmake took at build time of the code that makes chapters and
+// their keys (story/, engine/, render/film) and of the compiler and flags that built it.
+std::string built_code_digest();
+
+// The code chapters are made by, and its digest in every first key: the build's own. A test
+// presents other code under another digest.
+struct ChapterCode {
+    using Make = std::function<std::unique_ptr<story::Chapter>(
+        const story::ChapterSpec&, const story::Video&, const story::TextMetrics&)>;
+    std::string digest = built_code_digest();
+    Make make = story::make_chapter;
+};
+
+// A first key: the XXH3-128 of everything the chapter is made from, resolved: its spec (its
+// settings over the storyboard's defaults, its beats timed by the narration, with their lines'
+// speech, its duration, title and narration; render/film/chapter_fields.hpp lists every member,
+// all but where they stand in the file), the film's video (size, fps, theme, captions, voice,
+// music, language), the encoder settings, the fonts, the language's message catalogue and the
+// digests of the drawing code and of the chapter code. Computed without making the chapter;
+// equal first keys give equal scenes, so the segment key one found stands for the other.
+struct FirstKey {
+    std::string key;     // 32 hex digits: XXH3-128 of `inputs`
+    std::string inputs;  // canonical JSON text (sorted keys), stored in its record
+};
+FirstKey first_key(const story::ChapterSpec& spec, const story::Video& video,
+                   const EncoderSettings& encoder, const Fonts& fonts,
+                   const std::string& code_digest);
+
 class SegmentCache {
   public:
     explicit SegmentCache(std::string dir);
@@ -52,15 +84,26 @@ class SegmentCache {
     // Never modifies
     // the cache (a bad entry is simply overwritten when re-rendered).
     bool valid(const SegmentKey& k) const;
-    // valid(), and on a hit marks the entry as just used (modification time: LRU pruning).
+    // valid(), and on a hit marks the entry as just used (touch()).
     bool lookup(const SegmentKey& k) const;
+    // Marks the entry as just used (modification time: LRU pruning).
+    void touch(const SegmentKey& k) const;
     // Records a segment just renamed into segment_path(k): writes <key>.json atomically. Two
     // processes storing the same key write identical files, so either rename may win.
     void commit(const SegmentKey& k) const;
 
+    // The segment key recorded for `first` (first/<key>.json), when the record holds exactly its
+    // inputs and names a segment valid() finds; nullopt otherwise (no record, a damaged one, its
+    // segment gone). Never modifies the cache.
+    std::optional<SegmentKey> recorded(const FirstKey& first) const;
+    // Records that `first` gave segment k, written atomically. A record that cannot be written is
+    // left out: the next render builds the scenes again.
+    void record(const FirstKey& first, const SegmentKey& k) const;
+
     // Deletes least recently used entries until the cache holds at most limit bytes, never one
     // whose key is in keep, and temporary files an interrupted writer left over an hour ago.
-    // The speech cache's lines in <dir>/speech (render/voice/speech_cache.hpp) count and go too.
+    // The speech cache's lines in <dir>/speech (render/voice/speech_cache.hpp) count and go too;
+    // a first key's record goes with its segment.
     void prune(std::uintmax_t limit, const std::set<std::string>& keep) const;
 
   private:

@@ -69,13 +69,13 @@ std::optional<story::Speech> SpeechCache::lookup(const SpeechKey& k) const {
     const auto record = read_json_object((fs::path(dir_) / (k.key + ".json")).string());
     if (!record || record->value("inputs", nlohmann::json()).dump() != k.inputs) return {};
     const auto samples = record->value("samples", std::size_t{0});
-    std::string error;
-    const auto pcm = read_file(pcm_path(k.key), error);
-    if (!pcm || pcm->size() != samples * sizeof(float) ||
-        xxh3_hex(*pcm) != record->value("xxh3", ""))
-        return {};
-    // A hit is touched, as the segments are: pruning (SegmentCache::prune) goes by last use.
+    // Hashed as it is read, never held whole: the default film's 67 lines are 74 MB.
     std::error_code ec;
+    std::string error;
+    if (fs::file_size(pcm_path(k.key), ec) != samples * sizeof(float) || ec) return {};
+    const auto pcm = file_digest(pcm_path(k.key), error);
+    if (!pcm || *pcm != record->value("xxh3", "")) return {};
+    // A hit is touched, as the segments are: pruning (SegmentCache::prune) goes by last use.
     const auto now = fs::file_time_type::clock::now();
     fs::last_write_time(pcm_path(k.key), now, ec);
     fs::last_write_time(fs::path(dir_) / (k.key + ".json"), now, ec);

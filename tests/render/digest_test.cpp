@@ -1,6 +1,7 @@
-// The two digests in a segment key beside the scenes' own: the scene digest sees every field of
+// The digests in a segment key beside the scenes' own: the scene digest sees every field of
 // every display-list item, and the drawing digest every file of render/draw, render/sinks and
-// render/av (the list CMake hashed against the folders, and the script re-run on edited copies).
+// render/av; and the code digest in every first key every file of story, engine and render/film
+// (the lists CMake hashed against the folders, and the script re-run on edited copies).
 #include "render/film/digest.hpp"
 
 #include <catch2/catch.hpp>
@@ -123,6 +124,8 @@ const std::vector<std::pair<const char*, Edit>>& edits() {
 fs::path source_dir() { return SHARDREEL_SOURCE_DIR; }
 
 const std::vector<std::string> kDrawingDirs{"render/draw", "render/sinks", "render/av"};
+const std::vector<std::string> kCodeDirs{"story", "engine", "render/film",
+                                         "cmake/embed_catalogues.cpp"};
 
 std::vector<std::string> lines_of(const std::string& text) {
     std::vector<std::string> out;
@@ -132,12 +135,15 @@ std::vector<std::string> lines_of(const std::string& text) {
     return out;
 }
 
-// Runs cmake/drawing_digest.cmake over root's copies of the folders; returns the digest.
-std::string run_digest_script(const fs::path& root, const fs::path& out) {
+// Runs cmake/drawing_digest.cmake over root's copies of `hashed` (the drawing folders unless
+// given), with the compiler text `build`; returns the digest.
+std::string run_digest_script(const fs::path& root, const fs::path& out,
+                              const std::vector<std::string>& hashed = kDrawingDirs,
+                              const std::string& build = "") {
     std::string dirs;
-    for (const std::string& d : kDrawingDirs) dirs += (dirs.empty() ? "" : ";") + d;
+    for (const std::string& d : hashed) dirs += (dirs.empty() ? "" : ";") + d;
     const auto run = render_test::run_shell(
-        q(SHARDREEL_CMAKE) + " -DROOT=" + q(root) + " -DDIRS=" + q(dirs) +
+        q(SHARDREEL_CMAKE) + " -DROOT=" + q(root) + " -DDIRS=" + q(dirs) + " -DBUILD=" + q(build) +
         " -DOUT=" + q(out / "digest.hpp") + " -DLIST=" + q(out / "digest.txt") + " -P " +
         q(source_dir() / "cmake/drawing_digest.cmake"));
     INFO(run.err);
@@ -201,16 +207,50 @@ TEST_CASE("the scene digest tells frames apart and treats -0 as 0, as Scene equa
     CHECK(digest_of(std::vector(500, sample())) != digest_of(std::vector(501, sample())));
 }
 
+namespace {
+
+// Every file under the folders (or the file itself), relative to the source tree.
+std::set<std::string> files_under(const std::vector<std::string>& hashed) {
+    std::set<std::string> out;
+    for (const std::string& entry : hashed) {
+        if (fs::is_regular_file(source_dir() / entry)) out.insert(entry);
+        if (!fs::is_directory(source_dir() / entry)) continue;
+        for (const auto& e : fs::recursive_directory_iterator(source_dir() / entry))
+            if (e.is_regular_file())
+                out.insert(fs::relative(e.path(), source_dir()).generic_string());
+    }
+    return out;
+}
+
+std::set<std::string> listed_in(const std::string& list) {
+    const auto lines = lines_of(slurp(list));
+    return {lines.begin(), lines.end()};
+}
+
+// Copies of `hashed` under root.
+void copy_sources(const std::vector<std::string>& hashed, const fs::path& root) {
+    for (const std::string& d : hashed) {
+        fs::create_directories((root / d).parent_path());
+        fs::copy(source_dir() / d, root / d, fs::copy_options::recursive);
+    }
+}
+
+// Appends a line to root/f, returns the digest then, and restores the file.
+std::string digest_with_line_added(const fs::path& root, const std::string& f,
+                                   const std::function<std::string()>& digest) {
+    const std::string original = slurp(root / f);
+    write_text(root / f, original + "\n");
+    const std::string changed = digest();
+    write_text(root / f, original);
+    return changed;
+}
+
+}  // namespace
+
 TEST_CASE("the drawing digest hashes every file under render/draw, render/sinks and render/av",
           "[key]") {
-    std::set<std::string> on_disk;
-    for (const std::string& dir : kDrawingDirs)
-        for (const auto& e : fs::recursive_directory_iterator(source_dir() / dir))
-            if (e.is_regular_file())
-                on_disk.insert(fs::relative(e.path(), source_dir()).generic_string());
-    const auto listed_lines = lines_of(slurp(SHARDREEL_DRAWING_LIST));
-    const std::set<std::string> listed(listed_lines.begin(), listed_lines.end());
-    CHECK(listed == on_disk);
+    const std::set<std::string> listed = listed_in(SHARDREEL_DRAWING_LIST);
+    CHECK(listed == files_under(kDrawingDirs));
     CHECK(listed.count("render/av/encoded_stream.cpp") == 1);
     CHECK(listed.size() > 20);
 }
@@ -219,20 +259,16 @@ TEST_CASE("editing, adding or renaming any file there changes the drawing digest
     TempDir dir;
     const fs::path root = dir.path / "src", out = dir.path / "out";
     fs::create_directories(out);
-    for (const std::string& d : kDrawingDirs) {
-        fs::create_directories(root / d);
-        fs::copy(source_dir() / d, root / d, fs::copy_options::recursive);
-    }
+    copy_sources(kDrawingDirs, root);
     const std::string base = run_digest_script(root, out);
     CHECK(base == built_drawing_digest());  // the copies hash as the build did
 
     std::set<std::string> seen{base};
     for (const std::string& f : lines_of(slurp(out / "digest.txt"))) {
         INFO(f);
-        const std::string original = slurp(root / f);
-        write_text(root / f, original + "\n");
-        CHECK(seen.insert(run_digest_script(root, out)).second);
-        write_text(root / f, original);
+        CHECK(seen.insert(
+                      digest_with_line_added(root, f, [&] { return run_digest_script(root, out); }))
+                  .second);
     }
     CHECK(run_digest_script(root, out) == base);
     fs::rename(root / "render/draw/painter.cpp", root / "render/draw/painter2.cpp");
@@ -241,4 +277,40 @@ TEST_CASE("editing, adding or renaming any file there changes the drawing digest
     CHECK(seen.insert(run_digest_script(root, out)).second);
     CHECK(lines_of(slurp(out / "digest.txt")).size() ==
           lines_of(slurp(SHARDREEL_DRAWING_LIST)).size() + 1);
+}
+
+TEST_CASE("the code digest hashes every file under story, engine and render/film", "[key]") {
+    const std::set<std::string> listed = listed_in(SHARDREEL_CODE_LIST);
+    CHECK(listed == files_under(kCodeDirs));
+    CHECK(listed.count("story/chapters/ring_allreduce.cpp") == 1);
+    CHECK(listed.count("engine/memory.hpp") == 1);
+    CHECK(listed.count("render/film/segment_cache.cpp") == 1);
+    CHECK(listed.count("cmake/embed_catalogues.cpp") == 1);
+}
+
+TEST_CASE("editing, adding or renaming a file there, or another compiler, changes the code digest",
+          "[key]") {
+    TempDir dir;
+    const fs::path root = dir.path / "src", out = dir.path / "out";
+    fs::create_directories(out);
+    copy_sources(kCodeDirs, root);
+    const auto digest = [&](const std::string& build = SHARDREEL_CODE_BUILD) {
+        return run_digest_script(root, out, kCodeDirs, build);
+    };
+    const std::string base = digest();
+    CHECK(base == render::built_code_digest());  // the copies hash as the build did
+
+    std::set<std::string> seen{base};
+    for (const std::string f :
+         {"story/chapters/ring_allreduce.cpp", "story/scene.hpp", "engine/memory.cpp",
+          "render/film/plan.cpp", "cmake/embed_catalogues.cpp"}) {
+        INFO(f);
+        CHECK(seen.insert(digest_with_line_added(root, f, [&] { return digest(); })).second);
+    }
+    CHECK(digest() == base);
+    CHECK(seen.insert(digest("another compiler -O2")).second);
+    fs::rename(root / "story/easing.cpp", root / "story/easing2.cpp");
+    CHECK(seen.insert(digest()).second);
+    write_text(root / "engine/new_model.cpp", "// new\n");
+    CHECK(seen.insert(digest()).second);
 }
