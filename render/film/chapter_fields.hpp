@@ -41,10 +41,10 @@ auto fields(Members, T& s) {
 }
 template <Of<story::Beat> T>
 auto fields(Members, T& b) {
-    auto& [at, over, say, set, rule, mark, gap, marks, take, sound, speech, number, pos, at_pos,
-           take_pos, sound_pos, say_pos, set_pos] = b;
-    return std::tie(at, over, say, set, rule, mark, gap, marks, take, sound, speech, number, pos,
-                    at_pos, take_pos, sound_pos, say_pos, set_pos);
+    auto& [at, over, say, set, rule, mark, gap, marks, take, sound, show, speech, number, pos,
+           at_pos, take_pos, sound_pos, say_pos, set_pos, show_pos] = b;
+    return std::tie(at, over, say, set, rule, mark, gap, marks, take, sound, show, speech, number,
+                    pos, at_pos, take_pos, sound_pos, say_pos, set_pos, show_pos);
 }
 template <Of<story::Setting> T>
 auto fields(Members, T& s) {
