@@ -21,7 +21,21 @@ using on_screen::Lines;
 
 namespace {
 
+// The chapter's square tokens by their side: a step's chunks on the lanes, and the larger parcels
+// a `set:` of offload sends across. The sides are copied, so each state's tokens are compared with
+// a list that is not empty in some other state: a side that drifts fails there.
 constexpr double kChunk = 18, kParcel = 30;
+
+// Which parts (weights, gradients, optimizer) have tokens of side `side` drawn.
+Lines parts_drawn(const Scene& s, double side) {
+    const Palette& p = palette(ThemeName::dark);
+    const std::pair<const char*, Color> parts[] = {
+        {"weights", p.weights}, {"gradients", p.gradients}, {"optimizer", p.optimizer}};
+    Lines out;
+    for (const auto& [name, colour] : parts)
+        if (count_rects(s, side, side, colour) > 0) out.push_back(name);
+    return out;
+}
 
 engine::Config with_offload(engine::Config c, engine::Offload o) {
     c.layout.offload = o;
@@ -53,7 +67,6 @@ TEST_CASE("offload reads out the engine's memory, PCIe bytes and step times",
     const engine::Config none = spec.config;
     REQUIRE(none.layout.offload == engine::Offload::none);
     REQUIRE(none.layout.zero == 3);
-    const Palette& p = palette(ThemeName::dark);
 
     // Nothing offloaded: the GPU overflows, the host holds nothing, nothing crosses.
     const Scene at6 = chapter->scene_at(6);
@@ -61,7 +74,7 @@ TEST_CASE("offload reads out the engine's memory, PCIe bytes and step times",
     CHECK_FALSE(engine::analyze(none).per_gpu.fits);
     CHECK(appears_anywhere(at6, "Offload: none, all on the GPU"));
     CHECK(appears_anywhere(at6, "Nothing crosses PCIe"));
-    CHECK(count_rects(at6, kChunk, kChunk, p.gradients) == 0);
+    CHECK(parts_drawn(at6, kChunk) == Lines{});
 
     // Optimizer offloaded (after 8-10 s): optimizer state and gradients on the host, each step's
     // traffic on the lanes, and (overlap: all) the PCIe time hidden behind compute.
@@ -74,24 +87,27 @@ TEST_CASE("offload reads out the engine's memory, PCIe bytes and step times",
     CHECK(appears_anywhere(at14, "Offload: optimizer"));
     CHECK(engine::exposed_offload_seconds(opt, ro.offload, ro.step).value == 0);
     CHECK(appears_anywhere(at14, "Hidden behind compute"));
-    CHECK(count_rects(at14, kChunk, kChunk, p.gradients) > 0);
-    CHECK(count_rects(at14, kChunk, kChunk, p.weights) > 0);
-    CHECK(count_rects(at14, kParcel, kParcel, p.optimizer) == 0);
-
-    // Mid-morph the parts that move cross as parcels in their colours: optimizer and gradients.
-    const Scene mid = chapter->scene_at(9);
-    CHECK(count_rects(mid, kParcel, kParcel, p.optimizer) +
-              count_rects(mid, kParcel, kParcel, p.gradients) >
-          0);
-    CHECK(count_rects(mid, kParcel, kParcel, p.weights) == 0);
+    CHECK(parts_drawn(at14, kChunk) == Lines{"weights", "gradients"});
 
     // Parameters too (after 18-20 s): the weights come up for every forward and backward.
     const engine::Config all = with_offload(none, engine::Offload::optimizer_params);
     const Scene at25 = chapter->scene_at(25);
     check_figures(at25, all);
     CHECK(appears_anywhere(at25, "Offload: optimizer+params"));
+    CHECK(parts_drawn(at25, kChunk) == Lines{"weights", "gradients"});
     CHECK(engine::analyze(all).offload.up > ro.offload.up);
-    CHECK(count_rects(chapter->scene_at(19), kParcel, kParcel, p.weights) > 0);
+}
+
+TEST_CASE("offload sends across as parcels only the parts that move, only while they move",
+          "[chapters][offload]") {
+    const auto chapter = make_chapter(load_spec("kind_offload.yaml", "offload"), Video{}, kMetrics);
+    // Mid-morph (8-10 s) the optimizer state and the gradients go; then (18-20 s) the weights.
+    CHECK(parts_drawn(chapter->scene_at(9), kParcel) == Lines{"gradients", "optimizer"});
+    CHECK(parts_drawn(chapter->scene_at(19), kParcel) == Lines{"weights"});
+    for (double t : {6.0, 14.0, 25.0}) {
+        INFO("at " << t << " s, offload steady");
+        CHECK(parts_drawn(chapter->scene_at(t), kParcel) == Lines{});
+    }
 }
 
 TEST_CASE("offload says how much PCIe time a step exposes when it is not overlapped",
