@@ -118,6 +118,18 @@ TEST_CASE("check prints each chapter's speech time when a voice speaks, and its 
 
 TEST_CASE("check prints no speech times for a silent storyboard") {
     TempDir dir, cwd;
-    const fs::path file = write_valid_storyboard(dir);
-    CHECK(check(cwd.path, "'" + file.string() + "'").out.find("speech") == std::string::npos);
+    const fs::path file = dir.path / "silent.yaml";
+    // Lines to say, but no voice to say them: captions only.
+    std::ofstream(file) << "shardreel: 1\n"
+                           "chapters:\n"
+                           "  - id: bytes\n"
+                           "    kind: bytes_per_parameter\n"
+                           "    duration: 12s\n"
+                           "    beats:\n"
+                           "      - {at: 0s, say: Every parameter costs sixteen bytes.}\n";
+    const render_test::CliRun r = check(cwd.path, "'" + file.string() + "'");
+    CHECK(r.exit_code == 0);
+    // The summary, and no "chapter '...': speech" line after it.
+    CHECK(render_test::lines_of(r.out) ==
+          std::vector<std::string>{file.string() + ": ok (1 chapter, 0:12)"});
 }

@@ -16,6 +16,7 @@
 #include "tests/skip.hpp"
 
 namespace fs = std::filesystem;
+using render_test::lines_of;
 using render_test::q;
 using render_test::run_cli;
 using render_test::run_shell;
@@ -24,13 +25,6 @@ using render_test::slurp;
 using render_test::TempDir;
 
 namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-}
 
 std::vector<std::string> sbatch_lines(const std::string& script) {
     std::vector<std::string> out;

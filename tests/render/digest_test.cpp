@@ -14,6 +14,7 @@
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;
+using render_test::lines_of;
 using render_test::q;
 using render_test::slurp;
 using render_test::TempDir;
@@ -123,14 +124,6 @@ const std::vector<std::pair<const char*, Edit>>& edits() {
 fs::path source_dir() { return SHARDREEL_SOURCE_DIR; }
 
 const std::vector<std::string> kDrawingDirs{"render/draw", "render/sinks", "render/av"};
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1)
-        out.push_back(text.substr(start, nl - start));
-    return out;
-}
 
 // Runs cmake/drawing_digest.cmake over root's copies of the folders; returns the digest.
 std::string run_digest_script(const fs::path& root, const fs::path& out) {
