@@ -9,6 +9,7 @@
 #include "engine/report.hpp"
 #include "story/format.hpp"
 #include "story/theme.hpp"
+#include "story/vocab.hpp"
 #include "tests/story/chapter_fixture.hpp"
 #include "tests/story/on_screen.hpp"
 
@@ -16,7 +17,6 @@ using namespace story;
 using chapter_test::count_rects;
 using chapter_test::kMetrics;
 using chapter_test::load_spec;
-using on_screen::appears_anywhere;
 using on_screen::Lines;
 
 namespace {
@@ -42,17 +42,27 @@ engine::Config with_offload(engine::Config c, engine::Offload o) {
     return c;
 }
 
-// Every figure the chapter reads out for configuration c, as it shows it.
+// The status column for configuration c: what is offloaded, under the line naming the model.
+Lines status(const Scene& s, const engine::Config& c) {
+    return on_screen::column_under(s, format_params(engine::analyze(c).params) +
+                                          " parameters · ZeRO-" + std::to_string(c.layout.zero) +
+                                          " over " + std::to_string(c.layout.gpus) + " " +
+                                          gpu_display_name(c.cluster.gpu) + "s");
+}
+
+// Every figure the chapter reads out for configuration c, as it shows it: each card's holdings
+// under its name, each lane's bytes under its label and the link's speed under the lower one.
 void check_figures(const Scene& s, const engine::Config& c) {
     const engine::Report r = engine::analyze(c);
-    CHECK(appears_anywhere(s, format_bytes(r.per_gpu.total.value) + " on the GPU"));
-    CHECK(appears_anywhere(s, format_bytes(r.per_gpu.host.value) + " on the host"));
+    CHECK(on_screen::under(s, "GPU 0") == format_bytes(r.per_gpu.total.value) + " on the GPU");
+    CHECK(on_screen::under(s, "Host") == format_bytes(r.per_gpu.host.value) + " on the host");
     CHECK(on_screen::column_under(s, "Gradients down to the host") ==
           Lines{format_bytes(r.offload.down.value) + " a step"});
-    CHECK(on_screen::column_under(s, "Parameters back up") ==
-          Lines{format_bytes(r.offload.up.value) + " a step"});
-    CHECK(appears_anywhere(
-        s, "PCIe: " + format_bandwidth(engine::pcie_each_way(c.cluster.gpu).value) + " each way"));
+    const double link_gap = 1.5;  // the link's name stands a little further down
+    CHECK(on_screen::column_under(s, "Parameters back up", link_gap) ==
+          Lines{format_bytes(r.offload.up.value) + " a step",
+                "PCIe: " + format_bandwidth(engine::pcie_each_way(c.cluster.gpu).value) +
+                    " each way"});
     CHECK(on_screen::row_beside(s, "Compute") == Lines{format_time(r.step.compute_seconds)});
     CHECK(on_screen::row_beside(s, "PCIe") == Lines{format_time(r.offload.seconds.value)});
     CHECK(on_screen::stat(s, "Per card") == Lines{format_bytes(r.per_gpu.total.value)});
@@ -72,8 +82,8 @@ TEST_CASE("offload reads out the engine's memory, PCIe bytes and step times",
     const Scene at6 = chapter->scene_at(6);
     check_figures(at6, none);
     CHECK_FALSE(engine::analyze(none).per_gpu.fits);
-    CHECK(appears_anywhere(at6, "Offload: none, all on the GPU"));
-    CHECK(appears_anywhere(at6, "Nothing crosses PCIe"));
+    CHECK(status(at6, none) == Lines{"Offload: none, all on the GPU"});
+    CHECK(on_screen::under(at6, "PCIe") == "Nothing crosses PCIe");
     CHECK(parts_drawn(at6, kChunk) == Lines{});
 
     // Optimizer offloaded (after 8-10 s): optimizer state and gradients on the host, each step's
@@ -84,16 +94,16 @@ TEST_CASE("offload reads out the engine's memory, PCIe bytes and step times",
     check_figures(at14, opt);
     CHECK(ro.per_gpu.fits);
     CHECK(ro.per_gpu.offloaded.weights.value == 0);
-    CHECK(appears_anywhere(at14, "Offload: optimizer"));
+    CHECK(status(at14, opt) == Lines{"Offload: optimizer"});
     CHECK(engine::exposed_offload_seconds(opt, ro.offload, ro.step).value == 0);
-    CHECK(appears_anywhere(at14, "Hidden behind compute"));
+    CHECK(on_screen::under(at14, "PCIe") == "Hidden behind compute");
     CHECK(parts_drawn(at14, kChunk) == Lines{"weights", "gradients"});
 
     // Parameters too (after 18-20 s): the weights come up for every forward and backward.
     const engine::Config all = with_offload(none, engine::Offload::optimizer_params);
     const Scene at25 = chapter->scene_at(25);
     check_figures(at25, all);
-    CHECK(appears_anywhere(at25, "Offload: optimizer+params"));
+    CHECK(status(at25, all) == Lines{"Offload: optimizer+params"});
     CHECK(parts_drawn(at25, kChunk) == Lines{"weights", "gradients"});
     CHECK(engine::analyze(all).offload.up > ro.offload.up);
 }
@@ -119,6 +129,6 @@ TEST_CASE("offload says how much PCIe time a step exposes when it is not overlap
     const engine::Report r = engine::analyze(opt);
     const double exposed = engine::exposed_offload_seconds(opt, r.offload, r.step).value;
     CHECK(exposed == r.offload.seconds.value);
-    CHECK(
-        appears_anywhere(chapter->scene_at(14), "Adds " + format_time(exposed) + " to each step"));
+    CHECK(on_screen::under(chapter->scene_at(14), "PCIe") ==
+          "Adds " + format_time(exposed) + " to each step");
 }
