@@ -45,6 +45,13 @@ bool has_line(const std::string& text, const std::string& line) {
     return std::ranges::count(lines_of(text), line) > 0;
 }
 
+std::string line_after(const std::string& text, const std::string& line) {
+    const std::vector<std::string> lines = lines_of(text);
+    const auto at = std::ranges::find(lines, line);
+    if (at == lines.end()) return "(no line \"" + line + "\")";
+    return at + 1 == lines.end() ? "(nothing after \"" + line + "\")" : *(at + 1);
+}
+
 std::vector<std::string> lines_matching(const std::string& text, const std::string& pattern) {
     const std::regex re(pattern);
     std::vector<std::string> out;

@@ -40,6 +40,8 @@ std::string slurp(const std::filesystem::path& path);
 std::vector<std::string> lines_of(const std::string& text);
 // Whether one of text's lines is exactly `line`.
 bool has_line(const std::string& text, const std::string& line);
+// The line after the first that is exactly `line` (a cue's text after its timing), or a note.
+std::string line_after(const std::string& text, const std::string& line);
 // text's lines that `pattern` matches whole.
 std::vector<std::string> lines_matching(const std::string& text, const std::string& pattern);
 void write_text(const std::filesystem::path& path, const std::string& text);
