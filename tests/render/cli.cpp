@@ -4,10 +4,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <vector>
 
@@ -30,6 +32,32 @@ std::string slurp(const fs::path& path) {
     std::ostringstream buf;
     buf << in.rdbuf();
     return buf.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+}
+
+bool has_line(const std::string& text, const std::string& line) {
+    return std::ranges::count(lines_of(text), line) > 0;
+}
+
+std::string line_after(const std::string& text, const std::string& line) {
+    const std::vector<std::string> lines = lines_of(text);
+    const auto at = std::ranges::find(lines, line);
+    if (at == lines.end()) return "(no line \"" + line + "\")";
+    return at + 1 == lines.end() ? "(nothing after \"" + line + "\")" : *(at + 1);
+}
+
+std::vector<std::string> lines_matching(const std::string& text, const std::string& pattern) {
+    const std::regex re(pattern);
+    std::vector<std::string> out;
+    for (const std::string& line : lines_of(text))
+        if (std::regex_match(line, re)) out.push_back(line);
+    return out;
 }
 
 void write_text(const fs::path& path, const std::string& text) {

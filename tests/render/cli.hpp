@@ -5,6 +5,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "story/storyboard.hpp"
 
@@ -34,6 +35,15 @@ CliRun run_shell(const std::string& script, const std::filesystem::path& cwd = {
 CliRun run_cli(const std::string& args, const std::filesystem::path& cwd = {});
 
 std::string slurp(const std::filesystem::path& path);
+// Output read line by line, so a test names the whole line it expects rather than a fragment
+// that could sit anywhere: text's lines without their '\n' (a last unterminated line counts).
+std::vector<std::string> lines_of(const std::string& text);
+// Whether one of text's lines is exactly `line`.
+bool has_line(const std::string& text, const std::string& line);
+// The line after the first that is exactly `line` (a cue's text after its timing), or a note.
+std::string line_after(const std::string& text, const std::string& line);
+// text's lines that `pattern` matches whole.
+std::vector<std::string> lines_matching(const std::string& text, const std::string& pattern);
 void write_text(const std::filesystem::path& path, const std::string& text);
 
 // A path single-quoted for the shell.

@@ -16,6 +16,8 @@
 #include "tests/skip.hpp"
 
 namespace fs = std::filesystem;
+using render_test::lines_matching;
+using render_test::lines_of;
 using render_test::q;
 using render_test::run_cli;
 using render_test::run_shell;
@@ -24,13 +26,6 @@ using render_test::slurp;
 using render_test::TempDir;
 
 namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-}
 
 std::vector<std::string> sbatch_lines(const std::string& script) {
     std::vector<std::string> out;
@@ -91,13 +86,16 @@ TEST_CASE("jobs --format slurm writes an array script: valid bash, one task per 
     const std::string task = "SLURM_ARRAY_TASK_ID=1 bash " + q(dir.path / "jobs.sbatch");
     REQUIRE(run_shell(task).exit_code == 0);
     CHECK(segment_keys(dir.path / "cache").size() == 1);
-    CHECK(pending(dir).find("--only intro") != std::string::npos);
-    CHECK(pending(dir).find("--only bytes") == std::string::npos);
+    const std::vector<std::string> left = lines_of(pending(dir));
+    REQUIRE(left.size() == 1);
+    CHECK(
+        left.front().ends_with(" render short.yaml --only intro --cache cache --segment-only "
+                               "--quiet"));
     REQUIRE(run_shell("SLURM_ARRAY_TASK_ID=0 bash jobs.sbatch", dir.path).exit_code == 0);
     CHECK(pending(dir).empty());
     const auto beyond = run_shell("SLURM_ARRAY_TASK_ID=2 bash jobs.sbatch", dir.path);
     CHECK(beyond.exit_code == 2);
-    CHECK(beyond.err.find("no task 2 (0-1)") != std::string::npos);
+    CHECK(beyond.err == "shardreel: this array has no task 2 (0-1)\n");
 }
 
 TEST_CASE("jobs --format slurm: the script submits the array, then the assemble with afterok on it",
@@ -154,12 +152,15 @@ TEST_CASE("jobs with nothing to draw says so on stderr and prints nothing, in ev
         const auto run = run_cli("jobs short.yaml --cache cache --format " + format, dir.path);
         CHECK(run.exit_code == 0);
         CHECK(run.out.empty());
-        CHECK(run.err.find("every segment is in the cache cache: nothing to draw") !=
-              std::string::npos);
+        CHECK(lines_matching(run.err,
+                             "shardreel: every segment is in the cache cache: nothing to "
+                             "draw( or submit)?; `.* render short\\.yaml --cache cache` "
+                             "assembles the films")
+                  .size() == 1);
     }
     const auto bad = run_cli("jobs short.yaml --format sge", dir.path);
     CHECK(bad.exit_code == 2);
-    CHECK(bad.err.find("--format: sge not in {lines,slurm,parallel}") != std::string::npos);
+    CHECK(render_test::has_line(bad.err, "--format: sge not in {lines,slurm,parallel}"));
     CHECK(bad.out.empty());
 }
 
@@ -193,13 +194,18 @@ TEST_CASE(
     CHECK(segment_keys(cache).empty());         // no <key>.mp4 and no record
     for (const auto& e : fs::directory_iterator(cache)) CHECK(e.path().extension() != ".json");
     const auto listed = run_cli("jobs long.yaml --fps 60 --cache cache", dir.path);
-    CHECK(listed.out.find("--only bytes") != std::string::npos);
-    CHECK(std::count(listed.out.begin(), listed.out.end(), '\n') == 2);  // intro, bytes
+    const std::vector<std::string> jobs = lines_of(listed.out);
+    REQUIRE(jobs.size() == 2);  // intro, bytes
+    CHECK(
+        jobs[1].ends_with(" render long.yaml --only bytes --cache cache --segment-only --quiet "
+                          "--fps 60"));
 
     // Re-running what jobs lists fills the cache; the assemble draws nothing.
     REQUIRE(run_shell(listed.out, dir.path).exit_code == 0);
     const auto assembled = run_cli("render long.yaml --fps 60 --cache cache -o film.mp4", dir.path);
-    CHECK(assembled.err.find("(0 frames drawn, 2 of 2 chapters cached") != std::string::npos);
+    CHECK(lines_matching(assembled.err, R"(shardreel: wrote film\.mp4 \(0 frames drawn, 2 of 2 )"
+                                        R"(chapters cached, .*\))")
+              .size() == 1);
 }
 
 // The article page's film captions by a track, not burned in: its segments are other keys than
@@ -218,8 +224,11 @@ TEST_CASE("jobs --page adds the pages' film segments, so the page after them dra
     const auto assemble =
         run_cli("jobs short.yaml --cache cache --page --format parallel", dir.path);
     CHECK(assemble.out.empty());  // nothing left to draw; stderr names the assemble
-    CHECK(assemble.err.find("render short.yaml --cache cache && ") != std::string::npos);
-    CHECK(assemble.err.find(" page short.yaml --cache cache`") != std::string::npos);
+    CHECK(lines_matching(assemble.err,
+                         "shardreel: every segment is in the cache cache: nothing to "
+                         "draw; `.* render short\\.yaml --cache cache && .* page "
+                         "short\\.yaml --cache cache` assembles the films")
+              .size() == 1);
     const auto page = run_cli("page short.yaml --cache cache --json", dir.path);
     INFO(page.err);
     REQUIRE(page.exit_code == 0);
@@ -235,9 +244,8 @@ TEST_CASE("jobs --page adds the pages' film segments, so the page after them dra
     CHECK(lines_of(run_cli("jobs track.yaml --cache fresh --page", dir.path).out).size() == 2);
     const auto only = run_cli("jobs short.yaml --page --only intro", dir.path);
     CHECK(only.exit_code == 2);
-    CHECK(only.err.find("--only excludes --page") != std::string::npos);
+    CHECK(render_test::has_line(only.err, "--only excludes --page"));
     const auto sideways = run_cli("render short.yaml --captions-as sideways", dir.path);
     CHECK(sideways.exit_code == 2);
-    CHECK(sideways.err.find("--captions-as: sideways not in {burn,track,off}") !=
-          std::string::npos);
+    CHECK(render_test::has_line(sideways.err, "--captions-as: sideways not in {burn,track,off}"));
 }

@@ -15,6 +15,7 @@
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;
+using render_test::lines_of;
 using render_test::q;
 using render_test::slurp;
 using render_test::TempDir;
@@ -126,14 +127,6 @@ fs::path source_dir() { return SHARDREEL_SOURCE_DIR; }
 const std::vector<std::string> kDrawingDirs{"render/draw", "render/sinks", "render/av"};
 const std::vector<std::string> kCodeDirs{"story", "engine", "render/film",
                                          "cmake/embed_catalogues.cpp"};
-
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> out;
-    std::size_t start = 0;
-    for (std::size_t nl; (nl = text.find('\n', start)) != std::string::npos; start = nl + 1)
-        out.push_back(text.substr(start, nl - start));
-    return out;
-}
 
 // Runs cmake/drawing_digest.cmake over root's copies of `hashed` (the drawing folders unless
 // given), with the compiler text `build`; returns the digest.

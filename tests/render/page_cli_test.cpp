@@ -9,6 +9,7 @@
 #include "render/av/video_probe.hpp"
 #include "render/page/figures.hpp"
 #include "tests/render/cli.hpp"
+#include "tests/story/expectations.hpp"
 
 namespace fs = std::filesystem;
 using namespace render_test;
@@ -48,7 +49,7 @@ TEST_CASE("page writes the film, its tracks, a poster and one self-contained ind
 
     const std::string vtt = slurp(page / "chapters.vtt");
     CHECK(vtt.starts_with("WEBVTT"));
-    CHECK(vtt.find("00:00:03.000 --> 00:00:07.000\nThe pipeline bubble") != std::string::npos);
+    CHECK(line_after(vtt, "00:00:03.000 --> 00:00:07.000") == "The pipeline bubble");
 
     const std::string html = slurp(page / "index.html");
     CHECK(count(html, "<section class=\"chapter\"") == 3);
@@ -135,7 +136,7 @@ TEST_CASE("page refuses bad explore: input with its position and writes nothing"
         fs::path(SHARDREEL_SOURCE_DIR) / "tests/storyboards/bad/explore_out_of_range.yaml";
     const auto run = run_cli("page " + q(bad) + " -o " + q(tmp.path / "page"), tmp.path);
     CHECK(run.exit_code == 2);
-    CHECK(run.err.find("explore_out_of_range.yaml:7:34: error:") != std::string::npos);
+    CHECK(run.err == story_test::expected_diagnostics(slurp(bad), bad.string()));
     CHECK_FALSE(fs::exists(tmp.path / "page"));
     CHECK_FALSE(fs::exists(tmp.path / "cache"));
 }

@@ -25,11 +25,12 @@ TEST_CASE("render --audio-only refuses what it cannot write, before writing anyt
     const fs::path out = dir.path / "out";
     auto run = run_cli("render " + q(kShort) + " --audio-only -o " + q(out / "film.mp4"));
     CHECK(run.exit_code == 2);
-    CHECK(run.err.find("--audio-only writes .wav or .m4a, not ") != std::string::npos);
+    CHECK(run.err == "shardreel: error: --audio-only writes .wav or .m4a, not " +
+                         (out / "film.mp4").string() + "\n");
     run = run_cli("render " + q(kShort) + " --audio-only -o " + q(out / "film.m4a"));
     CHECK(run.exit_code == 2);
-    CHECK(run.err.find("has no sound to write (no narration, music or sound cues)") !=
-          std::string::npos);
+    CHECK(run.err == "shardreel: error: " + kShort +
+                         " has no sound to write (no narration, music or sound cues)\n");
     run = run_cli("render " + q(kShort) + " --audio-only --no-audio -o " + q(out / "film.wav"));
     CHECK(run.exit_code == 2);
     run = run_cli("render " + q(kShort) + " --audio-only --segment-only");

@@ -75,9 +75,10 @@ void check_optimizer(const Scene& s, const engine::Config& c, const std::string&
     CHECK(on_screen::under(s, "Optimizer state") == holds);
     CHECK(on_screen::beside(s, "Total per parameter") ==
           format_bytes_per_param(r.bytes_per_param.total()));
-    CHECK(on_screen::appears_anywhere(s, format_params(r.params) + " parameters × " +
-                                             format_bytes_per_param(r.bytes_per_param.total()) +
-                                             " = " + format_bytes(r.model_states.value)));
+    CHECK(on_screen::under(s, format_params(r.params) + " parameters × " +
+                                  format_bytes_per_param(r.bytes_per_param.total()) + " = " +
+                                  format_bytes(r.model_states.value)) ==
+          "model state before a single activation");
     CHECK(on_screen::stat(s, "Per card") == on_screen::Lines{format_bytes(r.model_states.value)});
 }
 

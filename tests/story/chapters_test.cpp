@@ -9,9 +9,10 @@
 #include "tests/story/on_screen.hpp"
 
 using namespace story;
-using on_screen::appears_anywhere;
 using on_screen::beside;
+using on_screen::column_under;
 using on_screen::Lines;
+using on_screen::lowest_line;
 using on_screen::stat;
 
 namespace {
@@ -51,18 +52,21 @@ TEST_CASE("bytes_per_parameter shows the engine's figures before and after set b
           format_bytes_per_param(r7.bytes_per_param.total()));
     CHECK(beside(at13, "Weights") == format_bytes_per_param(2));  // bf16
     CHECK(stat(at13, "Per card") == Lines{format_bytes(r7.model_states.value)});
-    CHECK(appears_anywhere(at13, "7B parameters × 16" + std::string(kThinSpace) +
-                                     "B = " + format_bytes(r7.model_states.value)));
-    CHECK(appears_anywhere(at13, "2 × 80" + std::string(kThinSpace) + "GB H100 just to hold it"));
+    // The product heads the right side, what it means and the cards it takes under it.
+    CHECK(column_under(at13, "7B parameters × 16" + std::string(kThinSpace) +
+                                 "B = " + format_bytes(r7.model_states.value)) ==
+          Lines{"model state before a single activation",
+                "2 × 80" + std::string(kThinSpace) + "GB H100 just to hold it"});
 
     engine::Config seventy = seven;
     seventy.model = engine::nominal_model(70e9);
     const engine::Report r70 = engine::analyze(seventy);
     const Scene at19 = chapter->scene_at(19);
     CHECK(format_bytes(r70.model_states.value) == "1,120" + std::string(kThinSpace) + "GB");
-    CHECK(appears_anywhere(at19, "70B parameters × 16" + std::string(kThinSpace) + "B = 1,120" +
-                                     std::string(kThinSpace) + "GB"));
-    CHECK(appears_anywhere(at19, "14 × 80" + std::string(kThinSpace) + "GB H100 just to hold it"));
+    CHECK(column_under(at19, "70B parameters × 16" + std::string(kThinSpace) + "B = 1,120" +
+                                 std::string(kThinSpace) + "GB") ==
+          Lines{"model state before a single activation",
+                "14 × 80" + std::string(kThinSpace) + "GB H100 just to hold it"});
     CHECK(stat(at19, "Per card") == Lines{format_bytes(r70.model_states.value)});
 
     engine::Config fp8 = seventy;
@@ -111,7 +115,9 @@ TEST_CASE("captions are burned into the frame only when the video asks for it", 
         Video video;
         video.captions = mode;
         const Scene s = make_chapter(spec, video, kMetrics)->scene_at(5);
-        CHECK(appears_anywhere(s, "Every parameter costs memory.") == (mode == Captions::burn));
+        // Burned, it is the frame's lowest line: the caption band under the picture.
+        CHECK((lowest_line(s) == Lines{"Every parameter costs memory."}) ==
+              (mode == Captions::burn));
     }
 }
 

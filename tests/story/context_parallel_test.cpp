@@ -15,7 +15,6 @@
 using namespace story;
 using chapter_test::kMetrics;
 using chapter_test::load_spec;
-using on_screen::appears_anywhere;
 using on_screen::Lines;
 using on_screen::stat;
 
@@ -47,12 +46,31 @@ void check_stats(const Scene& s, const engine::Config& c) {
           Lines{format_bytes(r.comm.cp_per_gpu.value), format_time(r.comm.cp_time.value)});
 }
 
-// Each GPU's card names the two chunks its queries hold, as the engine splits them.
-void check_queries(const Scene& s, const engine::Config& c) {
+const std::string kQueries = "Queries stay, K and V travel",
+                  kMask =
+                      "Attention: queries down, "
+                      "keys across",
+                  kWork = "Attention work per GPU, in blocks";
+
+// Down the queries' column each GPU's card, in rank order, names the two chunks its queries hold
+// as the engine splits them; `ring` stands at the column's foot.
+void check_queries(const Scene& s, const engine::Config& c, const std::string& ring) {
+    const std::vector<Lines> rows = on_screen::rows_under(s, kQueries);
+    REQUIRE(rows.size() == static_cast<std::size_t>(c.layout.cp) + 1);
     for (int r = 0; r < c.layout.cp; ++r) {
         const auto q = engine::cp_chunks(r, c.layout.cp, c.layout.cp_split);
-        CHECK(appears_anywhere(s, "Q " + std::to_string(q[0]) + " + " + std::to_string(q[1])));
+        REQUIRE(rows[r].size() >= 2);
+        CHECK(Lines(rows[r].begin(), rows[r].begin() + 2) ==
+              Lines{"GPU " + std::to_string(r),
+                    "Q " + std::to_string(q[0]) + " + " + std::to_string(q[1])});
     }
+    CHECK(rows.back() == Lines{ring});
+}
+
+// The note at the foot of a column.
+Lines foot(const Scene& s, const std::string& heading) {
+    const std::vector<Lines> rows = on_screen::rows_under(s, heading);
+    return rows.empty() ? Lines{"(nothing under " + heading + ")"} : rows.back();
 }
 
 }  // namespace
@@ -71,9 +89,8 @@ TEST_CASE("context_parallel reads out the engine's work per GPU, activations and
     CHECK(blocks(at10) == Lines{"2 blocks", "6 blocks", "10 blocks", "14 blocks"});
     CHECK(blocks(at10) == engine_blocks(c));
     check_stats(at10, c);
-    check_queries(at10, c);
-    CHECK(appears_anywhere(at10, "131,072 tokens in 8 chunks of 16,384"));
-    CHECK(appears_anywhere(at10, "Ring: handed on 3 times"));
+    check_queries(at10, c, "Ring: handed on 3 times");
+    CHECK(foot(at10, kMask) == Lines{"131,072 tokens in 8 chunks of 16,384"});
     CHECK(on_screen::count(at10, "GPU 0") == 3);  // two query rows and its card
 
     // Halfway through the split's morph the bars count between the engine's endpoints.
@@ -88,8 +105,8 @@ TEST_CASE("context_parallel reads out the engine's work per GPU, activations and
     CHECK(blocks(at18) == Lines(4, "8 blocks"));
     CHECK(blocks(at18) == engine_blocks(c));
     check_stats(at18, c);
-    check_queries(at18, c);
-    CHECK(appears_anywhere(at18, "Balanced: GPU r holds r and 7-r"));
+    check_queries(at18, c, "Ring: handed on 3 times");
+    CHECK(foot(at18, kWork) == Lines{"Balanced: GPU r holds r and 7-r"});
 
     // cp 8: activations per GPU halve, the ring hands on seven times.
     const engine::Config cp4 = c;
@@ -98,10 +115,9 @@ TEST_CASE("context_parallel reads out the engine's work per GPU, activations and
     CHECK(blocks(at26) == engine_blocks(c));
     CHECK(blocks(at26).size() == 8);
     check_stats(at26, c);
-    check_queries(at26, c);
+    check_queries(at26, c, "Ring: handed on 7 times");
     CHECK(engine::analyze(c).per_gpu.activations == engine::analyze(cp4).per_gpu.activations / 2);
-    CHECK(appears_anywhere(at26, "131,072 tokens in 16 chunks of 8,192"));
-    CHECK(appears_anywhere(at26, "Ring: handed on 7 times"));
+    CHECK(foot(at26, kMask) == Lines{"131,072 tokens in 16 chunks of 8,192"});
     // Through the change, whatever is drawn of the note (fading out or in) multiplies out.
     std::set<std::string> notes;
     for (double t = 21; t <= 23.01; t += 0.1)
@@ -116,7 +132,7 @@ TEST_CASE("context_parallel reads out the engine's work per GPU, activations and
     c.layout.cp_mode = engine::CpMode::allgather;
     const Scene at33 = chapter->scene_at(33);
     check_stats(at33, c);
-    CHECK(appears_anywhere(at33, "All-gather: all K, V at once"));
+    CHECK(foot(at33, kQueries) == Lines{"All-gather: all K, V at once"});
     CHECK(engine::analyze(c).comm.cp_per_gpu.value ==
           Approx(engine::analyze(ring).comm.cp_per_gpu.value * 2 / 3));
 }

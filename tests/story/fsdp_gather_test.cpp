@@ -11,7 +11,6 @@
 using namespace story;
 using chapter_test::kMetrics;
 using chapter_test::load_spec;
-using on_screen::appears_anywhere;
 using on_screen::Lines;
 using on_screen::stat;
 
@@ -22,6 +21,15 @@ const std::string ts = kThinSpace;
 Lines gauges(const Scene& s, int cards) {
     Lines out;
     for (int k = 0; k < cards; ++k) out.push_back(on_screen::under(s, "GPU " + std::to_string(k)));
+    return out;
+}
+
+// The phase's headline, beside the model's name over the loaf, and the lines under it.
+Lines headline(const Scene& s) {
+    const std::string head = on_screen::beside(s, "7B model · 32 layers");
+    const Lines under = on_screen::column_under(s, head, 1.5);
+    Lines out{head};
+    out.insert(out.end(), under.begin(), under.end());
     return out;
 }
 }  // namespace
@@ -38,17 +46,17 @@ TEST_CASE("fsdp_gather shows the plan's memory and 1.5x data parallel traffic",
 
     // The 7B that needs 112 GB holds 14 GB of shards per card.
     const Scene intro = chapter->scene_at(1.8);
-    CHECK(appears_anywhere(intro, "Model states: 112" + ts + "GB, one card holds 80" + ts + "GB"));
+    CHECK(headline(intro) == Lines{"Model states: 112" + ts + "GB, one card holds 80" + ts + "GB"});
     const Scene before = chapter->scene_at(4.5);
     CHECK(format_bytes(plan.sharded_states.value) == "14" + ts + "GB");
     CHECK(gauges(before, 8) == Lines(8, format_bytes(plan.sharded_states.value)));
-    CHECK(appears_anywhere(before, "Each card keeps 1/8 of every layer"));
 
-    // The gauge's peak: shards + one full layer + its gradients, from the plan.
+    // Under it the gauge's peak: shards + one full layer + its gradients, from the plan.
     const std::string peak = format_bytes(plan.peak_bytes.value);
-    CHECK(appears_anywhere(before, "Live model states per card: 14" + ts + "GB, peak " + peak +
-                                       " = 14" + ts +
-                                       "GB of shards + one layer and its gradients"));
+    CHECK(headline(before) ==
+          Lines{"Each card keeps 1/8 of every layer",
+                "Live model states per card: 14" + ts + "GB, peak " + peak + " = 14" + ts +
+                    "GB of shards + one layer and its gradients"});
 
     // Mid-forward-compute, every card holds the shards plus the gathered layer.
     const Scene compute = chapter->scene_at(5.5 + 0.45 + 0.15);
@@ -61,11 +69,12 @@ TEST_CASE("fsdp_gather shows the plan's memory and 1.5x data parallel traffic",
     const engine::Report dp = engine::analyze(c);
     CHECK(format_bytes(fsdp.comm.dp_per_gpu.value) == "36.8" + ts + "GB");
     const Scene end = chapter->scene_at(29);
-    CHECK(appears_anywhere(end, "Per card per step: 3 × 7/8 × 14" + ts +
-                                    "GB = " + format_bytes(fsdp.comm.dp_per_gpu.value)));
-    CHECK(appears_anywhere(end, "data parallel's all-reduce moves " +
-                                    format_bytes(dp.comm.dp_per_gpu.value) +
-                                    ": FSDP 1.5× as much"));
+    CHECK(headline(end) ==
+          Lines{"One training step done: every card updates its own shard",
+                "Per card per step: 3 × 7/8 × 14" + ts +
+                    "GB = " + format_bytes(fsdp.comm.dp_per_gpu.value),
+                "data parallel's all-reduce moves " + format_bytes(dp.comm.dp_per_gpu.value) +
+                    ": FSDP 1.5× as much"});
     CHECK(stat(end, "Per card") == Lines{format_bytes(fsdp.per_gpu.total.value)});
     CHECK(stat(end, "Comm / step") ==
           Lines{format_bytes(fsdp.comm.dp_per_gpu.value), format_time(fsdp.comm.dp_time.value)});
@@ -77,13 +86,13 @@ TEST_CASE("fsdp_gather plays the slices forward, then backward in reverse", "[ch
     // Forward slices take 0.45 + 0.3 + 0.2 s from 5.5 s; backward ones 0.4 + 0.55 + 0.4 + 0.15 s.
     for (int g = 0; g < 8; ++g) {
         const double t = 5.5 + 0.95 * g + 0.2;
-        CHECK(appears_anywhere(chapter->scene_at(t), "Forward · slice " + std::to_string(g + 1) +
-                                                         " of 8: all-gather the full weights"));
+        CHECK(headline(chapter->scene_at(t)).front() ==
+              "Forward · slice " + std::to_string(g + 1) + " of 8: all-gather the full weights");
     }
     for (int k = 0; k < 8; ++k) {
         const double t = 5.5 + 0.95 * 8 + 1.5 * k + 0.4 + 0.55 + 0.2;
-        CHECK(appears_anywhere(chapter->scene_at(t), "Backward · slice " + std::to_string(8 - k) +
-                                                         " of 8: reduce-scatter the gradients"));
+        CHECK(headline(chapter->scene_at(t)).front() ==
+              "Backward · slice " + std::to_string(8 - k) + " of 8: reduce-scatter the gradients");
     }
 }
 

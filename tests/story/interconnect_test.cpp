@@ -12,7 +12,6 @@
 #include "tests/story/on_screen.hpp"
 
 using namespace story;
-using on_screen::appears_anywhere;
 using on_screen::beside;
 using on_screen::cell;
 using on_screen::Lines;
@@ -76,7 +75,7 @@ TEST_CASE("interconnect: a set: of tp/pp moves the pipeline onto the network",
 
     const Scene end = chapter->scene_at(23.9);
     CHECK(row_beside(end, "Tensor parallel") == timed(l.tp));
-    CHECK(appears_anywhere(end, "one replica: no gradients to average"));
+    CHECK(on_screen::under(end, "Data parallel") == "one replica: no gradients to average");
     // No data-parallel traffic: bytes and both times.
     CHECK(row_beside(end, "Data parallel") == Lines{"—", "—", "—"});
     CHECK(chapter_test::stroked(end, palette(ThemeName::dark).highlight) == 2);

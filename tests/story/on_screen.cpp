@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "story/layout.hpp"
 #include "story/text_metrics.hpp"
 
 namespace on_screen {
@@ -97,12 +98,20 @@ Lines column_from(const std::vector<Shown>& all, const Shown& label, double max_
     }
 }
 
+bool further_left(const Shown& a, const Shown& b) { return a.left < b.left; }
+
+Lines left_to_right(std::vector<Shown> texts) {
+    std::sort(texts.begin(), texts.end(), further_left);
+    Lines out;
+    for (const Shown& t : texts) out.push_back(t.text);
+    return out;
+}
+
 std::vector<Shown> right_of(const std::vector<Shown>& all, const Shown& label) {
     std::vector<Shown> row;
     std::copy_if(all.begin(), all.end(), std::back_inserter(row),
                  [&](const Shown& t) { return on_line(label, t) && t.left >= label.right - 1; });
-    std::sort(row.begin(), row.end(),
-              [](const Shown& a, const Shown& b) { return a.left < b.left; });
+    std::sort(row.begin(), row.end(), further_left);
     return row;
 }
 
@@ -123,8 +132,6 @@ std::vector<Shown> shown(const story::Scene& s) {
     return out;
 }
 
-bool appears_anywhere(const story::Scene& s, const std::string& text) { return count(s, text) > 0; }
-
 long count(const story::Scene& s, const std::string& text) {
     const auto all = shown(s);
     return std::count_if(all.begin(), all.end(), [&](const Shown& t) { return t.text == text; });
@@ -138,11 +145,44 @@ std::string under(const story::Scene& s, const std::string& label) {
     return at ? one_of(next_under(all, *at, *at, anywhere_below), "under " + quoted(label)) : note;
 }
 
+std::string above(const story::Scene& s, const std::string& label) {
+    const auto all = shown(s);
+    std::string note;
+    const auto at = only(all, label, note);
+    if (!at) return note;
+    const auto line = nearest(
+        all, [&](const Shown& t) { return overlaps_x(*at, t) && t.middle() < at->top; },
+        [&](const Shown& t) { return at->top - t.bottom; });
+    return one_of(most_aligned(line, *at), "above " + quoted(label));
+}
+
 Lines column_under(const story::Scene& s, const std::string& label, double max_gap) {
     const auto all = shown(s);
     std::string note;
     const auto at = only(all, label, note);
     return at ? column_from(all, *at, max_gap) : Lines{note};
+}
+
+std::vector<Lines> rows_under(const story::Scene& s, const std::string& heading) {
+    auto all = shown(s);
+    std::string note;
+    const auto at = only(all, heading, note);
+    if (!at) return {{note}};
+    std::erase_if(all, [&](const Shown& t) {
+        const double centre = (t.left + t.right) / 2;
+        return !below(*at, t) || t.top >= story::frame::kCaptionTop || centre < at->left ||
+               centre > at->right;
+    });
+    std::sort(all.begin(), all.end(),
+              [](const Shown& a, const Shown& b) { return a.middle() < b.middle(); });
+    std::vector<Lines> rows;
+    for (std::size_t i = 0; i < all.size();) {
+        const Shown first = all[i];
+        std::vector<Shown> row;
+        for (; i < all.size() && on_line(first, all[i]); ++i) row.push_back(all[i]);
+        rows.push_back(left_to_right(row));
+    }
+    return rows;
 }
 
 std::string beside(const story::Scene& s, const std::string& label) {
@@ -159,9 +199,7 @@ Lines row_beside(const story::Scene& s, const std::string& label) {
     std::string note;
     const auto at = only(all, label, note);
     if (!at) return {note};
-    Lines out;
-    for (const Shown& t : right_of(all, *at)) out.push_back(t.text);
-    return out;
+    return left_to_right(right_of(all, *at));
 }
 
 std::string cell(const story::Scene& s, const std::string& row, const std::string& column) {
@@ -179,6 +217,15 @@ std::string cell(const story::Scene& s, const std::string& row, const std::strin
         if (overlaps_x(heads.front(), t)) hits.push_back(t);
     return one_of(most_aligned(hits, heads.front()),
                   "in row " + quoted(row) + " under " + quoted(column));
+}
+
+Lines lowest_line(const story::Scene& s) {
+    auto all = shown(s);
+    if (all.empty()) return {};
+    const Shown lowest = *std::max_element(
+        all.begin(), all.end(), [](const Shown& a, const Shown& b) { return a.bottom < b.bottom; });
+    std::erase_if(all, [&](const Shown& t) { return !on_line(lowest, t); });
+    return left_to_right(all);
 }
 
 Lines stat(const story::Scene& s, const std::string& label) {

@@ -10,7 +10,7 @@
 #include "tests/story/on_screen.hpp"
 
 using namespace story;
-using on_screen::appears_anywhere;
+using on_screen::column_under;
 using on_screen::Lines;
 using on_screen::stat;
 
@@ -47,6 +47,17 @@ void check_slots(const Scene& s, const engine::PipelineSchedule& sched) {
     }
 }
 
+// The line under the bubble's formula: the idle share measured on the timeline drawn (with the
+// backward split, the share of a GPU's own span).
+std::string measured(const engine::PipelineSchedule& sched) {
+    return "Measured on this timeline: " + format_percent(sched.idle_fraction()) +
+           " of GPU time idle";
+}
+std::string measured_split(const engine::PipelineSchedule& sched) {
+    return "Measured on this timeline: " + format_percent(sched.bubble_share()) +
+           " of a GPU's own span idle";
+}
+
 // The micro-batches-held column, top to bottom: one figure per stage's lane, a lane apart.
 Lines held(const Scene& s) { return on_screen::column_under(s, "Micro-batches held", 3); }
 
@@ -64,9 +75,8 @@ TEST_CASE("pipeline_bubble: GPipe timeline, formula and activations held",
 
     // (p-1)/(m+p-1) with p = 4, m = 8: 3/11.
     CHECK(engine::bubble_fraction(4, 8) == Approx(3.0 / 11));
-    CHECK(appears_anywhere(s, "Bubble = (p − 1) / (m + p − 1) = (4 − 1) / (8 + 4 − 1) = 27.3%"));
-    CHECK(appears_anywhere(s, "Measured on this timeline: " +
-                                  format_percent(sched.idle_fraction()) + " of GPU time idle"));
+    CHECK(column_under(s, "Bubble = (p − 1) / (m + p − 1) = (4 − 1) / (8 + 4 − 1) = 27.3%") ==
+          Lines{measured(sched)});
     CHECK(stat(s, "Bubble") == Lines{format_percent(engine::analyze(gpipe).bubble_fraction)});
     check_slots(s, sched);
     // GPipe runs every forward first: the first stage holds all m micro-batches.
@@ -86,8 +96,8 @@ TEST_CASE("pipeline_bubble: 1F1B holds p - s micro-batches, more micro-batches s
 
     const Scene at21 = chapter->scene_at(21);
     check_slots(at21, schedule_of(timeline.states()[2]));
-    CHECK(appears_anywhere(
-        at21, "Bubble = (p − 1) / (m + p − 1) = (4 − 1) / (16 + 4 − 1) = 15.8%"));  // 3/19
+    CHECK(column_under(at21, "Bubble = (p − 1) / (m + p − 1) = (4 − 1) / (16 + 4 − 1) = 15.8%") ==
+          Lines{measured(schedule_of(timeline.states()[2]))});  // 3/19
     CHECK(stat(at21, "Bubble") == Lines{"15.8%"});
 
     // While micro_batches morphs, the percentage counts between the engine's two values.
@@ -110,10 +120,8 @@ TEST_CASE("pipeline_bubble: the interleaved schedule and its smaller bubble",
     check_slots(end, sched);
     const double bubble = engine::bubble_fraction(engine::Schedule::interleaved, 4, 16, 2);
     CHECK(bubble == Approx(3.0 / 35));
-    CHECK(appears_anywhere(end, "Bubble = (p − 1) / (v·m + p − 1) = (4 − 1) / (2·16 + 4 − 1) = " +
-                                    format_percent(bubble)));
-    CHECK(appears_anywhere(end, "Measured on this timeline: " +
-                                    format_percent(sched.idle_fraction()) + " of GPU time idle"));
+    CHECK(column_under(end, "Bubble = (p − 1) / (v·m + p − 1) = (4 − 1) / (2·16 + 4 − 1) = " +
+                                format_percent(bubble)) == Lines{measured(sched)});
     CHECK(stat(end, "Bubble") == Lines{format_percent(bubble)});
 }
 
@@ -129,7 +137,8 @@ TEST_CASE("pipeline_bubble: ZB-H1 draws B and W apart", "[chapters][pipeline_bub
     REQUIRE(zb.training.schedule == engine::Schedule::zb_h1);
     const Scene s = chapter->scene_at(10);
     check_slots(s, schedule_of(zb));
-    CHECK(appears_anywhere(s, "Bubble = (p − 1) / (3m + p − 1) = (4 − 1) / (3·8 + 4 − 1) = " +
-                                  format_percent(engine::analyze(zb).bubble_fraction)));
+    CHECK(column_under(s, "Bubble = (p − 1) / (3m + p − 1) = (4 − 1) / (3·8 + 4 − 1) = " +
+                              format_percent(engine::analyze(zb).bubble_fraction)) ==
+          Lines{measured_split(schedule_of(zb))});
     CHECK(held(s) == Lines{"4", "4", "4", "4"});  // ZB-H1 keeps 1F1B's peak of p
 }

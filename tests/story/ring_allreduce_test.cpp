@@ -13,18 +13,24 @@ using namespace story;
 using chapter_test::count_rects;
 using chapter_test::kMetrics;
 using chapter_test::load_spec;
-using on_screen::appears_anywhere;
 using on_screen::Lines;
 using on_screen::stat;
 
 namespace {
 const std::string ts = kThinSpace;
 
-// Every card of an n-card ring is labelled, and no other.
+// Every card of an n-card ring is labelled once, and no other.
 void check_ring_cards(const Scene& s, int n) {
-    for (int k = 0; k < n; ++k) CHECK(appears_anywhere(s, "GPU " + std::to_string(k)));
-    CHECK_FALSE(appears_anywhere(s, "GPU " + std::to_string(n)));
+    for (int k = 0; k < n; ++k) CHECK(on_screen::count(s, "GPU " + std::to_string(k)) == 1);
+    CHECK(on_screen::count(s, "GPU " + std::to_string(n)) == 0);
 }
+
+// The row under a heading inside the ring: the gradient buffer's chunks, numbered.
+Lines first_row_under(const Scene& s, const std::string& heading) {
+    const std::vector<Lines> rows = on_screen::rows_under(s, heading);
+    return rows.empty() ? Lines{"(nothing under " + heading + ")"} : rows.front();
+}
+const Lines kChunks{"0", "1", "2", "3", "4", "5", "6", "7"};
 }  // namespace
 
 TEST_CASE("ring_allreduce reads out 2(n-1)/n x B and its time on the link", "[chapters][ring]") {
@@ -81,9 +87,9 @@ TEST_CASE("ring_allreduce draws the engine's schedule chunk by chunk", "[chapter
         INFO("step " << step);
         CHECK(count_rects(s, 30, 30, p.gradients) == moving);
         const bool gather = step >= 7;
-        CHECK(appears_anywhere(s, std::string(gather ? "All-gather" : "Reduce-scatter") +
-                                      " · step " + std::to_string((gather ? step - 7 : step) + 1) +
-                                      " of 7"));
+        CHECK(first_row_under(s, std::string(gather ? "All-gather" : "Reduce-scatter") +
+                                     " · step " + std::to_string((gather ? step - 7 : step) + 1) +
+                                     " of 7") == kChunks);
     }
     // Full cells (all 8 contributions summed): none before, one per card once reduce-scatter
     // is done (the chunk it owns), all of them after the all-gather.
@@ -94,5 +100,5 @@ TEST_CASE("ring_allreduce draws the engine's schedule chunk by chunk", "[chapter
     CHECK(full_cells(4.5) == 0);
     CHECK(full_cells(5.2 + 0.6 * 7 - 0.05) == 8);
     CHECK(full_cells(13.8) == 64);
-    CHECK(appears_anywhere(chapter->scene_at(13.8), "Every card holds the sum"));
+    CHECK(first_row_under(chapter->scene_at(13.8), "Every card holds the sum") == kChunks);
 }

@@ -93,7 +93,7 @@ TEST_CASE("summary's last row keeps the chapter's cp and ep and names five axes"
     REQUIRE(d3.ep == 2);
 
     const Scene s = chapter->scene_at(13);
-    CHECK_FALSE(on_screen::appears_anywhere(s, "3D"));
+    CHECK(on_screen::count(s, "3D") == 0);
     CHECK(on_screen::under(s, "5D, ZeRO-1") == "tp " + std::to_string(d3.tp) + " × cp 2 × pp " +
                                                    std::to_string(d3.pp) + " × dp " +
                                                    std::to_string(d3.dp()) + ", ep 2");

@@ -113,8 +113,8 @@ TEST_CASE("bytes_per_parameter in German: 'Pro Karte' reads 1.120 GB for the 70B
     const Scene s = chapter->scene_at(timeline.state_start(2) - 0.5);
     CHECK(on_screen::stat(s, "Pro Karte") == on_screen::Lines{"1.120" + kThin + "GB"});
     CHECK(on_screen::count(s, "Per card") == 0);
-    CHECK(on_screen::appears_anywhere(
-        s, "70\u00a0Mrd. Parameter × 16" + kThin + "B = 1.120" + kThin + "GB"));
+    CHECK(on_screen::under(s, "70\u00a0Mrd. Parameter × 16" + kThin + "B = 1.120" + kThin + "GB") ==
+          "Modellzustand vor der ersten Aktivierung");
     CHECK(on_screen::beside(s, "Summe pro Parameter") == "16" + kThin + "B");
 }
 

@@ -11,7 +11,6 @@
 using namespace story;
 using chapter_test::kMetrics;
 using chapter_test::load_spec;
-using on_screen::appears_anywhere;
 using on_screen::cell;
 using on_screen::Lines;
 using on_screen::row_beside;
@@ -26,6 +25,9 @@ double states(engine::Config c, int zero) {
     const engine::PerGpu g = engine::per_gpu_memory(c);
     return (g.weights + g.gradients + g.optimizer).value;
 }
+
+// The table read down: its rows' names with what each shards under them, a row's height apart.
+Lines table_rows(const Scene& s) { return on_screen::column_under(s, "Model states per card", 2); }
 
 // The row of cards, read left to right from GPU 0.
 Lines cards(const Scene& s) {
@@ -64,15 +66,25 @@ TEST_CASE("zero_stages steps through the stages with the engine's figures", "[ch
     CHECK(on_screen::beside(end3, "ZeRO-2") == "26.3" + ts + "GB");
     CHECK(on_screen::beside(end3, "ZeRO-3") == "14" + ts + "GB");
     CHECK(cell(end3, "ZeRO-3", "vs plain DP") == "8×");
+    CHECK(table_rows(end3) == Lines{"Plain DP", "nothing sharded", "ZeRO-1",
+                                    "optimizer state sharded", "ZeRO-2", "+ gradients sharded",
+                                    "ZeRO-3", "+ weights sharded"});
     // Before stage 1 is reached its row is not shown.
     const Scene before = chapter->scene_at(3.5);
-    CHECK_FALSE(appears_anywhere(before, "ZeRO-1"));
-    CHECK_FALSE(appears_anywhere(before, "38.5" + ts + "GB"));
+    CHECK(table_rows(before) == Lines{"Plain DP", "nothing sharded"});
+    CHECK(on_screen::count(before, "38.5" + ts + "GB") == 0);  // ZeRO-1's, beside it at 19.5 s
 
     // `set: {gpus: 64}`: six cards, a gap, and GPU 63.
     const Scene end = chapter->scene_at(25.9);
     CHECK(cards(end) == Lines{"GPU 0", "GPU 1", "GPU 2", "GPU 3", "GPU 4", "GPU 5", "GPU 63"});
-    CHECK(appears_anywhere(end, "…"));
+    // The ellipsis stands for the cards left out, between GPU 5 and GPU 63.
+    const auto all = on_screen::shown(end);
+    const auto at = [&](const std::string& text) {
+        return *std::find_if(all.begin(), all.end(), [&](const auto& t) { return t.text == text; });
+    };
+    REQUIRE(on_screen::count(end, "…") == 1);
+    CHECK(at("…").left > at("GPU 5").right);
+    CHECK(at("…").right < at("GPU 63").left);
 }
 
 TEST_CASE("zero_stages at 64 cards with 7.5B parameters is ZeRO Table 1", "[chapters][zero]") {
