@@ -11,13 +11,13 @@
 #include <map>
 
 #include "engine/plan.hpp"
+#include "story/beat_checks.hpp"
 #include "story/chapter.hpp"
 #include "story/format.hpp"
 #include "story/languages.hpp"
 #include "story/limits.hpp"
 #include "story/schema_keys.hpp"
 #include "story/settings.hpp"
-#include "story/timed.hpp"
 #include "story/units.hpp"
 
 namespace story {

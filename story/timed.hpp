@@ -32,12 +32,6 @@ void estimate_speech(Storyboard& sb, bool voiced_too = false);
 std::optional<Storyboard> timed(const Storyboard& sb, Diagnostics& errors,
                                 std::vector<Diagnostic>& warnings);
 
-// The checks on one chapter's beat times and `set:` sequence (in time order, whatever the order
-// of spec.beats). The loader runs them on chapters whose times are all written out; timed() on
-// every chapter once resolved. `where` names the chapter in messages ("in chapter 'bytes'").
-void check_beats(const ChapterSpec& spec, const std::string& file, const std::string& where,
-                 Diagnostics& errors);
-
 // Gives the beats a voice speaks their Speech (synthesised, recorded or cached); adds errors
 // for what it cannot speak.
 using VoiceFill = std::function<void(Storyboard&, Diagnostics&)>;
