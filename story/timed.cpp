@@ -9,7 +9,6 @@
 #include "story/beat_checks.hpp"
 #include "story/languages.hpp"
 #include "story/limits.hpp"
-#include "story/load.hpp"
 #include "story/units.hpp"
 
 namespace story {
@@ -191,10 +190,10 @@ std::optional<Storyboard> timed(const Storyboard& sb, Diagnostics& errors,
     return out;
 }
 
-std::optional<Storyboard> load_timed(const std::string& text, const std::string& file,
-                                     Diagnostics& errors, std::vector<Diagnostic>& warnings,
-                                     const VoiceFill& voices, const std::string& lang) {
-    auto sb = parse_storyboard(text, file, errors, warnings, lang);
+std::optional<Storyboard> load_timed(const ParsedStoryboard& parsed, Diagnostics& errors,
+                                     std::vector<Diagnostic>& warnings, const VoiceFill& voices,
+                                     const std::string& lang) {
+    auto sb = resolve_storyboard(parsed, errors, warnings, lang);
     if (!sb) return std::nullopt;
     estimate_speech(*sb, !voices);
     Diagnostics found;
@@ -206,6 +205,12 @@ std::optional<Storyboard> load_timed(const std::string& text, const std::string&
         tag_language(found, warnings, first_warning, sb->video.lang);
     errors.append(found);
     return out;
+}
+
+std::optional<Storyboard> load_timed(const std::string& text, const std::string& file,
+                                     Diagnostics& errors, std::vector<Diagnostic>& warnings,
+                                     const VoiceFill& voices, const std::string& lang) {
+    return load_timed(parse_storyboard_text(text, file), errors, warnings, voices, lang);
 }
 
 bool narrated(const Storyboard& sb) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "story/diagnostics.hpp"
+#include "story/load.hpp"
 #include "story/storyboard.hpp"
 
 namespace story {
@@ -36,10 +37,14 @@ std::optional<Storyboard> timed(const Storyboard& sb, Diagnostics& errors,
 // for what it cannot speak.
 using VoiceFill = std::function<void(Storyboard&, Diagnostics&)>;
 
-// What the commands read: parse_storyboard in `lang` (empty: the storyboard's own language),
-// every line's speech (the reading estimate where narration is off; `voices` for the rest, or the
-// estimate when none is given), then timed(). In another language than the storyboard's own, the
-// diagnostics of its speech and timing say which ("in de: speech runs ...").
+// What the commands read: the storyboard resolved in `lang` (empty: its own language;
+// story/load.hpp), every line's speech (the reading estimate where narration is off; `voices`
+// for the rest, or the estimate when none is given), then timed(). In another language than the
+// storyboard's own, the diagnostics of its speech and timing say which ("in de: speech runs
+// ..."). The parsed form serves every language of one text read once.
+std::optional<Storyboard> load_timed(const ParsedStoryboard& parsed, Diagnostics& errors,
+                                     std::vector<Diagnostic>& warnings,
+                                     const VoiceFill& voices = {}, const std::string& lang = {});
 std::optional<Storyboard> load_timed(const std::string& text, const std::string& file,
                                      Diagnostics& errors, std::vector<Diagnostic>& warnings,
                                      const VoiceFill& voices = {}, const std::string& lang = {});
