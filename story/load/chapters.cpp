@@ -52,14 +52,12 @@ void chapter_duration(Context& ctx, const Entry& e, int fps, ChapterSpec& spec) 
         spec.duration = *d;
 }
 
-void fit(Context& ctx, const Entry& e, ChapterSpec& spec) {
-    if (!scalar(ctx, e)) return;
+// tail or stretch: whether the choreography is stretched to the duration.
+std::optional<bool> parse_fit(std::string_view value) {
     const auto& names = limits::kFits;
-    const auto it = std::ranges::find(names, e.value->text);
-    if (it == std::end(names))
-        ctx.error(*e.value, unknown_choice(limits::choice("fit"), e.value->text));
-    else
-        spec.stretch = *it == "stretch";
+    const auto it = std::ranges::find(names, value);
+    if (it == std::end(names)) return std::nullopt;
+    return *it == "stretch";
 }
 
 // `figure: TIME` or `end`: when the article page's figure of the chapter shows.
@@ -105,7 +103,8 @@ void chapter_head(Context& ctx, const Entries& fields, const yaml::Node& node, i
         spec.subtitle = localized(ctx, *f, {"subtitle", spec.id});
     spec.duration = draft.kind ? draft.kind->default_duration : 0;
     if (const Entry* f = find(fields, "duration")) chapter_duration(ctx, *f, fps, spec);
-    if (const Entry* f = find(fields, "fit")) fit(ctx, *f, spec);
+    if (const Entry* f = find(fields, "fit"))
+        keyword(ctx, *f, limits::choice("fit"), parse_fit, spec.stretch);
 }
 
 ChapterDraft chapter(Context& ctx, const yaml::Node& node, std::size_t index, const Video& video,

@@ -55,4 +55,14 @@ std::optional<std::string> file_name(Context& ctx, const Entry& e);
 
 std::string unknown_choice(const limits::Choice& choice, const std::string& value);
 
+// A keyword of `choice` (limits::kChoices) read with `parse` (text to an optional T) into field.
+template <class T, class Parse>
+void keyword(Context& ctx, const Entry& e, const limits::Choice& choice, Parse parse, T& field) {
+    if (!scalar(ctx, e)) return;
+    if (auto value = parse(e.value->text))
+        field = *value;
+    else
+        ctx.error(*e.value, unknown_choice(choice, e.value->text));
+}
+
 }  // namespace story::load

@@ -33,22 +33,6 @@ void frame_size(Context& ctx, const Entry& e, Video& v) {
     }
 }
 
-void theme(Context& ctx, const Entry& e, Video& v) {
-    if (!scalar(ctx, e)) return;
-    if (auto theme = parse_theme(e.value->text))
-        v.theme = *theme;
-    else
-        ctx.error(*e.value, unknown_choice(limits::choice("theme"), e.value->text));
-}
-
-void captions(Context& ctx, const Entry& e, Video& v) {
-    if (!scalar(ctx, e)) return;
-    if (auto mode = parse_captions(e.value->text))
-        v.captions = *mode;
-    else
-        ctx.error(*e.value, unknown_choice(limits::choice("captions"), e.value->text));
-}
-
 }  // namespace
 
 Video read_video(Context& ctx, const Entries& fields) {
@@ -56,8 +40,10 @@ Video read_video(Context& ctx, const Entries& fields) {
     if (const Entry* f = find(fields, "size")) frame_size(ctx, *f, v);
     if (const Entry* f = find(fields, "fps"))
         v.fps = static_cast<int>(integer(ctx, *f, limits::whole_number("fps")).value_or(v.fps));
-    if (const Entry* f = find(fields, "theme")) theme(ctx, *f, v);
-    if (const Entry* f = find(fields, "captions")) captions(ctx, *f, v);
+    if (const Entry* f = find(fields, "theme"))
+        keyword(ctx, *f, limits::choice("theme"), parse_theme, v.theme);
+    if (const Entry* f = find(fields, "captions"))
+        keyword(ctx, *f, limits::choice("captions"), parse_captions, v.captions);
     if (const Entry* f = find(fields, "narration"))
         v.narration = read_narration(ctx, *f, v.narration, v.fps);
     if (const Entry* f = find(fields, "music")) {
