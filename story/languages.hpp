@@ -1,6 +1,6 @@
 // The languages of a storyboard (issue 18): language tags as shardreel takes them, their ISO
 // 639-2 codes, which voice speaks which language, and which text of a field written in several
-// languages one load uses. Plain data: story/load.cpp turns YAML into WrittenText.
+// languages one load uses. Plain data: story/load/text.cpp turns YAML into WrittenText.
 #pragma once
 #include <optional>
 #include <string>

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "story/diagnostics.hpp"
+#include "story/load.hpp"
 #include "story/storyboard.hpp"
 
 namespace story {
@@ -32,20 +33,18 @@ void estimate_speech(Storyboard& sb, bool voiced_too = false);
 std::optional<Storyboard> timed(const Storyboard& sb, Diagnostics& errors,
                                 std::vector<Diagnostic>& warnings);
 
-// The checks on one chapter's beat times and `set:` sequence (in time order, whatever the order
-// of spec.beats). The loader runs them on chapters whose times are all written out; timed() on
-// every chapter once resolved. `where` names the chapter in messages ("in chapter 'bytes'").
-void check_beats(const ChapterSpec& spec, const std::string& file, const std::string& where,
-                 Diagnostics& errors);
-
 // Gives the beats a voice speaks their Speech (synthesised, recorded or cached); adds errors
 // for what it cannot speak.
 using VoiceFill = std::function<void(Storyboard&, Diagnostics&)>;
 
-// What the commands read: parse_storyboard in `lang` (empty: the storyboard's own language),
-// every line's speech (the reading estimate where narration is off; `voices` for the rest, or the
-// estimate when none is given), then timed(). In another language than the storyboard's own, the
-// diagnostics of its speech and timing say which ("in de: speech runs ...").
+// What the commands read: the storyboard resolved in `lang` (empty: its own language;
+// story/load.hpp), every line's speech (the reading estimate where narration is off; `voices`
+// for the rest, or the estimate when none is given), then timed(). In another language than the
+// storyboard's own, the diagnostics of its speech and timing say which ("in de: speech runs
+// ..."). The parsed form serves every language of one text read once.
+std::optional<Storyboard> load_timed(const ParsedStoryboard& parsed, Diagnostics& errors,
+                                     std::vector<Diagnostic>& warnings,
+                                     const VoiceFill& voices = {}, const std::string& lang = {});
 std::optional<Storyboard> load_timed(const std::string& text, const std::string& file,
                                      Diagnostics& errors, std::vector<Diagnostic>& warnings,
                                      const VoiceFill& voices = {}, const std::string& lang = {});

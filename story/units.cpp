@@ -207,4 +207,6 @@ std::string format_seconds(double s) {
     return buf;
 }
 
+std::string format_moment(double s) { return format_seconds(std::round(s * 1000) / 1000); }
+
 }  // namespace story

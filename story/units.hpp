@@ -37,5 +37,7 @@ std::string unit_error(std::string_view text, Quantity q);
 
 // Seconds as a storyboard would write them: 25 -> "25s", 1.5 -> "1.5s".
 std::string format_seconds(double s);
+// A time on a chapter's clock, to the millisecond: 3.14159 -> "3.142s".
+std::string format_moment(double s);
 
 }  // namespace story

@@ -44,11 +44,11 @@ std::optional<std::string> read_storyboard(const std::string& path, std::string&
 
 // The storyboard timed in `lang` (empty: its own language), reported on stdout as `name` (ok,
 // and each chapter's speech time when a voice speaks) and stderr (errors and warnings).
-std::optional<story::Storyboard> check_language(const std::string& text, const std::string& path,
+std::optional<story::Storyboard> check_language(const story::ParsedStoryboard& parsed,
                                                 const std::string& lang, const std::string& name) {
     story::Diagnostics errors;
     std::vector<story::Diagnostic> warnings;
-    auto sb = timed_storyboard(text, path, errors, warnings, lang);
+    auto sb = timed_storyboard(parsed, errors, warnings, lang);
     std::cerr << story::format_diagnostics(errors, warnings);
     if (!sb) return std::nullopt;
     const std::size_t n = sb->chapters.size();
@@ -61,7 +61,7 @@ std::optional<story::Storyboard> check_language(const std::string& text, const s
 }
 
 // Whether the file is a valid storyboard in its own language and then in every other language it
-// lists ("FILE (de): ok ..."), each timed by its own voice.
+// lists ("FILE (de): ok ..."), each timed by its own voice; the file is read and parsed once.
 bool check_file(const std::string& path) {
     std::string read_error;
     const auto text = read_storyboard(path, read_error);
@@ -69,12 +69,13 @@ bool check_file(const std::string& path) {
         std::cerr << story::Diagnostic{path, {}, "cannot read: " + read_error}.format() << "\n";
         return false;
     }
-    const auto sb = check_language(*text, path, "", path);
+    const story::ParsedStoryboard parsed = story::parse_storyboard_text(*text, path);
+    const auto sb = check_language(parsed, "", path);
     if (!sb) return false;
     bool valid = true;
     for (std::size_t i = 1; i < sb->languages.size(); ++i) {
         const std::string& lang = sb->languages[i];
-        valid = check_language(*text, path, lang, path + " (" + lang + ")") && valid;
+        valid = check_language(parsed, lang, path + " (" + lang + ")") && valid;
     }
     return valid;
 }

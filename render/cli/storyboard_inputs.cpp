@@ -48,11 +48,11 @@ void fill_voice_speech(story::Storyboard& board, story::Diagnostics& errors) {
     fill_speech(board, speech_cache(), errors);
 }
 
-std::optional<story::Storyboard> timed_storyboard(const std::string& text, const std::string& path,
+std::optional<story::Storyboard> timed_storyboard(const story::ParsedStoryboard& parsed,
                                                   story::Diagnostics& errors,
                                                   std::vector<story::Diagnostic>& warnings,
                                                   const std::string& lang) {
-    return story::load_timed(text, path, errors, warnings, fill_voice_speech, lang);
+    return story::load_timed(parsed, errors, warnings, fill_voice_speech, lang);
 }
 
 namespace {
@@ -64,18 +64,24 @@ std::optional<std::string> read_storyboard_text(const std::string& path, std::os
     return text;
 }
 
+// The storyboard at `path` read and parsed, once for every language loaded from it; nullopt,
+// the error printed, when it cannot be read.
+std::optional<story::ParsedStoryboard> read_parsed(const std::string& path, std::ostream& err) {
+    const auto text = read_storyboard_text(path, err);
+    if (!text) return std::nullopt;
+    return story::parse_storyboard_text(*text, path);
+}
+
 // The storyboard timed in `lang` with only the chapters in `only`, chosen before any line is
 // spoken (a chapter's timing is its own lines'); `selected` is false when `only` names an
 // unknown chapter.
-std::optional<story::Storyboard> load_selected(const std::string& path, const std::string& only,
-                                               std::ostream& err, bool& selected,
-                                               const std::string& lang) {
-    const auto text = read_storyboard_text(path, err);
-    if (!text) return std::nullopt;
+std::optional<story::Storyboard> load_selected(const story::ParsedStoryboard& parsed,
+                                               const std::string& only, std::ostream& err,
+                                               bool& selected, const std::string& lang) {
     story::Diagnostics errors;
     std::vector<story::Diagnostic> warnings;
     auto board = story::load_timed(
-        *text, path, errors, warnings,
+        parsed, errors, warnings,
         [&](story::Storyboard& sb, story::Diagnostics& diags) {
             selected = select_chapters(sb, only, err);
             fill_voice_speech(sb, diags);
@@ -85,15 +91,41 @@ std::optional<story::Storyboard> load_selected(const std::string& path, const st
     return board;
 }
 
-// The languages to load `path` in: the storyboard's own (""), the tags asked for, or all it
-// lists (read here; a storyboard that does not parse is loaded once, to report why).
-std::vector<std::string> languages_to_load(const std::string& path, const LanguageChoice& langs) {
+// The languages to load `parsed` in: the storyboard's own (""), the tags asked for, or all it
+// lists (a storyboard that does not resolve is loaded once, to report why).
+std::vector<std::string> languages_to_load(const story::ParsedStoryboard& parsed,
+                                           const LanguageChoice& langs) {
     if (!langs.all) return langs.given() ? langs.tags : std::vector<std::string>{""};
-    std::string error;
-    const auto text = read_file(path, error);
     story::Diagnostics ignored;
-    const auto board = text ? story::parse_storyboard(*text, path, ignored) : std::nullopt;
+    std::vector<story::Diagnostic> warnings;
+    const auto board = story::resolve_storyboard(parsed, ignored, warnings);
     return board ? board->languages : std::vector<std::string>{""};
+}
+
+// The film of `parsed` in `lang`, its chapters selected and its video resolved, added to films
+// (with the other languages' captions when `captions_all`); false after printing an error.
+bool load_film(const story::ParsedStoryboard& parsed, const std::string& lang,
+               const std::string& only, const VideoOverrides& overrides, bool captions_all,
+               std::ostream& err, std::vector<FilmJob>& films) {
+    bool selected = true;
+    auto board = load_selected(parsed, only, err, selected, lang);
+    if (!board) return false;
+    bool ok = selected;
+    story::Video video;
+    if (auto problem = resolve_video(board->video, overrides, video)) {
+        err << "shardreel: error: " << *problem << "\n";
+        ok = false;
+    } else {
+        ok = chapters_hold_frames(*board, video.fps, err) && ok;
+    }
+    std::vector<story::Storyboard> captions;
+    if (captions_all) {
+        auto others = other_languages(parsed, *board, err);
+        ok = others && ok;
+        if (others) captions = std::move(*others);
+    }
+    films.push_back({std::move(*board), video, "", std::nullopt, std::move(captions)});
+    return ok;
 }
 
 }  // namespace
@@ -131,20 +163,21 @@ std::string output_stem(const std::string& storyboard, const LanguageChoice& lan
 
 std::optional<story::Storyboard> load_storyboard(const std::string& path, std::ostream& err,
                                                  const std::string& lang) {
+    const auto parsed = read_parsed(path, err);
+    if (!parsed) return std::nullopt;
     bool selected = true;
-    return load_selected(path, "", err, selected, lang);
+    return load_selected(*parsed, "", err, selected, lang);
 }
 
-std::optional<std::vector<story::Storyboard>> other_languages(const story::Storyboard& film,
+std::optional<std::vector<story::Storyboard>> other_languages(const story::ParsedStoryboard& parsed,
+                                                              const story::Storyboard& film,
                                                               std::ostream& err) {
-    const auto text = read_storyboard_text(film.file, err);
-    if (!text) return std::nullopt;
     std::vector<story::Storyboard> out;
     for (const std::string& lang : film.languages) {
         if (lang == film.video.lang) continue;
         story::Diagnostics errors;
         std::vector<story::Diagnostic> warnings;
-        auto board = story::parse_storyboard(*text, film.file, errors, warnings, lang);
+        auto board = story::resolve_storyboard(parsed, errors, warnings, lang);
         err << story::format_diagnostics(errors, warnings);
         if (!board) return std::nullopt;
         out.push_back(std::move(*board));
@@ -192,31 +225,17 @@ bool chapters_hold_frames(const story::Storyboard& board, int fps, std::ostream&
 std::optional<std::vector<FilmJob>> load_films(const std::vector<std::string>& storyboards,
                                                const std::string& only,
                                                const VideoOverrides& overrides, std::ostream& err,
-                                               const LanguageChoice& langs) {
+                                               const LanguageChoice& langs, bool captions_all) {
     const auto paths = expand_storyboards(storyboards, err);
     if (!paths) return std::nullopt;
-    std::vector<std::pair<std::string, std::string>> loads;  // path, language
-    for (const std::string& path : *paths)
-        for (const std::string& lang : languages_to_load(path, langs))
-            loads.emplace_back(path, lang);
     std::vector<FilmJob> films;
     bool ok = true;
-    for (const auto& [path, lang] : loads) {
-        bool selected = true;
-        auto board = load_selected(path, only, err, selected, lang);
-        if (!board) {
-            ok = false;
-            continue;
-        }
-        ok = selected && ok;
-        story::Video video;
-        if (auto problem = resolve_video(board->video, overrides, video)) {
-            err << "shardreel: error: " << *problem << "\n";
-            ok = false;
-        } else {
-            ok = chapters_hold_frames(*board, video.fps, err) && ok;
-        }
-        films.push_back({std::move(*board), video, ""});
+    for (const std::string& path : *paths) {
+        const auto parsed = read_parsed(path, err);
+        ok = parsed && ok;
+        if (!parsed) continue;
+        for (const std::string& lang : languages_to_load(*parsed, langs))
+            ok = load_film(*parsed, lang, only, overrides, captions_all, err, films) && ok;
     }
     if (!ok) return std::nullopt;
     return films;

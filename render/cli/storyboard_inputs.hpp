@@ -9,14 +9,15 @@
 #include "render/cli/video_options.hpp"
 #include "render/film/film_job.hpp"
 #include "render/sys/temp_dir.hpp"
+#include "story/load.hpp"
 #include "story/storyboard.hpp"
 
 namespace render {
 
-// A storyboard's text parsed in `lang` (empty: its own language) and timed (story::load_timed),
-// the voices' speech filled in by fill_voice_speech: what every command reads. nullopt when
-// errors were added.
-std::optional<story::Storyboard> timed_storyboard(const std::string& text, const std::string& path,
+// A storyboard's parsed text resolved in `lang` (empty: its own language) and timed
+// (story::load_timed), the voices' speech filled in by fill_voice_speech: what every command
+// reads. nullopt when errors were added.
+std::optional<story::Storyboard> timed_storyboard(const story::ParsedStoryboard& parsed,
                                                   story::Diagnostics& errors,
                                                   std::vector<story::Diagnostic>& warnings,
                                                   const std::string& lang = "");
@@ -48,14 +49,16 @@ std::string single_language(const LanguageChoice& langs);
 std::string output_stem(const std::string& storyboard, const LanguageChoice& langs,
                         const std::string& lang);
 
-// Reads a storyboard and times it (timed_storyboard) in `lang` (empty: its own language);
-// prints every error and warning to err and returns nullopt on an error.
+// Reads and parses a storyboard and times it (timed_storyboard) in `lang` (empty: its own
+// language); prints every error and warning to err and returns nullopt on an error.
 std::optional<story::Storyboard> load_storyboard(const std::string& path, std::ostream& err,
                                                  const std::string& lang = "");
 
-// The storyboard in every language it lists but the film's (parsed, not timed: the lines that
-// caption the film at its own beats, `--captions all`); nullopt after printing an error.
-std::optional<std::vector<story::Storyboard>> other_languages(const story::Storyboard& film,
+// The storyboard in every language it lists but the film's, resolved from the text the film was
+// parsed from (not timed: the lines that caption the film at its own beats, `--captions all`);
+// nullopt after printing an error.
+std::optional<std::vector<story::Storyboard>> other_languages(const story::ParsedStoryboard& parsed,
+                                                              const story::Storyboard& film,
                                                               std::ostream& err);
 
 // Storyboard arguments with each directory replaced by the *.yaml files in it, sorted by name.
@@ -73,10 +76,13 @@ bool chapters_hold_frames(const story::Storyboard& board, int fps, std::ostream&
 
 // Loads each storyboard (directories expanded) in each language of `langs`, one film each (the
 // storyboard's own language when none is given), keeps the chapters in `only` (before timing:
-// the others' lines are not spoken) and resolves its video. Every problem is printed to err;
-// returns nullopt if there was any. Outputs stay empty.
+// the others' lines are not spoken) and resolves its video; with `captions_all`, each film's
+// caption_languages too (`--captions all`). Each file is read and parsed once, whatever the
+// number of languages. Every problem is printed to err; returns nullopt if there was any.
+// Outputs stay empty.
 std::optional<std::vector<FilmJob>> load_films(const std::vector<std::string>& storyboards,
                                                const std::string& only, const VideoOverrides& video,
-                                               std::ostream& err, const LanguageChoice& langs = {});
+                                               std::ostream& err, const LanguageChoice& langs = {},
+                                               bool captions_all = false);
 
 }  // namespace render

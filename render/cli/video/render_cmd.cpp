@@ -32,16 +32,6 @@ struct RenderArgs {
     bool no_cache = false, json = false, quiet = false, no_audio = false;
 };
 
-// With --captions all, every film carries a caption track of each language its storyboard lists.
-bool add_caption_languages(std::vector<FilmJob>& films) {
-    for (FilmJob& film : films) {
-        auto others = other_languages(film.board, std::cerr);
-        if (!others) return false;
-        film.caption_languages = std::move(*others);
-    }
-    return true;
-}
-
 void print_progress(const Progress& p, std::chrono::steady_clock::time_point start) {
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -112,7 +102,10 @@ bool prepare_films(const RenderArgs& args, std::vector<FilmJob>& films,
     if (args.no_cache) use_scratch_speech_cache(scratch);
     const auto langs = parse_languages(args.lang, false, std::cerr);
     if (!langs) return false;
-    auto loaded = load_films(args.storyboards, args.only, args.video, std::cerr, *langs);
+    // With --captions all, every film carries a caption track of each language its storyboard
+    // lists.
+    auto loaded = load_films(args.storyboards, args.only, args.video, std::cerr, *langs,
+                             args.captions == "all");
     if (!loaded) return false;
     if (!args.output.empty() && loaded->size() > 1) {
         std::cerr << "shardreel: error: -o names one output but " << loaded->size()
@@ -126,7 +119,6 @@ bool prepare_films(const RenderArgs& args, std::vector<FilmJob>& films,
                           ? output_stem(film.board.file, *langs, film.board.video.lang) + ext
                           : args.output;
     films = std::move(*loaded);
-    if (args.captions == "all" && !add_caption_languages(films)) return false;
     return prepare_sound(args, films);
 }
 

@@ -1,0 +1,95 @@
+// Checks on a chapter's beats; see beat_checks.hpp.
+#include "story/beat_checks.hpp"
+
+#include <algorithm>
+
+#include "story/chapter.hpp"
+#include "story/explore.hpp"
+#include "story/settings.hpp"
+#include "story/units.hpp"
+
+namespace story {
+
+namespace {
+
+// Every explore: combination through the chapter's beats: a value valid where the chapter starts
+// may not be once a beat sets something else (micro_batches 1 under an interleaved schedule of
+// pp 4). Reported at the explore: key, once per combination, naming the beat.
+void check_explore(const ChapterSpec& spec, const KindInfo* kind, const std::string& file,
+                   const std::string& where, Diagnostics& errors) {
+    if (spec.explore.empty()) return;
+    for (const Variant& v : explore_variants(spec)) {
+        std::string values;
+        for (const Setting& s : v.settings)
+            values += (values.empty() ? "" : ", ") + s.key + " " + s.value;
+        engine::Config config = v.spec.config;
+        std::optional<std::string> problem;
+        const Beat* at = nullptr;
+        for (const std::string& p : config_problems(config, kind)) problem = p;
+        for (const Beat& b : v.spec.beats) {
+            if (problem) break;
+            for (const Setting& s : b.set) apply_setting(config, s.key, s.value);
+            for (const std::string& p : config_problems(config, kind)) {
+                problem = p;
+                at = &b;
+            }
+        }
+        if (!problem) continue;
+        errors.error(file, spec.explore.front().pos,
+                     "explore: " + values + " gives an invalid configuration " + where +
+                         (at ? " once the set: at " + format_seconds(at->at) + " (line " +
+                                   std::to_string(at->set_pos.line) + ") applies"
+                             : "") +
+                         ": " + *problem + "; drop that value or change the chapter");
+        return;  // one combination shows the problem; the others would repeat it
+    }
+}
+
+}  // namespace
+
+void check_beats(const ChapterSpec& spec, const std::string& file, const std::string& where,
+                 Diagnostics& errors) {
+    std::vector<const Beat*> order;
+    for (const Beat& b : spec.beats) order.push_back(&b);
+    std::ranges::stable_sort(order, {}, [](const Beat* b) { return b->at; });
+    const std::string chapter = "chapter '" + spec.id + "' (duration " +
+                                (spec.auto_duration ? "auto, " + format_moment(spec.duration)
+                                                    : format_seconds(spec.duration)) +
+                                ")";
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        const Beat& b = *order[i];
+        if (i > 0 && order[i - 1]->at == b.at)
+            errors.error(file, b.at_pos,
+                         "two beats at " + format_seconds(b.at) + " in chapter '" + spec.id +
+                             "' (the other is on line " +
+                             std::to_string(order[i - 1]->at_pos.line) + ")");
+        if (spec.duration <= 0) continue;  // unknown kind and no duration: nothing to check
+        if (b.at > spec.duration)
+            errors.error(file, b.at_pos,
+                         "beat at " + format_seconds(b.at) + " is outside " + chapter);
+        else if (b.at + b.over > spec.duration)
+            errors.error(file, b.at_pos,
+                         "beat at " + format_seconds(b.at) + " over " + format_seconds(b.over) +
+                             " ends after the end of " + chapter);
+    }
+    // The settings act one after another, so each beat's config is checked as it will be shown.
+    const KindInfo* kind = find_kind(spec.kind);
+    engine::Config config = spec.config;
+    for (const Beat* b : order) {
+        bool applied = true;
+        for (const Setting& s : b->set) {
+            if (auto message = apply_setting(config, s.key, s.value)) {
+                errors.error(file, s.value_pos, *message);
+                applied = false;
+            }
+        }
+        if (!applied || b->set.empty()) continue;
+        for (const std::string& problem : config_problems(config, kind))
+            errors.error(file, b->set_pos,
+                         "set: at " + format_seconds(b->at) + " makes the configuration " + where +
+                             " invalid: " + problem);
+    }
+    if (errors.empty()) check_explore(spec, kind, file, where, errors);
+}
+
+}  // namespace story
