@@ -15,14 +15,19 @@ namespace chapter_test {
 
 inline const story::ApproxTextMetrics kMetrics;
 
-// A storyboard file that must load and time without diagnostics.
-inline story::Storyboard load_file(const std::string& path) {
-    std::ifstream in(path);
+// A file's whole text.
+inline std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
+    return text.str();
+}
+
+// A storyboard file that must load and time without diagnostics.
+inline story::Storyboard load_file(const std::string& path) {
     story::Diagnostics diags;
     std::vector<story::Diagnostic> warnings;
-    auto sb = story::load_timed(text.str(), path, diags, warnings);
+    auto sb = story::load_timed(slurp(path), path, diags, warnings);
     INFO(story::format_diagnostics(diags, warnings));
     REQUIRE(sb);
     REQUIRE(warnings.empty());

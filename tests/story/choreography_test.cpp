@@ -69,18 +69,11 @@ TEST_CASE("a shown phase begins on its beat, and the times around it spread betw
 
 namespace {
 
-std::string slurp(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 // The film in `lang`, timed by reading estimates (as `narration: off` and a silent check time it).
 story::Storyboard film_in(const std::string& path, const std::string& lang) {
     story::Diagnostics diags;
     std::vector<story::Diagnostic> warnings;
-    auto board = story::load_timed(slurp(path), path, diags, warnings, {}, lang);
+    auto board = story::load_timed(chapter_test::slurp(path), path, diags, warnings, {}, lang);
     INFO(diags.format());
     REQUIRE(board);
     return *board;

@@ -12,6 +12,7 @@
 
 #include "story/chapter.hpp"
 #include "story/schema.hpp"
+#include "tests/story/chapter_fixture.hpp"
 
 namespace fs = std::filesystem;
 
@@ -19,12 +20,7 @@ namespace {
 
 const fs::path kSource = SHARDREEL_SOURCE_DIR;
 
-std::string slurp(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
+std::string slurp(const fs::path& path) { return chapter_test::slurp(path.string()); }
 
 std::string duration_text(double seconds) {
     std::ostringstream out;
