@@ -43,6 +43,7 @@ double Choreography::at(double authored) const {
     while (i + 1 < anchors_.size() && authored > anchors_[i].first) ++i;
     const auto [a0, t0] = anchors_[i - 1];
     const auto [a1, t1] = anchors_[i];
+    if (t1 - t0 == a1 - a0) return t0 + (authored - a0);  // the kind's own pace, exactly
     return t0 + (authored - a0) * (t1 - t0) / (a1 - a0);
 }
 
