@@ -7,7 +7,9 @@
 #include "story/chapter.hpp"
 
 namespace story {
+namespace {
 
+// The start of the beat that shows each of kind's phases, by phase index (nullopt: none does).
 std::vector<std::optional<double>> pinned_phases(const ChapterSpec& spec, const KindInfo& kind) {
     std::vector<std::optional<double>> out(kind.phases.size());
     for (const Beat& b : spec.beats)
@@ -15,6 +17,8 @@ std::vector<std::optional<double>> pinned_phases(const ChapterSpec& spec, const 
             if (!b.show.empty() && b.show == kind.phases[i].name) out[i] = b.at;
     return out;
 }
+
+}  // namespace
 
 Choreography::Choreography(const ChapterSpec& spec, const KindInfo* kind) {
     const double length = kind ? kind->default_duration : spec.duration;

@@ -27,7 +27,4 @@ class Choreography {
     std::vector<std::pair<double, double>> anchors_;  // (authored, seconds), both increasing
 };
 
-// The start of the beat that shows each of kind's phases, by phase index (nullopt: none does).
-std::vector<std::optional<double>> pinned_phases(const ChapterSpec& spec, const KindInfo& kind);
-
 }  // namespace story

@@ -9,27 +9,28 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::int64_t whole(engine::Bytes b) { return std::int64_t(std::floor(b.value)); }
+std::int64_t whole(engine::Bytes b) { return json_bytes(b.value); }
 
-// Integral values print without a fraction ("16", not "16.0").
-Json number(double v) {
+}  // namespace
+
+std::int64_t json_bytes(double bytes) { return std::int64_t(std::floor(bytes)); }
+
+nlohmann::ordered_json json_number(double v) {
     if (v == std::floor(v) && std::fabs(v) < 9e15) return std::int64_t(v);
     return v;
 }
-
-}  // namespace
 
 nlohmann::ordered_json report_json(const engine::Report& r) {
     const engine::PerGpu& g = r.per_gpu;
     const engine::CommPerStep& comm = r.comm;
     return {
-        {"params", number(r.params)},
-        {"params_active", number(std::round(r.params_active))},  // a count: whole
+        {"params", json_number(r.params)},
+        {"params_active", json_number(std::round(r.params_active))},  // a count: whole
         {"bytes_per_param",
-         {{"weights", number(r.bytes_per_param.weights)},
-          {"gradients", number(r.bytes_per_param.gradients)},
-          {"optimizer", number(r.bytes_per_param.optimizer)},
-          {"total", number(r.bytes_per_param.total())}}},
+         {{"weights", json_number(r.bytes_per_param.weights)},
+          {"gradients", json_number(r.bytes_per_param.gradients)},
+          {"optimizer", json_number(r.bytes_per_param.optimizer)},
+          {"total", json_number(r.bytes_per_param.total())}}},
         {"model_states_bytes", whole(r.model_states)},
         {"gpus_to_hold_model_states", r.gpus_to_hold_model_states},
         {"layout",
@@ -55,7 +56,7 @@ nlohmann::ordered_json report_json(const engine::Report& r) {
         {"activations",
          {{"per_layer_bytes", whole(r.activations.per_layer)},
           {"layers_per_gpu", r.activations.layers_per_gpu},
-          {"in_flight_micro_batches", number(r.activations.in_flight_micro_batches)}}},
+          {"in_flight_micro_batches", json_number(r.activations.in_flight_micro_batches)}}},
         {"comm_per_step",
          {{"dp_bytes_per_gpu", whole(comm.dp_per_gpu)},
           {"tp_bytes_per_gpu", whole(comm.tp_per_gpu)},
@@ -75,10 +76,10 @@ nlohmann::ordered_json report_json(const engine::Report& r) {
           {"pcie_seconds", r.offload.seconds.value}}},
         {"pipeline", {{"bubble_fraction", r.bubble_fraction}}},
         {"flops",
-         {{"per_token", number(r.flops.per_token)},
-          {"model_per_step", number(r.flops.model_per_step)},
-          {"hardware_per_step", number(r.flops.hardware_per_step)},
-          {"tokens_per_step", number(r.flops.tokens_per_step)}}},
+         {{"per_token", json_number(r.flops.per_token)},
+          {"model_per_step", json_number(r.flops.model_per_step)},
+          {"hardware_per_step", json_number(r.flops.hardware_per_step)},
+          {"tokens_per_step", json_number(r.flops.tokens_per_step)}}},
         {"step",
          {{"seconds", r.step.seconds},
           {"compute_seconds", r.step.compute_seconds},

@@ -1,10 +1,8 @@
 // Each kind's figures and formulas; see facts.hpp.
 #include "render/page/facts.hpp"
 
-#include <cmath>
-#include <cstdint>
-
 #include "engine/report.hpp"
+#include "render/cli/numbers_json.hpp"
 #include "render/draw/markup.hpp"
 #include "story/chapter.hpp"
 #include "story/locale.hpp"
@@ -15,13 +13,11 @@ namespace {
 using story::N_;
 using Json = nlohmann::ordered_json;
 
-// A row's value as `numbers --format json` writes that figure: a flag, a whole number of bytes, or
-// a number (integral ones without a fraction).
+// A row's value as `numbers --format json` writes that figure: a flag, bytes or a number.
 Json json_value(story::Shown how, double v) {
     if (how == story::Shown::yes_no) return v != 0;
-    if (how == story::Shown::bytes) return static_cast<std::int64_t>(std::floor(v));
-    if (v == std::floor(v) && std::fabs(v) < 9e15) return static_cast<std::int64_t>(v);
-    return v;
+    if (how == story::Shown::bytes) return json_bytes(v);
+    return json_number(v);
 }
 
 std::string mathml(const story::Math& m) {
