@@ -45,6 +45,21 @@ void check_explore(const ChapterSpec& spec, const KindInfo* kind, const std::str
     }
 }
 
+// A phase the kind has but not in this configuration (layout_3d turns to context-parallel
+// groups only where cp > 1).
+void check_phases_drawn(const ChapterSpec& spec, const KindInfo& kind, const std::string& file,
+                        Diagnostics& errors) {
+    const std::vector<Phase> phases = phases_of(kind, spec);
+    std::vector<std::string> names;
+    for (const Phase& p : phases) names.push_back(p.name);
+    for (const Beat& b : spec.beats)
+        if (!b.show.empty() && std::ranges::find(names, b.show) == names.end())
+            errors.error(file, b.show_pos,
+                         "chapter '" + spec.id + "' of kind '" + kind.name + "' has no phase '" +
+                             b.show + "' in its configuration (its phases: " + or_list(names) +
+                             "); drop the show: or give it the axis that phase draws");
+}
+
 }  // namespace
 
 void check_beats(const ChapterSpec& spec, const std::string& file, const std::string& where,
@@ -89,6 +104,7 @@ void check_beats(const ChapterSpec& spec, const std::string& file, const std::st
                          "set: at " + format_seconds(b->at) + " makes the configuration " + where +
                              " invalid: " + problem);
     }
+    if (kind && errors.empty()) check_phases_drawn(spec, *kind, file, errors);
     if (errors.empty()) check_explore(spec, kind, file, where, errors);
 }
 

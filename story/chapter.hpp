@@ -66,6 +66,9 @@ struct KindInfo {
     std::vector<std::pair<std::string, std::vector<std::string>>> set_values;
     std::vector<Golden> goldens;  // the first one stands in README's table
     std::vector<Phase> phases;    // in the order they begin
+    // Where a chapter's configurations move or leave out phases (layout_3d turns to the axes its
+    // racks split): the phases it has, in kind order, at their authored times; null: `phases`.
+    std::vector<Phase> (*phases_of)(const ChapterSpec&) = nullptr;
 
     KindFacts facts;
 };
@@ -75,6 +78,9 @@ struct KindInfo {
 struct KindRegistrar {
     explicit KindRegistrar(KindInfo info);
 };
+
+// The phases a chapter of `kind` goes through (KindInfo::phases_of, or phases).
+std::vector<Phase> phases_of(const KindInfo& kind, const ChapterSpec& spec);
 
 const std::vector<KindInfo>& chapter_kinds();  // sorted by name
 const KindInfo* find_kind(std::string_view name);

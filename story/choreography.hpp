@@ -22,9 +22,13 @@ class Choreography {
     double at(double authored) const;
     // Seconds an authored stretch starting at `from` lasts here.
     double span(double from, double length) const { return at(from + length) - at(from); }
+    // The authored time drawn `seconds` from the chapter start (at's inverse).
+    double authored(double seconds) const;
+    bool pinned() const { return pinned_; }  // whether a beat shows one of the kind's phases
 
   private:
     std::vector<std::pair<double, double>> anchors_;  // (authored, seconds), both increasing
+    bool pinned_ = false;
 };
 
 }  // namespace story

@@ -32,6 +32,10 @@ const KindInfo* find_kind(std::string_view name) {
     return it == kinds.end() ? nullptr : &*it;
 }
 
+std::vector<Phase> phases_of(const KindInfo& kind, const ChapterSpec& spec) {
+    return kind.phases_of ? kind.phases_of(spec) : kind.phases;
+}
+
 std::vector<std::string> kind_names() {
     std::vector<std::string> names;
     for (const KindInfo& k : chapter_kinds()) names.push_back(k.name);

@@ -6,11 +6,11 @@
 namespace story {
 
 TimelineChapter::TimelineChapter(const ChapterSpec& spec, const Video& video,
-                                 const TextMetrics& metrics, const Box& area, Choreography c)
+                                 const TextMetrics& metrics, const Box& area, Motion motion)
     : ChapterBase(spec, video, metrics),
       view_(palette_, metrics_, locale_, area),
-      rows_in_{at(c.rows_at)},
-      choreography_(c) {
+      rows_in_{at(motion.rows_at)},
+      motion_(motion) {
     for (const engine::Config& state : timeline_.states())
         laid_.push_back(lay_out(schedule_of(state), area));
 }
@@ -18,13 +18,13 @@ TimelineChapter::TimelineChapter(const ChapterSpec& spec, const Video& video,
 TimelineFrame TimelineChapter::frame_at(double t, const Morph& m, double split) const {
     // The playhead moves at constant speed.
     const double sweep =
-        progress(t, at(choreography_.sweep_at), at(choreography_.sweep_for), Ease::linear);
+        progress(t, at(motion_.sweep_at), span(motion_.sweep_at, motion_.sweep_for), Ease::linear);
     return {&laid_[m.from], &laid_[m.to], m.u, sweep, split, slot_label_alpha(spec_.beats, t)};
 }
 
 void TimelineChapter::add_timeline(Scene& s, double t, const TimelineFrame& f, double legend_x,
                                    double baseline, bool split_legend) const {
-    const double alpha = Fade::in(at(choreography_.rows_at)).at(t);
+    const double alpha = Fade::in(at(motion_.rows_at)).at(t);
     view_.add_header(s, legend_x, baseline, f.to->schedule.kind, split_legend, alpha);
     view_.add_timeline(s, f, rows_in_, t, alpha);
 }

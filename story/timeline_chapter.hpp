@@ -14,11 +14,11 @@ class TimelineChapter : public ChapterBase {
   protected:
     // When the rows and header enter and the playhead sweeps across the timeline, in seconds of
     // the kind's default duration.
-    struct Choreography {
+    struct Motion {
         double rows_at = 0, sweep_at = 0, sweep_for = 0;
     };
     TimelineChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics,
-                    const Box& area, Choreography c);
+                    const Box& area, Motion motion);
 
     // The timeline at t in morph m, whole backwards split by `split` (0..1).
     TimelineFrame frame_at(double t, const Morph& m, double split = 0) const;
@@ -42,7 +42,7 @@ class TimelineChapter : public ChapterBase {
     const Stagger rows_in_;
 
   private:
-    const Choreography choreography_;
+    const Motion motion_;
     std::vector<LaidOutSchedule> laid_;
 };
 

@@ -18,8 +18,9 @@ namespace {
 
 constexpr double kDefaultDuration = 20;
 // Choreography, in seconds of the default duration.
-constexpr double kCardAt = 0.4, kFillAt = 0.9, kLayerAt = 2.6, kTotalAt = 4.4, kComputeAt = 6.0;
-constexpr double kStatesFillFor = 0.8, kActivationsFillFor = 1.0;  // the activations pour in next
+constexpr double kCardAt = 0.4, kFillAt = 0.9, kActivationsAt = 1.7, kLayerAt = 2.6, kTotalAt = 4.4;
+constexpr double kComputeAt = 6.0;
+constexpr double kStatesFillFor = 0.8, kActivationsFillFor = 1.0;  // then the activations pour in
 constexpr double kLabelsAfter = 0.3;  // s after its segment starts filling, a label enters
 
 // The card, its stack labels beside it, and the read-out column right of them.
@@ -79,9 +80,9 @@ class CheckpointChapter final : public ChapterBase {
           colors_(pass_colors(palette_)),
           card_in_(Fade::in(at(kCardAt))),
           states_fill_(Fade::in(at(kFillAt), kStatesFillFor)),
-          activations_fill_(Fade::in(at(kFillAt) + kStatesFillFor, kActivationsFillFor)),
+          activations_fill_(Fade::in(at(kActivationsAt), kActivationsFillFor)),
           states_labels_in_(Fade::in(at(kFillAt) + kLabelsAfter)),
-          activations_labels_in_(Fade::in(at(kFillAt) + kStatesFillFor + kLabelsAfter)),
+          activations_labels_in_(Fade::in(at(kActivationsAt) + kLabelsAfter)),
           layer_in_(Fade::in(at(kLayerAt))),
           total_in_(Fade::in(at(kTotalAt))),
           compute_in_(Fade::in(at(kComputeAt))),
@@ -341,6 +342,11 @@ const KindRegistrar registrar{{
              "under selective and full recompute, with the compute bar growing by a third",
     .goldens = {{"chapter_activation_checkpointing", 13,
                  "the activations collapsing under recompute"}},
+    .phases = {{"states", kFillAt, "the model states fill the card"},
+               {"activations", kActivationsAt, "the activations pour in on top"},
+               {"layer", kLayerAt, "one layer's activations, by the formula"},
+               {"total", kTotalAt, "every layer's activations, against the card"},
+               {"compute", kComputeAt, "a step's compute in forward passes"}},
     .facts = {.rows = {kPerLayer, kLayers, rows::activations, rows::memory},
               .formulas = {formulas::memory}},
 }};

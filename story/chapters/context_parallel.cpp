@@ -25,7 +25,7 @@ namespace {
 constexpr double kDefaultDuration = 36;
 constexpr int kMaxCp = 8;
 // Choreography, in seconds of the default duration.
-constexpr double kMatrixAt = 0.3, kCardsAt = 1.0, kWorkAt = 2.0, kExchangeAt = 3.0;
+constexpr double kMatrixAt = 0.3, kCardsAt = 1.0, kExchangeAt = 2.0, kWorkAt = 3.0;
 // One step of the exchange (s, not scaled): keys and values travel, then the blocks they unlock
 // light up; the filled matrix holds before the next pass starts from empty.
 constexpr double kStep = 1.5, kTravel = 0.6, kHold = 2.0;
@@ -432,6 +432,10 @@ const KindRegistrar registrar{{
              "card and the key/value bytes per step and their time in the stat panel",
     .set_note = "cp at most 8: a wider group is refused at `check`",
     .goldens = {{"chapter_context_parallel", 26.2, "cp 8, balanced, the ring part-way round"}},
+    .phases = {{"matrix", kMatrixAt, "the attention matrix, cut into chunks"},
+               {"cards", kCardsAt, "the GPUs, each with its chunks' queries"},
+               {"exchange", kExchangeAt, "keys and values around the ring, blocks filling in"},
+               {"work", kWorkAt, "each GPU's share of the work"}},
     .facts = {.rows = {kCp, rows::activations, kKvSent, kKvSeconds, rows::memory},
               .formulas = {cp_formulas}},
 }};

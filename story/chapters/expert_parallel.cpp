@@ -415,6 +415,11 @@ const KindRegistrar registrar{{
               "cluster: {gpu: h100-sxm-80gb, gpus_per_node: 8, nodes: 2}\n",
     .goldens = {{"chapter_expert_parallel", 25.8,
                  "tokens at their experts across the node at ep 8"}},
+    .phases = {{"cards", kCardsAt, "the GPUs and the experts each holds"},
+               {"params", kParamsAt, "parameters: all of them, and those a token uses"},
+               {"tokens", kTokensAt, "the tokens on their cards"},
+               {"route", kRouteAt, "tokens travel to their two experts and back"},
+               {"readout", kReadoutAt, "what the all-to-all sends"}},
     .facts = {.rows = {kEp, rows::params, kActive, kSent, kSeconds, rows::memory},
               .formulas = {experts_per_gpu, formulas::memory}},
 }};

@@ -7,7 +7,7 @@
 #include <array>
 #include <cmath>
 #include <numbers>
-#include <stdexcept>
+#include <optional>
 #include <string>
 
 #include "engine/fsdp.hpp"
@@ -16,6 +16,7 @@
 #include "story/draw/cards.hpp"
 #include "story/draw/draw.hpp"
 #include "story/format.hpp"
+#include "story/fsdp_film.hpp"
 
 namespace story {
 
@@ -23,19 +24,15 @@ namespace {
 
 constexpr double kDefaultDuration = 30;
 // Choreography, in seconds of the default duration.
-constexpr double kLoafAt = 0.3, kShardAt = 2.4, kCardsAt = 2.8, kFilmAt = 5.5, kTrafficAt = 25.4;
+constexpr double kLoafAt = 0.3, kShardAt = 2.4, kCardsAt = 2.8, kTrafficAt = 25.4;
 constexpr double kModelAt = 0.7, kModelOutAt = 2.0;  // "Model states: …" before the shards
 constexpr double kShardFor = 0.6, kModelOutFor = 0.4, kSliceStagger = 0.07;
-// Seconds each step of one slice takes on screen (a slice stands for several layers).
-constexpr double kGather = 0.45, kForward = 0.3, kReshard = 0.2;
-constexpr double kGatherBack = 0.4, kBackward = 0.55, kScatter = 0.4, kReshardBack = 0.15;
-constexpr int kMaxSlices = 8, kMaxCards = 8;
-// The backward pass of kMaxSlices slices (most models have that many layers or more) begins here.
-constexpr double kBackwardAt = kFilmAt + kMaxSlices * (kGather + kForward + kReshard);
+// The film itself (the steps of each slice) is paced in story/fsdp_film.hpp.
+constexpr int kMaxCards = 8;
 constexpr int kMaxShards = 1024;
 
 // The loaf on the left, in a column from kLoafLabelTop: its label, kLoafGap under it the loaf,
-// kNotesGap under that its notes. Up to kMaxSlices slices, each cut into shards kShardGap px
+// kNotesGap under that its notes. Up to kFsdpMaxSlices slices, each cut into shards kShardGap px
 // apart once sharded (their colour dimmed by kShardDim); the slice at work outlined kCurrentPad
 // px out.
 constexpr double kLoafX = 120, kLoafW = 400, kLoafLabelTop = 251, kLoafGap = 18, kNotesGap = 13;
@@ -60,39 +57,7 @@ const TextStyle kHeading =
     weighted(sized(style_of(Role::body), frame::kBodySize + 2), Weight::semibold);
 const TextStyle kFigures = tabular(sized(style_of(Role::body), 28));
 
-enum class Step { gather, compute, scatter, reshard };
-
-// One step of one slice on screen, with the plan's resident bytes before and after it.
-struct FilmStep {
-    Step step = Step::gather;
-    bool backward = false;
-    int slice = 0;
-    double start = 0, duration = 0;
-    double live_before = 0, live_after = 0;
-    double end() const { return start + duration; }
-};
-
-// Where the film stands at t.
-struct FilmAt {
-    const FilmStep* phase = nullptr;  // nullptr: before the film or after it
-    double u = 0;                     // progress through the phase, 0..1 (linear)
-    bool done = false;
-};
-
-const engine::FsdpEvent& event(const engine::FsdpPlan& plan, engine::FsdpOp op, int layer,
-                               bool backward) {
-    // Reshard appears twice per layer: once after forward, once after backward.
-    const engine::FsdpEvent* found = nullptr;
-    for (const engine::FsdpEvent& e : plan.events) {
-        if (e.op != op || e.layer != layer) continue;
-        found = &e;
-        if (!backward) break;
-    }
-    // engine::fsdp_plan has every op for every layer; a plan without one is a programmer error,
-    // reported rather than dereferenced (asserts vanish from release builds).
-    if (!found) throw std::logic_error("fsdp_plan has no event for layer " + std::to_string(layer));
-    return *found;
-}
+using Step = FsdpStep;
 
 class FsdpChapter final : public ChapterBase {
   public:
@@ -127,7 +92,9 @@ class FsdpChapter final : public ChapterBase {
             peak_.push_back(plans_.back().peak_bytes.value);
         }
         // The film plays the first state's plan (a `set:` changes the numbers, not the film).
-        build_film(plans_.front());
+        film_.emplace(plans_.front(), choreography_);
+        slices_ = film_->slices();
+        per_slice_ = film_->per_slice();
         place();
     }
 
@@ -148,32 +115,6 @@ class FsdpChapter final : public ChapterBase {
 
   private:
     int shards() const { return plans_.front().shards; }
-
-    void build_film(const engine::FsdpPlan& plan) {
-        slices_ = std::min(kMaxSlices, plan.layers);
-        per_slice_ = (plan.layers + slices_ - 1) / slices_;
-        slices_ = (plan.layers + per_slice_ - 1) / per_slice_;
-        double now = kFilmAt;  // authored: each step on the beats as at() places it
-        double live = plan.sharded_states.value;
-        const auto add = [&](Step step, bool back, int slice, double seconds, engine::FsdpOp op) {
-            const double after = event(plan, op, slice * per_slice_, back).live_bytes_after.value;
-            film_.push_back({step, back, slice, at(now), span(now, seconds), live, after});
-            now += seconds;
-            live = after;
-        };
-        using Op = engine::FsdpOp;
-        for (int g = 0; g < slices_; ++g) {
-            add(Step::gather, false, g, kGather, Op::gather);
-            add(Step::compute, false, g, kForward, Op::forward);
-            add(Step::reshard, false, g, kReshard, Op::reshard);
-        }
-        for (int g = slices_ - 1; g >= 0; --g) {
-            add(Step::gather, true, g, kGatherBack, Op::gather_backward);
-            add(Step::compute, true, g, kBackward, Op::backward);
-            add(Step::scatter, true, g, kScatter, Op::reduce_scatter);
-            add(Step::reshard, true, g, kReshardBack, Op::reshard);
-        }
-    }
 
     // The loaf's label, slices and their shard cells, and its notes; the row of cards (the first
     // state's shards), their gauges' line and each card's workspace.
@@ -218,12 +159,7 @@ class FsdpChapter final : public ChapterBase {
         }
     }
 
-    FilmAt film_at(double t) const {
-        if (film_.empty() || t < film_.front().start) return {};
-        for (const FilmStep& p : film_)
-            if (t < p.end()) return {&p, (t - p.start) / p.duration, false};
-        return {nullptr, 1, true};
-    }
+    FilmAt film_at(double t) const { return film_->at(t); }
 
     // Resident bytes per card at t: counting across each phase, the plan's value at its end.
     double live(const FilmAt& f) const {
@@ -416,7 +352,7 @@ class FsdpChapter final : public ChapterBase {
     std::vector<engine::PerGpu> zero3_;  // each state's ZeRO-3 split of the model states
     std::vector<double> per_card_, fsdp_bytes_, fsdp_time_, dp_bytes_, buffer_, model_states_,
         sharded_, peak_;
-    std::vector<FilmStep> film_;
+    std::optional<FsdpFilm> film_;
     int slices_ = 1, per_slice_ = 1;
     // Geometry, placed once: the loaf's slices and shard cells; the shown
     // ranks' cards and workspaces, with one cell per shard.
@@ -446,8 +382,9 @@ const KindRegistrar registrar{{
              "traffic 1.5x data parallel",
     .goldens = {{"chapter_fsdp_gather", 5.7, "shards flying in for the first slice"}},
     .phases = {{"shards", kShardAt, "every layer cut into shards, one on each card"},
-               {"forward", kFilmAt, "the forward pass: each slice gathered, used and freed"},
-               {"backward", kBackwardAt, "the backward pass: gathered again, gradients scattered"},
+               {"forward", kFsdpFilmAt, "the forward pass: each slice gathered, used and freed"},
+               {"backward", kFsdpBackwardAt,
+                "the backward pass: gathered again, gradients scattered"},
                {"traffic", kTrafficAt, "the traffic: two gathers and a scatter"}},
     .facts = {.rows = {with_label(rows::dp, N_("Shards")), rows::memory, rows::dp_sent},
               .formulas = {formulas::ring, formulas::memory}},

@@ -20,7 +20,7 @@ namespace {
 constexpr double kDefaultDuration = 24;
 // Choreography, in seconds of the default duration.
 constexpr double kNodesAt = 0.3, kNvlinkAt = 1.2, kNetworkAt = 2.8, kScaleAt[2] = {4.6, 5.8};
-constexpr double kTableAt = 8.0, kRowAt[3] = {8.0, 10.5, 13.0}, kVerdictAt = 16.0;
+constexpr double kTableAt = 8.0, kRowAt[3] = {8.0, 10.5, 13.0}, kVerdictAt = 16.0;  // dp, tp, pp
 // Offsets from those, in seconds (not scaled): node frames, then their tiles, one after another;
 // links draw in over kLinkFor and their chunks start once drawn; a row's bars follow its text.
 constexpr double kNodeStep = 0.1, kTilesAfter = 0.2, kTileStep = 0.06, kLinkFor = 0.6;
@@ -339,6 +339,14 @@ const KindRegistrar registrar{{
              "step timed on each link; the link each group uses in this layout",
     .goldens = {{"chapter_interconnect", 17.5,
                  "traffic on both links, the link each group uses framed"}},
+    .phases = {{"nodes", kNodesAt, "the nodes and their GPUs"},
+               {"nvlink", kNvlinkAt, "NVLink inside each node, traffic on it"},
+               {"network", kNetworkAt, "the network between the nodes, traffic on it"},
+               {"scale", kScaleAt[0], "both links' bandwidth drawn to scale"},
+               {"dp", kRowAt[0], "the table's data-parallel row: what it sends, on which link"},
+               {"tp", kRowAt[1], "the tensor-parallel row"},
+               {"pp", kRowAt[2], "the pipeline row"},
+               {"verdict", kVerdictAt, "the link each group uses here, framed"}},
     .facts = {.rows = {with_label(rows::dp_sent, N_("Data parallel, sent per GPU")),
                        with_label(rows::tp_sent, N_("Tensor parallel, sent per GPU")),
                        with_label(rows::pp_sent, N_("Pipeline, sent per GPU")), rows::comm_seconds},

@@ -13,6 +13,8 @@
 #include "story/cluster_vocab.hpp"
 #include "story/draw/draw.hpp"
 #include "story/format.hpp"
+#include "story/rack_geometry.hpp"
+#include "story/rack_turns.hpp"
 #include "story/rack_vocab.hpp"
 
 namespace story {
@@ -23,87 +25,22 @@ constexpr double kDefaultDuration = 24;
 
 using Focus = RackFocus;
 constexpr int kFocusKinds = 6;
-struct Turn {
-    double start;  // authored seconds
-    Focus focus;
-};
-// Choreography, in seconds of the default duration: the rack, then each kind of group in turn,
-// then (where a `set:` re-slices) tensor groups and replicas again.
-constexpr Turn kTurns[] = {{0, Focus::none},  {4.0, Focus::tp},  {9.0, Focus::pp},
-                           {13.5, Focus::dp}, {18.0, Focus::tp}, {21.5, Focus::dp}};
-// A rack with context- or expert-parallel groups shows each axis once, in rank order, the turns
-// sharing [kAxesFrom, kAxesTo) evenly; the last one stays to the end.
-constexpr double kAxesFrom = 3.5, kAxesTo = 22.0;
-
-std::vector<Turn> phases_for(bool cp, bool ep) {
-    if (!cp && !ep) return {std::begin(kTurns), std::end(kTurns)};
-    std::vector<Focus> axes{Focus::tp};
-    if (cp) axes.push_back(Focus::cp);
-    axes.insert(axes.end(), {Focus::pp, Focus::dp});
-    if (ep) axes.push_back(Focus::ep);
-    std::vector<Turn> out{{0, Focus::none}};
-    const double turn = (kAxesTo - kAxesFrom) / static_cast<double>(axes.size());
-    for (std::size_t i = 0; i < axes.size(); ++i) out.push_back({kAxesFrom + i * turn, axes[i]});
-    return out;
-}
 constexpr double kRackAt = 0.3, kLinksAt = 2.0, kLinksFor = 0.6;
 constexpr double kCardsAfterRack = 0.3;  // s, not scaled
 constexpr double kNodeStagger = 0.1, kCardStagger = 0.04, kCardsWithin = 2.4;
 // The highlight rests kDwell s on each group, sliding kSlide s to the next; groups fade kFade s.
 constexpr double kDwell = 1.2, kSlide = 0.4, kFade = 0.4;
 // Traffic: TP chunks shuttle fast along the NVLink bar, DP chunks slowly down the network.
-constexpr double kTpSpeed = 420, kTpSpacing = 90, kTpInset = 30, kDpSpeed = 60, kDpSpacing = 70;
-constexpr double kChunk = 14;
+constexpr double kTpSpeed = 420, kTpSpacing = 90, kDpSpeed = 60, kDpSpacing = 70;
 
-// Rack geometry: a label column, then one row of cards per node. A roomy rack (one or two
-// nodes) gives each row a framed band for group labels above the cards; a dense rack has no
-// room for them, so its rows are bare strips of cards (compact ones, the GPU number and the tag
-// in focus, when rows are thin), the cards' tags name the groups, and the node labels and the
-// network sit in the label column.
-struct Rack {
-    double top, bottom;  // of the rows
-    double gap;          // between rows
-    double band;         // above the cards: node name, group labels
-    double bus;          // below the cards: the NVLink bar
-    double inflate;      // group outlines around their cards
-    double halo;         // the highlight around an outline
-    double arc;          // depth of a pipeline hand-over arc below its stages
-    bool dense;
-};
-constexpr Rack kRoomy{262, 892, 26, 48, 38, 7, 4, 22, false};
-constexpr double kCardsLeft = 256, kCardsRightPad = 16, kCardGap = 14, kNetworkX = 124;
-// A roomy rack's network line runs down the label column under the node names, so past two
-// nodes it would cross a middle node's name (and its rows thin out): bigger racks are dense.
-constexpr int kMaxRoomyRows = 2;
-constexpr double kNetworkBelowName = 56;  // roomy: where the line leaves a node's band
-// A dense rack starts higher (no band needed above its first row), its network spine at the left
-// of the label column with the node labels beside it.
-constexpr double kDenseTop = 226, kSpineX = frame::kLeft + 10, kNodeLabelX = frame::kLeft + 30;
-// At most this many rows; a larger rack shows its first nodes and a "… N more nodes" row, so
-// rows never get too thin for a 22 px label.
-constexpr int kMaxRows = 16;
-constexpr double kCompactPad = 12;
+// The dense rack's node labels sit beside its network spine; a compact card pads its number and
+// tag kCompactPad from its edges.
+constexpr double kNodeLabelX = frame::kLeft + 30, kCompactPad = 12;
 // Cards: tall ones list all three tags (kTagPitch apart from kTagTop), shorter ones the tag in
 // focus; cards at least kGaugeCard tall show a memory gauge along their bottom.
 constexpr double kTallCard = 170, kTagTop = 66, kTagPitch = 30, kGaugeCard = 110;
 constexpr double kGaugeInset = 12, kGaugeDrop = 26, kGaugeH = 12;
 constexpr double kLegendLift = 24, kDenseLegendLift = 14;  // the axes' legend above the rack
-
-Rack rack_for(int rows) {
-    if (rows <= kMaxRoomyRows) return kRoomy;
-    // Gaps and the bus scale with the row pitch, so 16 rows still leave ~30 px cards.
-    const double pitch = (frame::kPictureBottom - kDenseTop) / rows;
-    const double bus = std::min(16.0, 0.18 * pitch);
-    return {kDenseTop,
-            frame::kPictureBottom,
-            std::min(12.0, 0.12 * pitch),
-            0,
-            bus,
-            4,
-            3,
-            std::max(6.0, bus - 4),
-            true};
-}
 
 // Text styles: node names, the dense rack's smaller ones, tags, group labels, notes.
 const TextStyle kNodeName = weighted(style_of(Role::label), Weight::semibold);
@@ -117,11 +54,6 @@ struct Label {
     Point at;  // baseline start, above the outline it names
     std::string text;
 };
-// A stretch of the NVLink bar chunks shuttle along.
-struct Lane {
-    Point start;
-    double length = 0;
-};
 // One group of the kind in focus: the outlines drawn, their labels, the frame the highlight
 // takes when the group is in focus (pieces split at node boundaries), and what it sends:
 // pipeline hand-over arrows, or the NVLink lanes of a TP group's all-reduce.
@@ -134,34 +66,36 @@ struct Group {
 };
 using GroupsByFocus = std::array<std::vector<Group>, kFocusKinds>;
 
+std::vector<engine::Layout3D> layouts_of(const std::vector<engine::Config>& states) {
+    std::vector<engine::Layout3D> out;
+    for (const engine::Config& c : states)
+        out.push_back(engine::layout_3d(c.layout, c.cluster.gpus_per_node));
+    return out;
+}
+
+int most_gpus(const std::vector<engine::Config>& states) {
+    int most = 1;
+    for (const engine::Config& c : states) most = std::max(most, c.layout.gpus);
+    return most;
+}
+
 class Layout3dChapter final : public ChapterBase {
   public:
     Layout3dChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
         : ChapterBase(spec, video, metrics),
+          layouts_(layouts_of(timeline_.states())),
+          geo_(most_gpus(timeline_.states()), timeline_.states()[0].cluster.gpus_per_node),
+          rack_(geo_.rack()),
           nodes_in_{at(kRackAt), kNodeStagger},
+          // The stagger shortens for big racks, so every card is in before the first group shows.
+          cards_in_{Stagger{at(kRackAt) + kCardsAfterRack, kCardStagger}.within(kCardsWithin,
+                                                                                geo_.shown_gpus())},
           links_in_(Fade::in(at(kLinksAt), kLinksFor)) {
-        for (const engine::Config& c : timeline_.states()) {
-            layouts_.push_back(engine::layout_3d(c.layout, c.cluster.gpus_per_node));
-            gpus_ = std::max(gpus_, c.layout.gpus);
-        }
-        per_node_ = std::max(1, timeline_.states()[0].cluster.gpus_per_node);
-        nodes_ = (gpus_ + per_node_ - 1) / per_node_;
-        rows_ = std::min(nodes_, kMaxRows);
-        shown_nodes_ = nodes_ > kMaxRows ? kMaxRows - 1 : nodes_;
-        shown_gpus_ = std::min(gpus_, shown_nodes_ * per_node_);
-        rack_ = rack_for(rows_);
-        // The stagger shortens for big racks, so every card is in before the first group shows.
-        cards_in_ =
-            Stagger{at(kRackAt) + kCardsAfterRack, kCardStagger}.within(kCardsWithin, shown_gpus_);
-        place_rack();
         numbers_fit_ = number_fits_beside_tags();
-        bool cp = false, ep = false;
-        for (const engine::Layout3D& l : layouts_) {
-            cp = cp || l.cp > 1;
-            ep = ep || l.ep > 1;
-        }
-        phases_ = phases_for(cp, ep);
-        more_axes_ = cp || ep;
+        phases_ = rack_turns(timeline_.states());
+        more_axes_ = std::ranges::any_of(phases_, [](const RackTurn& turn) {
+            return turn.focus == Focus::cp || turn.focus == Focus::ep;
+        });
         for (std::size_t k = 0; k < phases_.size(); ++k) {
             const double start = at(phases_[k].start);
             const double end = k + 1 < phases_.size() ? at(phases_[k + 1].start) : spec_.duration;
@@ -186,141 +120,39 @@ class Layout3dChapter final : public ChapterBase {
     }
 
   private:
-    // --- geometry, built once ---------------------------------------------------------------
-    void place_rack() {
-        const Box rack{frame::kLeft, rack_.top, frame::kRight - frame::kLeft,
-                       rack_.bottom - rack_.top};
-        for (int n = 0; n < rows_; ++n) rows_box_.push_back(column_cell(rack, rows_, n, rack_.gap));
-        // Every slot of the nodes shown, also those a last, partly filled node leaves empty.
-        for (int r = 0; r < shown_nodes_ * per_node_; ++r) {
-            const Box row = rows_box_[r / per_node_];
-            const Box cards{kCardsLeft, row.y + rack_.band,
-                            frame::kRight - kCardsRightPad - kCardsLeft,
-                            row.h - rack_.band - rack_.bus};
-            cards_.push_back(row_cell(cards, per_node_, r % per_node_, kCardGap));
-        }
-        nvlink_width_ = rack_.dense ? 0.6 * rack_.bus : kMaxLinkWidth * 0.7;
-        chunk_size_ = rack_.dense ? std::min(kChunk, rack_.bus) : kChunk;
-    }
-    double bus_y(int node) const { return rows_box_[node].bottom() - rack_.bus / 2; }
-    // The NVLink bar of a node runs between its first and last cards' centres.
-    double bus_left(int node) const { return cards_[node * per_node_].cx(); }
-    double bus_right(int node) const { return cards_[node * per_node_ + per_node_ - 1].cx(); }
-    // The network line: in a roomy rack it leaves each node below its label; a dense rack's
-    // spine joins the rows at their middles.
-    double network_x() const { return rack_.dense ? kSpineX : kNetworkX; }
-    double network_top(int node) const {
-        return rack_.dense ? rows_box_[node].cy() : rows_box_[node].y + kNetworkBelowName;
-    }
-    double network_bottom(int node) const {
-        return rack_.dense ? rows_box_[node].cy() : rows_box_[node].y;
-    }
-    int node_of(const Box& piece) const {
-        const double pitch = rows_box_[0].h + rack_.gap;
-        return std::clamp(static_cast<int>((piece.cy() - rack_.top) / pitch), 0, rows_ - 1);
-    }
-
-    // Ranks [first, first + count) as one outline per node they touch, leaving out nodes not shown.
-    std::vector<Box> pieces(int first, int count) const {
-        std::vector<Box> out;
-        for (int r = first; r < std::min(first + count, shown_gpus_);) {
-            const int end = std::min(first + count, (r / per_node_ + 1) * per_node_);
-            out.push_back(inflate(bounding({cards_[r], cards_[end - 1]}), rack_.inflate));
-            r = end;
-        }
-        return out;
-    }
-
-    // Ranks [first, first + count) of a sorted list of ranks as pieces, one per run of
-    // consecutive ranks (and node).
-    std::vector<Box> pieces(const std::vector<int>& ranks) const {
-        std::vector<Box> out;
-        for (std::size_t i = 0; i < ranks.size();) {
-            std::size_t j = i + 1;
-            while (j < ranks.size() && ranks[j] == ranks[j - 1] + 1) ++j;
-            const std::vector<Box> run = pieces(ranks[i], static_cast<int>(j - i));
-            out.insert(out.end(), run.begin(), run.end());
-            i = j;
-        }
-        return out;
-    }
-
+    // --- groups, built once ------------------------------------------------------------
     std::vector<Group> groups(const engine::Layout3D& l, Focus f) const {
         std::vector<Group> out;
-        const std::vector<std::vector<int>> all = rank_groups(l, f, shown_gpus_);
+        const std::vector<std::vector<int>> all = rank_groups(l, f, geo_.shown_gpus());
         for (std::size_t d = 0; d < all.size(); ++d) {
-            Group g{all[d], {}, pieces(all[d]), {}, {}, {}};
+            Group g{all[d], {}, geo_.pieces(all[d]), {}, {}, {}};
             if (f != Focus::pp) {
                 g.outlines = g.focus;
                 g.labels.push_back(label(g.focus.front(), tr(group_name(f), {{"n", int(d)}})));
             }
             if (f == Focus::pp) add_stages(l, g);
             if (f == Focus::cp || f == Focus::ep)
-                g.handovers = handovers(pieces_of_cards(g.members), color_of(f));
-            if (f == Focus::tp) g.lanes = lanes(g.focus);
+                g.handovers = geo_.handovers(geo_.pieces_of_cards(g.members), color_of(f));
+            if (f == Focus::tp) g.lanes = geo_.lanes(g.focus);
             out.push_back(std::move(g));
         }
         return out;
     }
     Color color_of(Focus f) const { return group_color(palette_, f); }
-    // One box per card: a CP or EP group's members need not be adjacent.
-    std::vector<Box> pieces_of_cards(const std::vector<int>& ranks) const {
-        std::vector<Box> out;
-        for (int r : ranks) out.push_back(pieces(r, 1).front());
-        return out;
-    }
 
     // A replica's pipeline stages, outlined and named, with the activations handed between them.
     void add_stages(const engine::Layout3D& l, Group& g) const {
         std::map<int, std::vector<int>> stages;
         for (int r : g.members) stages[l.ranks[r].pp].push_back(r);
         for (const auto& [s, ranks] : stages) {
-            const Box stage = pieces(ranks).front();
+            const Box stage = geo_.pieces(ranks).front();
             g.outlines.push_back(stage);
             g.labels.push_back(label(stage, tr("stage {n}", {{"n", s}})));
         }
-        g.handovers = handovers(g.outlines, palette_.comm);
+        g.handovers = geo_.handovers(g.outlines, palette_.comm);
     }
     static Label label(const Box& outline, std::string text) {
         return {group_label_at(outline), std::move(text)};
-    }
-
-    // Activations handed from each stage to the next: arcs under the cards in the same node,
-    // a straight drop when the next stage sits on the next node.
-    std::vector<Item> handovers(const std::vector<Box>& stages, Color color) const {
-        constexpr int kArcPoints = 16;
-        constexpr double kWidth = 4, kHead = 14, kDropHead = 16;
-        std::vector<Item> out;
-        for (std::size_t i = 0; i + 1 < stages.size(); ++i) {
-            const Box& a = stages[i];
-            const Box& b = stages[i + 1];
-            if (std::abs(a.y - b.y) >= 1) {
-                out.push_back(
-                    {Arrow{{a.cx(), a.bottom()}, {b.cx(), b.y}, color, kWidth, kDropHead}});
-                continue;
-            }
-            std::vector<Point> arc;
-            for (int k = 0; k <= kArcPoints; ++k) {
-                const double u = k / double(kArcPoints);
-                arc.push_back({lerp(a.cx(), b.cx(), u),
-                               a.bottom() + 2 + rack_.arc * std::sin(u * std::numbers::pi)});
-            }
-            out.push_back({Path{arc, false, std::nullopt, color, kWidth}});
-            out.push_back({Arrow{arc[kArcPoints - 2], arc[kArcPoints], color, kWidth, kHead}});
-        }
-        return out;
-    }
-
-    // The stretches of NVLink bar under a TP group's pieces, kept clear of the outline's ends.
-    std::vector<Lane> lanes(const std::vector<Box>& focus) const {
-        std::vector<Lane> out;
-        for (const Box& piece : focus) {
-            const int node = node_of(piece);
-            const double left = std::max(piece.x + kTpInset, bus_left(node));
-            const double length = std::min(piece.right() - kTpInset, bus_right(node)) - left;
-            if (length > 0) out.push_back({{left, bus_y(node)}, length});
-        }
-        return out;
     }
 
     // Which phase shows at t.
@@ -333,27 +165,29 @@ class Layout3dChapter final : public ChapterBase {
     // --- drawing --------------------------------------------------------------------------
     void add_rack(Scene& s, double t) const {
         const double links = links_in_.at(t);
-        for (int n = 0; n < shown_nodes_; ++n) {
+        for (int n = 0; n < geo_.shown_nodes(); ++n) {
             const double u = nodes_in_.at(t, n);
             add_node_label(s, n, u);
             // NVLink inside the node: thick; the network between nodes: thin, in the label column.
             if (links > 0)
-                s.add(Line{{bus_left(n), bus_y(n)},
-                           {lerp(bus_left(n), bus_right(n), links), bus_y(n)},
+                s.add(Line{{geo_.bus_left(n), geo_.bus_y(n)},
+                           {lerp(geo_.bus_left(n), geo_.bus_right(n), links), geo_.bus_y(n)},
                            palette_.muted,
-                           nvlink_width_});
-            if (n + 1 < rows_ && links > 0)
-                s.add(Line{{network_x(), network_top(n)},
-                           {network_x(), lerp(network_top(n), network_bottom(n + 1), links)},
+                           geo_.nvlink_width()});
+            if (n + 1 < geo_.rows() && links > 0)
+                s.add(Line{{geo_.network_x(), geo_.network_top(n)},
+                           {geo_.network_x(),
+                            lerp(geo_.network_top(n), geo_.network_bottom(n + 1), links)},
                            palette_.muted,
                            2});
         }
-        if (shown_nodes_ < nodes_) add_more_nodes(s, nodes_in_.at(t, shown_nodes_));
+        if (geo_.shown_nodes() < geo_.nodes())
+            add_more_nodes(s, nodes_in_.at(t, geo_.shown_nodes()));
         // Roomy: beside the line under Node 0's name; dense: a header above the spine, clear of
         // every row.
         const Point note = rack_.dense ? Point{frame::kLeft, rack_.top - 14}
-                                       : Point{kNetworkX + 12, rows_box_[0].bottom() - 40};
-        if (nodes_ > 1)
+                                       : Point{kRackNetworkX + 12, geo_.row(0).bottom() - 40};
+        if (geo_.nodes() > 1)
             s.add(Text{note.x, note.y, tr("network"), style_of(Role::small), palette_.muted},
                   links);
     }
@@ -364,34 +198,35 @@ class Layout3dChapter final : public ChapterBase {
         const Morph m = timeline_.morph_at(t);
         const double y = rack_.top - (rack_.dense ? kDenseLegendLift : kLegendLift);
         const double u = links_in_.at(t);
-        add_legend(s, palette_, metrics_, kCardsLeft, y,
+        add_legend(s, palette_, metrics_, kRackCardsLeft, y,
                    axes_legend(palette_, locale_, layouts_[m.from]), u * leaving(m));
-        add_legend(s, palette_, metrics_, kCardsLeft, y,
+        add_legend(s, palette_, metrics_, kRackCardsLeft, y,
                    axes_legend(palette_, locale_, layouts_[m.to]), u * arriving(m));
     }
 
     // "Node 3": in a roomy rack a framed row with its name in the band; in a dense one a bare
     // name beside the spine, centred on the cards, with a tick joining it to the network.
     void add_node_label(Scene& s, int n, double u) const {
-        const Box& row = rows_box_[n];
+        const Box& row = geo_.row(n);
         const std::string name = tr("Node {n}", {{"n", n}});
         if (!rack_.dense) {
             add_items(s, node_frame(palette_, row, name), u);
             return;
         }
-        s.add(Text{kNodeLabelX,
-                   centred_baseline(metrics_, name, kDenseName, cards_[n * per_node_].cy()), name,
-                   kDenseName, palette_.muted},
-              u);
-        s.add(Line{{kSpineX, row.cy()}, {kNodeLabelX - 8, row.cy()}, palette_.grid, 2}, u);
+        s.add(
+            Text{kNodeLabelX,
+                 centred_baseline(metrics_, name, kDenseName, geo_.card(n * geo_.per_node()).cy()),
+                 name, kDenseName, palette_.muted},
+            u);
+        s.add(Line{{kRackSpineX, row.cy()}, {kNodeLabelX - 8, row.cy()}, palette_.grid, 2}, u);
     }
 
     // The row after the last one shown: how many nodes the rack has beyond it.
     void add_more_nodes(Scene& s, double u) const {
-        const std::string text = tr("… {n} more nodes", {{"n", nodes_ - shown_nodes_}});
-        s.add(Text{kCardsLeft,
-                   centred_baseline(metrics_, text, kMoreNodes, rows_box_[rows_ - 1].cy()), text,
-                   kMoreNodes, palette_.muted},
+        const std::string text = tr("… {n} more nodes", {{"n", geo_.nodes() - geo_.shown_nodes()}});
+        s.add(Text{kRackCardsLeft,
+                   centred_baseline(metrics_, text, kMoreNodes, geo_.row(geo_.rows() - 1).cy()),
+                   text, kMoreNodes, palette_.muted},
               u);
     }
 
@@ -401,11 +236,11 @@ class Layout3dChapter final : public ChapterBase {
         const double cap = report_at(t).per_gpu.capacity.value;
         const std::vector<MemorySegment> stack = memory_at(t);
         const std::vector<int> focused = focused_ranks(t);
-        for (int r = 0; r < shown_gpus_; ++r) {
+        for (int r = 0; r < geo_.shown_gpus(); ++r) {
             const bool in_from = r < layouts_[m.from].gpus, in_to = r < layouts_[m.to].gpus;
             const double u = cards_in_.at(t, r) * lerp(in_from ? 1 : 0, in_to ? 1 : 0, m.u);
             if (u <= 0) continue;
-            const Box& b = cards_[r];
+            const Box& b = geo_.card(r);
             add_items(s, gpu_tile(palette_, metrics_, tile_of(b, r, f)), u);
             add_tags(s, b, r, f, m, u, focused);
             if (b.h >= kGaugeCard) {
@@ -437,14 +272,14 @@ class Layout3dChapter final : public ChapterBase {
     bool number_fits_beside_tags() const {
         double widest = 0;
         for (const engine::Layout3D& l : layouts_)
-            for (int r = 0; r < std::min(l.gpus, shown_gpus_); ++r)
+            for (int r = 0; r < std::min(l.gpus, geo_.shown_gpus()); ++r)
                 for (const auto& [kind, text] : rank_tags(l, l.ranks[r], locale_))
                     widest = std::max(widest, metrics_.measure(text, kCompactTag).advance);
         const double digits = metrics_
-                                  .measure(format_count(shown_gpus_ - 1, locale_),
+                                  .measure(format_count(geo_.shown_gpus() - 1, locale_),
                                            weighted(kCompactNumber, Weight::medium))
                                   .advance;
-        return digits + widest + 3 * kCompactPad <= cards_[0].w;
+        return digits + widest + 3 * kCompactPad <= geo_.card(0).w;
     }
 
     // "TP rank 1", "stage 0", "replica 0": the coordinate in focus is highlighted; while tp/pp
@@ -522,39 +357,14 @@ class Layout3dChapter final : public ChapterBase {
         add_labels(s, from, to, m, alpha, b, color_of(f));
     }
 
-    // Outlines morph from the old slicing to the new: each old outline slides into the new one
-    // holding its first card (the first to arrive stays, the rest fade), and new outlines that
-    // nothing slides into fade in where they are.
+    // Outlines morph from the old slicing to the new (rack_geometry.hpp's morph_outlines).
     void add_outlines(Scene& s, const std::vector<Group>& from, const std::vector<Group>& to,
                       double u, double alpha, Color color) const {
         std::vector<Box> a, b;
         for (const Group& g : from) a.insert(a.end(), g.outlines.begin(), g.outlines.end());
         for (const Group& g : to) b.insert(b.end(), g.outlines.begin(), g.outlines.end());
-        const auto draw = [&](const Box& box, double v) {
-            s.add(group_outline(box, color), v * kGroupOutlineAlpha);
-        };
-        if (u >= 1 || a.empty()) {
-            for (const Box& box : b) draw(box, alpha);
-            return;
-        }
-        std::vector<bool> reached(b.size(), false);
-        for (const Box& pa : a) {
-            const int j = containing(b, {pa.x + 20, pa.cy()});
-            if (j < 0) {
-                draw(pa, alpha * (1 - u));
-                continue;
-            }
-            draw(lerp(pa, b[j], u), alpha * (reached[j] ? 1 - u : 1));
-            reached[j] = true;
-        }
-        for (std::size_t j = 0; j < b.size(); ++j)
-            if (!reached[j]) draw(b[j], alpha * u);
-    }
-
-    static int containing(const std::vector<Box>& boxes, Point p) {
-        for (std::size_t j = 0; j < boxes.size(); ++j)
-            if (boxes[j].contains(p)) return static_cast<int>(j);
-        return -1;
+        for (const auto& [box, v] : morph_outlines(a, b, u))
+            s.add(group_outline(box, color), alpha * v * kGroupOutlineAlpha);
     }
 
     // Group labels cross-fade through the middle of a re-slicing. A dense rack has no band above
@@ -579,31 +389,28 @@ class Layout3dChapter final : public ChapterBase {
         for (const Lane& lane : g.lanes)
             for (double d : chunk_offsets(std::max(0.0, t) * kTpSpeed, lane.length, kTpSpacing))
                 s.items.push_back(
-                    chunk(palette_, {lane.start.x + d, lane.start.y}, chunk_size_, alpha));
+                    chunk(palette_, {lane.start.x + d, lane.start.y}, geo_.chunk_size(), alpha));
     }
 
     // Gradients all-reduced between replicas on the network: chunks down the rack's network line.
     void add_dp_traffic(Scene& s, double t, double alpha) const {
-        if (nodes_ < 2) return;
-        const double top = network_top(0), length = network_bottom(rows_ - 1) - top;
+        if (geo_.nodes() < 2) return;
+        const double top = geo_.network_top(0), length = geo_.network_bottom(geo_.rows() - 1) - top;
         for (double d : chunk_offsets(std::max(0.0, t) * kDpSpeed, length, kDpSpacing))
-            s.items.push_back(chunk(palette_, {network_x(), top + d}, chunk_size_, alpha));
+            s.items.push_back(
+                chunk(palette_, {geo_.network_x(), top + d}, geo_.chunk_size(), alpha));
     }
 
-    std::vector<engine::Layout3D> layouts_;
-    int gpus_ = 1, per_node_ = 8, nodes_ = 1;
-    int rows_ = 1, shown_nodes_ = 1, shown_gpus_ = 1;  // rows drawn, nodes among them, their cards
-    Rack rack_ = kRoomy;
+    const std::vector<engine::Layout3D> layouts_;  // per state
+    const RackGeometry geo_;                       // big enough for every state
+    const Rack rack_;
     bool numbers_fit_ = true;            // a compact card shows its number beside its tag
-    std::vector<Box> rows_box_, cards_;  // one per row drawn, one per card slot of the nodes shown
-    double nvlink_width_ = 0, chunk_size_ = kChunk;
     std::vector<GroupsByFocus> groups_;  // per state, per focus
-    std::vector<Turn> phases_;
+    std::vector<RackTurn> phases_;
     bool more_axes_ = false;  // some state splits cp or ep
     std::vector<double> phase_starts_;
     std::vector<Fade> phase_fades_;
-    const Stagger nodes_in_;
-    Stagger cards_in_;
+    const Stagger nodes_in_, cards_in_;
     const Fade links_in_;
 };
 
@@ -636,6 +443,8 @@ const KindRegistrar registrar{{
               "training: {micro_batches: 8}\n"
               "cluster: {gpu: h100-sxm-80gb, gpus_per_node: 8, nodes: 2}\n",
     .goldens = {{"chapter_layout_3d", 11.0, "pipeline stages of one replica in focus"}},
+    .phases = rack_turn_phases(),
+    .phases_of = [](const ChapterSpec& spec) { return rack_turn_phases(Timeline(spec).states()); },
     .facts = {.rows = {rows::dp, rows::tp, rows::pp, rows::memory, rows::fits, rows::bubble},
               .formulas = {formulas::replicas, formulas::memory}},
 }};

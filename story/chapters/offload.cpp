@@ -21,7 +21,7 @@ namespace {
 
 constexpr double kDefaultDuration = 30;
 // Choreography, in seconds of the default duration.
-constexpr double kCardsAt = 0.3, kLegendAt = 0.8, kLinkAt = 1.2, kStatusAt = 1.6, kStepAt = 3.0;
+constexpr double kCardsAt = 0.3, kLegendAt = 0.6, kStatusAt = 0.9, kLinkAt = 1.2, kStepAt = 3.0;
 
 // The GPU card on the left, the host's on the right of it, the link between them; each card's
 // holdings kHoldDrop under it, the legend under everything.
@@ -377,6 +377,9 @@ const KindRegistrar registrar{{
               "cluster: {gpu: h100-sxm-80gb, gpus_per_node: 8, nodes: 2}\n",
     .goldens = {{"chapter_offload", 24.4,
                  "optimizer and parameters on the host, traffic on the PCIe link"}},
+    .phases = {{"cards", kCardsAt, "the GPU's card and the host's"},
+               {"link", kLinkAt, "the PCIe link between them, and what travels on it"},
+               {"step", kStepAt, "a step's compute and copies, to one scale"}},
     .facts = {.rows = {rows::memory, kOnHost, kPcieBytes, kPcieSeconds, rows::fits},
               .formulas = {formulas::memory}},
 }};

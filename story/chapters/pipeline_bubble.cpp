@@ -130,6 +130,10 @@ const KindRegistrar registrar{{
              "slots hatched; the schedule's bubble formula with numbers and as measured on "
              "the timeline; micro-batches held per stage",
     .goldens = {{"chapter_pipeline_bubble", 15, "the timeline with its bubble hatched"}},
+    .phases = {{"rows", kRowsAt, "one row per stage, time to the right"},
+               {"sweep", kSweepAt, "the playhead sweeps the micro-batches through"},
+               {"readout", kReadoutAt, "the bubble, by its formula and as measured"},
+               {"held", kFlightAt, "the micro-batches each stage holds"}},
     .facts = {.rows = {rows::pp, rows::bubble, rows::in_flight, rows::pp_sent},
               .formulas = {formulas::bubble}},
 }};

@@ -132,8 +132,10 @@ class PlanChapter final : public ChapterBase {
     // Each state's search has its window: the first from the chapter's start, a later one from
     // halfway through its `set:`, each until the next `set:` (or the chapter's end). It plays at
     // the pace the chapter's length gives the default choreography, faster when its window is
-    // shorter than the search and the winner's entrance (kReplayTail after it).
+    // shorter than the search and the winner's entrance (kReplayTail after it); the first one on
+    // the beats that show its phases where some do.
     double search_time(int k, double t) const {
+        if (k == 0 && choreography_.pinned()) return std::max(0.0, choreography_.authored(t));
         const auto& states = timeline_.states();
         const double start = k == 0 ? 0 : timeline_.state_start(k) + timeline_.state_over(k) / 2;
         const double end =
@@ -353,6 +355,12 @@ const KindRegistrar registrar{{
              "time left before the next `set:` or the chapter's end (faster than the "
              "default pace when that is short)",
     .goldens = {{"chapter_plan", 20, "the ranked three and the winner's node"}},
+    // The first search's: a later one (after a `set:`) plays in its own window.
+    .phases = {{"no_divide", kFalls[0].at, "splits that cannot share out the batch struck"},
+               {"no_fit", kFalls[1].at, "layouts that overflow the GPU struck"},
+               {"slower", kFalls[2].at, "all but the fastest few struck"},
+               {"ranked", kRiseAt, "the fastest few rise, ranked by step time"},
+               {"winner", kRackAt, "the winner on the rack"}},
     .facts = {.rows = {rows::dp, rows::tp, rows::pp, rows::memory, kStep},
               .formulas = {formulas::replicas, formulas::memory},
               .shown = winner},

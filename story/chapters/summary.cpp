@@ -250,6 +250,10 @@ const KindRegistrar registrar{{
              "`cp` and `ep` where they still divide its GPUs, and is then named 4D or 5D "
              "with `cp` and `ep` in its layout line",
     .goldens = {{"chapter_summary", 19.9, "seven strategies for 70B on 32 GPUs"}},
+    .phases = {{"dp", kVisits[0].at, "the highlight on plain data parallel"},
+               {"sharded", kVisits[1].at, "on the sharded rows: ZeRO-1, ZeRO-2, ZeRO-3"},
+               {"split", kVisits[2].at, "on tensor and pipeline parallel"},
+               {"combined", kVisits[3].at, "on the row that combines them"}},
     .facts = {.rows = {rows::memory, rows::fits, rows::comm_seconds},
               .formulas = {formulas::memory}},
 }};

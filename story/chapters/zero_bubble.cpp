@@ -184,6 +184,12 @@ const KindRegistrar registrar{{
     .set_note = "the schedule one of gpipe, 1f1b, zb-h1, zb-h2, dualpipe",
     .set_values = {{"schedule", {"zb-h1", "zb-h2", "dualpipe"}}},
     .goldens = {{"chapter_zero_bubble", 25, "ZB-H2 settled, the Ws in the bubble"}},
+    .phases = {{"rows", kRowsAt, "one row per stage, time to the right"},
+               {"sweep", kSweepAt, "the playhead sweeps the micro-batches through"},
+               {"idle", kIdleAt, "each GPU's idle share of its own span"},
+               {"readout", kReadoutAt, "the bubble, by its formula and as measured"},
+               {"held", kHeldAt, "the micro-batches each stage holds"},
+               {"split", kSplitAt, "each backward split into B and W"}},
     .facts = {.rows = {rows::pp, rows::bubble, rows::in_flight, rows::activations},
               .formulas = {formulas::bubble}},
 }};

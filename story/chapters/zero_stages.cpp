@@ -220,6 +220,8 @@ const KindRegistrar registrar{{
              "states per card and the reduction against plain DP (ZeRO Table 1's figures at "
              "64 cards)",
     .goldens = {{"chapter_zero_stages", 16.5, "ZeRO-3 reached, the table complete"}},
+    .phases = {{"cards", kCardsAt, "the cards, each with its model states"},
+               {"table", kTableAt, "the table of stages, per card"}},
     .facts = {.rows = {rows::zero, rows::weights, rows::gradients, rows::optimizer, rows::memory,
                        rows::fits},
               .formulas = {formulas::memory}},

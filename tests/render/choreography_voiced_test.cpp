@@ -30,7 +30,7 @@ TEST_CASE("the default film's phases begin on their lines as its voices time the
             pinned += chapter_test::check_pins(spec, video, fonts);
             for (const story::Beat& b : spec.beats) voiced += b.speech.has_value();
         }
-        CHECK(pinned >= 20);
+        CHECK(pinned >= 44);
         CHECK(voiced > 50);  // timed by the voice, not by reading estimates
     }
     render::speech_cache() = saved;

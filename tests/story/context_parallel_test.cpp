@@ -143,11 +143,11 @@ TEST_CASE("context_parallel fills the blocks a GPU can compute as keys and value
     const auto chapter = make_chapter(spec, Video{}, kMetrics);
     // At step 0 every GPU holds its own keys and values (its chip names itself); after the first
     // hand-on GPU 0 holds GPU 3's, round the ring, and GPU 1 holds GPU 0's.
-    const Scene own = chapter->scene_at(3.6);
+    const Scene own = chapter->scene_at(2.6);  // the exchange starts at 2 s, a step is 1.5 s
     for (int r = 0; r < 4; ++r)
         CHECK(on_screen::beside(own, "Q " + std::to_string(2 * r) + " + " +
                                          std::to_string(2 * r + 1)) == std::to_string(r));
-    const Scene step1 = chapter->scene_at(3 + 1.5 + 1.0);
+    const Scene step1 = chapter->scene_at(2 + 1.5 + 1.0);
     CHECK(on_screen::beside(step1, "Q 0 + 1") == "3");
     CHECK(on_screen::beside(step1, "Q 2 + 3") == "0");
     // All-gathered (after 28-29.5 s; 35.3 s is 0.8 s into step 1 of a pass): every GPU holds

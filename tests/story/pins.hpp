@@ -16,20 +16,23 @@ inline int check_pins(const story::ChapterSpec& spec, const story::Video& video,
                       const story::TextMetrics& metrics = story::ApproxTextMetrics()) {
     const story::KindInfo* kind = story::find_kind(spec.kind);
     const story::Choreography choreography(spec, kind);
+    const std::vector<story::Phase> phases = story::phases_of(*kind, spec);
     int pinned = 0;
     for (std::size_t i = 0; i < spec.beats.size(); ++i) {
         const story::Beat& b = spec.beats[i];
         if (b.show.empty()) continue;
         INFO(spec.id << ": " << b.show);
         ++pinned;
-        const auto phase = std::ranges::find_if(
-            kind->phases, [&](const story::Phase& p) { return b.show == p.name; });
-        REQUIRE(phase != kind->phases.end());
+        const auto phase =
+            std::ranges::find_if(phases, [&](const story::Phase& p) { return b.show == p.name; });
+        REQUIRE(phase != phases.end());
         CHECK(std::abs(choreography.at(phase->at) - b.at) <= 1.0 / video.fps);
-        // Unpinned, the chapter draws that moment elsewhere.
+        // Unpinned, where the kind's own pace puts that moment half a second or more away from
+        // the beat (some lines were timed to it by hand), the chapter draws it elsewhere.
         story::ChapterSpec loose = spec;
         loose.beats[i].show.clear();
-        const double t = b.at + 0.4;
+        if (std::abs(story::Choreography(loose, kind).at(phase->at) - b.at) < 0.5) continue;
+        const double t = b.at + 0.2;  // mid-entrance: drawn sooner or later, it differs
         CHECK_FALSE(story::make_chapter(spec, video, metrics)->scene_at(t) ==
                     story::make_chapter(loose, video, metrics)->scene_at(t));
     }
