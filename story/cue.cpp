@@ -37,11 +37,15 @@ std::vector<Cue> chapter_cues(const ChapterSpec& spec, int fps) {
     return out;
 }
 
-const Cue* cue_at(const std::vector<Cue>& cues, int frame) {
+const Cue* cue_begun(const std::vector<Cue>& cues, int frame) {
     const auto after = std::upper_bound(cues.begin(), cues.end(), frame,
                                         [](int f, const Cue& c) { return f < c.start; });
-    if (after == cues.begin() || frame >= std::prev(after)->end) return nullptr;
-    return &*std::prev(after);
+    return after == cues.begin() ? nullptr : &*std::prev(after);
+}
+
+const Cue* cue_at(const std::vector<Cue>& cues, int frame) {
+    const Cue* cue = cue_begun(cues, frame);
+    return cue && frame < cue->end ? cue : nullptr;
 }
 
 }  // namespace story

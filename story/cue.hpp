@@ -29,7 +29,10 @@ double caption_end(const ChapterSpec& spec, std::size_t i);
 // a cue.
 std::vector<Cue> chapter_cues(const ChapterSpec& spec, int fps);
 
-// The cue of `cues` (in order, none overlapping) shown on `frame`, or nullptr.
+// The last cue of `cues` (in order, none overlapping) begun by `frame`, shown on it or not, or
+// nullptr.
+const Cue* cue_begun(const std::vector<Cue>& cues, int frame);
+// The cue shown on `frame`, or nullptr.
 const Cue* cue_at(const std::vector<Cue>& cues, int frame);
 
 }  // namespace story

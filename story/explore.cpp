@@ -59,7 +59,7 @@ engine::Config config_at(const ChapterSpec& spec, double t, int fps) {
 
 std::string words_at(const ChapterSpec& spec, double t, int fps) {
     const std::vector<Cue> cues = chapter_cues(spec, fps);
-    const Cue* cue = cue_at(cues, frame_at(t, fps));
+    const Cue* cue = cue_begun(cues, frame_at(t, fps));
     return cue ? cue->text : spec.title;
 }
 

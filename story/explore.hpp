@@ -18,7 +18,8 @@ int figure_frame(const ChapterSpec& spec, int frames, int fps);
 // in full.
 engine::Config config_at(const ChapterSpec& spec, double t, int fps);
 
-// The caption on the frame on screen at t (story/cue.hpp), or the chapter's title.
+// The words of the caption on the frame on screen at t (story/cue.hpp), or of the last one shown
+// before it (a voiced line's caption ends before its chapter does), or the chapter's title.
 std::string words_at(const ChapterSpec& spec, double t, int fps);
 
 struct Variant {

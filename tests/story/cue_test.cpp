@@ -94,3 +94,16 @@ TEST_CASE("cue: a voiced line past the chapter's end is cut at its last frame", 
     CHECK(caption_end(spec, 0) == 1);
     CHECK(Timeline(spec, 30).cues() == std::vector<Cue>{{0, 0, 15, 30, "long"}});
 }
+
+TEST_CASE("cue: after a voiced line's caption ends, it is still the last cue begun", "[cue]") {
+    // 10 fps: a 1 s line at 0.5 s shows to 2 s (0.5 s after its speech); the chapter runs to 4 s.
+    ChapterSpec spec = chapter(4, {say(0.5, "spoken")});
+    spec.beats[0].speech = Speech{1, {}};
+    spec.narration.engine = VoiceEngine::espeak;
+    const std::vector<Cue> cues = chapter_cues(spec, 10);
+    CHECK(cues == std::vector<Cue>{{0, 0, 5, 20, "spoken"}});
+    CHECK(cue_begun(cues, 4) == nullptr);
+    CHECK(cue_at(cues, 19)->text == "spoken");
+    CHECK(cue_at(cues, 20) == nullptr);            // nothing shows
+    CHECK(cue_begun(cues, 39)->text == "spoken");  // but it is the last line shown
+}

@@ -80,6 +80,12 @@ TEST_CASE("a beat's explore: value is that beat's, later beats drop theirs, earl
     untitled.beats[0].at = 0.5;
     CHECK(story::words_at(untitled, 0.4, 10) == "ZeRO");
     CHECK(story::words_at(untitled, 0.5, 10) == "One");
+    // A voiced line's caption ends 0.5 s after its speech; its words stay the figure's.
+    auto voiced = untitled;
+    voiced.narration.engine = story::VoiceEngine::espeak;
+    voiced.beats[0].speech = story::Speech{0.2, {}};
+    voiced.beats[1].speech = story::Speech{0.2, {}};  // "Two" at 1 s: its caption ends at 1.7 s
+    CHECK(story::words_at(voiced, 2.5, 10) == "Two");
 }
 
 TEST_CASE("figure: picks the moment - end and the default are the last frame") {
