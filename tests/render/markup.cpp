@@ -17,7 +17,7 @@ struct Tag {
     bool closing = false, self_closed = false;
 };
 
-const std::set<std::string> kVoid{"area", "base", "br",   "col",   "embed", "hr", "img",
+const std::set<std::string> kVoid{"area",  "base", "br",   "col",    "embed", "hr", "img",
                                   "input", "link", "meta", "source", "track", "wbr"};
 
 bool name_char(char c) { return c != ' ' && c != '\n' && c != '\t' && c != '/' && c != '>'; }
@@ -33,7 +33,8 @@ std::string decoded(const std::string& text) {
             out += named.at(ref);
         } else if (ref.size() > 1 && ref[0] == '#') {
             const bool hex = ref[1] == 'x';
-            char32_t c = static_cast<char32_t>(std::stoul(ref.substr(hex ? 2 : 1), nullptr, hex ? 16 : 10));
+            char32_t c =
+                static_cast<char32_t>(std::stoul(ref.substr(hex ? 2 : 1), nullptr, hex ? 16 : 10));
             if (c < 0x80) {
                 out += static_cast<char>(c);
             } else if (c < 0x800) {
@@ -121,8 +122,7 @@ std::size_t closing_tag(const std::vector<Tag>& tags, std::size_t open) {
     return open;
 }
 
-bool matches(const Tag& tag, const std::string& name,
-             const Attrs& with) {
+bool matches(const Tag& tag, const std::string& name, const Attrs& with) {
     if (tag.closing || (name != "*" && tag.name != name)) return false;
     return std::ranges::all_of(with, [&](const auto& kv) {
         const auto found = tag.attrs.find(kv.first);
@@ -164,8 +164,7 @@ std::vector<Element> elements(const std::string& markup, const std::string& name
     return out;
 }
 
-Element element(const std::string& markup, const std::string& name,
-                const Attrs& with) {
+Element element(const std::string& markup, const std::string& name, const Attrs& with) {
     std::vector<Element> found = elements(markup, name, with);
     INFO("<" << name << "> with " << with.size() << " attributes given");
     REQUIRE(found.size() == 1);

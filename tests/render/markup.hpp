@@ -12,7 +12,7 @@ using Attrs = std::map<std::string, std::string>;
 
 struct Element {
     std::string name;
-    Attrs attrs;  // values with character references decoded
+    Attrs attrs;        // values with character references decoded
     std::string inner;  // the markup between its tags (empty for a void or self-closed element)
     // inner without its tags, character references decoded.
     std::string text() const;
@@ -25,8 +25,7 @@ struct Element {
 std::vector<Element> elements(const std::string& markup, const std::string& name,
                               const Attrs& with = {});
 // The one such element; a test failure when there is none or more than one.
-Element element(const std::string& markup, const std::string& name,
-                const Attrs& with = {});
+Element element(const std::string& markup, const std::string& name, const Attrs& with = {});
 // The text of each such element, in document order.
 std::vector<std::string> texts(const std::string& markup, const std::string& name,
                                const Attrs& with = {});

@@ -123,8 +123,7 @@ TEST_CASE("context_parallel reads out the engine's work per GPU, activations and
     std::set<std::string> notes;
     for (double t = 21; t <= 23.01; t += 0.1)
         for (const PlacedText& p : texts_of(chapter->scene_at(t)))
-            if (p.opacity > 0 && std::regex_match(p.text.text, kNote))
-                notes.insert(p.text.text);
+            if (p.opacity > 0 && std::regex_match(p.text.text, kNote)) notes.insert(p.text.text);
     CHECK(notes == std::set<std::string>{"131,072 tokens in 16 chunks of 8,192",
                                          "131,072 tokens in 8 chunks of 16,384"});
 
