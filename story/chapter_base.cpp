@@ -24,7 +24,7 @@ ChapterBase::ChapterBase(const ChapterSpec& spec, const Video& video, const Text
       locale_(video.lang),
       palette_(palette(video.theme)),
       metrics_(metrics),
-      timeline_(spec),
+      timeline_(spec, video.fps),
       choreography_(spec, find_kind(spec.kind)),
       burn_captions_(video.captions == Captions::burn),
       lang_(video.lang),
@@ -47,9 +47,11 @@ Chrome ChapterBase::chrome_at(double t, std::vector<Stat> stats) const {
     c.alpha = progress(t, 0, 0.5);
     c.lang = lang_;
     if (const Cue* cue = burn_captions_ ? timeline_.cue_at(t) : nullptr) {
+        // Which line a frame shows is its cue's (the caption files' frames); the fade, like every
+        // animation, runs on the line's own time.
+        const double start = spec_.beats[cue->beat].at, end = caption_end(spec_, cue->beat);
         c.caption = cue->text;
-        c.caption_alpha =
-            std::min(progress(t, cue->start, kFade), 1 - progress(t, cue->end - kFade, kFade));
+        c.caption_alpha = std::min(progress(t, start, kFade), 1 - progress(t, end - kFade, kFade));
     }
     return c;
 }

@@ -43,25 +43,24 @@ ChapterSpec holding(const ChapterSpec& spec, const std::vector<Setting>& setting
 
 }  // namespace
 
-double figure_time(const ChapterSpec& spec, int frames, int fps) {
+int figure_frame(const ChapterSpec& spec, int frames, int fps) {
     double t = time_of_frame(frames - 1, fps);
     if (spec.figure)
         t = std::min(*spec.figure, t);
     else if (const Beat* beat = exploring_beat(spec))
         t = std::min(beat->at + beat->over, t);
-    return time_of_frame(std::clamp(frame_count(t, fps), 0, frames - 1), fps);
+    return std::clamp(frame_count(t, fps), 0, frames - 1);
 }
 
-engine::Config config_at(const ChapterSpec& spec, double t) {
-    const Timeline timeline(spec);
+engine::Config config_at(const ChapterSpec& spec, double t, int fps) {
+    const Timeline timeline(spec, fps);
     return timeline.states()[timeline.morph_at(t).to];
 }
 
-std::string words_at(const ChapterSpec& spec, double t) {
-    std::string words = spec.title;
-    for (const Beat& b : spec.beats)
-        if (b.at <= t && !b.say.empty()) words = b.say;
-    return words;
+std::string words_at(const ChapterSpec& spec, double t, int fps) {
+    const std::vector<Cue> cues = chapter_cues(spec, fps);
+    const Cue* cue = cue_begun(cues, frame_at(t, fps));
+    return cue ? cue->text : spec.title;
 }
 
 std::vector<Variant> explore_variants(const ChapterSpec& spec) {
@@ -80,8 +79,8 @@ std::vector<Variant> explore_variants(const ChapterSpec& spec) {
     }
 }
 
-std::vector<std::size_t> written_variant(const ChapterSpec& spec, double t) {
-    const engine::Config shown = config_at(spec, t);
+std::vector<std::size_t> written_variant(const ChapterSpec& spec, double t, int fps) {
+    const engine::Config shown = config_at(spec, t, fps);
     std::vector<std::size_t> index;
     for (const ExploreParam& p : spec.explore) {
         std::size_t found = 0;

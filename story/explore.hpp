@@ -10,15 +10,17 @@
 
 namespace story {
 
-// Seconds from the chapter's start, on one of its `frames` frames (beats timed): `figure:` if
-// given (end: the last frame), else the end of the exploring beat's morph, else the last frame.
-double figure_time(const ChapterSpec& spec, int frames, int fps);
+// The one of the chapter's `frames` frames its figure shows (beats timed): at `figure:` if given
+// (end: the last frame), else at the end of the exploring beat's morph, else the last frame.
+int figure_frame(const ChapterSpec& spec, int frames, int fps);
 
-// The configuration on screen at t: every `set:` begun by then, applied in full.
-engine::Config config_at(const ChapterSpec& spec, double t);
+// The configuration on screen at t (a frame's time at fps): every `set:` begun by then, applied
+// in full.
+engine::Config config_at(const ChapterSpec& spec, double t, int fps);
 
-// The caption on screen at t (the latest beat begun with a `say:`), or the chapter's title.
-std::string words_at(const ChapterSpec& spec, double t);
+// The words of the caption on the frame on screen at t (story/cue.hpp), or of the last one shown
+// before it (a voiced line's caption ends before its chapter does), or the chapter's title.
+std::string words_at(const ChapterSpec& spec, double t, int fps);
 
 struct Variant {
     std::vector<std::size_t> index;  // into each ExploreParam's values
@@ -33,6 +35,6 @@ std::vector<Variant> explore_variants(const ChapterSpec& spec);
 
 // The combination the chapter as written shows at t: for each parameter, its value then if
 // listed, else its first value.
-std::vector<std::size_t> written_variant(const ChapterSpec& spec, double t);
+std::vector<std::size_t> written_variant(const ChapterSpec& spec, double t, int fps);
 
 }  // namespace story

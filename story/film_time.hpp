@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "story/cue.hpp"
 #include "story/storyboard.hpp"
 
 namespace story {
@@ -21,19 +22,6 @@ struct ChapterTime {
     int frames = 0;                             // the chapter's length
     std::vector<BeatTime> beats;                // one per beat, in order
     int end() const { return start + frames; }  // film frame just after the chapter
-};
-
-// When beat i's caption ends, in seconds from its chapter's start (beats timed): at the next beat
-// or the chapter's end; where a voice speaks, 0.5 s after its speech instead, cut at the next
-// line or the chapter's end.
-double caption_end(const ChapterSpec& spec, std::size_t i);
-
-// A `say:` on the film's clock: from its beat to caption_end, shown on film frames [start, end).
-// A cue shorter than a frame is not a cue.
-struct CueTime {
-    std::size_t chapter = 0, beat = 0;
-    int start = 0, end = 0;
-    std::string text;
 };
 
 struct BeatRef {
@@ -51,17 +39,17 @@ class FilmTime {
     int frame_at(double seconds) const;     // the frame on screen then: last f with seconds(f) <= t
     const std::vector<ChapterTime>& chapters() const { return chapters_; }
     const ChapterTime& chapter(std::size_t i) const { return chapters_[i]; }
-    const std::vector<CueTime>& cues() const { return cues_; }  // in film order
+    const std::vector<Cue>& cues() const { return cues_; }  // on film frames, in order
 
     // What is on screen at a film frame; nothing outside [0, frames()).
     std::optional<std::size_t> chapter_at(int film_frame) const;
     std::optional<BeatRef> beat_at(int film_frame) const;  // its chapter's latest beat begun
-    const CueTime* cue_at(int film_frame) const;
+    const Cue* cue_at(int film_frame) const { return story::cue_at(cues_, film_frame); }
 
   private:
     int fps_ = 0, frames_ = 0;
     std::vector<ChapterTime> chapters_;
-    std::vector<CueTime> cues_;
+    std::vector<Cue> cues_;
 };
 
 }  // namespace story

@@ -2,7 +2,6 @@
 #include "story/moment.hpp"
 
 #include <algorithm>
-#include <cmath>
 
 #include "story/diagnostics.hpp"
 #include "story/time.hpp"
@@ -30,12 +29,12 @@ std::optional<std::string> resolve_at(const Storyboard& board, const FilmTime& t
         const auto seconds = parse_time(when, fps);
         if (!seconds)
             return "cannot parse time '" + when + "' (expected e.g. 3.5s, 500ms, 90f or end)";
-        frame = static_cast<int>(std::lround(*seconds * fps));
+        frame = frame_count(*seconds, fps);
         if (frame < 0 || frame >= frames)
             return "time '" + when + "' is outside chapter '" + id + "' (frames 0-" +
                    std::to_string(frames - 1) + " at " + std::to_string(fps) + " fps)";
     }
-    out = {index, frame, time_of_frame(frame, fps)};
+    out = {index, frame, time.seconds(frame)};
     return std::nullopt;
 }
 
@@ -43,7 +42,7 @@ Moment moment_at(const FilmTime& time, double seconds) {
     const int film_frame = std::clamp(time.frame_at(seconds), 0, std::max(0, time.frames() - 1));
     const std::size_t chapter = time.chapter_at(film_frame).value_or(0);
     const int frame = film_frame - time.chapter(chapter).start;
-    return {chapter, frame, time_of_frame(frame, time.fps())};
+    return {chapter, frame, time.seconds(frame)};
 }
 
 }  // namespace story

@@ -78,13 +78,12 @@ std::string bubble_formula(const Locale& l, engine::Schedule kind, const std::st
     return l.tr(formula, {{"p", p}, {"m", m}, {"v", v}});
 }
 
-double slot_label_alpha(const std::vector<Beat>& beats, double t) {
+double slot_label_alpha(const Timeline& timeline, double t) {
     constexpr double kAside = 0.3;  // s the numbers fade out before a slide, and back after
     double a = 1;
-    for (const Beat& b : beats)
-        if (!b.set.empty())
-            a = std::min(a, std::max(Fade::shown().out(b.at - kAside, kAside).at(t),
-                                     Fade::in(b.at + b.over, kAside).at(t)));
+    for (int k = 1; k < static_cast<int>(timeline.states().size()); ++k)
+        a = std::min(a, std::max(Fade::shown().out(timeline.state_start(k) - kAside, kAside).at(t),
+                                 Fade::in(timeline.state_end(k), kAside).at(t)));
     return a;
 }
 

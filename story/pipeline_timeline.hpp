@@ -16,6 +16,7 @@
 #include "story/locale.hpp"
 #include "story/storyboard.hpp"
 #include "story/theme.hpp"
+#include "story/timeline.hpp"
 
 namespace story {
 
@@ -32,7 +33,7 @@ std::string bubble_formula(const Locale& l, engine::Schedule kind, const std::st
 // Micro-batch numbers step aside for the whole of each `set:` slide, fading out just before it
 // and back once the slots settle: sliding slots overlap and narrow, so a number would sit on its
 // neighbour's.
-double slot_label_alpha(const std::vector<Beat>& beats, double t);
+double slot_label_alpha(const Timeline& timeline, double t);
 
 // What a slot is, for matching across schedules: a whole backward is an input half and a weight
 // half, so it can split into (or merge from) a B and a W.

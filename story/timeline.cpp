@@ -1,23 +1,56 @@
-// Beat timeline: parameter states and captions of one chapter.
+// Beat timeline: parameter states, rest points and captions of one chapter.
 #include "story/timeline.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
-#include "story/film_time.hpp"
 #include "story/settings.hpp"
+#include "story/time.hpp"
 
 namespace story {
 
-Timeline::Timeline(const ChapterSpec& spec) : states_{spec.config}, starts_{0}, overs_{0} {
+namespace {
+
+constexpr double kSettle = 0.5;  // seconds after a beat (and its morph) when the picture rests
+
+// See Timeline::rest_frame.
+std::vector<int> rest_frames(const ChapterSpec& spec, int fps) {
+    const int frames = frame_count(spec.duration, fps), last = std::max(0, frames - 1);
+    std::vector<int> out;
     for (std::size_t i = 0; i < spec.beats.size(); ++i) {
-        const Beat& beat = spec.beats[i];
-        if (!beat.say.empty()) cues_.push_back({beat.at, caption_end(spec, i), beat.say});
+        const Beat& b = spec.beats[i];
+        double t = b.at + b.over + kSettle;
+        if (i + 1 < spec.beats.size()) t = std::min(t, spec.beats[i + 1].at - 1.0 / fps);
+        out.push_back(std::max(std::min(chapter_frame(b.at, frames, fps), last),
+                               std::clamp(frame_count(t, fps), 0, last)));
+    }
+    return out;
+}
+
+}  // namespace
+
+std::vector<engine::Config> chapter_states(const ChapterSpec& spec) {
+    std::vector<engine::Config> states{spec.config};
+    for (const Beat& beat : spec.beats) {
         if (beat.set.empty()) continue;
-        engine::Config next = states_.back();
+        engine::Config next = states.back();
         for (const Setting& s : beat.set)
             if (auto err = apply_setting(next, s.key, s.value))
                 throw std::logic_error("unvalidated setting reached the timeline: " + *err);
-        states_.push_back(next);
+        states.push_back(next);
+    }
+    return states;
+}
+
+Timeline::Timeline(const ChapterSpec& spec, int fps)
+    : fps_(fps),
+      states_(chapter_states(spec)),
+      starts_{0},
+      overs_{0},
+      rests_(rest_frames(spec, fps)),
+      cues_(chapter_cues(spec, fps)) {
+    for (const Beat& beat : spec.beats) {
+        if (beat.set.empty()) continue;
         starts_.push_back(beat.at);
         overs_.push_back(beat.over);
     }
@@ -30,10 +63,8 @@ Morph Timeline::morph_at(double t, Ease e) const {
     return {k - 1, k, progress(t, starts_[k], overs_[k], e)};
 }
 
-const Cue* Timeline::cue_at(double t) const {
-    for (const Cue& c : cues_)
-        if (t >= c.start && t < c.end) return &c;
-    return nullptr;
-}
+double Timeline::seconds(int frame) const { return time_of_frame(frame, fps_); }
+
+const Cue* Timeline::cue_at(double t) const { return story::cue_at(cues_, frame_at(t, fps_)); }
 
 }  // namespace story

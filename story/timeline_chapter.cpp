@@ -19,7 +19,7 @@ TimelineFrame TimelineChapter::frame_at(double t, const Morph& m, double split) 
     // The playhead moves at constant speed.
     const double sweep =
         progress(t, at(motion_.sweep_at), span(motion_.sweep_at, motion_.sweep_for), Ease::linear);
-    return {&laid_[m.from], &laid_[m.to], m.u, sweep, split, slot_label_alpha(spec_.beats, t)};
+    return {&laid_[m.from], &laid_[m.to], m.u, sweep, split, slot_label_alpha(timeline_, t)};
 }
 
 void TimelineChapter::add_timeline(Scene& s, double t, const TimelineFrame& f, double legend_x,

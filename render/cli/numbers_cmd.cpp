@@ -161,7 +161,7 @@ int run(const Flags& f) {
                 std::cerr << "shardreel: error: " << *bad << "\n";
                 return 2;
             }
-            c = story::config_at(board->chapters[at.chapter], at.t);
+            c = story::config_at(board->chapters[at.chapter], at.t, board->video.fps);
         }
     }
     const Errors errors = build_config(f, c);

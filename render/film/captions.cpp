@@ -28,7 +28,7 @@ std::string caption_stem(const std::string& output) {
 
 // `other`'s line of the film's beat `cue` is on; empty when it has none.
 std::string line_of(const story::Storyboard& film, const story::Storyboard& other,
-                    const story::CueTime& cue) {
+                    const story::Cue& cue) {
     const story::ChapterSpec& spec = film.chapters[cue.chapter];
     const auto chapter = std::ranges::find(other.chapters, spec.id, &story::ChapterSpec::id);
     if (chapter == other.chapters.end()) return "";
@@ -40,7 +40,7 @@ std::string line_of(const story::Storyboard& film, const story::Storyboard& othe
 SubtitleTrack track(const story::Storyboard& film, const story::Storyboard& lines,
                     const story::FilmTime& time) {
     SubtitleTrack out{story::iso639_2(lines.video.lang), {}};
-    for (const story::CueTime& c : time.cues()) {
+    for (const story::Cue& c : time.cues()) {
         const std::string text = &film == &lines ? c.text : line_of(film, lines, c);
         if (!text.empty()) out.cues.push_back({time.seconds(c.start), time.seconds(c.end), text});
     }

@@ -1,7 +1,6 @@
 // The article page; see page.hpp.
 #include "render/page/page.hpp"
 
-#include <cmath>
 #include <filesystem>
 
 #include "render/page/figures.hpp"
@@ -13,6 +12,7 @@
 #include "story/chapter.hpp"
 #include "story/explore.hpp"
 #include "story/film_time.hpp"
+#include "story/time.hpp"
 
 namespace render {
 namespace {
@@ -32,27 +32,28 @@ PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTim
                          const story::Video& video, const story::Locale& locale, FigureCache& cache,
                          FigureSheet& sheet) {
     PageChapter c{spec.id, spec.title.empty() ? spec.id : spec.title,  spec.kind, {}, {},
-                  {},      time.start / static_cast<double>(video.fps)};
-    const double t = story::figure_time(spec, time.frames, video.fps);
-    c.at = spec.id + "@" + std::to_string(std::lround(t * video.fps)) + "f";
-    c.alt = story::words_at(spec, t);
+                  {},      story::time_of_frame(time.start, video.fps)};
+    const int frame = story::figure_frame(spec, time.frames, video.fps);
+    const double t = story::time_of_frame(frame, video.fps);
+    c.at = spec.id + "@" + std::to_string(frame) + "f";
+    c.alt = story::words_at(spec, t, video.fps);
     for (const story::Beat& b : spec.beats)
         if (!b.say.empty()) c.transcript.push_back(b.say);
     c.explore = spec.explore;
     if (spec.explore.empty()) {
         const FigureSvgs svgs = cache.figure(spec, video, t);
         c.svg = sheet.add(svgs.dark, svgs.light, "f-" + spec.id + "-");
-        c.facts = chapter_facts(spec.kind, story::config_at(spec, t), locale);
+        c.facts = chapter_facts(spec.kind, story::config_at(spec, t, video.fps), locale);
         return c;
     }
-    c.written = story::written_variant(spec, t);
+    c.written = story::written_variant(spec, t, video.fps);
     for (story::Variant& v : story::explore_variants(spec)) {
         const FigureSvgs svgs = cache.figure(v.spec, video, t);
         std::string prefix = "f-" + spec.id;
         for (std::size_t i : v.index) prefix += "-" + std::to_string(i);
         PageVariant out{v.index, v.settings, sheet.add(svgs.dark, svgs.light, prefix + "-"),
                         variant_alt(c.alt, v.settings, locale),
-                        chapter_facts(spec.kind, story::config_at(v.spec, t), locale)};
+                        chapter_facts(spec.kind, story::config_at(v.spec, t, video.fps), locale)};
         if (v.index == c.written) {
             c.svg = std::move(out.svg);
             c.facts = out.facts;
@@ -111,7 +112,8 @@ PageReport write_page(const FilmJob& film, const Fonts& fonts, const BatchOption
 
     const story::ChapterSpec& first = film.board.chapters.front();
     write_still(story::make_chapter(first, film.video, fonts)
-                    ->scene_at(story::figure_time(first, time.chapter(0).frames, film.video.fps)),
+                    ->scene_at(time.seconds(
+                        story::figure_frame(first, time.chapter(0).frames, film.video.fps))),
                 film.video, (dir / page.poster).string(), fonts);
     write_file_atomic(chapters, page.chapters_vtt);
     report.page = (dir / "index.html").string();

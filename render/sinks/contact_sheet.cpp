@@ -29,24 +29,18 @@
 namespace render {
 namespace {
 
-constexpr double settle_seconds = 0.5;  // after a beat (and its morph), when the picture rests
-
 // Chapter frames to show: see pick_shots.
 std::set<int> chapter_frames(const story::ChapterSpec& spec, const story::ChapterTime& time,
                              int fps, double every) {
     const int last = std::max(0, time.frames - 1);
     std::set<int> frames{last};
-    const auto clamp = [&](double t) { return std::clamp(story::frame_count(t, fps), 0, last); };
     if (every > 0) {
-        for (int k = 0; k * every < spec.duration; ++k) frames.insert(clamp(k * every));
+        for (int k = 0; k * every < spec.duration; ++k)
+            frames.insert(std::clamp(story::frame_count(k * every, fps), 0, last));
         return frames;
     }
-    for (std::size_t i = 0; i < spec.beats.size(); ++i) {
-        const story::Beat& b = spec.beats[i];
-        double t = b.at + b.over + settle_seconds;
-        if (i + 1 < spec.beats.size()) t = std::min(t, spec.beats[i + 1].at - 1.0 / fps);
-        frames.insert(std::max(std::min(time.beats[i].frame, last), clamp(t)));
-    }
+    const story::Timeline timeline(spec, fps);
+    for (std::size_t i = 0; i < spec.beats.size(); ++i) frames.insert(timeline.rest_frame(i));
     return frames;
 }
 
@@ -198,11 +192,11 @@ std::vector<Shot> pick_shots(const story::Storyboard& board, int fps, double eve
     const story::FilmTime time(board.chapters, fps);
     for (std::size_t i = 0; i < board.chapters.size(); ++i) {
         const story::ChapterSpec& spec = board.chapters[i];
-        // The caption the still itself shows: the chapter's own, at the frame's time.
-        const story::Timeline timeline(spec);
         for (int frame : chapter_frames(spec, time.chapter(i), fps, every_seconds)) {
-            const story::Cue* cue = timeline.cue_at(time.seconds(frame));
-            shots.push_back({i, frame, time.chapter(i).start + frame, cue ? cue->text : ""});
+            // The caption the still itself shows (the film's cue on its frame).
+            const int film_frame = time.chapter(i).start + frame;
+            const story::Cue* cue = time.cue_at(film_frame);
+            shots.push_back({i, frame, film_frame, cue ? cue->text : ""});
         }
     }
     return shots;

@@ -173,7 +173,7 @@ void Studio::numbers(const httplib::Request& req, httplib::Response& res) {
     const auto f = film();
     const story::Moment at = moment(req, *f);
     const story::ChapterSpec& spec = f->board.chapters[at.chapter];
-    const engine::Config config = story::config_at(spec, at.t);
+    const engine::Config config = story::config_at(spec, at.t, f->video.fps);
     const Facts facts = chapter_facts(spec.kind, config, story::Locale(f->video.lang));
     nlohmann::ordered_json stats = nlohmann::ordered_json::array();
     for (const Stat& s : facts.stats)

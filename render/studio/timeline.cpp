@@ -44,7 +44,7 @@ nlohmann::ordered_json timeline_json(const FilmState& state, int preview_width,
                            captions = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < f.board.chapters.size(); ++i)
         chapters.push_back(chapter_json(f.board.chapters[i], f.time.chapter(i), f.time));
-    for (const story::CueTime& c : f.time.cues())
+    for (const story::Cue& c : f.time.cues())
         captions.push_back({{"start", f.time.seconds(c.start)},
                             {"end", f.time.seconds(c.end)},
                             {"chapter", f.board.chapters[c.chapter].id},

@@ -444,7 +444,7 @@ const KindRegistrar registrar{{
               "cluster: {gpu: h100-sxm-80gb, gpus_per_node: 8, nodes: 2}\n",
     .goldens = {{"chapter_layout_3d", 11.0, "pipeline stages of one replica in focus"}},
     .phases = rack_turn_phases(),
-    .phases_of = [](const ChapterSpec& spec) { return rack_turn_phases(Timeline(spec).states()); },
+    .phases_of = [](const ChapterSpec& spec) { return rack_turn_phases(chapter_states(spec)); },
     .facts = {.rows = {rows::dp, rows::tp, rows::pp, rows::memory, rows::fits, rows::bubble},
               .formulas = {formulas::replicas, formulas::memory}},
 }};

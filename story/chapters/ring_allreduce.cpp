@@ -127,14 +127,6 @@ class RingChapter final : public ChapterBase {
     }
 
   private:
-    // End of the k-th `set:` morph (k >= 1).
-    double morph_end(int k) const {
-        int seen = 0;
-        for (const Beat& b : spec_.beats)
-            if (!b.set.empty() && ++seen == k) return b.at + b.over;
-        return 0;
-    }
-
     // The first run starts on the choreography; later ones half a second after their morph,
     // each ending before the next state starts, its steps at most kStep long.
     Run make_run(int k) const {
@@ -147,7 +139,7 @@ class RingChapter final : public ChapterBase {
         const int steps = run.ring.steps();
         const bool last = k + 1 == static_cast<int>(timeline_.states().size());
         const double next = last ? spec_.duration : timeline_.state_start(k + 1);
-        run.start = k == 0 ? at(kRingAt) : morph_end(k) + 0.5;
+        run.start = k == 0 ? at(kRingAt) : timeline_.state_end(k) + 0.5;
         const double end = k == 0 ? next - 0.3 : next - 0.8, room = end - run.start;
         if (steps == 0 || room <= 0) return run;
         run.step = std::min(span(kRingAt, kStep), room / steps);

@@ -19,6 +19,7 @@
 namespace fs = std::filesystem;
 using nlohmann::json;
 using render_test::has_temp_files;
+using render_test::lines_of;
 using render_test::q;
 using render_test::run_cli;
 using render_test::segment_keys;
@@ -245,9 +246,10 @@ TEST_CASE("jobs prints one command per pending segment, and run by xargs -P2 the
     fs::copy_file(kShort, dir.path / "short.yaml");
     const auto listed = run_cli("jobs short.yaml --cache shared", dir.path);
     REQUIRE(listed.exit_code == 0);
-    CHECK(std::count(listed.out.begin(), listed.out.end(), '\n') == 2);
-    CHECK(listed.out.find(" render short.yaml --only intro --cache shared --segment-only") !=
-          std::string::npos);
+    const std::string bin = SHARDREEL_BINARY " render short.yaml --only ";
+    CHECK(lines_of(listed.out) ==
+          std::vector<std::string>{bin + "intro --cache shared --segment-only --quiet",
+                                   bin + "bytes --cache shared --segment-only --quiet"});
 
     const std::string jobs = "'" SHARDREEL_BINARY "' jobs short.yaml --cache shared";
     REQUIRE(sh("cd " + q(dir.path) + " && " + jobs + " | xargs -P2 -I{} sh -c {}") == 0);
@@ -262,8 +264,10 @@ TEST_CASE("jobs prints one command per pending segment, and run by xargs -P2 the
     CHECK(slurp(dir.path / "film.mp4") == slurp(fresh.path / "film.mp4"));
     // Video overrides reach the commands, and a different size is pending again.
     const auto low = run_cli("jobs short.yaml --cache shared --size 320x180", dir.path);
-    CHECK(low.out.find("--size 320x180") != std::string::npos);
-    CHECK(std::count(low.out.begin(), low.out.end(), '\n') == 2);
+    CHECK(lines_of(low.out) ==
+          std::vector<std::string>{
+              bin + "intro --cache shared --segment-only --quiet --size 320x180",
+              bin + "bytes --cache shared --segment-only --quiet --size 320x180"});
 }
 
 TEST_CASE("two concurrent renders of one storyboard into one cache both succeed identically",

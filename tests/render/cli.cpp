@@ -34,32 +34,6 @@ std::string slurp(const fs::path& path) {
     return buf.str();
 }
 
-std::vector<std::string> lines_of(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-}
-
-bool has_line(const std::string& text, const std::string& line) {
-    return std::ranges::count(lines_of(text), line) > 0;
-}
-
-std::string line_after(const std::string& text, const std::string& line) {
-    const std::vector<std::string> lines = lines_of(text);
-    const auto at = std::ranges::find(lines, line);
-    if (at == lines.end()) return "(no line \"" + line + "\")";
-    return at + 1 == lines.end() ? "(nothing after \"" + line + "\")" : *(at + 1);
-}
-
-std::vector<std::string> lines_matching(const std::string& text, const std::string& pattern) {
-    const std::regex re(pattern);
-    std::vector<std::string> out;
-    for (const std::string& line : lines_of(text))
-        if (std::regex_match(line, re)) out.push_back(line);
-    return out;
-}
-
 void write_text(const fs::path& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
 }
@@ -93,6 +67,12 @@ fs::path short_variant(const fs::path& path, const std::string& from, const std:
     REQUIRE(at != std::string::npos);
     write_text(path, text.replace(at, from.size(), to));
     return path;
+}
+
+bool initialised(const std::string& ld_debug_log, const std::string& name) {
+    const std::string escaped = std::regex_replace(name, std::regex(R"([.+])"), R"(\$&)");
+    return !lines_matching(ld_debug_log, " *[0-9]+:\tcalling init: (.*/)?" + escaped + "[.0-9]*")
+                .empty();
 }
 
 bool has_temp_files(const fs::path& dir) {

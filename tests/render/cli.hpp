@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "story/storyboard.hpp"
+#include "tests/story/lines.hpp"
 
 namespace render_test {
 
@@ -35,15 +36,12 @@ CliRun run_shell(const std::string& script, const std::filesystem::path& cwd = {
 CliRun run_cli(const std::string& args, const std::filesystem::path& cwd = {});
 
 std::string slurp(const std::filesystem::path& path);
-// Output read line by line, so a test names the whole line it expects rather than a fragment
-// that could sit anywhere: text's lines without their '\n' (a last unterminated line counts).
-std::vector<std::string> lines_of(const std::string& text);
-// Whether one of text's lines is exactly `line`.
-bool has_line(const std::string& text, const std::string& line);
-// The line after the first that is exactly `line` (a cue's text after its timing), or a note.
-std::string line_after(const std::string& text, const std::string& line);
-// text's lines that `pattern` matches whole.
-std::vector<std::string> lines_matching(const std::string& text, const std::string& pattern);
+// Whole-line reading of output (tests/story/lines.hpp): lines_of, has_line, line_after,
+// lines_matching.
+using story_test::has_line;
+using story_test::line_after;
+using story_test::lines_matching;
+using story_test::lines_of;
 void write_text(const std::filesystem::path& path, const std::string& text);
 
 // A path single-quoted for the shell.
@@ -60,6 +58,11 @@ story::Storyboard default_film_unvoiced();
 // short.yaml with `from` replaced by `to` (which must occur), written to path.
 std::filesystem::path short_variant(const std::filesystem::path& path, const std::string& from,
                                     const std::string& to);
+
+// Whether a process's LD_DEBUG=libs log (its stderr) shows the loader initialising a library
+// whose file name starts `name` ("libavcodec.so", "shardreel-voice.so"): its whole
+// "PID: calling init: /path/name..." line.
+bool initialised(const std::string& ld_debug_log, const std::string& name);
 
 // Whether any write-then-rename temporary (".name.tmp-PID-N") is left under dir.
 bool has_temp_files(const std::filesystem::path& dir);

@@ -12,6 +12,7 @@
 #include "story/chapter.hpp"
 #include "story/explore.hpp"
 #include "story/format.hpp"
+#include "tests/render/markup.hpp"
 
 namespace {
 
@@ -41,7 +42,8 @@ engine::Config golden_config(const story::KindInfo& kind) {
     INFO(errors.str());
     REQUIRE(board);
     for (const story::ChapterSpec& c : board->chapters)
-        if (c.kind == kind.name) return story::config_at(c, kind.goldens.at(0).at);
+        if (c.kind == kind.name)
+            return story::config_at(c, kind.goldens.at(0).at, board->video.fps);
     FAIL("no chapter of kind " << kind.name);
     return {};
 }
@@ -85,9 +87,15 @@ TEST_CASE("a memory formula adds up to the memory row, and plan's figures are it
     const engine::Report r = engine::analyze(config);
     const render::Facts facts = render::chapter_facts("zero_stages", config, en);
     const std::string total = story::format_bytes(r.per_gpu.total.value, en);
-    CHECK(facts.maths.find("<mo>=</mo><mn>" + total + "</mn>") != std::string::npos);
-    CHECK(facts.maths.find("<mn>" + story::format_bytes(r.per_gpu.weights.value, en) + "</mn>") !=
-          std::string::npos);
+    // W + G + O + A, then each with its figure, then the total.
+    const auto bytes = [&](const engine::Bytes& b) { return story::format_bytes(b.value, en); };
+    const std::vector<render_test::Element> maths = render_test::elements(facts.maths, "math");
+    REQUIRE(maths.size() == 3);
+    CHECK(maths[0].text() == "W+G+O+A");
+    CHECK(render_test::texts(maths[1].inner, "mn") ==
+          std::vector<std::string>{bytes(r.per_gpu.weights), bytes(r.per_gpu.gradients),
+                                   bytes(r.per_gpu.optimizer), bytes(r.per_gpu.activations)});
+    CHECK(maths[2].text() == "=" + total);
 
     const story::KindInfo& plan = *story::find_kind("plan");
     const engine::Config asked = golden_config(plan);

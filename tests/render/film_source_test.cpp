@@ -49,7 +49,8 @@ TEST_CASE("a storyboard emptied and written again is loaded again, the error the
     write(path, "");
     REQUIRE(source.refresh());
     const render::FilmState empty = source.state();
-    CHECK(empty.errors.find("the storyboard is empty") != std::string::npos);
+    CHECK(empty.errors ==
+          path + ":1:1: error: the storyboard is empty (expected 'shardreel: 1')\n");
     REQUIRE(empty.film);  // the last good film is kept
     CHECK(empty.film->board.title == "Watched");
 

@@ -10,12 +10,19 @@
 
 #include "render/av/video_probe.hpp"
 #include "tests/render/cli.hpp"
+#include "tests/render/markup.hpp"
 
 namespace fs = std::filesystem;
+using render_test::Attrs;
+using render_test::element;
+using render_test::Element;
+using render_test::elements;
 using render_test::q;
 using render_test::run_cli;
 using render_test::slurp;
+using render_test::table_rows;
 using render_test::TempDir;
+using render_test::texts;
 
 namespace {
 
@@ -38,6 +45,15 @@ std::string page_in(const std::string& lang) {
     INFO(run.err);
     REQUIRE(run.exit_code == 0);
     return slurp(dir.path / ("out/languages." + lang + "-page/index.html"));
+}
+
+// The page's own words in its language: the chapter list's label and each chapter's link (the
+// word "read" and the chapter's title), and the footer.
+void check_page_words(const std::string& html, const std::string& chapters,
+                      const std::vector<std::string>& links, const std::string& footer) {
+    CHECK(element(html, "nav").attr("aria-label") == chapters);
+    CHECK(texts(element(html, "nav").inner, "a") == links);
+    CHECK(texts(html, "footer") == std::vector<std::string>{footer});
 }
 
 std::vector<std::string> cue_texts(const render::ProbedSubtitles& track) {
@@ -216,16 +232,26 @@ TEST_CASE("still --lang ar draws the Arabic film's frame - an unknown or unliste
 
 TEST_CASE("page --lang ar is a right-to-left page in Arabic, its captions track named so") {
     const std::string html = page_in("ar");
-    CHECK(html.find("<html lang=\"ar\" dir=\"rtl\">") != std::string::npos);
-    CHECK(html.find("srclang=\"ar\" label=\"Arabic\" default>") != std::string::npos);
-    CHECK(html.find("<h1>قصير</h1>") != std::string::npos);
+    CHECK(element(html, "html").attrs == Attrs{{"lang", "ar"}, {"dir", "rtl"}});
+    const Element captions = element(html, "track", {{"kind", "captions"}});
+    CHECK(captions.attr("srclang") == "ar");
+    CHECK(captions.attr("label") == "Arabic");
+    CHECK(captions.attrs.contains("default"));
+    CHECK(texts(html, "h1") == std::vector<std::string>{"قصير"});
     // The page's own words come from the catalogue, its figures in Arabic-Indic digits; the
     // formulas run left to right like the diagrams.
-    CHECK(html.find("<caption>أرقام نموذج التكلفة</caption>") != std::string::npos);
-    CHECK(html.find("<th scope=\"row\">حالات النموذج</th><td data-key=\"model_states_bytes\" "
-                    "data-value=\"105000000000\">١٠٥\u2009GB</td>") != std::string::npos);
-    CHECK(html.find("<h3>النص المنطوق</h3>") != std::string::npos);
-    CHECK(html.find("<math display=\"block\" dir=\"ltr\">") != std::string::npos);
+    const Element numbers = element(html, "table", {{"class", "numbers"}});
+    CHECK(texts(numbers.inner, "caption") == std::vector<std::string>{"أرقام نموذج التكلفة"});
+    CHECK(table_rows(numbers).at(2) == std::vector<std::string>{"حالات النموذج", "١٠٥\u2009GB"});
+    CHECK(element(numbers.inner, "td", {{"data-key", "model_states_bytes"}}).attr("data-value") ==
+          "105000000000");
+    CHECK(texts(html, "h3") == std::vector<std::string>{"النص المنطوق", "النص المنطوق"});
+    const std::vector<Element> maths = elements(html, "math");
+    REQUIRE_FALSE(maths.empty());
+    for (const Element& m : maths) CHECK(m.attrs == Attrs{{"display", "block"}, {"dir", "ltr"}});
+    check_page_words(html, "الفصول", {"اقرأ فيلم قصير", "اقرأ البايتات"},
+                     "صُنعت باستخدام shardreel: كل شكل وكل رقم في هذه الصفحة مأخوذ من نموذج "
+                     "التكلفة الخاص به.");
     for (const char* english :
          {"Transcript", ">read<", "The cost model", "Made with", "Chapters\""})
         CHECK(html.find(english) == std::string::npos);
@@ -233,12 +259,14 @@ TEST_CASE("page --lang ar is a right-to-left page in Arabic, its captions track 
 
 TEST_CASE("page --lang de writes its figures as German does, under German headings") {
     const std::string html = page_in("de");
-    CHECK(html.find("<th scope=\"row\">Parameter</th><td data-key=\"params\" "
-                    "data-value=\"7000000000\">7\u00a0Mrd.</td>") != std::string::npos);
-    CHECK(html.find("<th scope=\"row\">Modellzustände</th>") != std::string::npos);
-    CHECK(html.find("<nav class=\"chapters\" aria-label=\"Kapitel\">") != std::string::npos);
-    CHECK(html.find("\">lesen<span class=\"glyphs\">") != std::string::npos);
-    CHECK(html.find("<footer><p>Erstellt mit shardreel") != std::string::npos);
+    const Element numbers = element(html, "table", {{"class", "numbers"}});
+    CHECK(table_rows(numbers).at(0) == std::vector<std::string>{"Parameter", "7\u00a0Mrd."});
+    CHECK(element(numbers.inner, "td", {{"data-key", "params"}}).attr("data-value") ==
+          "7000000000");
+    CHECK(table_rows(numbers).at(2) == std::vector<std::string>{"Modellzustände", "105\u2009GB"});
+    check_page_words(html, "Kapitel", {"lesen Kurzfilm", "lesen Bytes"},
+                     "Erstellt mit shardreel: Jede Abbildung und jede Zahl auf dieser Seite stammt "
+                     "aus seinem Kostenmodell.");
 }
 
 TEST_CASE("check times every language the storyboard lists, each by its own voice") {

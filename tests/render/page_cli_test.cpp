@@ -9,6 +9,7 @@
 #include "render/av/video_probe.hpp"
 #include "render/page/figures.hpp"
 #include "tests/render/cli.hpp"
+#include "tests/render/markup.hpp"
 #include "tests/story/expectations.hpp"
 
 namespace fs = std::filesystem;
@@ -25,10 +26,13 @@ nlohmann::json page_json(const std::string& storyboard, const fs::path& dir) {
     return nlohmann::json::parse(run.out);
 }
 
-std::size_t count(const std::string& text, const std::string& what) {
-    std::size_t n = 0;
-    for (auto i = text.find(what); i != std::string::npos; i = text.find(what, i + 1)) ++n;
-    return n;
+// The ids of markup's elements that start with `prefix`.
+std::vector<std::string> ids_starting(const std::string& markup, const std::string& prefix) {
+    std::vector<std::string> out;
+    for (const Element& e : elements(markup, "*"))
+        if (e.attrs.contains("id") && e.attrs.at("id").starts_with(prefix))
+            out.push_back(e.attr("id"));
+    return out;
 }
 
 }  // namespace
@@ -52,23 +56,49 @@ TEST_CASE("page writes the film, its tracks, a poster and one self-contained ind
     CHECK(line_after(vtt, "00:00:03.000 --> 00:00:07.000") == "The pipeline bubble");
 
     const std::string html = slurp(page / "index.html");
-    CHECK(count(html, "<section class=\"chapter\"") == 3);
-    CHECK(count(html, "<template id=\"fig-bubble-") == 4);  // 5 values, the written one inline
-    CHECK(count(html, "<template id=\"fig-zero-") == 2);
-    CHECK(html.find("type=\"range\" id=\"x-bubble-micro_batches\"") != std::string::npos);
-    CHECK(html.find("name=\"x-zero-precision\" value=\"fp8-mixed\"") != std::string::npos);
-    CHECK(html.find("<math") != std::string::npos);
-    // The tracks inline (file:// pages may not load a track file), percent-encoded.
-    CHECK(html.find("kind=\"chapters\" src=\"data:text/vtt;charset=utf-8,WEBVTT%0A%0A1%0A00:00:"
-                    "00.000%20--%3E%2000:00:03.000%0ABytes%20per%20parameter%0A") !=
-          std::string::npos);
-    CHECK(html.find("kind=\"captions\" src=\"data:text/vtt;charset=utf-8,WEBVTT") !=
-          std::string::npos);
-    CHECK(html.find("Then every stage but one waits for it.") != std::string::npos);
-    CHECK(html.find("src=\"http") == std::string::npos);  // no external request
-    CHECK(html.find("href=\"http") == std::string::npos);
-    CHECK(count(html, " id=\"glyph") == 0);  // every glyph moved to the page's sheet
-    CHECK(report["figures"] == 1 + 5 + 3);   // each variant is a figure
+    std::vector<std::string> sections, templates, precisions;
+    for (const Element& e : elements(html, "section", {{"class", "chapter"}}))
+        sections.push_back(e.attr("id"));
+    CHECK(sections == std::vector<std::string>{"ch-bytes", "ch-bubble", "ch-zero"});
+    for (const Element& e : elements(html, "template")) templates.push_back(e.attr("id"));
+    // Every value's figure but the written one's (shown inline): 5 micro-batch counts, 3
+    // precisions.
+    CHECK(templates == std::vector<std::string>{"fig-bubble-0", "fig-bubble-1", "fig-bubble-2",
+                                                "fig-bubble-3", "fig-zero-0", "fig-zero-2"});
+    CHECK(element(html, "input", {{"type", "range"}}).attrs ==
+          Attrs{{"type", "range"},
+                {"id", "x-bubble-micro_batches"},
+                {"data-param", "micro_batches"},
+                {"min", "0"},
+                {"max", "4"},
+                {"step", "1"},
+                {"value", "4"},
+                {"aria-valuetext", "16"}});
+    for (const Element& e : elements(html, "input", {{"name", "x-zero-precision"}}))
+        precisions.push_back(e.attr("value") + (e.attrs.contains("checked") ? " (checked)" : ""));
+    CHECK(precisions == std::vector<std::string>{"fp32", "bf16-mixed (checked)", "fp8-mixed"});
+    // The formulas as MathML: ZeRO's memory per GPU, symbols, values, total.
+    const Element zero = element(html, "section", {{"id", "ch-zero"}});
+    CHECK(texts(zero.inner, "math") ==
+          std::vector<std::string>{"W+G+O+A", "=3.5\u2009GB+3.5\u2009GB+21\u2009GB+18.3\u2009GB",
+                                   "=46.3\u2009GB"});
+    // The tracks inline (file:// pages may not load a track file), percent-encoded: the very
+    // files written beside the page.
+    const auto track = [&](const std::string& kind) {
+        const std::string src = element(html, "track", {{"kind", kind}}).attr("src");
+        const std::string data = "data:text/vtt;charset=utf-8,";
+        REQUIRE(src.starts_with(data));
+        return percent_decoded(src.substr(data.size()));
+    };
+    CHECK(track("chapters") == slurp(page / "chapters.vtt"));
+    CHECK(track("captions") == slurp(page / "film.vtt"));
+    CHECK(texts(element(html, "details").inner, "p") ==
+          std::vector<std::string>{"Then every stage but one waits for it."});
+    for (const Element& e : elements(html, "*"))  // no external request
+        for (const char* key : {"src", "href"})
+            CHECK_FALSE((e.attrs.contains(key) && e.attrs.at(key).starts_with("http")));
+    CHECK(ids_starting(html, "glyph").empty());  // every glyph moved to the page's sheet
+    CHECK(report["figures"] == 1 + 5 + 3);       // each variant is a figure
     CHECK(report["page_bytes"].get<long long>() < 3 * 1024 * 1024);
 }
 
@@ -110,16 +140,20 @@ TEST_CASE("both themes become one figure whose colours are variables") {
     render::FigureSheet sheet;
     const std::string a = sheet.add(dark, light, "a-"), b = sheet.add(dark, light, "b-");
     CHECK(a.starts_with("<svg"));
-    CHECK(a.find("width=\"100%\"") != std::string::npos);
-    CHECK(a.find("10px") == std::string::npos);
-    CHECK(a.find(".a-s2{fill:var(--c0);}") != std::string::npos);
-    CHECK(a.find("style=\"fill:var(--c1);\"") != std::string::npos);
-    CHECK(a.find("id=\"a-clip1\"") != std::string::npos);
-    CHECK(a.find("url(#a-clip1)") != std::string::npos);
-    CHECK(a.find("class=\"a-s2\"") != std::string::npos);
-    CHECK(a.find("href=\"#g0\"") != std::string::npos);  // the page's glyph, not the figure's
-    CHECK(b.find("href=\"#g0\"") != std::string::npos);  // shared: one outline, one symbol
-    CHECK(count(sheet.glyph_sheet(), "<symbol") == 1);
+    const Element root = element(a, "svg");
+    CHECK(root.attr("width") == "100%");  // the page sizes it
+    CHECK(root.attr("viewBox") == "0 0 10 10");
+    CHECK_FALSE(root.attrs.contains("height"));
+    // Its classes and ids are its own (prefixed), its colours the sheet's variables.
+    CHECK(element(a, "style").inner == "\n.a-s1{stroke:none;}\n.a-s2{fill:var(--c0);}\n");
+    CHECK(element(a, "rect", {{"width", "1"}}).attr("style") == "fill:var(--c1);");
+    CHECK(elements(a, "clipPath", {{"id", "a-clip1"}}).size() == 1);
+    CHECK(elements(a, "g", {{"clip-path", "url(#a-clip1)"}}).size() == 1);
+    const Element glyph = element(a, "use");
+    CHECK(glyph.attr("class") == "a-s2");
+    CHECK(glyph.attr("href") == "#g0");              // the page's glyph, not the figure's
+    CHECK(element(b, "use").attr("href") == "#g0");  // shared: one outline, one symbol
+    CHECK(elements(sheet.glyph_sheet(), "symbol").size() == 1);
     CHECK(sheet.colour_css() ==
           ":root{--c0:#ffffff;--c1:#1f2328;}\n"
           "@media (prefers-color-scheme: dark){:root{--c0:#0e1117;--c1:#e6edf3;}}\n");
@@ -127,7 +161,9 @@ TEST_CASE("both themes become one figure whose colours are variables") {
     std::string other = light;
     other.replace(other.find("width=\"1\""), 9, "width=\"2\"");
     const std::string both = sheet.add(dark, other, "c-");
-    CHECK(count(both, "<svg class=\"only-") == 2);
+    std::vector<std::string> schemes;
+    for (const Element& e : elements(both, "svg")) schemes.push_back(e.attr("class"));
+    CHECK(schemes == std::vector<std::string>{"only-dark", "only-light"});
 }
 
 TEST_CASE("page refuses bad explore: input with its position and writes nothing") {

@@ -12,6 +12,7 @@
 #include "render/av/make_sink.hpp"
 #include "render/draw/raster.hpp"
 #include "render/sys/error.hpp"
+#include "tests/render/markup.hpp"
 #include "tests/render/test_scene.hpp"
 
 using render_test::render_still;
@@ -96,7 +97,9 @@ TEST_CASE("SVG still is well-formed XML sized in px", "[stills]") {
     const Run lint = run("xmllint --noout " + svg);
     INFO(lint.out);
     CHECK(lint.status == 0);
-    CHECK(slurp(svg).find(R"(width="480px" height="270px")") != std::string::npos);
+    const render_test::Element root = render_test::element(slurp(svg), "svg");
+    CHECK(root.attr("width") == "480px");
+    CHECK(root.attr("height") == "270px");
 }
 
 TEST_CASE("PDF still is valid, sized at 0.75 pt per px, with the scene's text", "[stills]") {

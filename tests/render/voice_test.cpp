@@ -382,9 +382,9 @@ TEST_CASE("a speech cache hit, or a film without narration, never loads the voic
                                    " 'fill_speech in a child process'");
         INFO(r.out << r.err.substr(0, 2000));
         REQUIRE(r.exit_code == 0);
-        CHECK((r.err.find("libespeak-ng.so") != std::string::npos) ==
-              (r.err.find("shardreel-voice.so") != std::string::npos));
-        return r.err.find("shardreel-voice.so") != std::string::npos;
+        CHECK(render_test::initialised(r.err, "libespeak-ng.so") ==
+              render_test::initialised(r.err, "shardreel-voice.so"));
+        return render_test::initialised(r.err, "shardreel-voice.so");
     };
     CHECK(loads_module(""));  // the first time, the line is spoken
     CHECK_FALSE(loads_module(""));

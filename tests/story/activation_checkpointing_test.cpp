@@ -28,7 +28,7 @@ TEST_CASE("activation_checkpointing: no recompute keeps 34 + 5as/h bytes per ele
           "[chapters][activation_checkpointing]") {
     const ChapterSpec kSpec = load();
     const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
-    const engine::Config c = Timeline(kSpec).states()[0];
+    const engine::Config c = Timeline(kSpec, Video{}.fps).states()[0];
     const engine::Report r = engine::analyze(c);
     const Scene s = chapter->scene_at(8);
     CHECK(beside(s, "Activations kept per layer") == "Recompute: none");
@@ -50,7 +50,7 @@ TEST_CASE("activation_checkpointing: selective, then full recompute at +1/3 comp
           "[chapters][activation_checkpointing]") {
     const ChapterSpec kSpec = load();
     const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
-    const Timeline timeline(kSpec);
+    const Timeline timeline(kSpec, Video{}.fps);
     const engine::Config sel = timeline.states()[1];
     const engine::Report rs = engine::analyze(sel);
     const Scene at13 = chapter->scene_at(13);

@@ -31,7 +31,7 @@ const ChapterSpec& chapter(const std::string& id) {
 
 // The engine's state after the chapter's k-th `set:` (0: before any).
 engine::Report state(const std::string& id, int k) {
-    return engine::analyze(Timeline(chapter(id)).states().at(k));
+    return engine::analyze(Timeline(chapter(id), Video{}.fps).states().at(k));
 }
 
 // The caption of beat `beat` contains `text` (figures printed with an ordinary space).
@@ -76,7 +76,7 @@ TEST_CASE("beyond-3d: the 405B state's bytes and cards, Adam and 8-bit Adam", "[
 }
 
 TEST_CASE("beyond-3d: context parallel's imbalance and halved activations", "[film][beyond3d]") {
-    const Timeline t(chapter("context"));
+    const Timeline t(chapter("context"), Video{}.fps);
     const engine::CpAttention naive = engine::cp_attention(t.states().at(0));
     CHECK(naive.work.back() / naive.work.front() == 7);  // "seven times as much"
     const engine::CpAttention balanced = engine::cp_attention(t.states().at(1));
@@ -109,7 +109,7 @@ TEST_CASE("beyond-3d: Mixtral's experts and the planner's context parallelism",
     const engine::Config& m = chapter("experts").config;
     CHECK(m.model.experts == 8);  // "eight experts a layer, and a token visits two"
     CHECK(m.model.top_k == 2);
-    const Timeline t(chapter("plan"));
+    const Timeline t(chapter("plan"), Video{}.fps);
     CHECK(winner_cp(t.states().at(1)) >
           winner_cp(t.states().at(0)));  // "leans harder on context parallelism"
 }

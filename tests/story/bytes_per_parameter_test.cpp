@@ -43,7 +43,7 @@ TEST_CASE("bytes_per_parameter: the cards named never outnumber the cards drawn 
           "[chapters]") {
     const ChapterSpec spec = chapter_test::load_spec("kind_bytes_per_parameter.yaml");
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
-    const Timeline timeline(spec);
+    const Timeline timeline(spec, Video{}.fps);
     REQUIRE(timeline.states().size() >= 2);
     const auto grow = std::find_if(spec.beats.begin(), spec.beats.end(),
                                    [](const Beat& b) { return !b.set.empty(); });
@@ -88,7 +88,7 @@ TEST_CASE("bytes_per_parameter: set: {optimizer: adam-8bit} morphs the optimizer
           "[chapters]") {
     const ChapterSpec spec = chapter_test::load_spec("kind_bytes_per_parameter.yaml");
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
-    const Timeline timeline(spec);
+    const Timeline timeline(spec, Video{}.fps);
     const engine::Config& adam = timeline.states()[timeline.states().size() - 2];
     const engine::Config& eight = timeline.states().back();
     REQUIRE(adam.training.optimizer == engine::Optimizer::adam);

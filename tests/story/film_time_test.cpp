@@ -33,29 +33,37 @@ std::vector<ChapterSpec> three_chapters() {
             chapter("c", 2.25, {say(0, ""), say(2, "five")})};
 }
 
-// The caption files' cues as film_cues() computed them before the map: each timeline cue's ends
-// snapped to the nearest frame, clipped to its chapter, offset by the frames before it.
-std::vector<Cue> snapped_timeline_cues(const std::vector<ChapterSpec>& chapters, int fps) {
+// The caption files' cues as they have always been: each line from its beat to caption_end,
+// both snapped to the nearest frame and clipped to its chapter, offset by the frames before it;
+// a line shorter than a frame has none.
+std::vector<Cue> snapped_cues(const std::vector<ChapterSpec>& chapters, int fps) {
     std::vector<Cue> out;
     int chapter_start = 0;
-    for (const ChapterSpec& spec : chapters) {
+    for (std::size_t c = 0; c < chapters.size(); ++c) {
+        const ChapterSpec& spec = chapters[c];
         const int frames = frame_count(spec.duration, fps);
-        const Timeline timeline(spec);
-        for (const Cue& c : timeline.cues()) {
-            const int a = chapter_start + std::min(frames, frame_count(c.start, fps));
-            const int b = chapter_start + std::min(frames, frame_count(c.end, fps));
-            if (b > a) out.push_back({time_of_frame(a, fps), time_of_frame(b, fps), c.text});
+        for (std::size_t i = 0; i < spec.beats.size(); ++i) {
+            const int a = chapter_start + std::min(frames, frame_count(spec.beats[i].at, fps));
+            const int b = chapter_start + std::min(frames, frame_count(caption_end(spec, i), fps));
+            if (b > a && !spec.beats[i].say.empty()) out.push_back({c, i, a, b, spec.beats[i].say});
         }
         chapter_start += frames;
     }
     return out;
 }
 
-std::vector<Cue> map_cues(const FilmTime& time) {
-    std::vector<Cue> out;
-    for (const CueTime& c : time.cues())
-        out.push_back({time.seconds(c.start), time.seconds(c.end), c.text});
-    return out;
+// Whether every frame of the film shows the same caption burned in (each chapter's Timeline at
+// the frame's time) as the caption files give it (the film's cues).
+bool burned_as_filed(const std::vector<ChapterSpec>& chapters, const FilmTime& time) {
+    for (std::size_t c = 0; c < chapters.size(); ++c) {
+        const Timeline timeline(chapters[c], time.fps());
+        for (int f = 0; f < time.chapter(c).frames; ++f) {
+            const Cue* burned = timeline.cue_at(time.seconds(f));
+            const Cue* filed = time.cue_at(time.chapter(c).start + f);
+            if ((burned ? burned->text : "-") != (filed ? filed->text : "-")) return false;
+        }
+    }
+    return true;
 }
 
 Storyboard load(const std::filesystem::path& path) {
@@ -109,11 +117,14 @@ TEST_CASE("film time: cues run from their beat to the next, and a sub-frame cue 
     CHECK((cues[3].start == 32 && cues[3].end == 34 && cues[3].text == "four"));  // chapter's end
     CHECK((cues[4].start == 64 && cues[4].end == 68 && cues[4].text == "five"));
     CHECK((cues[3].chapter == 1 && cues[3].beat == 2));
-    CHECK(map_cues(time) == snapped_timeline_cues(three_chapters(), 15));
+    CHECK(cues == snapped_cues(three_chapters(), 15));
+    CHECK(burned_as_filed(three_chapters(), time));
 }
 
-TEST_CASE("film time: the cues of every shipped storyboard are the ones the caption files had",
-          "[film_time]") {
+TEST_CASE(
+    "film time: every shipped storyboard's cues are the ones the caption files had, burned in "
+    "alike",
+    "[film_time]") {
     for (const auto& entry :
          std::filesystem::directory_iterator(SHARDREEL_SOURCE_DIR "/storyboards")) {
         if (entry.path().extension() != ".yaml") continue;
@@ -121,7 +132,8 @@ TEST_CASE("film time: the cues of every shipped storyboard are the ones the capt
         for (int fps : {10, 15, 24, 25, 30, 60}) {
             INFO(entry.path().filename() << " at " << fps << " fps");
             const FilmTime time(board.chapters, fps);
-            CHECK(map_cues(time) == snapped_timeline_cues(board.chapters, fps));
+            CHECK(time.cues() == snapped_cues(board.chapters, fps));
+            CHECK(burned_as_filed(board.chapters, time));
             int frames = 0;
             for (const ChapterSpec& c : board.chapters) frames += frame_count(c.duration, fps);
             CHECK(time.frames() == frames);
@@ -214,12 +226,15 @@ TEST_CASE("film time: a voice's captions run to 0.5 s after its speech, cut at t
     CHECK(caption_end(spec, 3) == 4);
     CHECK(caption_end(spec, 4) == 6);  // the chapter's end
     const FilmTime time({chapter("lead", 1, {}), spec}, 10);
-    std::vector<Cue> cues = map_cues(time);
-    CHECK(cues ==
-          std::vector<Cue>{{1, 2.5, "one"}, {3, 4, "two"}, {4, 5, "three"}, {6, 7, "four"}});
-    // Burned captions follow the same rule.
-    CHECK(Timeline(spec).cues() ==
-          std::vector<Cue>{{0, 1.5, "one"}, {2, 3, "two"}, {3, 4, "three"}, {5, 6, "four"}});
+    CHECK(time.cues() == std::vector<Cue>{{1, 0, 10, 25, "one"},
+                                          {1, 2, 30, 40, "two"},
+                                          {1, 3, 40, 50, "three"},
+                                          {1, 4, 60, 70, "four"}});
+    // Burned captions are the same cues, on the chapter's own frames.
+    CHECK(Timeline(spec, 10).cues() == std::vector<Cue>{{0, 0, 0, 15, "one"},
+                                                        {0, 2, 20, 30, "two"},
+                                                        {0, 3, 30, 40, "three"},
+                                                        {0, 4, 50, 60, "four"}});
 }
 
 TEST_CASE("film time: without a voice captions run to the next beat, estimates or not",
@@ -228,6 +243,8 @@ TEST_CASE("film time: without a voice captions run to the next beat, estimates o
     CHECK(caption_end(spec, 0) == 1.2);
     CHECK(caption_end(spec, 2) == 3);
     CHECK(caption_end(spec, 4) == 6);
-    CHECK(Timeline(spec).cues() ==
-          std::vector<Cue>{{0, 1.2, "one"}, {2, 3, "two"}, {3, 5, "three"}, {5, 6, "four"}});
+    CHECK(Timeline(spec, 10).cues() == std::vector<Cue>{{0, 0, 0, 12, "one"},
+                                                        {0, 2, 20, 30, "two"},
+                                                        {0, 3, 30, 50, "three"},
+                                                        {0, 4, 50, 60, "four"}});
 }

@@ -31,7 +31,7 @@ Lines timed(const engine::LinkTiming& row) {
 TEST_CASE("interconnect shows the engine's traffic on each link", "[chapters][interconnect]") {
     const ChapterSpec spec = chapter_test::load_spec("kind_interconnect.yaml");
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
-    const Timeline timeline(spec);
+    const Timeline timeline(spec, Video{}.fps);
     const engine::Config& before = timeline.states()[0];
     REQUIRE(before.layout == engine::Parallel{16, 4, 2, 0});
 
@@ -66,7 +66,7 @@ TEST_CASE("interconnect: a set: of tp/pp moves the pipeline onto the network",
           "[chapters][interconnect]") {
     const ChapterSpec spec = chapter_test::load_spec("kind_interconnect.yaml");
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
-    const Timeline timeline(spec);
+    const Timeline timeline(spec, Video{}.fps);
     const engine::Config& after = timeline.states()[1];
     REQUIRE(after.layout.dp() == 1);
     const engine::LinkTimings l = engine::link_timings(after);

@@ -13,6 +13,7 @@
 #include "story/chapter.hpp"
 #include "story/schema.hpp"
 #include "tests/story/chapter_fixture.hpp"
+#include "tests/story/lines.hpp"
 
 namespace fs = std::filesystem;
 
@@ -120,10 +121,7 @@ TEST_CASE("README's table of chapter kinds is the registry's", "[docs]") {
         CHECK(std::string(k.shows).size() > 40);
         REQUIRE_FALSE(k.goldens.empty());
         CHECK(fs::exists(kSource / "tests/golden" / (std::string(k.goldens.front().png) + ".png")));
-        const std::string row = "| `" + k.name + "` |";
-        const auto at = readme.find(row);
-        CHECK(at != std::string::npos);
-        CHECK(readme.find(row, at + 1) == std::string::npos);
+        CHECK(story_test::lines_matching(readme, "\\| `" + k.name + "` \\|.*").size() == 1);
     }
 }
 
@@ -131,7 +129,7 @@ TEST_CASE("the fuzz dictionary is the schema's keys and values and fuzz/syntax.d
     const std::string dict = fuzz_dictionary();
     check_or_write(kSource / "fuzz/storyboard.dict", dict);
     for (const story::KindInfo& k : story::chapter_kinds())
-        CHECK(dict.find("\n\"" + k.name + "\"\n") != std::string::npos);
+        CHECK(story_test::has_line(dict, "\"" + k.name + "\""));
     for (const char* key : {"cp_split", "set", "pronounce"})
-        CHECK(dict.find("\n\"" + std::string(key) + ": \"\n") != std::string::npos);
+        CHECK(story_test::has_line(dict, "\"" + std::string(key) + ": \""));
 }

@@ -47,7 +47,7 @@ long ranks_with(const engine::Layout3D& l, int engine::RankPlace::*field, int va
 TEST_CASE("layout_3d draws the engine's placement", "[chapters][layout_3d]") {
     const ChapterSpec spec = chapter_test::load_spec("kind_layout_3d.yaml");
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
-    const Timeline timeline(spec);
+    const Timeline timeline(spec, Video{}.fps);
     const engine::Config& before = timeline.states()[0];
     const engine::Layout3D l = engine::layout_3d(before.layout, before.cluster.gpus_per_node);
     REQUIRE(l.dp == 4);  // by hand: 16 / (tp 2 x pp 2)
@@ -75,7 +75,7 @@ TEST_CASE("layout_3d draws the engine's placement", "[chapters][layout_3d]") {
 TEST_CASE("layout_3d re-slices on set: tp 4, pp 2", "[chapters][layout_3d]") {
     const ChapterSpec spec = chapter_test::load_spec("kind_layout_3d.yaml");
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
-    const Timeline timeline(spec);
+    const Timeline timeline(spec, Video{}.fps);
     const engine::Config& after = timeline.states()[1];
     const engine::Layout3D l = engine::layout_3d(after.layout, after.cluster.gpus_per_node);
     REQUIRE(l.dp == 2);
@@ -108,7 +108,7 @@ struct Rack {
     explicit Rack(const std::string& storyboard)
         : spec(chapter_test::load_spec(storyboard)),
           chapter(make_chapter(spec, Video{}, chapter_test::kMetrics)),
-          timeline(spec) {}
+          timeline(spec, Video{}.fps) {}
     engine::Layout3D layout(int state) const {
         const engine::Config& c = timeline.states()[state];
         return engine::layout_3d(c.layout, c.cluster.gpus_per_node);

@@ -67,7 +67,7 @@ TEST_CASE("pipeline_bubble: GPipe timeline, formula and activations held",
           "[chapters][pipeline_bubble]") {
     const ChapterSpec kSpec = load();
     const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
-    const Timeline timeline(kSpec);
+    const Timeline timeline(kSpec, Video{}.fps);
     const engine::Config& gpipe = timeline.states()[0];
     REQUIRE(gpipe.training.schedule == engine::Schedule::gpipe);
     const engine::PipelineSchedule sched = schedule_of(gpipe);
@@ -88,7 +88,7 @@ TEST_CASE("pipeline_bubble: 1F1B holds p - s micro-batches, more micro-batches s
           "[chapters][pipeline_bubble]") {
     const ChapterSpec kSpec = load();
     const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
-    const Timeline timeline(kSpec);
+    const Timeline timeline(kSpec, Video{}.fps);
     const Scene at15 = chapter->scene_at(15);
     check_slots(at15, schedule_of(timeline.states()[1]));
     CHECK(engine::in_flight_micro_batches(timeline.states()[1].training, 4) == 4);
@@ -112,7 +112,7 @@ TEST_CASE("pipeline_bubble: the interleaved schedule and its smaller bubble",
           "[chapters][pipeline_bubble]") {
     const ChapterSpec kSpec = load();
     const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
-    const Timeline timeline(kSpec);
+    const Timeline timeline(kSpec, Video{}.fps);
     const engine::Config& inter = timeline.states()[3];
     const engine::PipelineSchedule sched = schedule_of(inter);
     REQUIRE(sched.slots.size() == 2u * 4 * 16 * 2);
@@ -132,7 +132,7 @@ TEST_CASE("pipeline_bubble: ZB-H1 draws B and W apart", "[chapters][pipeline_bub
     spec.config.training.schedule = engine::Schedule::zb_h1;
     spec.beats.resize(1);
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
-    const Timeline timeline(spec);
+    const Timeline timeline(spec, Video{}.fps);
     const engine::Config& zb = timeline.states()[0];
     REQUIRE(zb.training.schedule == engine::Schedule::zb_h1);
     const Scene s = chapter->scene_at(10);

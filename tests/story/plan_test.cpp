@@ -58,7 +58,7 @@ void check_ranked(const Scene& s, const engine::PlanResult& r) {
 TEST_CASE("plan shows the planner's totals, sample and ranking", "[chapters][plan]") {
     const ChapterSpec spec = chapter_test::load_spec("kind_plan.yaml");
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
-    const Timeline timeline(spec);
+    const Timeline timeline(spec, Video{}.fps);
     const engine::PlanResult r = plan_of(timeline.states()[0]);
     REQUIRE(r.batch_splits_dropped > 0);  // 384 sequences do not divide over dp 64 x 4
 

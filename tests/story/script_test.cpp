@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "story/timed.hpp"
+#include "tests/story/lines.hpp"
 
 namespace {
 
@@ -57,15 +58,15 @@ TEST_CASE("script lines follow the film's clock and name each beat's take by its
 TEST_CASE("script Markdown has one table per chapter with escaped pipes") {
     const story::Storyboard b = board();
     const std::string md = story::script_markdown(b, story::script_lines(b, {b.chapters, 30}));
-    CHECK(md.rfind("# Narration script: A \\| B\n", 0) == 0);
-    CHECK(md.find("## intro: ") != std::string::npos);
-    CHECK(md.find("## ring: ") != std::string::npos);
+    CHECK(story_test::lines_of(md).front() == "# Narration script: A \\| B");
+    CHECK(story_test::lines_matching(md, "## .*") ==
+          std::vector<std::string>{"## intro: ", "## ring: "});  // chapters without a title
     // Speech seconds: the reading estimates, without a voice (max(1 s, characters / 15)).
-    CHECK(md.find("| 1 | 00:00:01.500 | 00:00:01.500 | 1.0 | intro-1.wav | First, a line |") !=
-          std::string::npos);
-    CHECK(
-        md.find("| 3 | 00:00:06.000 | 00:00:02.000 | 1.0 | takes/odd.flac | Sorted \\| second |") !=
-        std::string::npos);
+    CHECK(story_test::lines_matching(md, "\\| [0-9].*") ==
+          std::vector<std::string>{
+              "| 1 | 00:00:01.500 | 00:00:01.500 | 1.0 | intro-1.wav | First, a line |",
+              "| 1 | 00:00:04.000 | 00:00:00.000 | 1.3 | ring-1.wav | Quoted \"words\", here |",
+              "| 3 | 00:00:06.000 | 00:00:02.000 | 1.0 | takes/odd.flac | Sorted \\| second |"});
 }
 
 TEST_CASE("script CSV quotes fields with commas and quotes") {

@@ -61,7 +61,7 @@ void check_rows(const Scene& s, const engine::Config& c) {
 TEST_CASE("summary rows are the engine's figures for each strategy", "[chapters][summary]") {
     const ChapterSpec spec = chapter_test::load_spec("kind_summary.yaml");
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
-    const Timeline timeline(spec);
+    const Timeline timeline(spec, Video{}.fps);
     REQUIRE(timeline.states()[0].layout.gpus == 32);
 
     const Scene s = chapter->scene_at(13);
@@ -86,7 +86,7 @@ TEST_CASE("summary's last row keeps the chapter's cp and ep and names five axes"
           "[chapters][summary]") {
     const ChapterSpec spec = chapter_test::load_spec("summary_5d.yaml");
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
-    const Timeline timeline(spec);
+    const Timeline timeline(spec, Video{}.fps);
     const engine::Config& c = timeline.states()[0];
     const engine::Parallel d3 = engine::strategy_configs(c)[6].config.layout;
     REQUIRE(d3.cp == 2);

@@ -55,7 +55,7 @@ TEST_CASE("tensor_parallel: two GPUs, traffic and memory from the engine",
           "[chapters][tensor_parallel]") {
     const ChapterSpec kSpec = load();
     const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
-    const engine::Config c = Timeline(kSpec).states()[0];
+    const engine::Config c = Timeline(kSpec, Video{}.fps).states()[0];
     REQUIRE(c.layout.tp == 2);
     const Scene s = chapter->scene_at(19.5);
     CHECK(lanes(s) == 2);
@@ -89,7 +89,7 @@ TEST_CASE("tensor_parallel: set tp 4 morphs to four lanes and quarter slices",
           "[chapters][tensor_parallel]") {
     const ChapterSpec kSpec = load();
     const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
-    const engine::Config c = Timeline(kSpec).states()[1];
+    const engine::Config c = Timeline(kSpec, Video{}.fps).states()[1];
     REQUIRE(c.layout.tp == 4);
     const Scene end = chapter->scene_at(25.9);
     CHECK(lanes(end) == 4);
@@ -104,5 +104,6 @@ TEST_CASE("tensor_parallel: set tp 4 morphs to four lanes and quarter slices",
     CHECK(mid != after);
     CHECK(mid !=
           "weights " +
-              format_bytes(engine::per_gpu_memory(Timeline(kSpec).states()[0]).weights.value));
+              format_bytes(
+                  engine::per_gpu_memory(Timeline(kSpec, Video{}.fps).states()[0]).weights.value));
 }

@@ -18,6 +18,8 @@ TEST_CASE("a one-second chapter has exactly fps frames", "[time]") {
     CHECK(frame_count(0.1, 30) == 3);  // never accumulated: 0.1 * 30 rounds to 3 frames
     // t = f / fps is exact for every frame, not summed from 1/fps steps.
     CHECK(time_of_frame(2999, 30) == 2999.0 / 30);
+    CHECK(chapter_frame(0.45, 40, 10) == 5);  // nearest, a half away from zero
+    CHECK(chapter_frame(4.5, 40, 10) == 40);  // at most the chapter's length
 }
 
 TEST_CASE("easings start at 0, end at 1 and are monotonic", "[easing]") {
@@ -55,18 +57,18 @@ ChapterSpec spec_with_beats() {
 }  // namespace
 
 TEST_CASE("timeline: captions run from their beat to the next beat", "[timeline]") {
-    const Timeline tl(spec_with_beats());
+    const Timeline tl(spec_with_beats(), 10);
     REQUIRE(tl.cues().size() == 3);
-    CHECK(tl.cues()[0] == Cue{0, 5, "first"});
-    CHECK(tl.cues()[1] == Cue{5, 12, "switch"});  // the silent beat at 12 s ends it
-    CHECK(tl.cues()[2] == Cue{15, 20, "last"});
+    CHECK(tl.cues()[0] == Cue{0, 0, 0, 50, "first"});
+    CHECK(tl.cues()[1] == Cue{0, 1, 50, 120, "switch"});  // the silent beat at 12 s ends it
+    CHECK(tl.cues()[2] == Cue{0, 3, 150, 200, "last"});
     CHECK(tl.cue_at(4.99)->text == "first");
     CHECK(tl.cue_at(12.5) == nullptr);
     CHECK(tl.cue_at(19.9)->text == "last");
 }
 
 TEST_CASE("timeline: set beats produce states and morph progress", "[timeline]") {
-    const Timeline tl(spec_with_beats());
+    const Timeline tl(spec_with_beats(), 10);
     REQUIRE(tl.states().size() == 2);
     CHECK(tl.states()[0].training.precision == engine::Precision::bf16_mixed);
     CHECK(tl.states()[1].training.precision == engine::Precision::fp8_mixed);
@@ -76,4 +78,21 @@ TEST_CASE("timeline: set beats produce states and morph progress", "[timeline]")
     CHECK(tl.morph_at(6).u == Approx(0.5));
     CHECK(tl.morph_at(7).u == 1);
     CHECK(tl.morph_at(19).u == 1);
+    CHECK((tl.state_start(1) == 5 && tl.state_over(1) == 2 && tl.state_end(1) == 7));
+}
+
+TEST_CASE("timeline: a beat's picture rests half a second after its morph, before the next beat",
+          "[timeline]") {
+    const Timeline tl(spec_with_beats(), 10);
+    CHECK(tl.rest_frame(0) == 5);    // 0 s + 0.5 s
+    CHECK(tl.rest_frame(1) == 75);   // 5 s + 2 s over + 0.5 s
+    CHECK(tl.rest_frame(2) == 125);  // 12 s + 0.5 s
+    CHECK(tl.rest_frame(3) == 155);
+    ChapterSpec close = spec_with_beats();
+    close.beats[2].at = 7.2;  // the next beat comes before the morph's rest: its frame before
+    CHECK(Timeline(close, 10).rest_frame(1) == 71);
+    close.beats[3].at = 19.9;  // at most the chapter's last frame (199 at 10 fps)
+    CHECK(Timeline(close, 10).rest_frame(3) == 199);
+    close.beats[3].at = 7.2;  // two beats on one frame: never before the beat's own frame
+    CHECK(Timeline(close, 10).rest_frame(2) == 72);
 }

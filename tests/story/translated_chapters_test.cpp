@@ -106,7 +106,7 @@ TEST_CASE("bytes_per_parameter in German: 'Pro Karte' reads 1.120 GB for the 70B
           "[chapters][locale]") {
     const ChapterSpec spec = chapter_test::load_spec("kind_bytes_per_parameter.yaml");
     // The second state: the model grown to 70B, in bf16 with Adam (16 bytes a parameter).
-    const Timeline timeline(spec);
+    const Timeline timeline(spec, Video{}.fps);
     REQUIRE(timeline.states().size() > 2);
     REQUIRE(timeline.states()[1].model.name == "70B");
     const auto chapter = make_chapter(spec, in_language("de"), chapter_test::kMetrics);

@@ -97,7 +97,7 @@ TEST_CASE("zero_bubble: 1F1B, its backward split, then ZB-H1, ZB-H2 and DualPipe
           "[chapters][zero_bubble]") {
     const ChapterSpec spec = load();
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
-    const Timeline timeline(spec);
+    const Timeline timeline(spec, Video{}.fps);
     REQUIRE(timeline.states().size() == 4);
     const engine::Config &ofob = timeline.states()[0], &h1 = timeline.states()[1],
                          &h2 = timeline.states()[2], &dual = timeline.states()[3];
@@ -156,7 +156,7 @@ TEST_CASE("zero_bubble: 1F1B, its backward split, then ZB-H1, ZB-H2 and DualPipe
 TEST_CASE("zero_bubble: the Ws slide from 1F1B into ZB-H1's bubble", "[chapters][zero_bubble]") {
     const ChapterSpec spec = load();
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
-    const Timeline timeline(spec);
+    const Timeline timeline(spec, Video{}.fps);
     const double t = 15;
     const Morph m = timeline.morph_at(t);
     REQUIRE(m.from == 0);
