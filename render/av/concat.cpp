@@ -9,8 +9,8 @@
 #include <new>
 #include <optional>
 
-#include "render/av/aac_segment.hpp"
 #include "render/av/av.hpp"
+#include "render/sound/aac_segment.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/temp_file.hpp"
 

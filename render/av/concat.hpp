@@ -20,7 +20,7 @@ struct SubtitleCue {
     std::string text;  // UTF-8
 };
 
-// One AAC segment (render/av/aac_segment): its packets are the film's frames from first - lead.
+// One AAC segment (render/sound/aac_segment): its packets are the film's frames from first - lead.
 struct ConcatSound {
     std::string path;
     std::int64_t first = 0, lead = 0;

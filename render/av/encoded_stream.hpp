@@ -8,9 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "render/av/audio_encoder.hpp"
 #include "render/av/av.hpp"
 #include "render/sinks/sink.hpp"
+#include "render/sound/audio_encoder.hpp"
 #include "render/sys/temp_file.hpp"
 
 namespace render {

@@ -4,8 +4,8 @@
 #include <memory>
 #include <string>
 
-#include "render/av/audio_mix.hpp"
 #include "render/sinks/sink.hpp"
+#include "render/sound/audio_mix.hpp"
 
 namespace render {
 

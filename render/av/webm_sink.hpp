@@ -5,10 +5,10 @@
 #include <memory>
 #include <string>
 
-#include "render/av/audio_mix.hpp"
 #include "render/draw/fonts.hpp"
 #include "render/draw/raster.hpp"
 #include "render/sinks/sink.hpp"
+#include "render/sound/audio_mix.hpp"
 
 namespace render {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "render/av/aac_segment.hpp"
 #include "render/film/film_job.hpp"
 #include "render/film/segment_cache.hpp"
+#include "render/sound/aac_segment.hpp"
 #include "render/sys/cancel.hpp"
 
 namespace render {

@@ -11,12 +11,12 @@
 #include <map>
 #include <set>
 
-#include "render/av/aac_segment.hpp"
-#include "render/av/audio_decode.hpp"
 #include "render/av/video_probe.hpp"
 #include "render/cli/video_options.hpp"
 #include "render/film/director.hpp"
-#include "render/film/film_audio.hpp"
+#include "render/sound/aac_segment.hpp"
+#include "render/sound/decode/audio_decode.hpp"
+#include "render/sound/film_audio.hpp"
 #include "render/sys/stopwatch.hpp"
 #include "story/film_time.hpp"
 #include "story/load.hpp"

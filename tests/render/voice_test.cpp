@@ -10,7 +10,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "render/av/audio_decode.hpp"
+#include "render/sound/decode/audio_decode.hpp"
 #include "render/sys/files.hpp"
 #include "render/voice/open_jtalk_files.hpp"
 #include "render/voice/speech.hpp"

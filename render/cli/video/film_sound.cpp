@@ -4,7 +4,7 @@
 #include <ostream>
 
 #include "render/cli/storyboard_inputs.hpp"
-#include "render/film/film_audio.hpp"
+#include "render/sound/film_audio.hpp"
 #include "render/voice/speech.hpp"
 
 namespace render {

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "render/av/audio_mix.hpp"
+#include "render/sound/audio_mix.hpp"
 #include "render/sys/temp_file.hpp"
 
 namespace render {

@@ -1,6 +1,6 @@
 // AudioReader: raw speech files read directly, everything else demuxed, decoded and converted by
 // libswresample to interleaved float at 48 kHz; both behind one small Source interface.
-#include "render/av/audio_decode.hpp"
+#include "render/sound/decode/audio_decode.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "render/av/av.hpp"
-#include "render/av/resampler.hpp"
+#include "render/sound/decode/resampler.hpp"
 #include "render/sys/error.hpp"
 
 namespace render {

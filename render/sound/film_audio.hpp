@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "render/av/audio_mix.hpp"
+#include "render/sound/audio_mix.hpp"
 #include "story/diagnostics.hpp"
 #include "story/storyboard.hpp"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "render/av/audio_decode.hpp"
+#include "render/sound/decode/audio_decode.hpp"
 
 namespace render {
 

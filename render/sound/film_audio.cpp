@@ -1,12 +1,12 @@
 // The film's sound from its storyboard; see film_audio.hpp. Beats are placed on the film's frame
 // clock (story::FilmTime), so a line starts on the very frame its beat does.
-#include "render/film/film_audio.hpp"
+#include "render/sound/film_audio.hpp"
 
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
 
-#include "render/av/audio_decode.hpp"
+#include "render/sound/decode/audio_decode.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/hash.hpp"
 #include "story/film_time.hpp"

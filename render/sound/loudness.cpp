@@ -1,5 +1,5 @@
 // LoudnessMeter over libebur128 (modes I and TRUE_PEAK, both channels weighted 1 as R128 says).
-#include "render/av/loudness.hpp"
+#include "render/sound/loudness.hpp"
 
 #include <ebur128.h>
 
@@ -9,7 +9,7 @@
 #include <new>
 #include <vector>
 
-#include "render/av/audio_decode.hpp"
+#include "render/sound/decode/audio_decode.hpp"
 #include "render/sys/error.hpp"
 
 namespace render {

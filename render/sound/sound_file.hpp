@@ -5,8 +5,8 @@
 #pragma once
 #include <functional>
 
-#include "render/av/audio_encoder.hpp"
-#include "render/av/audio_mix.hpp"
+#include "render/sound/audio_encoder.hpp"
+#include "render/sound/audio_mix.hpp"
 #include "render/sys/temp_file.hpp"
 
 namespace render {

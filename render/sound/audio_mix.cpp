@@ -1,7 +1,7 @@
 // MixWindow: the two stems built a block at a time on the film's sample clock (clips summed into
 // the voice stem, the music read, levelled and faded), then one libavfilter graph ducks, sums and
 // limits them; the warm-up before the window is mixed and dropped.
-#include "render/av/audio_mix.hpp"
+#include "render/sound/audio_mix.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
 // AAC segments: the window's mix through the AAC encoder, keeping the packets of the frames the
 // window owns, written to an .m4a that the film's assembly copies from.
-#include "render/av/aac_segment.hpp"
+#include "render/sound/aac_segment.hpp"
 
 #include <algorithm>
 
-#include "render/av/sound_file.hpp"
+#include "render/sound/sound_file.hpp"
 #include "render/sys/error.hpp"
 
 namespace render {

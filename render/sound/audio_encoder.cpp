@@ -1,6 +1,6 @@
 // AudioEncoder: see audio_encoder.hpp. Bit-exact flag, one thread, fixed options: identical PCM
 // gives identical packets.
-#include "render/av/audio_encoder.hpp"
+#include "render/sound/audio_encoder.hpp"
 
 #include <algorithm>
 #include <new>
@@ -9,7 +9,7 @@ extern "C" {
 #include <libavutil/channel_layout.h>
 }
 
-#include "render/av/audio_decode.hpp"
+#include "render/sound/decode/audio_decode.hpp"
 #include "render/sys/error.hpp"
 
 namespace render {

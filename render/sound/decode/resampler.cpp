@@ -1,12 +1,12 @@
 // Resampling with libswresample; see resampler.hpp.
-#include "render/av/resampler.hpp"
+#include "render/sound/decode/resampler.hpp"
 
 extern "C" {
 #include <libswresample/swresample.h>
 }
 
-#include "render/av/audio_decode.hpp"
 #include "render/av/av.hpp"
+#include "render/sound/decode/audio_decode.hpp"
 
 namespace render {
 

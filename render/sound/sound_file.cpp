@@ -1,5 +1,5 @@
 // Sound files: a MixWindow through an AudioEncoder into a bit-exact one-stream muxer.
-#include "render/av/sound_file.hpp"
+#include "render/sound/sound_file.hpp"
 
 #include <new>
 

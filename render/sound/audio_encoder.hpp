@@ -28,7 +28,7 @@ std::string to_string(const AudioCodecSetup& setup);
 // quality 1 it took 3.0 s of CPU instead of 7.6 s for the default film's sound, wrote 6.9 MB
 // instead of 11.2 MB and followed the waveform closer (mean segmental SNR 36.6 dB against
 // 27.8 dB; README "Sound"). Without rate control its output depends on the last few seconds
-// only, which the joins of chapter segments need (render/av/aac_segment.hpp). No noise
+// only, which the joins of chapter segments need (render/sound/aac_segment.hpp). No noise
 // substitution: it codes noise as noise, not as the waveform the seams are measured against.
 const AudioCodecSetup& aac_setup();
 // Opus at 128 kb/s, 20 ms frames (libopus).
