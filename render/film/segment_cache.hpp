@@ -11,8 +11,8 @@
 #include <set>
 #include <string>
 
-#include "render/av/mp4_sink.hpp"
 #include "render/draw/fonts.hpp"
+#include "render/sinks/video/mp4_sink.hpp"
 #include "story/chapter.hpp"
 #include "story/storyboard.hpp"
 

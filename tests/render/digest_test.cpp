@@ -245,7 +245,7 @@ TEST_CASE("the drawing digest hashes every file under render/draw, render/sinks 
           "[key]") {
     const std::set<std::string> listed = listed_in(SHARDREEL_DRAWING_LIST);
     CHECK(listed == files_under(kDrawingDirs));
-    CHECK(listed.count("render/av/encoded_stream.cpp") == 1);
+    CHECK(listed.count("render/sinks/video/encoded_stream.cpp") == 1);
     CHECK(listed.size() > 20);
 }
 

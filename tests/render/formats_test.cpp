@@ -6,11 +6,11 @@
 #include <fstream>
 #include <tuple>
 
-#include "render/av/gif_sink.hpp"
-#include "render/av/make_sink.hpp"
-#include "render/av/palette.hpp"
 #include "render/av/video_probe.hpp"
 #include "render/sinks/png_sequence_sink.hpp"
+#include "render/sinks/video/gif_sink.hpp"
+#include "render/sinks/video/make_sink.hpp"
+#include "render/sinks/video/palette.hpp"
 #include "render/sys/error.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/pixels.hpp"

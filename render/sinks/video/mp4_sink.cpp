@@ -1,7 +1,7 @@
 // Encodes Cairo ARGB32 frames to H.264 (libx264) in an MP4 written through a temporary file:
 // swscale converts to BT.709 limited-range yuv420p (make_yuv420p_converter), pts is the frame
 // index at time base 1/fps; drawing and encoding run on separate threads.
-#include "render/av/mp4_sink.hpp"
+#include "render/sinks/video/mp4_sink.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "render/av/av.hpp"
-#include "render/av/encoded_stream.hpp"
+#include "render/sinks/video/encoded_stream.hpp"
 #include "render/sys/bounded_queue.hpp"
 #include "render/sys/error.hpp"
 

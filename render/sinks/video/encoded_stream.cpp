@@ -1,6 +1,6 @@
 // EncodedStream: see encoded_stream.hpp. Encoder settings are fixed and the muxer bit-exact, so
 // identical frames give identical files.
-#include "render/av/encoded_stream.hpp"
+#include "render/sinks/video/encoded_stream.hpp"
 
 #include <new>
 

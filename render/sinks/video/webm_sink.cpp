@@ -1,13 +1,13 @@
 // Rasterises each scene, converts it to BT.709 yuv420p and encodes it with libvpx-vp9 into a
 // WebM written through a temporary file; pts is the frame index at time base 1/fps. The sound
 // follows each frame, so the muxer holds little of either.
-#include "render/av/webm_sink.hpp"
+#include "render/sinks/video/webm_sink.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <vector>
 
-#include "render/av/encoded_stream.hpp"
+#include "render/sinks/video/encoded_stream.hpp"
 #include "render/sys/error.hpp"
 
 namespace render {

@@ -1,5 +1,5 @@
 // Median-cut palettes and nearest-colour mapping; see palette.hpp.
-#include "render/av/palette.hpp"
+#include "render/sinks/video/palette.hpp"
 
 #include <algorithm>
 #include <array>

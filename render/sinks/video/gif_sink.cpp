@@ -1,12 +1,12 @@
 // GifSink: see gif_sink.hpp. The output file is only created in finish(), through EncodedStream.
-#include "render/av/gif_sink.hpp"
+#include "render/sinks/video/gif_sink.hpp"
 
 #include <cmath>
 #include <cstring>
 
-#include "render/av/encoded_stream.hpp"
-#include "render/av/palette.hpp"
 #include "render/draw/raster.hpp"
+#include "render/sinks/video/encoded_stream.hpp"
+#include "render/sinks/video/palette.hpp"
 #include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"
 

@@ -1,9 +1,9 @@
 // The video sinks by extension, then the stills'; see make_sink.hpp.
-#include "render/av/make_sink.hpp"
+#include "render/sinks/video/make_sink.hpp"
 
-#include "render/av/gif_sink.hpp"
-#include "render/av/mp4_sink.hpp"
-#include "render/av/webm_sink.hpp"
+#include "render/sinks/video/gif_sink.hpp"
+#include "render/sinks/video/mp4_sink.hpp"
+#include "render/sinks/video/webm_sink.hpp"
 #include "render/sys/error.hpp"
 
 namespace render {
