@@ -1,7 +1,7 @@
 // Assembly; see assemble.hpp.
 #include "render/film/assemble.hpp"
 
-#include "render/av/concat.hpp"
+#include "render/container/concat.hpp"
 #include "render/film/captions.hpp"
 #include "render/sinks/sink.hpp"
 #include "render/sound/sound_file.hpp"

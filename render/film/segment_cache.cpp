@@ -8,8 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "render/av/video_probe.hpp"
-#include "render/code_digest.hpp"     // generated at build time
+#include "render/code_digest.hpp"  // generated at build time
+#include "render/container/video_probe.hpp"
 #include "render/drawing_digest.hpp"  // generated at build time
 #include "render/film/chapter_fields.hpp"
 #include "render/film/digest.hpp"

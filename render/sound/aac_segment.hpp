@@ -2,7 +2,7 @@
 // click: every chapter is cut on the film's global grid of 1024-sample AAC frames, its encoder is
 // fed some of the neighbours' mix on each side (so its first frames overlap and cancel with the
 // previous chapter's last ones), and it keeps its view of the previous chapter's last frames, so
-// the film can be joined where both encoders wrote the very same frame (render/av/concat).
+// the film can be joined where both encoders wrote the very same frame (render/container/concat).
 #pragma once
 #include <cstdint>
 #include <string>

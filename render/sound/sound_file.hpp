@@ -1,7 +1,7 @@
 // Sound files of the film's mix: one audio stream encoded from a window of the mix into a
 // one-stream file (the AAC segments and the WAV output), and the whole film's mix as a WAV,
 // 32-bit float at 48 kHz stereo, for an editor or a review (an M4A of the film's AAC track is
-// render/av/concat's sound-only case).
+// render/container/concat's sound-only case).
 #pragma once
 #include <functional>
 

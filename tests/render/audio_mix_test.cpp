@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "render/av/concat.hpp"
+#include "render/container/concat.hpp"
 #include "render/sound/aac_segment.hpp"
 #include "render/sound/loudness.hpp"
 #include "render/sys/temp_file.hpp"

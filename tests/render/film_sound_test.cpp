@@ -11,8 +11,8 @@
 #include <map>
 #include <set>
 
-#include "render/av/video_probe.hpp"
 #include "render/cli/video_options.hpp"
+#include "render/container/video_probe.hpp"
 #include "render/film/director.hpp"
 #include "render/sound/aac_segment.hpp"
 #include "render/sound/decode/audio_decode.hpp"

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <tuple>
 
-#include "render/av/video_probe.hpp"
+#include "render/container/video_probe.hpp"
 #include "render/sinks/png_sequence_sink.hpp"
 #include "render/sinks/video/gif_sink.hpp"
 #include "render/sinks/video/make_sink.hpp"

@@ -1,6 +1,6 @@
 // Video read-back for tests and checks: metadata from the demuxer, packets in file order, and
 // one decoded frame converted to RGB24 with the BT.709 matrix.
-#include "render/av/video_probe.hpp"
+#include "render/container/video_probe.hpp"
 
 #include <new>
 

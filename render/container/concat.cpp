@@ -1,6 +1,6 @@
 // Stream-copy concatenation: video segments shifted end to end, the sound's AAC frames stamped
 // on the film's grid, both interleaved by time; the H.264 and AAC bytes are untouched.
-#include "render/av/concat.hpp"
+#include "render/container/concat.hpp"
 
 #include <algorithm>
 #include <cmath>
