@@ -3,7 +3,7 @@
 
 #include "engine/report.hpp"
 #include "render/cli/numbers_json.hpp"
-#include "render/draw/markup.hpp"
+#include "render/markup/markup.hpp"
 #include "story/chapter.hpp"
 #include "story/locale.hpp"
 

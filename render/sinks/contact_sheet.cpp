@@ -11,8 +11,8 @@
 #include <memory>
 #include <set>
 
-#include "render/draw/markup.hpp"
 #include "render/draw/raster.hpp"
+#include "render/markup/markup.hpp"
 #include "render/sinks/png_writer.hpp"
 #include "render/sinks/still_sinks.hpp"
 #include "render/sys/cancel.hpp"

@@ -124,8 +124,8 @@ const std::vector<std::pair<const char*, Edit>>& edits() {
 
 fs::path source_dir() { return SHARDREEL_SOURCE_DIR; }
 
-const std::vector<std::string> kDrawingDirs{"render/draw", "render/sinks", "render/av",
-                                            "render/container", "render/sound"};
+const std::vector<std::string> kDrawingDirs{"render/draw", "render/markup",    "render/sinks",
+                                            "render/av",   "render/container", "render/sound"};
 const std::vector<std::string> kCodeDirs{"story", "engine", "render/film",
                                          "cmake/embed_catalogues.cpp"};
 

@@ -1,5 +1,5 @@
 // See markup.hpp.
-#include "render/draw/markup.hpp"
+#include "render/markup/markup.hpp"
 
 namespace render {
 
