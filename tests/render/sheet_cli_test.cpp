@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "render/cli/storyboard_inputs.hpp"
-#include "render/sinks/contact_sheet.hpp"
+#include "render/sheet/contact_sheet.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;

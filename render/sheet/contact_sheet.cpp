@@ -1,6 +1,6 @@
 // Contact sheets; see contact_sheet.hpp. Thumbnails are rasterised by the same painter as the
 // film, so the sheet shows exactly the frames the video shows.
-#include "render/sinks/contact_sheet.hpp"
+#include "render/sheet/contact_sheet.hpp"
 
 #include <cairo.h>
 
