@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "render/cli/commands.hpp"
-#include "render/cli/storyboard_inputs.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 #include "render/sheet/contact_sheet.hpp"
 #include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"

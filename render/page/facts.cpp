@@ -2,7 +2,7 @@
 #include "render/page/facts.hpp"
 
 #include "engine/report.hpp"
-#include "render/cli/numbers_json.hpp"
+#include "render/inputs/numbers_json.hpp"
 #include "render/markup/markup.hpp"
 #include "story/chapter.hpp"
 #include "story/locale.hpp"

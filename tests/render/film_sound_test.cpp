@@ -11,9 +11,9 @@
 #include <map>
 #include <set>
 
-#include "render/cli/video_options.hpp"
 #include "render/container/video_probe.hpp"
 #include "render/film/director.hpp"
+#include "render/inputs/video_options.hpp"
 #include "render/sound/aac_segment.hpp"
 #include "render/sound/decode/audio_decode.hpp"
 #include "render/sound/film_audio.hpp"

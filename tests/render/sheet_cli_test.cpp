@@ -5,7 +5,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "render/cli/storyboard_inputs.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 #include "render/sheet/contact_sheet.hpp"
 #include "tests/render/cli.hpp"
 

@@ -1,9 +1,9 @@
 // A film's sound; see film_sound.hpp.
-#include "render/cli/video/film_sound.hpp"
+#include "render/inputs/video/film_sound.hpp"
 
 #include <ostream>
 
-#include "render/cli/storyboard_inputs.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 #include "render/sound/film_audio.hpp"
 #include "render/voice/speech.hpp"
 

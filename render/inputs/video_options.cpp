@@ -1,5 +1,5 @@
 // Quality presets and video overrides; see video_options.hpp.
-#include "render/cli/video_options.hpp"
+#include "render/inputs/video_options.hpp"
 
 #include <algorithm>
 

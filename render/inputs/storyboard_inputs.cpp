@@ -1,5 +1,5 @@
 // Loading and selecting storyboards for the commands; see storyboard_inputs.hpp.
-#include "render/cli/storyboard_inputs.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "render/cli/video_options.hpp"
 #include "render/film/film_job.hpp"
+#include "render/inputs/video_options.hpp"
 #include "render/sys/temp_dir.hpp"
 #include "story/load.hpp"
 #include "story/storyboard.hpp"

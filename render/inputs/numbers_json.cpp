@@ -1,5 +1,5 @@
 // The cost model's figures as `numbers --format json` prints them; see numbers_json.hpp.
-#include "render/cli/numbers_json.hpp"
+#include "render/inputs/numbers_json.hpp"
 
 #include <cmath>
 #include <cstdint>
