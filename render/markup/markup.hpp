@@ -1,4 +1,5 @@
-// Escaping text for XML and HTML outputs (SVG text layer, contact sheet pages).
+// Escaping text for XML and HTML outputs (the SVG text layer, the contact sheet's and article
+// pages) and for the SSML espeak-ng speaks.
 #pragma once
 #include <string>
 

@@ -16,6 +16,7 @@
 
 #include "render/film/segment_cache.hpp"
 #include "render/film/sound_plan.hpp"
+#include "render/voice/speech_cache.hpp"
 #include "story/load.hpp"
 #include "tests/render/cli.hpp"
 
@@ -132,6 +133,8 @@ fs::path source_dir() { return SHARDREEL_SOURCE_DIR; }
 const std::vector<std::string> kDrawingDirs{"render/draw", "render/markup", "render/sinks",
                                             "render/av"};
 const std::vector<std::string> kSoundDirs{"render/sound", "render/av"};
+const std::vector<std::string> kVoiceDirs{"render/voice", "render/sound/decode", "render/markup",
+                                          "render/av"};
 const std::vector<std::string> kCodeDirs{"story", "engine", "render/film",
                                          "cmake/embed_catalogues.cpp"};
 
@@ -188,6 +191,14 @@ nlohmann::json sound_inputs() {
 std::string built_drawing_digest() { return segment_inputs()["drawing"]; }
 // The digest this build put in every sound segment's key.
 std::string built_sound_digest() { return sound_inputs()["code"]; }
+
+// The digest this build put in every speech key.
+std::string built_voice_digest() {
+    render::voice::LineRequest line;
+    line.voice = "en-us";
+    line.text = "One.";
+    return nlohmann::json::parse(render::speech_key(line, "").inputs)["code"];
+}
 
 }  // namespace
 
@@ -358,10 +369,23 @@ TEST_CASE("the picture and the sound share only libav's basics: no painter edit 
     CHECK(under(sound, "render/sinks").empty());
 }
 
-TEST_CASE(
-    "a sound key holds the sound digest and not the drawing digest, a segment key the "
-    "reverse",
-    "[key]") {
+TEST_CASE("the voice digest hashes the code that speaks and levels lines, nothing of the mix",
+          "[key]") {
+    const std::set<std::string> listed = listed_in(SHARDREEL_VOICE_LIST);
+    CHECK(listed == files_under(kVoiceDirs));
+    CHECK(listed.count("render/voice/module/level.cpp") == 1);
+    CHECK(listed.count("render/markup/markup.cpp") == 1);
+    CHECK(under(listed, "render/sound/decode") == files_under({"render/sound/decode"}));
+    CHECK(under(listed, "render/sound") == under(listed, "render/sound/decode"));
+    CHECK(listed.count("render/sound/audio_mix.cpp") == 0);
+}
+
+TEST_CASE("editing, adding or renaming any file there changes the voice digest", "[key]") {
+    check_every_edit_changes(kVoiceDirs, built_voice_digest(), SHARDREEL_VOICE_LIST,
+                             "render/voice/speech.cpp", "render/voice/module/new_engine.cpp");
+}
+
+TEST_CASE("a sound key holds no drawing digest and a segment key no sound digest", "[key]") {
     const nlohmann::json sound = sound_inputs(), segment = segment_inputs();
     const std::string sound_digest = sound["code"], drawing_digest = segment["drawing"];
     CHECK(sound_digest.size() == 64);
