@@ -58,44 +58,46 @@ std::vector<GifFrame> gif_timing(int frames, int fps) {
     return kept;
 }
 
+struct GifSink::Film {
+    const Fonts& fonts;
+    OutputSpec spec;
+    std::vector<story::Scene> scenes;
+
+    void finish() {
+        Frame frame{spec.width, spec.height, 0, {}};
+        PaletteMapper mapper(film_palette(scenes, fonts, frame));
+        EncodedStream stream(spec.path, gif_setup(spec));
+        AvFramePtr picture = stream.make_picture();
+        for (const GifFrame& kept : gif_timing(static_cast<int>(scenes.size()), spec.fps)) {
+            if (spec.cancel) spec.cancel->check();
+            rasterize(scenes[kept.index], fonts, frame);
+            av_check(av_frame_make_writable(picture.get()), "cannot reuse the GIF frame");
+            mapper.map(frame, picture->data[0], picture->linesize[0]);
+            set_palette(picture.get(), mapper.palette());
+            picture->pts = kept.start;
+            stream.send(picture.get());
+        }
+        stream.finish();
+    }
+};
+
+GifSink::GifSink(const Fonts& fonts) : fonts_(fonts), film_("GifSink") {}
+
+GifSink::~GifSink() = default;
+
 void GifSink::begin(const OutputSpec& spec) {
     abort();
     if (spec.width <= 0 || spec.height <= 0 || spec.width > 65535 || spec.height > 65535 ||
         spec.fps <= 0)
         throw SystemError("cannot write a GIF of " + std::to_string(spec.width) + "x" +
                           std::to_string(spec.height) + "@" + std::to_string(spec.fps));
-    spec_ = spec;
-    open_ = true;
+    film_.open(Film{fonts_, spec, {}});
 }
 
-void GifSink::write(const story::Scene& scene) {
-    if (!open_) throw SystemError("GifSink::write before begin()");
-    scenes_.push_back(scene);
-}
+void GifSink::write(const story::Scene& scene) { film_.get("write").scenes.push_back(scene); }
 
-void GifSink::finish() {
-    if (!open_) throw SystemError("GifSink::finish before begin()");
-    const std::vector<story::Scene> scenes = std::move(scenes_);
-    abort();
-    Frame frame{spec_.width, spec_.height, 0, {}};
-    PaletteMapper mapper(film_palette(scenes, fonts_, frame));
-    EncodedStream stream(spec_.path, gif_setup(spec_));
-    AvFramePtr picture = stream.make_picture();
-    for (const GifFrame& kept : gif_timing(static_cast<int>(scenes.size()), spec_.fps)) {
-        if (spec_.cancel) spec_.cancel->check();
-        rasterize(scenes[kept.index], fonts_, frame);
-        av_check(av_frame_make_writable(picture.get()), "cannot reuse the GIF frame");
-        mapper.map(frame, picture->data[0], picture->linesize[0]);
-        set_palette(picture.get(), mapper.palette());
-        picture->pts = kept.start;
-        stream.send(picture.get());
-    }
-    stream.finish();
-}
+void GifSink::finish() { film_.finish(); }
 
-void GifSink::abort() noexcept {
-    scenes_.clear();
-    open_ = false;
-}
+void GifSink::abort() noexcept { film_.abort(); }
 
 }  // namespace render

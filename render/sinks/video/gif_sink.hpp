@@ -7,6 +7,7 @@
 
 #include "render/draw/fonts.hpp"
 #include "render/sinks/sink.hpp"
+#include "render/sinks/sink_output.hpp"
 
 namespace render {
 
@@ -25,7 +26,8 @@ class GifSink final : public FrameSink {
   public:
     static constexpr int palette_samples = 24;  // frames rasterised to build the palette
 
-    explicit GifSink(const Fonts& fonts) : fonts_(fonts) {}
+    explicit GifSink(const Fonts& fonts);
+    ~GifSink() override;
 
     void begin(const OutputSpec& spec) override;
     // Keeps the display list (small), not pixels: the palette needs the whole film first.
@@ -35,10 +37,9 @@ class GifSink final : public FrameSink {
     void abort() noexcept override;
 
   private:
+    struct Film;  // the spec and the scenes written, encoded on finish()
     const Fonts& fonts_;
-    OutputSpec spec_;
-    std::vector<story::Scene> scenes_;
-    bool open_ = false;
+    SinkOutput<Film> film_;
 };
 
 }  // namespace render

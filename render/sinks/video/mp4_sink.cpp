@@ -135,43 +135,37 @@ struct Mp4Sink::Pipeline {
 };
 
 Mp4Sink::Mp4Sink(const Fonts& fonts, EncoderSettings settings)
-    : fonts_(fonts), settings_(std::move(settings)) {}
+    : fonts_(fonts), settings_(std::move(settings)), pipeline_("Mp4Sink") {}
 
 Mp4Sink::~Mp4Sink() { abort(); }
 
 void Mp4Sink::begin(const OutputSpec& spec) {
-    abort();
-    pipeline_ = std::make_unique<Pipeline>(spec, settings_);
+    pipeline_.open(spec, settings_);
     raster_.emplace(fonts_, spec.width, spec.height);
 }
 
 void Mp4Sink::write(const story::Scene& scene) {
-    if (!pipeline_) throw SystemError("Mp4Sink::write before begin()");
+    Pipeline& pipeline = pipeline_.get("write");
     if (raster_->draw(scene)) {
-        pipeline_->convert(raster_->frame());
+        pipeline.convert(raster_->frame());
     } else {
-        pipeline_->repeat();
+        pipeline.repeat();
     }
 }
 
 void Mp4Sink::write_frame(const Frame& frame) {
-    if (!pipeline_) throw SystemError("Mp4Sink::write_frame before begin()");
-    const OutputSpec& spec = pipeline_->spec;
+    Pipeline& pipeline = pipeline_.get("write_frame");
+    const OutputSpec& spec = pipeline.spec;
     if (frame.width != spec.width || frame.height != spec.height) {
         throw SystemError("frame is " + std::to_string(frame.width) + "x" +
                           std::to_string(frame.height) + ", the video " +
                           std::to_string(spec.width) + "x" + std::to_string(spec.height));
     }
-    pipeline_->convert(frame);
+    pipeline.convert(frame);
 }
 
-void Mp4Sink::finish() {
-    if (!pipeline_) throw SystemError("Mp4Sink::finish before begin()");
-    // Whatever happens, the sink is closed afterwards; a failed finish leaves no file.
-    const std::unique_ptr<Pipeline> pipeline = std::move(pipeline_);
-    pipeline->finish();
-}
+void Mp4Sink::finish() { pipeline_.finish(); }
 
-void Mp4Sink::abort() noexcept { pipeline_.reset(); }
+void Mp4Sink::abort() noexcept { pipeline_.abort(); }
 
 }  // namespace render

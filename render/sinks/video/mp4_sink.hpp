@@ -9,6 +9,7 @@
 #include "render/draw/fonts.hpp"
 #include "render/draw/raster.hpp"
 #include "render/sinks/sink.hpp"
+#include "render/sinks/sink_output.hpp"
 
 namespace render {
 
@@ -51,7 +52,7 @@ class Mp4Sink final : public FrameSink {
     const Fonts& fonts_;
     EncoderSettings settings_;
     std::optional<FrameRaster> raster_;  // write()'s pixels, allocated once per file
-    std::unique_ptr<Pipeline> pipeline_;
+    SinkOutput<Pipeline> pipeline_;
 };
 
 }  // namespace render

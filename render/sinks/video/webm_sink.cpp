@@ -90,30 +90,24 @@ struct WebmSink::Encoder {
 };
 
 WebmSink::WebmSink(const Fonts& fonts, Vp9Settings settings, const FilmAudio* sound)
-    : fonts_(fonts), settings_(settings), sound_(sound) {}
+    : fonts_(fonts), settings_(settings), sound_(sound), encoder_("WebmSink") {}
 
 WebmSink::~WebmSink() { abort(); }
 
 void WebmSink::begin(const OutputSpec& spec) {
-    abort();
-    encoder_ = std::make_unique<Encoder>(spec, settings_, sound_);
+    encoder_.open(spec, settings_, sound_);
     frame_.width = spec.width;
     frame_.height = spec.height;
 }
 
 void WebmSink::write(const story::Scene& scene) {
-    if (!encoder_) throw SystemError("WebmSink::write before begin()");
+    Encoder& encoder = encoder_.get("write");
     rasterize(scene, fonts_, frame_);
-    encoder_->encode(frame_);
+    encoder.encode(frame_);
 }
 
-void WebmSink::finish() {
-    if (!encoder_) throw SystemError("WebmSink::finish before begin()");
-    // Whatever happens, the sink is closed afterwards; a failed finish leaves no file.
-    const std::unique_ptr<Encoder> encoder = std::move(encoder_);
-    encoder->finish();
-}
+void WebmSink::finish() { encoder_.finish(); }
 
-void WebmSink::abort() noexcept { encoder_.reset(); }
+void WebmSink::abort() noexcept { encoder_.abort(); }
 
 }  // namespace render

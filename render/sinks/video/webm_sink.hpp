@@ -8,6 +8,7 @@
 #include "render/draw/fonts.hpp"
 #include "render/draw/raster.hpp"
 #include "render/sinks/sink.hpp"
+#include "render/sinks/sink_output.hpp"
 #include "render/sound/audio_mix.hpp"
 
 namespace render {
@@ -42,7 +43,7 @@ class WebmSink final : public FrameSink {
     Vp9Settings settings_;
     const FilmAudio* sound_;
     Frame frame_;  // reused by write(), so a film allocates its pixels once
-    std::unique_ptr<Encoder> encoder_;
+    SinkOutput<Encoder> encoder_;
 };
 
 }  // namespace render
