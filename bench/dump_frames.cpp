@@ -9,9 +9,9 @@
 #include <iostream>
 #include <string>
 
-#include "render/cli/storyboard_inputs.hpp"
 #include "render/draw/painter.hpp"
 #include "render/draw/raster.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 #include "render/sys/error.hpp"
 #include "story/chapter.hpp"
 #include "story/film_time.hpp"

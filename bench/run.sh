@@ -19,8 +19,8 @@ trap 'rm -rf "$work"' EXIT
 
 source "$root/bench/lib.sh"
 
-# The x264 settings of render::EncoderSettings (render/av/mp4_sink.hpp) and the same swscale
-# conversion (BT.709, limited range, bilinear + accurate rounding), from raw BGRA on disk.
+# The x264 settings of render::EncoderSettings (render/sinks/video/mp4_sink.hpp) and the same
+# swscale conversion (BT.709, limited range, bilinear + accurate rounding), from raw BGRA on disk.
 floor_cmd() {  # sets the array floor_encode
   floor_encode=(ffmpeg -nostdin -v error -y -f rawvideo -pix_fmt bgra -s "$size" -r "$rate" -i "$work/frames.bgra"
     -vf "scale=out_color_matrix=bt709:out_range=tv:flags=bilinear+accurate_rnd,format=yuv420p"

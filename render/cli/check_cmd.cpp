@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "render/cli/commands.hpp"
-#include "render/cli/storyboard_inputs.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 #include "render/sys/files.hpp"
 #include "render/sys/temp_dir.hpp"
 #include "story/timed.hpp"

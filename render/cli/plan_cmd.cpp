@@ -10,7 +10,7 @@
 #include "engine/plan.hpp"
 #include "render/cli/commands.hpp"
 #include "render/cli/config_flags.hpp"
-#include "render/cli/numbers_json.hpp"
+#include "render/inputs/numbers_json.hpp"
 #include "story/format.hpp"
 #include "story/settings.hpp"
 

@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "render/cli/commands.hpp"
-#include "render/cli/storyboard_inputs.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 #include "render/sys/files.hpp"
 #include "story/script.hpp"
 

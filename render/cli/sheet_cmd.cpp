@@ -5,8 +5,8 @@
 #include <iostream>
 
 #include "render/cli/commands.hpp"
-#include "render/cli/storyboard_inputs.hpp"
-#include "render/sinks/contact_sheet.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
+#include "render/sheet/contact_sheet.hpp"
 #include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"

@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "render/cli/commands.hpp"
-#include "render/cli/storyboard_inputs.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 #include "render/sinks/still.hpp"
 #include "render/sys/error.hpp"
 #include "story/film_time.hpp"

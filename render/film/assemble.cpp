@@ -1,10 +1,10 @@
 // Assembly; see assemble.hpp.
 #include "render/film/assemble.hpp"
 
-#include "render/av/concat.hpp"
-#include "render/av/sound_file.hpp"
+#include "render/container/concat.hpp"
 #include "render/film/captions.hpp"
 #include "render/sinks/sink.hpp"
+#include "render/sound/sound_file.hpp"
 #include "render/sys/files.hpp"
 #include "story/film_time.hpp"
 #include "story/languages.hpp"

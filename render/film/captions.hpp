@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "render/av/concat.hpp"
+#include "render/container/concat.hpp"
 #include "render/film/film_job.hpp"
 #include "render/sys/temp_file.hpp"
 #include "story/film_time.hpp"

@@ -8,8 +8,8 @@
 #include <type_traits>
 
 #include "engine/config.hpp"
-#include "render/av/mp4_sink.hpp"
 #include "render/film/digest.hpp"
+#include "render/sinks/video/mp4_sink.hpp"
 #include "story/storyboard.hpp"
 
 namespace render {

@@ -1,9 +1,9 @@
 // The direct path; see direct.hpp.
 #include "render/film/direct.hpp"
 
-#include "render/av/make_sink.hpp"
 #include "render/film/captions.hpp"
 #include "render/film/frame_loop.hpp"
+#include "render/sinks/video/make_sink.hpp"
 #include "render/sys/files.hpp"
 #include "render/sys/stopwatch.hpp"
 #include "story/chapter.hpp"

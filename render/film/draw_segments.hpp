@@ -4,11 +4,11 @@
 #include <functional>
 #include <vector>
 
-#include "render/av/mp4_sink.hpp"
 #include "render/draw/fonts.hpp"
 #include "render/film/film_job.hpp"
 #include "render/film/plan.hpp"
 #include "render/film/segment_cache.hpp"
+#include "render/sinks/video/mp4_sink.hpp"
 #include "render/sys/cancel.hpp"
 
 namespace render {

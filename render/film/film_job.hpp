@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "render/av/audio_mix.hpp"
-#include "render/av/loudness.hpp"
+#include "render/sound/audio_mix.hpp"
+#include "render/sound/loudness.hpp"
 #include "story/storyboard.hpp"
 
 namespace render {

@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "render/av/mp4_sink.hpp"
 #include "render/draw/fonts.hpp"
 #include "render/film/film_job.hpp"
 #include "render/film/segment_cache.hpp"
+#include "render/sinks/video/mp4_sink.hpp"
 #include "render/sys/cancel.hpp"
 #include "story/chapter.hpp"
 

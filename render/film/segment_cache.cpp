@@ -8,12 +8,12 @@
 #include <nlohmann/json.hpp>
 #include <vector>
 
-#include "render/av/aac_segment.hpp"
-#include "render/av/video_probe.hpp"
-#include "render/code_digest.hpp"     // generated at build time
+#include "render/code_digest.hpp"  // generated at build time
+#include "render/container/video_probe.hpp"
 #include "render/drawing_digest.hpp"  // generated at build time
 #include "render/film/chapter_fields.hpp"
 #include "render/film/digest.hpp"
+#include "render/sound/aac_segment.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
 #include "render/sys/hash.hpp"

@@ -11,8 +11,8 @@
 #include <set>
 #include <string>
 
-#include "render/av/mp4_sink.hpp"
 #include "render/draw/fonts.hpp"
+#include "render/sinks/video/mp4_sink.hpp"
 #include "story/chapter.hpp"
 #include "story/storyboard.hpp"
 
@@ -23,8 +23,9 @@ inline constexpr std::uintmax_t kDefaultCacheLimit = 2'000'000'000;  // 2 GB
 // What one chapter's segment depends on: its display lists (the digest of every frame's scene,
 // which carries the spec, theme, burnt captions and every engine figure drawn), the frame count,
 // the output size and fps, the encoder settings, the font files' digest, the digest of the
-// code that turns scenes into pixels and bytes (render/draw, render/sinks, render/av), and the
-// film's language with its message catalogue's digest (locale/<language>.po; none for English).
+// code that turns scenes into pixels and bytes (render/draw, render/markup, render/sinks,
+// render/av: the picture's, no sound code), and the film's language with its message
+// catalogue's digest (locale/<language>.po; none for English).
 enum class SegmentKind { video, sound };
 
 struct SegmentKey {

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "render/av/audio_encoder.hpp"
-#include "render/drawing_digest.hpp"  // generated at build time
 #include "render/sinks/sink.hpp"
+#include "render/sound/audio_encoder.hpp"
+#include "render/sound_digest.hpp"  // generated at build time
 #include "render/sys/error.hpp"
 #include "render/sys/hash.hpp"
 #include "render/sys/parallel.hpp"
@@ -24,7 +24,7 @@ bool sound_from_segments(const std::string& output) {
 
 namespace {
 
-// The clips in the mixer's order (render/av/audio_mix.cpp sums them by start, stably).
+// The clips in the mixer's order (render/sound/audio_mix.cpp sums them by start, stably).
 nlohmann::json clips_heard(const FilmAudio& sound, std::int64_t from, std::int64_t to) {
     std::vector<const AudioClip*> heard;
     for (const AudioClip& c : sound.clips)
@@ -56,7 +56,7 @@ SegmentKey sound_key(const FilmAudio& sound, const AacWindow& w) {
           {"music", music_heard(sound, w)}}},
         {"encoder", to_string(aac_setup())},
         {"mixer", mix_settings()},
-        {"code", SHARDREEL_DRAWING_DIGEST},
+        {"code", SHARDREEL_SOUND_DIGEST},
     };
     std::string text = inputs.dump();
     return {xxh3_hex(text), std::move(text), static_cast<int>(w.end - (w.first - w.lead)),

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "render/av/aac_segment.hpp"
 #include "render/film/film_job.hpp"
 #include "render/film/segment_cache.hpp"
+#include "render/sound/aac_segment.hpp"
 #include "render/sys/cancel.hpp"
 
 namespace render {
@@ -28,7 +28,8 @@ struct PlannedSound {
 // What the segment plays: the window's samples and frames, the clips heard in it (warm-up
 // included) with their positions and digests, the music's digest and level (and the film's
 // length when the window hears the fade-out), the encoder and mixer settings and the digest of
-// the code (render/av). Never the chapter's id, its picture or anything outside the window.
+// the code that mixes and encodes it (render/sound, render/av: the sound digest, never the
+// drawing digest). Never the chapter's id, its picture or anything outside the window.
 SegmentKey sound_key(const FilmAudio& sound, const AacWindow& window);
 
 // The sound segments of every film with sound whose output takes segments, in film and chapter

@@ -2,8 +2,8 @@
 #include "render/page/facts.hpp"
 
 #include "engine/report.hpp"
-#include "render/cli/numbers_json.hpp"
-#include "render/draw/markup.hpp"
+#include "render/inputs/numbers_json.hpp"
+#include "render/markup/markup.hpp"
 #include "story/chapter.hpp"
 #include "story/locale.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
-#include "render/draw/markup.hpp"
+#include "render/markup/markup.hpp"
 #include "story/format.hpp"
 #include "story/lang.hpp"
 #include "story/languages.hpp"

@@ -7,6 +7,7 @@
 
 #include "render/sinks/still_sinks.hpp"
 #include "render/sys/error.hpp"
+#include "render/sys/temp_dir.hpp"
 
 namespace render {
 namespace fs = std::filesystem;
@@ -70,6 +71,30 @@ void check_replaceable(const FramePattern& pattern) {
 
 }  // namespace
 
+struct PngSequenceSink::Sequence {
+    OutputSpec spec;
+    FramePattern pattern;
+    TempDir temp;
+    PngSink png;  // after temp, so it is gone (no file of temp open) before temp is removed
+    long long next = 0;
+
+    Sequence(const OutputSpec& s, const FramePattern& p, const Fonts& fonts)
+        : spec(s), pattern(p), temp(p.dir), png(fonts) {}
+
+    void write(const story::Scene& scene) {
+        OutputSpec frame = spec;
+        frame.path = (fs::path(temp.path()) / pattern.name(next++)).string();
+        png.begin(frame);
+        png.write(scene);
+        png.finish();
+    }
+
+    void finish() { temp.commit(); }
+};
+
+PngSequenceSink::PngSequenceSink(const Fonts& fonts)
+    : fonts_(fonts), sequence_("PngSequenceSink") {}
+
 PngSequenceSink::~PngSequenceSink() { abort(); }
 
 void PngSequenceSink::begin(const OutputSpec& spec) {
@@ -80,33 +105,13 @@ void PngSequenceSink::begin(const OutputSpec& spec) {
             "cannot write a PNG sequence to " + spec.path +
             ": expected a directory and a frame number pattern, such as out/frames/%05d.png");
     check_replaceable(*pattern);
-    spec_ = spec;
-    pattern_ = *pattern;
-    temp_ = std::make_unique<TempDir>(pattern_.dir);
-    png_ = std::make_unique<PngSink>(fonts_);
-    next_ = 0;
+    sequence_.open(spec, *pattern, fonts_);
 }
 
-void PngSequenceSink::write(const story::Scene& scene) {
-    if (!temp_) throw SystemError("PngSequenceSink::write before begin()");
-    OutputSpec frame = spec_;
-    frame.path = (fs::path(temp_->path()) / pattern_.name(next_++)).string();
-    png_->begin(frame);
-    png_->write(scene);
-    png_->finish();
-}
+void PngSequenceSink::write(const story::Scene& scene) { sequence_.get("write").write(scene); }
 
-void PngSequenceSink::finish() {
-    if (!temp_) throw SystemError("PngSequenceSink::finish before begin()");
-    const std::unique_ptr<TempDir> temp = std::move(temp_);
-    png_.reset();
-    temp->commit();
-}
+void PngSequenceSink::finish() { sequence_.finish(); }
 
-void PngSequenceSink::abort() noexcept {
-    if (png_) png_->abort();
-    png_.reset();
-    temp_.reset();
-}
+void PngSequenceSink::abort() noexcept { sequence_.abort(); }
 
 }  // namespace render

@@ -8,7 +8,7 @@
 
 #include "render/draw/fonts.hpp"
 #include "render/sinks/sink.hpp"
-#include "render/sys/temp_dir.hpp"
+#include "render/sinks/sink_output.hpp"
 
 namespace render {
 
@@ -24,7 +24,7 @@ std::optional<FramePattern> parse_frame_pattern(const std::string& path);
 
 class PngSequenceSink final : public FrameSink {
   public:
-    explicit PngSequenceSink(const Fonts& fonts) : fonts_(fonts) {}
+    explicit PngSequenceSink(const Fonts& fonts);
     ~PngSequenceSink() override;
 
     // Throws SystemError when the directory exists and holds anything but an earlier sequence
@@ -35,12 +35,9 @@ class PngSequenceSink final : public FrameSink {
     void abort() noexcept override;
 
   private:
+    struct Sequence;  // the temporary directory and the frames written into it
     const Fonts& fonts_;
-    OutputSpec spec_;
-    FramePattern pattern_;
-    std::unique_ptr<TempDir> temp_;
-    std::unique_ptr<FrameSink> png_;
-    long long next_ = 0;
+    SinkOutput<Sequence> sequence_;
 };
 
 }  // namespace render

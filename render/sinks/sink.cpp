@@ -1,5 +1,5 @@
 // Picks the still or image-sequence sink for an output path by its extension (no libav here:
-// video sinks are render/av/make_sink).
+// video sinks are render/sinks/video/make_sink).
 #include "render/sinks/sink.hpp"
 
 #include <algorithm>

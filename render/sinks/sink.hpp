@@ -28,7 +28,7 @@ class FrameSink {
 };
 
 // By extension: .png, .svg, .pdf; a .png name with a frame number pattern (out/frames/%05d.png)
-// is a PNG sequence. Null for anything else (videos: render/av/make_sink.hpp).
+// is a PNG sequence. Null for anything else (videos: render/sinks/video/make_sink.hpp).
 std::unique_ptr<FrameSink> make_still_sink(const std::string& path, const Fonts& fonts);
 // ".PNG" -> ".png"
 std::string lowercase_extension(const std::string& path);

@@ -11,8 +11,8 @@
 #include <string_view>
 
 #include "render/draw/bidi.hpp"
-#include "render/draw/markup.hpp"
 #include "render/draw/painter.hpp"
+#include "render/markup/markup.hpp"
 #include "render/sinks/still_sinks.hpp"
 
 namespace render {

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <thread>
 
-#include "render/cli/storyboard_inputs.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 
 namespace render {
 

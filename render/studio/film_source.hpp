@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "render/cli/video_options.hpp"
+#include "render/inputs/video_options.hpp"
 #include "story/film_time.hpp"
 #include "story/storyboard.hpp"
 

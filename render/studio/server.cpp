@@ -16,8 +16,8 @@
 #include <thread>
 
 #include "engine/report.hpp"
-#include "render/cli/numbers_json.hpp"
-#include "render/cli/storyboard_inputs.hpp"
+#include "render/inputs/numbers_json.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 #include "render/page/facts.hpp"
 #include "render/sinks/still.hpp"
 #include "render/studio/frames.hpp"

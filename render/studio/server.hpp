@@ -6,7 +6,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "render/cli/video_options.hpp"
+#include "render/inputs/video_options.hpp"
 
 namespace render {
 

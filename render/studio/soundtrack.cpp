@@ -3,8 +3,8 @@
 
 #include <sstream>
 
-#include "render/cli/video/film_sound.hpp"
 #include "render/film/director.hpp"
+#include "render/inputs/video/film_sound.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
 #include "render/sys/temp_dir.hpp"

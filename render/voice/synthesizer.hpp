@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "render/av/audio_decode.hpp"
+#include "render/sound/decode/audio_decode.hpp"
 #include "story/narration.hpp"
 
 namespace render::voice {

@@ -2,16 +2,16 @@
 // agree with a mix of the whole film, ducking and fades, loudness and peaks, and per-chapter AAC
 // segments that join without seams (decoded with libav, compared with the mix and with one
 // encode of the whole film).
-#include "render/av/audio_mix.hpp"
+#include "render/sound/audio_mix.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 
-#include "render/av/aac_segment.hpp"
-#include "render/av/concat.hpp"
-#include "render/av/loudness.hpp"
+#include "render/container/concat.hpp"
+#include "render/sound/aac_segment.hpp"
+#include "render/sound/loudness.hpp"
 #include "render/sys/temp_file.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/sounds.hpp"

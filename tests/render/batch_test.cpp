@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "render/av/video_probe.hpp"
+#include "render/container/video_probe.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;

@@ -13,7 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "render/av/gif_sink.hpp"
+#include "render/sinks/video/gif_sink.hpp"
 #include "render/sys/parallel.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/test_scene.hpp"

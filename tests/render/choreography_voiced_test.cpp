@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <sstream>
 
-#include "render/cli/storyboard_inputs.hpp"
 #include "render/draw/fonts.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 #include "tests/story/pins.hpp"
 
 TEST_CASE("the default film's phases begin on their lines as its voices time them",

@@ -1,9 +1,9 @@
-// render/av/decode_audio: any libav-readable sound as 48 kHz float, mono or stereo, its pitch and
-// timing kept through the resampler; files that are not sound fail naming the file.
+// render/sound/decode/audio_decode: any libav-readable sound as 48 kHz float, mono or stereo, its
+// pitch and timing kept through the resampler; files that are not sound fail naming the file.
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "render/av/audio_decode.hpp"
+#include "render/sound/decode/audio_decode.hpp"
 #include "render/sys/error.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/sound.hpp"

@@ -1,16 +1,22 @@
 // The digests in a segment key beside the scenes' own: the scene digest sees every field of
-// every display-list item, and the drawing digest every file of render/draw, render/sinks and
-// render/av; and the code digest in every first key every file of story, engine and render/film
-// (the lists CMake hashed against the folders, and the script re-run on edited copies).
+// every display-list item, and the drawing digest every file of render/draw, render/markup,
+// render/sinks and render/av; the sound digest in a sound segment's key every file of
+// render/sound and render/av, and neither key holds the other's; and the code digest in every
+// first key every file of story, engine and render/film (the lists CMake hashed against the
+// folders, and the script re-run on edited copies).
 #include "render/film/digest.hpp"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <functional>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "render/film/segment_cache.hpp"
+#include "render/film/sound_plan.hpp"
+#include "render/voice/speech_cache.hpp"
 #include "story/load.hpp"
 #include "tests/render/cli.hpp"
 
@@ -124,7 +130,11 @@ const std::vector<std::pair<const char*, Edit>>& edits() {
 
 fs::path source_dir() { return SHARDREEL_SOURCE_DIR; }
 
-const std::vector<std::string> kDrawingDirs{"render/draw", "render/sinks", "render/av"};
+const std::vector<std::string> kDrawingDirs{"render/draw", "render/markup", "render/sinks",
+                                            "render/av"};
+const std::vector<std::string> kSoundDirs{"render/sound", "render/av"};
+const std::vector<std::string> kVoiceDirs{"render/voice", "render/sound/decode", "render/markup",
+                                          "render/av"};
 const std::vector<std::string> kCodeDirs{"story", "engine", "render/film",
                                          "cmake/embed_catalogues.cpp"};
 
@@ -147,17 +157,47 @@ std::string run_digest_script(const fs::path& root, const fs::path& out,
     return header.substr(open + 8, 64);
 }
 
-// The digest this build put in every segment key.
-std::string built_drawing_digest() {
+const render::Fonts& fonts() {
+    static const render::Fonts instance(render::default_font_dir());
+    return instance;
+}
+
+// The first chapter of the short film and its video.
+std::pair<story::ChapterSpec, story::Video> short_chapter() {
     story::Diagnostics diags;
     const auto board =
         story::parse_storyboard(slurp(render_test::short_film()), "short.yaml", diags);
     REQUIRE(board);
-    const render::Fonts fonts(render::default_font_dir());
-    const auto& spec = board->chapters[0];
-    const auto chapter = story::make_chapter(spec, board->video, fonts);
-    const auto key = render::segment_key(spec, *chapter, board->video, {}, fonts);
-    return nlohmann::json::parse(key.inputs)["drawing"];
+    return {board->chapters[0], board->video};
+}
+
+// What this build put in the first chapter's segment key.
+nlohmann::json segment_inputs() {
+    const auto [spec, video] = short_chapter();
+    const auto chapter = story::make_chapter(spec, video, fonts());
+    return nlohmann::json::parse(render::segment_key(spec, *chapter, video, {}, fonts()).inputs);
+}
+
+// What this build put in the key of a second of sound (no clip, no music).
+nlohmann::json sound_inputs() {
+    render::FilmAudio sound;
+    sound.fps = 30;
+    sound.frames = 30;
+    const auto window = render::aac_window(0, sound.samples(), sound.samples());
+    return nlohmann::json::parse(render::sound_key(sound, window).inputs);
+}
+
+// The digest this build put in every segment key.
+std::string built_drawing_digest() { return segment_inputs()["drawing"]; }
+// The digest this build put in every sound segment's key.
+std::string built_sound_digest() { return sound_inputs()["code"]; }
+
+// The digest this build put in every speech key.
+std::string built_voice_digest() {
+    render::voice::LineRequest line;
+    line.voice = "en-us";
+    line.text = "One.";
+    return nlohmann::json::parse(render::speech_key(line, "").inputs)["code"];
 }
 
 }  // namespace
@@ -240,36 +280,119 @@ std::string digest_with_line_added(const fs::path& root, const std::string& f,
 
 }  // namespace
 
-TEST_CASE("the drawing digest hashes every file under render/draw, render/sinks and render/av",
-          "[key]") {
-    const std::set<std::string> listed = listed_in(SHARDREEL_DRAWING_LIST);
-    CHECK(listed == files_under(kDrawingDirs));
-    CHECK(listed.count("render/av/encoded_stream.cpp") == 1);
-    CHECK(listed.size() > 20);
-}
+namespace {
 
-TEST_CASE("editing, adding or renaming any file there changes the drawing digest", "[key]") {
+// Runs the script over copies of `dirs`: it gives the digest the build did (`built`), and
+// appending a line to any file it lists, renaming `renamed` or adding `added` each gives a digest
+// of its own.
+void check_every_edit_changes(const std::vector<std::string>& dirs, const std::string& built,
+                              const std::string& built_list, const std::string& renamed,
+                              const std::string& added) {
     TempDir dir;
     const fs::path root = dir.path / "src", out = dir.path / "out";
     fs::create_directories(out);
-    copy_sources(kDrawingDirs, root);
-    const std::string base = run_digest_script(root, out);
-    CHECK(base == built_drawing_digest());  // the copies hash as the build did
+    copy_sources(dirs, root);
+    const auto digest = [&] { return run_digest_script(root, out, dirs); };
+    const std::string base = digest();
+    CHECK(base == built);  // the copies hash as the build did
 
     std::set<std::string> seen{base};
     for (const std::string& f : lines_of(slurp(out / "digest.txt"))) {
         INFO(f);
-        CHECK(seen.insert(
-                      digest_with_line_added(root, f, [&] { return run_digest_script(root, out); }))
-                  .second);
+        CHECK(seen.insert(digest_with_line_added(root, f, digest)).second);
     }
-    CHECK(run_digest_script(root, out) == base);
-    fs::rename(root / "render/draw/painter.cpp", root / "render/draw/painter2.cpp");
-    CHECK(seen.insert(run_digest_script(root, out)).second);
-    write_text(root / "render/av/new_codec.cpp", "// new\n");
-    CHECK(seen.insert(run_digest_script(root, out)).second);
-    CHECK(lines_of(slurp(out / "digest.txt")).size() ==
-          lines_of(slurp(SHARDREEL_DRAWING_LIST)).size() + 1);
+    CHECK(digest() == base);
+    fs::rename(root / renamed, root / (renamed + ".old"));
+    CHECK(seen.insert(digest()).second);
+    write_text(root / added, "// new\n");
+    CHECK(seen.insert(digest()).second);
+    CHECK(lines_of(slurp(out / "digest.txt")).size() == lines_of(slurp(built_list)).size() + 1);
+}
+
+// The files of `listed` under `dir`.
+std::set<std::string> under(const std::set<std::string>& listed, const std::string& dir) {
+    std::set<std::string> out;
+    for (const std::string& f : listed)
+        if (f.starts_with(dir + "/")) out.insert(f);
+    return out;
+}
+
+// Every string anywhere in a key's inputs.
+void strings_in(const nlohmann::json& j, std::set<std::string>& out) {
+    if (j.is_string()) out.insert(j.get<std::string>());
+    if (j.is_structured())
+        for (const auto& v : j) strings_in(v, out);
+}
+std::set<std::string> strings_in(const nlohmann::json& j) {
+    std::set<std::string> out;
+    strings_in(j, out);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("the drawing digest hashes every file under render/draw, markup, sinks and av", "[key]") {
+    const std::set<std::string> listed = listed_in(SHARDREEL_DRAWING_LIST);
+    CHECK(listed == files_under(kDrawingDirs));
+    CHECK(listed.count("render/sinks/video/encoded_stream.cpp") == 1);
+    CHECK(listed.size() > 20);
+}
+
+TEST_CASE("editing, adding or renaming any file there changes the drawing digest", "[key]") {
+    check_every_edit_changes(kDrawingDirs, built_drawing_digest(), SHARDREEL_DRAWING_LIST,
+                             "render/draw/painter.cpp", "render/sinks/video/new_codec.cpp");
+}
+
+TEST_CASE("the sound digest hashes every file under render/sound and render/av", "[key]") {
+    const std::set<std::string> listed = listed_in(SHARDREEL_SOUND_LIST);
+    CHECK(listed == files_under(kSoundDirs));
+    CHECK(listed.count("render/sound/audio_mix.cpp") == 1);
+    CHECK(listed.count("render/sound/decode/audio_decode.cpp") == 1);
+    CHECK(listed.size() > 15);
+}
+
+TEST_CASE("editing, adding or renaming any file there changes the sound digest", "[key]") {
+    check_every_edit_changes(kSoundDirs, built_sound_digest(), SHARDREEL_SOUND_LIST,
+                             "render/sound/audio_mix.cpp", "render/sound/new_filter.cpp");
+}
+
+TEST_CASE("the picture and the sound share only libav's basics: no painter edit re-keys sound",
+          "[key]") {
+    const std::set<std::string> drawing = listed_in(SHARDREEL_DRAWING_LIST),
+                                sound = listed_in(SHARDREEL_SOUND_LIST);
+    std::set<std::string> both;
+    std::set_intersection(drawing.begin(), drawing.end(), sound.begin(), sound.end(),
+                          std::inserter(both, both.end()));
+    CHECK(both == files_under({"render/av"}));
+    CHECK(under(drawing, "render/sound").empty());
+    CHECK(under(sound, "render/draw").empty());
+    CHECK(under(sound, "render/sinks").empty());
+}
+
+TEST_CASE("the voice digest hashes the code that speaks and levels lines, nothing of the mix",
+          "[key]") {
+    const std::set<std::string> listed = listed_in(SHARDREEL_VOICE_LIST);
+    CHECK(listed == files_under(kVoiceDirs));
+    CHECK(listed.count("render/voice/module/level.cpp") == 1);
+    CHECK(listed.count("render/markup/markup.cpp") == 1);
+    CHECK(under(listed, "render/sound/decode") == files_under({"render/sound/decode"}));
+    CHECK(under(listed, "render/sound") == under(listed, "render/sound/decode"));
+    CHECK(listed.count("render/sound/audio_mix.cpp") == 0);
+}
+
+TEST_CASE("editing, adding or renaming any file there changes the voice digest", "[key]") {
+    check_every_edit_changes(kVoiceDirs, built_voice_digest(), SHARDREEL_VOICE_LIST,
+                             "render/voice/speech.cpp", "render/voice/module/new_engine.cpp");
+}
+
+TEST_CASE("a sound key holds no drawing digest and a segment key no sound digest", "[key]") {
+    const nlohmann::json sound = sound_inputs(), segment = segment_inputs();
+    const std::string sound_digest = sound["code"], drawing_digest = segment["drawing"];
+    CHECK(sound_digest.size() == 64);
+    CHECK(drawing_digest.size() == 64);
+    REQUIRE(sound_digest != drawing_digest);
+    CHECK(strings_in(sound).count(drawing_digest) == 0);
+    CHECK(strings_in(segment).count(sound_digest) == 0);
 }
 
 TEST_CASE("the code digest hashes every file under story, engine and render/film", "[key]") {

@@ -7,8 +7,8 @@
 #include <catch2/catch.hpp>
 #include <sstream>
 
-#include "render/cli/numbers_json.hpp"
-#include "render/cli/storyboard_inputs.hpp"
+#include "render/inputs/numbers_json.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 #include "story/chapter.hpp"
 #include "story/explore.hpp"
 #include "story/format.hpp"

@@ -14,7 +14,7 @@
 #include <sstream>
 #include <vector>
 
-#include "render/av/video_probe.hpp"
+#include "render/container/video_probe.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/skip.hpp"
 

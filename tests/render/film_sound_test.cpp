@@ -1,144 +1,32 @@
-// Films with sound end to end through render_films, the director's entry point: speech-like
-// lines (generated here, as the speech cache would hold them) at their beats, a cue, the MP4's
-// AAC track and the WebM's Opus decoded with libav, loudness, lip-sync, the sound segments in the
-// cache (hits, one changed line, corruption, pruning), byte-identical re-renders and the
-// sound-only outputs; and the storyboard's bad sound files.
+// Films with sound end to end through render_films, the director's entry point (narrated_film):
+// the MP4's AAC track and the WebM's Opus decoded with libav, loudness, a cue on its frame, the
+// sound-only outputs, and the storyboard's bad sound files. The sound segments in the cache:
+// sound_segments_test.cpp.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <map>
-#include <set>
 
-#include "render/av/aac_segment.hpp"
-#include "render/av/audio_decode.hpp"
-#include "render/av/video_probe.hpp"
-#include "render/cli/video_options.hpp"
+#include "render/container/video_probe.hpp"
 #include "render/film/director.hpp"
-#include "render/film/film_audio.hpp"
+#include "render/inputs/video_options.hpp"
+#include "render/sound/aac_segment.hpp"
+#include "render/sound/decode/audio_decode.hpp"
+#include "render/sound/film_audio.hpp"
 #include "render/sys/stopwatch.hpp"
 #include "story/film_time.hpp"
 #include "story/load.hpp"
 #include "tests/render/cli.hpp"
+#include "tests/render/narrated_film.hpp"
 #include "tests/render/sounds.hpp"
 
 namespace fs = std::filesystem;
+using namespace narrated_film;
 using render::FilmJob;
 using render_test::slurp;
 using render_test::TempDir;
-
-namespace {
-
-constexpr double kRate = 48000;
-
-// 17 s at 15 fps: lines at 0.3 s; 0.3, 3.5 and 6 s; 0.5 s (chapter times). "Three." is heard
-// by no neighbour's sound segment (README "Sound": more than 5.1 s before the seam after it, more
-// than 0.5 s after the one before).
-const char* kStoryboard = R"(shardreel: 1
-title: Sound
-video: {size: 320x180, fps: 15, theme: dark}
-defaults: {model: 7B}
-chapters:
-  - id: intro
-    kind: title
-    duration: 3s
-    title: Sound
-    beats:
-      - at: 0.3s
-        say: One.
-  - id: bytes
-    kind: bytes_per_parameter
-    duration: 11s
-    beats:
-      - at: 0.3s
-        say: Two.
-      - at: 3.5s
-        say: Three.
-      - at: 6s
-        say: Four.
-  - id: outro
-    kind: title
-    duration: 3s
-    title: End
-    beats:
-      - at: 0.5s
-        say: Five.
-)";
-
-// Each line's film start and length in seconds, in the order above.
-struct Line {
-    double start, seconds;
-};
-const std::vector<Line> kLines = {{0.3, 1.5}, {3.3, 1.4}, {6.5, 1.5}, {9.0, 1.5}, {14.5, 1.4}};
-
-const render::Fonts& fonts() {
-    static const render::Fonts instance(render::default_font_dir());
-    return instance;
-}
-
-// The storyboard at dir/sound.yaml, its lines in dir/speech/ (`seeds` picks each line's
-// sound), made into a film job with output `output`.
-FilmJob narrated(const fs::path& dir, const std::string& output,
-                 const std::vector<unsigned>& seeds = {1, 2, 3, 4, 5}) {
-    render_test::write_text(dir / "sound.yaml", kStoryboard);
-    story::Diagnostics diags;
-    auto board = story::parse_storyboard(kStoryboard, (dir / "sound.yaml").string(), diags);
-    REQUIRE(diags.empty());
-    fs::create_directories(dir / "speech");
-    std::map<std::pair<std::size_t, std::size_t>, render::SpokenLine> lines;
-    std::size_t n = 0;
-    for (std::size_t c = 0; c < board->chapters.size(); ++c)
-        for (std::size_t b = 0; b < board->chapters[c].beats.size(); ++b, ++n) {
-            const std::string key = "line" + std::to_string(n) + "-" + std::to_string(seeds[n]);
-            const fs::path path = dir / "speech" / (key + ".f32");
-            render_test::write_f32(path, render_test::speech_like(kLines[n].seconds, seeds[n]));
-            lines[{c, b}] = {path.string(), key};
-        }
-    const render::SpeechLookup speech = [&](std::size_t c, std::size_t b) {
-        return std::optional<render::SpokenLine>(lines.at({c, b}));
-    };
-    FilmJob film{*board, board->video, (dir / output).string()};
-    film.sound = render::film_audio(film.board, film.video.fps, speech, diags);
-    REQUIRE(diags.empty());
-    REQUIRE(film.sound);
-    return film;
-}
-
-render::RenderReport render_one(const FilmJob& film, const fs::path& cache, int jobs = 1,
-                                bool sound_only = false) {
-    render::BatchOptions options;
-    options.cache_dir = cache.string();
-    options.jobs = jobs;
-    options.sound_only = sound_only;
-    options.measure_sound = true;
-    render::CancelToken cancel;
-    const auto reports = render::render_films({film}, fonts(), options, cancel, {});
-    REQUIRE(reports.size() == 1);
-    return reports[0];
-}
-
-std::map<std::string, bool> sound_cached(const render::RenderReport& r) {
-    std::map<std::string, bool> out;
-    for (const auto& c : r.chapters) {
-        REQUIRE(c.sound_cached);
-        out[c.id] = *c.sound_cached;
-    }
-    return out;
-}
-
-std::set<std::string> files_with(const fs::path& dir, const std::string& ext) {
-    std::set<std::string> out;
-    for (const auto& e : fs::directory_iterator(dir))
-        if (e.path().extension() == ext) out.insert(e.path().filename().string());
-    return out;
-}
-
-double db(double rms) { return 20 * std::log10(std::max(rms, 1e-12)); }
-
-std::int64_t at(double seconds) { return static_cast<std::int64_t>(seconds * kRate); }
-
-}  // namespace
 
 TEST_CASE("a narrated MP4 has an AAC track of 48 kHz stereo exactly as long as its video",
           "[sound]") {
@@ -197,84 +85,6 @@ TEST_CASE("a cue at the last beat sounds on its video frame", "[sound]") {
     const double beat = time.seconds(time.chapter(2).beats[0].film_frame);
     CHECK(std::abs(onset / kRate - beat) < 0.5 / 15);  // well within a video frame
     CHECK(std::abs(onset / kRate - beat) < 0.002);
-}
-
-TEST_CASE("sound segments: a second render reuses them, -j2 and --no-cache give the same bytes",
-          "[sound]") {
-    TempDir dir;
-    const FilmJob film = narrated(dir.path, "a.mp4");
-    render_one(film, dir.path / "cache");
-    FilmJob again = film;
-    again.output = (dir.path / "b.mp4").string();
-    const render::RenderReport warm = render_one(again, dir.path / "cache", 2);
-    CHECK(warm.frames_drawn == 0);
-    CHECK(sound_cached(warm) ==
-          std::map<std::string, bool>{{"intro", true}, {"bytes", true}, {"outro", true}});
-    CHECK(slurp(dir.path / "a.mp4") == slurp(dir.path / "b.mp4"));
-
-    FilmJob other = film;
-    other.output = (dir.path / "c.mp4").string();
-    render_one(other, dir.path / "cache2", 2);  // a fresh cache, two workers
-    CHECK(files_with(dir.path / "cache", ".m4a") == files_with(dir.path / "cache2", ".m4a"));
-    for (const std::string& f : files_with(dir.path / "cache", ".m4a"))
-        CHECK(slurp(dir.path / "cache" / f) == slurp(dir.path / "cache2" / f));
-    CHECK(slurp(dir.path / "c.mp4") == slurp(dir.path / "a.mp4"));
-
-    FilmJob fresh = film;
-    fresh.output = (dir.path / "d.mp4").string();
-    render::BatchOptions options;
-    options.use_cache = false;
-    render::CancelToken cancel;
-    render::render_films({fresh}, fonts(), options, cancel, {});
-    CHECK(slurp(dir.path / "d.mp4") == slurp(dir.path / "a.mp4"));
-    CHECK_FALSE(fs::exists(dir.path / "cache" / "d.mp4.segments"));
-}
-
-TEST_CASE("changing one line re-encodes only its chapter's sound segment", "[sound]") {
-    TempDir dir;
-    render_one(narrated(dir.path, "a.mp4"), dir.path / "cache");
-    const auto before = files_with(dir.path / "cache", ".m4a");
-    const FilmJob changed = narrated(dir.path, "b.mp4", {1, 2, 33, 4, 5});  // "Three." differs
-    const render::RenderReport report = render_one(changed, dir.path / "cache");
-    CHECK(report.frames_drawn == 0);
-    CHECK(sound_cached(report) ==
-          std::map<std::string, bool>{{"intro", true}, {"bytes", false}, {"outro", true}});
-    const auto after = files_with(dir.path / "cache", ".m4a");
-    CHECK(after.size() == 4);  // the old 'bytes' segment is still there, for the old film
-    for (const std::string& f : before) CHECK(after.count(f));
-}
-
-TEST_CASE("a damaged sound segment is encoded again - pruning removes sound segments too",
-          "[sound]") {
-    TempDir dir;
-    const FilmJob film = narrated(dir.path, "a.mp4");
-    render_one(film, dir.path / "cache");
-    const fs::path cache = dir.path / "cache";
-    const std::string victim = *files_with(cache, ".m4a").begin();
-    fs::resize_file(cache / victim, fs::file_size(cache / victim) / 2);
-    FilmJob again = film;
-    again.output = (dir.path / "b.mp4").string();
-    const render::RenderReport report = render_one(again, cache);
-    int encoded = 0;
-    for (const auto& [id, cached] : sound_cached(report)) encoded += !cached;
-    CHECK(encoded == 1);
-    CHECK(slurp(dir.path / "a.mp4") == slurp(dir.path / "b.mp4"));
-    render::SegmentCache(cache.string()).prune(0, {});
-    CHECK(files_with(cache, ".m4a").empty());
-    CHECK(files_with(cache, ".json").empty());
-}
-
-TEST_CASE("render --segment-only draws pictures only - sound is made for whole films", "[sound]") {
-    TempDir dir;
-    const FilmJob film = narrated(dir.path, "a.mp4");
-    render::BatchOptions options;
-    options.cache_dir = (dir.path / "cache").string();
-    options.segment_only = true;
-    render::CancelToken cancel;
-    const auto reports = render::render_films({film}, fonts(), options, cancel, {});
-    CHECK(files_with(dir.path / "cache", ".mp4").size() == 3);
-    CHECK(files_with(dir.path / "cache", ".m4a").empty());
-    CHECK_FALSE(reports[0].chapters[0].sound_cached);
 }
 
 TEST_CASE("a WebM carries the sound as Opus, as long as its video", "[sound]") {

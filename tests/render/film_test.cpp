@@ -9,7 +9,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "render/av/video_probe.hpp"
+#include "render/container/video_probe.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/pixels.hpp"
 

@@ -15,11 +15,11 @@
 #include <type_traits>
 #include <vector>
 
-#include "render/cli/storyboard_inputs.hpp"
 #include "render/film/chapter_fields.hpp"
 #include "render/film/director.hpp"
 #include "render/film/plan.hpp"
 #include "render/film/segment_cache.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 #include "story/load.hpp"
 #include "tests/render/cli.hpp"
 

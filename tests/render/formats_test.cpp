@@ -6,11 +6,11 @@
 #include <fstream>
 #include <tuple>
 
-#include "render/av/gif_sink.hpp"
-#include "render/av/make_sink.hpp"
-#include "render/av/palette.hpp"
-#include "render/av/video_probe.hpp"
+#include "render/container/video_probe.hpp"
 #include "render/sinks/png_sequence_sink.hpp"
+#include "render/sinks/video/gif_sink.hpp"
+#include "render/sinks/video/make_sink.hpp"
+#include "render/sinks/video/palette.hpp"
 #include "render/sys/error.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/pixels.hpp"
@@ -149,6 +149,38 @@ TEST_CASE("frame patterns", "[formats]") {
     CHECK_FALSE(render::parse_frame_pattern("%05d.png"));           // the working directory
     CHECK_FALSE(render::parse_frame_pattern("out/%05d-%05d.png"));  // two numbers
     CHECK_FALSE(render::parse_frame_pattern("out/%s.png"));
+}
+
+// The lifecycle the MP4, WebM, GIF and PNG-sequence sinks share (render/sinks/sink_output.hpp).
+TEST_CASE("every video sink refuses frames before begin, leaves nothing on abort, closes on finish",
+          "[formats]") {
+    const story::Scene scene = render_test::test_scene(story::ThemeName::dark);
+    using Case = std::tuple<std::string, std::string, std::size_t>;  // output, sink, files open
+    for (const auto& [name, sink_class, open_files] :
+         {Case{"film.mp4", "Mp4Sink", 1}, Case{"film.webm", "WebmSink", 1},
+          Case{"film.gif", "GifSink", 0}, Case{"frames/%03d.png", "PngSequenceSink", 1}}) {
+        INFO(name);
+        TempDir dir;
+        const std::string path = (dir.path / name).string();
+        const auto sink = render::make_sink(path, render_test::shipped_fonts());
+        const auto before_begin = [&](const std::string& call) {
+            return Catch::Matchers::Message(sink_class + "::" + call + " before begin()");
+        };
+        CHECK_THROWS_MATCHES(sink->write(scene), render::SystemError, before_begin("write"));
+        CHECK_THROWS_MATCHES(sink->finish(), render::SystemError, before_begin("finish"));
+
+        sink->begin({path, 64, 36, 10});
+        sink->write(scene);
+        CHECK(names_in(dir.path).size() == open_files);  // a temporary file or folder, if any
+        sink->abort();
+        CHECK(names_in(dir.path).empty());
+
+        sink->begin({path, 64, 36, 10});
+        sink->write(scene);
+        sink->finish();
+        CHECK(names_in(dir.path) == std::vector<std::string>{fs::path(name).begin()->string()});
+        CHECK_THROWS_MATCHES(sink->write(scene), render::SystemError, before_begin("write"));
+    }
 }
 
 TEST_CASE("make_sink names every format it knows", "[formats]") {

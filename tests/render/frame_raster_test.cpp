@@ -4,8 +4,8 @@
 #include <sstream>
 #include <vector>
 
-#include "render/cli/storyboard_inputs.hpp"
 #include "render/draw/raster.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 #include "story/chapter.hpp"
 #include "story/time.hpp"
 #include "test_scene.hpp"

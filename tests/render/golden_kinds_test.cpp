@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "render/cli/storyboard_inputs.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 #include "story/chapter.hpp"
 #include "tests/render/chapter_still.hpp"
 #include "tests/render/golden.hpp"

@@ -10,10 +10,10 @@
 #include <iterator>
 #include <vector>
 
-#include "render/av/concat.hpp"
-#include "render/av/mp4_sink.hpp"
-#include "render/av/video_probe.hpp"
+#include "render/container/concat.hpp"
+#include "render/container/video_probe.hpp"
 #include "render/draw/fonts.hpp"
+#include "render/sinks/video/mp4_sink.hpp"
 #include "render/sys/error.hpp"
 
 namespace fs = std::filesystem;

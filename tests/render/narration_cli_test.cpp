@@ -17,8 +17,8 @@
 #include <regex>
 #include <set>
 
-#include "render/av/audio_decode.hpp"
-#include "render/av/video_probe.hpp"
+#include "render/container/video_probe.hpp"
+#include "render/sound/decode/audio_decode.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/sounds.hpp"
 

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 
-#include "render/av/video_probe.hpp"
+#include "render/container/video_probe.hpp"
 #include "render/page/figures.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/markup.hpp"

@@ -10,9 +10,9 @@
 #include <set>
 #include <sstream>
 
-#include "render/cli/storyboard_inputs.hpp"
 #include "render/film/director.hpp"
 #include "render/film/segment_cache.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 #include "render/sys/hash.hpp"
 #include "story/load.hpp"
 #include "story/settings.hpp"

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <set>
 
-#include "render/cli/storyboard_inputs.hpp"
-#include "render/sinks/contact_sheet.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
+#include "render/sheet/contact_sheet.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/markup.hpp"
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "render/av/video_probe.hpp"
+#include "render/container/video_probe.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;

@@ -6,8 +6,8 @@
 #include <fstream>
 #include <random>
 
-#include "render/av/audio_decode.hpp"
-#include "render/av/loudness.hpp"
+#include "render/sound/decode/audio_decode.hpp"
+#include "render/sound/loudness.hpp"
 
 namespace render_test {
 

@@ -9,8 +9,8 @@
 #include <iterator>
 #include <sstream>
 
-#include "render/av/make_sink.hpp"
 #include "render/draw/raster.hpp"
+#include "render/sinks/video/make_sink.hpp"
 #include "render/sys/error.hpp"
 #include "tests/render/markup.hpp"
 #include "tests/render/test_scene.hpp"

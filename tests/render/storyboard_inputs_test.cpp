@@ -1,6 +1,6 @@
 // What the commands read: a storyboard in several languages is read and parsed once per render,
 // every language (and, with --captions all, every other language's captions) resolved from it.
-#include "render/cli/storyboard_inputs.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 
 #include <catch2/catch.hpp>
 #include <sstream>

@@ -6,7 +6,7 @@
 
 #include <filesystem>
 
-#include "render/av/make_sink.hpp"
+#include "render/sinks/video/make_sink.hpp"
 
 namespace render_test {
 namespace {

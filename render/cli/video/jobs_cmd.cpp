@@ -8,10 +8,10 @@
 #include <iostream>
 
 #include "render/cli/commands.hpp"
-#include "render/cli/storyboard_inputs.hpp"
 #include "render/cli/video/job_scripts.hpp"
 #include "render/film/director.hpp"
 #include "render/film/plan.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
 

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "render/cli/commands.hpp"
-#include "render/cli/storyboard_inputs.hpp"
-#include "render/cli/video/film_sound.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
+#include "render/inputs/video/film_sound.hpp"
 #include "render/page/page.hpp"
 #include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"

@@ -11,9 +11,9 @@
 #include <thread>
 
 #include "render/cli/commands.hpp"
-#include "render/cli/storyboard_inputs.hpp"
-#include "render/cli/video/film_sound.hpp"
 #include "render/film/director.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
+#include "render/inputs/video/film_sound.hpp"
 #include "render/sinks/sink.hpp"
 #include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"

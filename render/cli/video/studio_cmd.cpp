@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "render/cli/commands.hpp"
-#include "render/cli/storyboard_inputs.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
 #include "render/studio/server.hpp"
 
 namespace render {

@@ -11,7 +11,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "render/draw/markup.hpp"
+#include "render/markup/markup.hpp"
 
 namespace render::voice {
 

@@ -9,7 +9,7 @@
 #include <memory>
 #include <new>
 
-#include "render/av/audio_decode.hpp"
+#include "render/sound/decode/audio_decode.hpp"
 
 namespace render::voice {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "render/av/audio_decode.hpp"
+#include "render/sound/decode/audio_decode.hpp"
 #include "render/sys/children.hpp"
 #include "render/voice/module/espeak_voice.hpp"
 #include "render/voice/module/festival_voice.hpp"

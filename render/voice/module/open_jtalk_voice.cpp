@@ -27,7 +27,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "render/av/audio_decode.hpp"
+#include "render/sound/decode/audio_decode.hpp"
 #include "render/voice/open_jtalk_files.hpp"
 
 extern char** environ;
