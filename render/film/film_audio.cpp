@@ -4,9 +4,9 @@
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 
 #include "render/av/audio_decode.hpp"
+#include "render/film/film_key.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/hash.hpp"
 #include "story/film_time.hpp"
@@ -14,14 +14,6 @@
 namespace render {
 
 namespace {
-
-namespace fs = std::filesystem;
-
-// A storyboard's file names are relative to the storyboard's folder.
-std::string beside(const story::Storyboard& board, const std::string& file) {
-    const fs::path path(file);
-    return path.is_absolute() ? file : (fs::path(board.file).parent_path() / path).string();
-}
 
 std::string minutes(double seconds) {
     char text[32];
@@ -37,7 +29,7 @@ struct SoundFile {
 std::optional<SoundFile> sound_file(const story::Storyboard& board, const std::string& file,
                                     const std::string& what, story::SourcePos pos,
                                     story::Diagnostics& diags) {
-    SoundFile out{beside(board, file), ""};
+    SoundFile out{storyboard_path(board, file), ""};
     std::string error;
     const auto digest = file_digest(out.path, error);
     if (!digest) {
