@@ -1,6 +1,7 @@
 // First keys and film keys; see film_key.hpp.
 #include "render/film/film_key.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -50,40 +51,35 @@ std::string storyboard_path(const story::Storyboard& board, const std::string& f
 
 namespace {
 
-// Whether anything in the storyboard sounds: a line a voice speaks, a cue or the music; exactly
-// then film_audio gives a film a sound.
-bool sounds(const story::Storyboard& board) {
-    if (!board.video.music.file.empty()) return true;
-    for (const story::ChapterSpec& chapter : board.chapters)
-        for (const story::Beat& beat : chapter.beats)
-            if (!beat.sound.empty() || speech_line(beat, "")) return true;
-    return false;
-}
-
-std::optional<std::string> digest_of(const story::Storyboard& board, const std::string& file) {
-    std::string error;
-    return file_digest(storyboard_path(board, file), error);
-}
-
-// The files the sound is mixed from besides the lines: each cue's digest in beat order, and the
-// music's ("" without music); nullopt when one cannot be read.
-std::optional<nlohmann::json> sound_files(const story::Storyboard& board) {
-    nlohmann::json cues = nlohmann::json::array();
+// What the film's sound plays, as add_sound makes it from the storyboard: each beat's line (its
+// speech key) and cue (its file's XXH3-128) in beat order, then the music's; empty when nothing
+// sounds, nullopt when a cue or the music cannot be read.
+std::optional<std::vector<std::string>> sound_plays(const story::Storyboard& board) {
+    std::vector<std::string> plays;
+    const auto add_file = [&](const std::string& file) {
+        std::string error;
+        auto digest = file_digest(storyboard_path(board, file), error);
+        if (digest) plays.push_back(std::move(*digest));
+        return digest.has_value();
+    };
     for (const story::ChapterSpec& chapter : board.chapters) {
         for (const story::Beat& beat : chapter.beats) {
-            if (beat.sound.empty()) continue;
-            const auto digest = digest_of(board, beat.sound);
-            if (!digest) return std::nullopt;
-            cues.push_back(*digest);
+            if (const auto line = speech_line(beat, "")) plays.push_back(line->key);
+            if (!beat.sound.empty() && !add_file(beat.sound)) return std::nullopt;
         }
     }
-    std::string music;
-    if (!board.video.music.file.empty()) {
-        const auto digest = digest_of(board, board.video.music.file);
-        if (!digest) return std::nullopt;
-        music = *digest;
-    }
-    return nlohmann::json{{"cues", cues}, {"music", music}};
+    if (!board.video.music.file.empty() && !add_file(board.video.music.file)) return std::nullopt;
+    return plays;
+}
+
+// Whether `sound` plays just these files (each clip's and the music's digest), in any order.
+bool plays_just(const FilmAudio& sound, std::vector<std::string> plays) {
+    std::vector<std::string> played;
+    for (const AudioClip& clip : sound.clips) played.push_back(clip.digest);
+    if (!sound.music.path.empty()) played.push_back(sound.music.digest);
+    std::ranges::sort(played);
+    std::ranges::sort(plays);
+    return played == plays;
 }
 
 // The storyboard's own video and, for `--captions all`, the other languages' storyboards, whose
@@ -108,10 +104,10 @@ std::optional<FilmKey> film_key(const FilmJob& film, const Fonts& fonts,
     for (const story::ChapterSpec& spec : film.board.chapters)
         chapters.push_back(first_key(spec, film.video, encoder, fonts, code_digest).key);
     nlohmann::json sound;  // null: a silent film
-    if (!muted && sounds(film.board)) {
-        auto files = sound_files(film.board);
-        if (!files) return std::nullopt;
-        sound = std::move(*files);
+    if (!muted) {
+        const auto plays = sound_plays(film.board);
+        if (!plays || (film.sound && !plays_just(*film.sound, *plays))) return std::nullopt;
+        if (!plays->empty()) sound = *plays;
     }
     const nlohmann::json inputs = {
         {"chapters", chapters},

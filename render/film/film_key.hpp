@@ -52,10 +52,12 @@ std::string storyboard_path(const story::Storyboard& board, const std::string& f
 // A film's key: the XXH3-128 of what its MP4 and caption files are assembled from, so that equal
 // keys give equal files: its chapters' first keys in order (their segments, and the times, titles
 // and lines of the chapter markers and captions), the storyboard's own video, the storyboard in
-// each other language it is captioned in (`--captions all`), its sound (none when `muted` or
-// when nothing sounds; else the digests of its cue and music files, the lines' speech being in
-// the first keys), its output's absolute path (beside which the captions go) and the digests of
-// the assembly code (render/film, render/av). nullopt when a cue or music file cannot be read.
+// each other language it is captioned in (`--captions all`), what its sound plays (nothing when
+// `muted`; else each beat's line by its speech key and cue by its file's XXH3-128, in beat order,
+// then the music's: where the first keys place them), its output's absolute path (beside which
+// the captions go) and the digests of the assembly code (render/film, render/av). nullopt when a
+// cue or the music cannot be read, or when film.sound plays other files than the storyboard
+// (a sound not made by add_sound from it: no key stands for it).
 struct FilmKey {
     std::string key;     // 32 hex digits: XXH3-128 of `inputs`
     std::string inputs;  // canonical JSON text (sorted keys), stored in the film's record
