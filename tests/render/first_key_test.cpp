@@ -334,6 +334,7 @@ TEST_CASE(
     render_short(dir.path, counted(made));
     const std::set<std::string> before = render_test::segment_keys(cache);
     REQUIRE(before.size() == 2);
+    const std::string film = slurp(dir.path / "film.mp4");
 
     // The code of bytes' kind edited: another digest, and bytes draws one more rectangle.
     made = 0;
@@ -345,14 +346,21 @@ TEST_CASE(
     const std::set<std::string> after = render_test::segment_keys(cache);
     CHECK(after.size() == 3);
     CHECK(std::includes(after.begin(), after.end(), before.begin(), before.end()));
+    // The film joined again with the chapter redrawn: as a cold render by the edited code writes
+    // it.
+    const std::string edited_film = slurp(dir.path / "film.mp4");
+    CHECK(edited_film != film);
+    render_short(dir.path / "cold", counted(made, "edited code", "bytes"));
+    CHECK(slurp(dir.path / "cold/film.mp4") == edited_film);
     made = 0;
     CHECK(render_short(dir.path, counted(made, "edited code", "bytes")).frames_drawn == 0);
     CHECK(made == 0);
 
-    // Back to the build's code: its records still name the first segments.
+    // Back to the build's code: its records still name the first segments, joined as before.
     made = 0;
     CHECK(cached(render_short(dir.path, counted(made))) == std::vector<bool>{true, true});
     CHECK(made == 0);
+    CHECK(slurp(dir.path / "film.mp4") == film);
     // Why the digest covers the code: edited code under the build's digest reads the old records
     // and draws nothing (no build presents its code under another's digest).
     CHECK(
