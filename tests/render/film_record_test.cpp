@@ -29,9 +29,8 @@ namespace {
 
 // `render STORYBOARD -o DIR/film.mp4 --cache DIR/cache --json EXTRA`'s report.
 json render_into(const fs::path& dir, const fs::path& storyboard, const std::string& extra = "") {
-    const auto run = render_test::run_cli("render " + q(storyboard) + " -o " +
-                                          q(dir / "film.mp4") + " --cache " + q(dir / "cache") +
-                                          " --json " + extra);
+    const auto run = render_test::run_cli("render " + q(storyboard) + " -o " + q(dir / "film.mp4") +
+                                          " --cache " + q(dir / "cache") + " --json " + extra);
     INFO(run.err);
     REQUIRE(run.exit_code == 0);
     return json::parse(run.out);
@@ -46,8 +45,8 @@ struct Written {
 Written written(const fs::path& path) {
     struct stat s {};
     REQUIRE(::stat(path.c_str(), &s) == 0);
-    return {s.st_ino, static_cast<std::int64_t>(s.st_ctim.tv_sec) * 1'000'000'000 +
-                          s.st_ctim.tv_nsec};
+    return {s.st_ino,
+            static_cast<std::int64_t>(s.st_ctim.tv_sec) * 1'000'000'000 + s.st_ctim.tv_nsec};
 }
 
 // The one film record in dir/cache/films.
@@ -69,6 +68,13 @@ Cold cold(const fs::path& dir, const fs::path& storyboard, const std::string& ex
     return {slurp(dir / "film.mp4"), slurp(dir / "film.vtt"), slurp(dir / "film.srt")};
 }
 
+// The film as a cold render writes it (into dir/cold), once it is rendered into dir too.
+Cold rendered(const fs::path& dir, const fs::path& storyboard) {
+    Cold c = cold(dir / "cold", storyboard);
+    render_into(dir, storyboard);
+    return c;
+}
+
 void check_same(const fs::path& dir, const Cold& c) {
     CHECK(slurp(dir / "film.mp4") == c.film);
     CHECK(slurp(dir / "film.vtt") == c.vtt);
@@ -80,8 +86,7 @@ void check_same(const fs::path& dir, const Cold& c) {
 TEST_CASE("a render with nothing changed keeps the film it wrote and looks no segment up",
           "[film-record]") {
     TempDir dir;
-    const Cold reference = cold(dir.path / "cold", render_test::short_film());
-    render_into(dir.path, render_test::short_film());
+    const Cold reference = rendered(dir.path, render_test::short_film());
     const Written film = written(dir.path / "film.mp4");
     const Written vtt = written(dir.path / "film.vtt");
     // Segments cut short: a lookup would find them bad and draw them again.
@@ -101,8 +106,7 @@ TEST_CASE("an output edited, cut short, replaced, removed or timed back is assem
           "[film-record]") {
     TempDir dir;
     const fs::path board = render_test::short_film();
-    const Cold reference = cold(dir.path / "cold", board);
-    render_into(dir.path, board);
+    const Cold reference = rendered(dir.path, board);
     const fs::path film = dir.path / "film.mp4";
     const auto edit = [&](const fs::path& path) {
         const auto time = fs::last_write_time(path);
@@ -150,7 +154,7 @@ TEST_CASE("a record written in the tick of the film's last change compares the b
     racy();
     Written before = written(film);
     render_into(dir.path, board);
-    CHECK(written(film) == before);  // the same bytes: kept
+    CHECK(written(film) == before);                                  // the same bytes: kept
     CHECK(fs::last_write_time(record) > fs::last_write_time(film));  // and recorded again
 
     // Other bytes under the same times (a change within the tick): assembled again.
@@ -168,8 +172,7 @@ TEST_CASE("an option that changes the film assembles it again, as a cold render 
           "[film-record]") {
     TempDir dir;
     const fs::path board = render_test::short_film();
-    const Cold plain = cold(dir.path / "cold", board);
-    render_into(dir.path, board);
+    const Cold plain = rendered(dir.path, board);
     // The storyboard burns its captions in; under track or off no frame draws them, and off
     // differs from track only in the film's caption track.
     const std::vector<std::string> options{"--size 320x180", "--captions-as track",
@@ -205,8 +208,8 @@ TEST_CASE("an option that changes the film assembles it again, as a cold render 
 
 TEST_CASE("a cue's sound changed, or the film silenced, assembles it again", "[film-record]") {
     TempDir dir;
-    const fs::path board = render_test::short_variant(
-        dir.path / "cue.yaml", "      - at: 0.6s\n", "      - at: 0.6s\n        sound: cue.wav\n");
+    const fs::path board = render_test::short_variant(dir.path / "cue.yaml", "      - at: 0.6s\n",
+                                                      "      - at: 0.6s\n        sound: cue.wav\n");
     const auto cue = [&](double hz) {
         render_test::write_wav(dir.path / "cue.wav", render_test::tone(0.3, hz, 0.3), 1, 48000);
     };
@@ -231,8 +234,7 @@ TEST_CASE("a cue's sound changed, or the film silenced, assembles it again", "[f
     check_same(out, low);
 }
 
-TEST_CASE("of several films in one call, only the changed one is written again",
-          "[film-record]") {
+TEST_CASE("of several films in one call, only the changed one is written again", "[film-record]") {
     TempDir dir;
     fs::create_directory(dir.path / "boards");
     fs::copy_file(render_test::short_film(), dir.path / "boards/a.yaml");
