@@ -21,13 +21,13 @@ sinks: draw markup sys
 sinks/video: sinks sound draw av sys
 voice: sound/decode sys generated
 voice/module: voice sound/decode markup av sys
-film: sinks/video sinks container sound draw sys generated
+film: sinks/video sinks container sound voice draw sys generated
 inputs: film sound voice sys
 inputs/video: inputs film sound voice
 sheet: sinks draw markup sys
 page: film inputs sinks draw markup sys generated
 studio: page film inputs inputs/video sinks draw sys
-cli: inputs sheet sinks voice sys
+cli: inputs sheet film sinks voice draw sys
 cli/video: cli studio page film inputs inputs/video sinks voice sys
 '
 

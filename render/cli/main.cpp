@@ -19,7 +19,9 @@ int main(int argc, char** argv) {
     app.require_subcommand(1);
     int exit_code = 0;
     try {
-        // render and jobs come from the video module, loaded only when they may run.
+        // render loads the video module when it has a film to make; jobs, page and studio come
+        // from it, loaded only when they may run.
+        render::add_render_command(app, exit_code);
         if (render::wants_video_commands(argc, argv)) render::add_video_commands(app, exit_code);
         render::add_still_command(app, exit_code);
         render::add_check_command(app, exit_code);

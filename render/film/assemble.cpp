@@ -37,8 +37,9 @@ ConcatAudio sound_track(const FilmJob& film, const std::vector<const PlannedSoun
 
 }  // namespace
 
-void assemble(const FilmJob& film, const std::vector<const Planned*>& chapters,
-              const std::vector<const PlannedSound*>& sound, const SegmentCache& cache) {
+std::vector<std::string> assemble(const FilmJob& film, const std::vector<const Planned*>& chapters,
+                                  const std::vector<const PlannedSound*>& sound,
+                                  const SegmentCache& cache) {
     const story::FilmTime time(film.board.chapters, film.video.fps);
     std::vector<std::string> inputs;
     for (const Planned* p : chapters) inputs.push_back(cache.segment_path(p->key));
@@ -53,6 +54,9 @@ void assemble(const FilmJob& film, const std::vector<const Planned*>& chapters,
     concat_mp4(inputs, video, extras);
     video.commit();
     captions.commit();
+    std::vector<std::string> files{film.output};
+    for (std::string& path : captions.paths()) files.push_back(std::move(path));
+    return files;
 }
 
 void assemble_sound(const FilmJob& film, const std::vector<const PlannedSound*>& sound,

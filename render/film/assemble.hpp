@@ -12,9 +12,11 @@
 namespace render {
 
 // `chapters` are the film's planned chapters in order, their segments in the cache; `sound` the
-// film's sound segments likewise (empty: a silent film).
-void assemble(const FilmJob& film, const std::vector<const Planned*>& chapters,
-              const std::vector<const PlannedSound*>& sound, const SegmentCache& cache);
+// film's sound segments likewise (empty: a silent film). Returns the files written: the output,
+// then its caption files.
+std::vector<std::string> assemble(const FilmJob& film, const std::vector<const Planned*>& chapters,
+                                  const std::vector<const PlannedSound*>& sound,
+                                  const SegmentCache& cache);
 
 // The film's sound alone, with a chapter marker per chapter: an .m4a joined from its sound
 // segments, or a .wav of the mix made afresh (polling cancel).

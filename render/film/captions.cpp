@@ -78,6 +78,12 @@ void CaptionFiles::write(const std::string& stem, const SubtitleTrack& track) {
     write_temp(files_.emplace_back(stem + ".srt"), to_srt(track));
 }
 
+std::vector<std::string> CaptionFiles::paths() const {
+    std::vector<std::string> out;
+    for (const TempFile& f : files_) out.push_back(f.final_path());
+    return out;
+}
+
 void CaptionFiles::commit() {
     for (TempFile& f : files_) f.commit();
 }

@@ -28,6 +28,8 @@ class CaptionFiles {
     // with that language's line of the same beat (the chapter by id, the beat by its number as
     // written), so every track follows the film's timing.
     const std::vector<SubtitleTrack>& tracks() const { return tracks_; }
+    // The files' final paths, in the order they were written.
+    std::vector<std::string> paths() const;
     void commit();
 
   private:

@@ -8,8 +8,10 @@
 #include <thread>
 
 #include "render/film/assemble.hpp"
+#include "render/film/cache_prune.hpp"
 #include "render/film/direct.hpp"
 #include "render/film/draw_segments.hpp"
+#include "render/film/film_record.hpp"
 #include "render/film/plan.hpp"
 #include "render/film/sound_plan.hpp"
 #include "render/sinks/sink.hpp"
@@ -80,30 +82,26 @@ SegmentCache open_cache(const std::vector<FilmJob>& films, const BatchOptions& o
                                                   : options.cache_dir);
 }
 
+// Never a segment the run used: planned, looked up, or joined into a film kept as it was.
 void prune(const SegmentCache& cache, const BatchOptions& options,
            const std::vector<FilmJob>& films, const std::vector<Planned>& planned,
-           const std::vector<PlannedSound>& sounds) {
-    if (!options.use_cache || (planned.empty() && sounds.empty())) return;
-    std::set<std::string> keep;
-    for (const Planned& p : planned) keep.insert(p.key.key);
-    for (const PlannedSound& s : sounds) keep.insert(s.key.key);
-    for (const FilmJob& film : films) {  // the lines the films speak
-        for (const story::ChapterSpec& chapter : film.board.chapters) {
-            for (const story::Beat& beat : chapter.beats) {
-                if (beat.speech && !beat.speech->key.empty()) keep.insert(beat.speech->key);
-            }
-        }
-    }
-    cache.prune(options.cache_limit, keep);
+           const std::vector<PlannedSound>& sounds, std::set<std::string> used = {}) {
+    for (const Planned& p : planned) used.insert(p.key.key);
+    for (const PlannedSound& s : sounds) used.insert(s.key.key);
+    prune_after_render(cache.dir(), options, films, std::move(used));
 }
 
 int cores() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
-// The films' sound segments, planned and looked up (the cache prepared if there are any).
+// The films' sound segments, planned and looked up (the cache prepared if there are any), but
+// for the films `kept` marks.
 std::vector<PlannedSound> look_up_sound(const std::vector<FilmJob>& films, SegmentCache& cache,
                                         const BatchOptions& options, const CancelToken& cancel,
-                                        std::vector<PlannedSound*>& misses) {
+                                        std::vector<PlannedSound*>& misses,
+                                        const std::vector<bool>& kept = {}) {
     std::vector<PlannedSound> sounds = plan_sound(films);
+    std::erase_if(sounds,
+                  [&](const PlannedSound& s) { return s.film < kept.size() && kept[s.film]; });
     if (sounds.empty()) return sounds;
     cache.prepare();
     misses = find_misses(sounds, cache, options.use_cache, cancel);
@@ -158,11 +156,64 @@ std::vector<RenderReport> render_sound_only(const std::vector<FilmJob>& films,
     return reports;
 }
 
-}  // namespace
+// What a render goes by: its films, options and cache, and each film's key and whether its
+// record found it unchanged.
+struct Run {
+    const std::vector<FilmJob>& films;
+    const BatchOptions& options;
+    const SegmentCache& cache;
+    std::vector<FilmState> states;
+};
 
-std::string default_cache_dir(const std::string& output) {
-    return (std::filesystem::path(output).parent_path() / "cache").string();
+// A film has no sound when its FilmJob has none (--no-audio, or nothing sounds).
+std::vector<bool> muted(const std::vector<FilmJob>& films) {
+    std::vector<bool> out;
+    for (const FilmJob& film : films) out.push_back(!film.sound);
+    return out;
 }
+
+std::vector<bool> kept(const Run& run) {
+    std::vector<bool> out;
+    for (const FilmState& s : run.states) out.push_back(s.kept.has_value());
+    return out;
+}
+
+// The films whose chapters are planned: those that take segments, but the ones kept.
+std::vector<bool> taken(const Run& run) {
+    std::vector<bool> out;
+    for (std::size_t i = 0; i < run.films.size(); ++i)
+        out.push_back(!run.states[i].kept &&
+                      (run.options.segment_only || assembled_from_segments(run.films[i].output)));
+    return out;
+}
+
+std::string file_name(const std::string& path) {
+    return std::filesystem::path(path).filename().string();
+}
+
+// Film i's report; its MP4 assembled (and recorded, with the segments joined) unless
+// --segment-only.
+RenderReport assembled(const Run& run, std::size_t i, const std::vector<Planned>& planned,
+                       const std::vector<PlannedSound>& sounds) {
+    const FilmJob& film = run.films[i];
+    std::vector<const Planned*> chapters;
+    RenderReport report = film_report(i, planned, chapters);
+    report.output = run.options.segment_only ? "" : film.output;
+    const std::vector<const PlannedSound*> sound = film_sound(sounds, i);
+    report_sound(film, sound, report);
+    if (run.options.segment_only) return report;
+    const std::vector<std::string> files = assemble(film, chapters, sound, run.cache);
+    measure(film, run.options, report);
+    if (!run.states[i].key) return report;
+    std::vector<std::string> segments;
+    for (const Planned* p : chapters) segments.push_back(file_name(run.cache.segment_path(p->key)));
+    for (const PlannedSound* s : sound)
+        segments.push_back(file_name(run.cache.segment_path(s->key)));
+    record_film(film, *run.states[i].key, files, segments, run.cache.dir());
+    return report;
+}
+
+}  // namespace
 
 std::vector<RenderReport> render_films(const std::vector<FilmJob>& films, const Fonts& fonts,
                                        const BatchOptions& options, const CancelToken& cancel,
@@ -172,22 +223,24 @@ std::vector<RenderReport> render_films(const std::vector<FilmJob>& films, const 
     const Stopwatch watch;
     std::optional<TempDir> scratch;  // --no-cache: private segments, removed with the directory
     SegmentCache cache = open_cache(films, options, scratch);
-    std::vector<Planned> planned =
-        plan_chapters(films, fonts, options.encoder, options.code, options.segment_only, cache,
-                      options.use_cache, cancel);
-    if (!options.segment_only)  // fail now, not after minutes of drawing
-        for (const FilmJob& film : films) check_writable(film.output);
+    Run run{films, options, cache, film_states(films, fonts, options, cache.dir(), muted(films))};
+    std::vector<Planned> planned = plan_chapters(films, taken(run), fonts, options.encoder,
+                                                 options.code, cache, options.use_cache, cancel);
+    for (std::size_t i = 0; i < films.size(); ++i)  // fail now, not after minutes of drawing
+        if (!options.segment_only && !run.states[i].kept) check_writable(films[i].output);
     if (!planned.empty()) cache.prepare();  // not for films that are all .webm, .gif, ...
     const std::vector<Planned*> misses = find_misses(planned, cache, options.use_cache, cancel);
     std::vector<PlannedSound*> sound_misses;
     const std::vector<PlannedSound> sounds =
-        options.segment_only ? std::vector<PlannedSound>{}
-                             : look_up_sound(films, cache, options, cancel, sound_misses);
+        options.segment_only
+            ? std::vector<PlannedSound>{}
+            : look_up_sound(films, cache, options, cancel, sound_misses, kept(run));
     make_segments(misses, sound_misses, films, cache, fonts, options, cancel, on_progress);
     cancel.check();  // interrupted, some segments were never drawn: record none
     if (options.use_cache) record_first_keys(planned, cache);
 
     std::vector<RenderReport> reports;
+    std::set<std::string> used;
     for (std::size_t i = 0; i < films.size(); ++i) {
         cancel.check();
         if (!options.segment_only && !assembled_from_segments(films[i].output)) {
@@ -195,19 +248,16 @@ std::vector<RenderReport> render_films(const std::vector<FilmJob>& films, const 
             measure(films[i], options, reports.back());
             continue;
         }
-        std::vector<const Planned*> chapters;
-        RenderReport report = film_report(i, planned, chapters);
-        report.output = options.segment_only ? "" : films[i].output;
-        const std::vector<const PlannedSound*> sound = film_sound(sounds, i);
-        report_sound(films[i], sound, report);
-        if (!options.segment_only) {
-            assemble(films[i], chapters, sound, cache);
-            measure(films[i], options, report);
+        if (run.states[i].kept) {
+            used.merge(run.states[i].kept->segments);
+            reports.push_back(run.states[i].kept->report);
+            measure(films[i], options, reports.back());
+        } else {
+            reports.push_back(assembled(run, i, planned, sounds));
         }
-        report.wall_seconds = watch.seconds();
-        reports.push_back(std::move(report));
+        reports.back().wall_seconds = watch.seconds();
     }
-    prune(cache, options, films, planned, sounds);
+    prune(cache, options, films, planned, sounds, std::move(used));
     return reports;
 }
 

@@ -3,6 +3,7 @@
 // directly when not MP4). Each step lives in its own file beside this one.
 #pragma once
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -29,7 +30,9 @@ struct BatchOptions {
 };
 
 // cache/ beside the output (out/cache for the default out/<stem>.mp4).
-std::string default_cache_dir(const std::string& output);
+inline std::string default_cache_dir(const std::string& output) {
+    return (std::filesystem::path(output).parent_path() / "cache").string();
+}
 
 // Renders every film. MP4 outputs are assembled from per-chapter segments (cache hits reused,
 // misses drawn by `jobs` workers, a key shared by several films drawn once), with one chapter

@@ -1,8 +1,6 @@
 // Cache planning; see plan.hpp.
 #include "render/film/plan.hpp"
 
-#include <cctype>
-#include <filesystem>
 #include <map>
 #include <set>
 #include <thread>
@@ -14,22 +12,17 @@
 
 namespace render {
 
-bool assembled_from_segments(const std::string& output) {
-    std::string ext = std::filesystem::path(output).extension().string();
-    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return ext == ".mp4";
-}
-
 namespace {
 
 // Keys and lookups run on every core: no encoder runs yet, whatever `jobs` says about drawing.
 int cores() { return static_cast<int>(std::thread::hardware_concurrency()); }
 
-// Every chapter of the films that take segments, in order, with its length on the film's clock.
-std::vector<Planned> chapters_of(const std::vector<FilmJob>& films, bool segments_only) {
+// Every chapter of the films taken, in order, with its length on the film's clock.
+std::vector<Planned> chapters_of(const std::vector<FilmJob>& films,
+                                 const std::vector<bool>& taken) {
     std::vector<Planned> out;
     for (std::size_t i = 0; i < films.size(); ++i) {
-        if (!segments_only && !assembled_from_segments(films[i].output)) continue;
+        if (!taken[i]) continue;
         const story::FilmTime time(films[i].board.chapters, films[i].video.fps);
         for (std::size_t c = 0; c < time.chapters().size(); ++c)
             out.push_back({i, &films[i].board.chapters[c], {}, {}, {}, time.chapter(c).frames});
@@ -39,11 +32,12 @@ std::vector<Planned> chapters_of(const std::vector<FilmJob>& films, bool segment
 
 }  // namespace
 
-std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Fonts& fonts,
+std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films,
+                                   const std::vector<bool>& taken, const Fonts& fonts,
                                    const EncoderSettings& encoder, const ChapterCode& code,
-                                   bool segments_only, const SegmentCache& cache, bool read_records,
+                                   const SegmentCache& cache, bool read_records,
                                    const CancelToken& cancel) {
-    std::vector<Planned> out = chapters_of(films, segments_only);
+    std::vector<Planned> out = chapters_of(films, taken);
     run_parallel(cores(), out.size(), cancel, [&](std::size_t i, const CancelToken&) {
         const Stopwatch watch;
         Planned& p = out[i];
@@ -108,7 +102,7 @@ std::vector<PendingSegment> pending_segments(const std::vector<FilmJob>& films, 
                                              const ChapterCode& code) {
     const SegmentCache cache(cache_dir);
     std::vector<Planned> planned =
-        plan_chapters(films, fonts, encoder, code, /*segments_only=*/true, cache,
+        plan_chapters(films, std::vector<bool>(films.size(), true), fonts, encoder, code, cache,
                       /*read_records=*/true, process_token());
     std::set<std::string> seen;
     std::vector<PendingSegment> out;

@@ -8,15 +8,13 @@
 
 #include "render/draw/fonts.hpp"
 #include "render/film/film_job.hpp"
+#include "render/film/film_record.hpp"
 #include "render/film/segment_cache.hpp"
 #include "render/sinks/video/mp4_sink.hpp"
 #include "render/sys/cancel.hpp"
 #include "story/chapter.hpp"
 
 namespace render {
-
-// MP4 films are assembled from cached per-chapter segments; other outputs are drawn directly.
-bool assembled_from_segments(const std::string& output);
 
 // A chapter of one film, its key, and whether its segment must be drawn.
 struct Planned {
@@ -31,13 +29,14 @@ struct Planned {
     double seconds = 0;
 };
 
-// The chapters of every film assembled from segments (of every film with segments_only), in
-// order, each with its first key. When read_records, a first key whose record names a valid
-// segment gives its key (and the chapter is cached); every other chapter is made and keyed by
-// its scenes, in parallel (each key hashes every frame's scene). Stops when cancel trips.
-std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films, const Fonts& fonts,
+// The chapters of the films `taken` marks (one flag a film), in order, each with its first key.
+// When read_records, a first key whose record names a valid segment gives its key (and the
+// chapter is cached); every other chapter is made and keyed by its scenes, in parallel (each key
+// hashes every frame's scene). Stops when cancel trips.
+std::vector<Planned> plan_chapters(const std::vector<FilmJob>& films,
+                                   const std::vector<bool>& taken, const Fonts& fonts,
                                    const EncoderSettings& encoder, const ChapterCode& code,
-                                   bool segments_only, const SegmentCache& cache, bool read_records,
+                                   const SegmentCache& cache, bool read_records,
                                    const CancelToken& cancel);
 
 // Records each first key of a chapter keyed by its scenes, now that its segment is in the cache.

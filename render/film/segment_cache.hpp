@@ -5,13 +5,12 @@
 // from, records in first/<key>.json which segment key its scenes gave.
 #pragma once
 #include <cstdint>
-#include <functional>
-#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 
 #include "render/draw/fonts.hpp"
+#include "render/film/film_key.hpp"
 #include "render/sinks/video/mp4_sink.hpp"
 #include "story/chapter.hpp"
 #include "story/storyboard.hpp"
@@ -38,34 +37,6 @@ struct SegmentKey {
 SegmentKey segment_key(const story::ChapterSpec& spec, const story::Chapter& chapter,
                        const story::Video& video, const EncoderSettings& encoder,
                        const Fonts& fonts);
-
-// The digest cmake/drawing_digest.cmake took at build time of the code that makes chapters and
-// their keys (story/, engine/, render/film) and of the compiler and flags that built it.
-std::string built_code_digest();
-
-// The code chapters are made by, and its digest in every first key: the build's own. A test
-// presents other code under another digest.
-struct ChapterCode {
-    using Make = std::function<std::unique_ptr<story::Chapter>(
-        const story::ChapterSpec&, const story::Video&, const story::TextMetrics&)>;
-    std::string digest = built_code_digest();
-    Make make = story::make_chapter;
-};
-
-// A first key: the XXH3-128 of everything the chapter is made from, resolved: its spec (its
-// settings over the storyboard's defaults, its beats timed by the narration, with their lines'
-// speech, its duration, title and narration; render/film/chapter_fields.hpp lists every member,
-// all but where they stand in the file), the film's video (size, fps, theme, captions, voice,
-// music, language), the encoder settings, the fonts, the language's message catalogue and the
-// digests of the drawing code and of the chapter code. Computed without making the chapter;
-// equal first keys give equal scenes, so the segment key one found stands for the other.
-struct FirstKey {
-    std::string key;     // 32 hex digits: XXH3-128 of `inputs`
-    std::string inputs;  // canonical JSON text (sorted keys), stored in its record
-};
-FirstKey first_key(const story::ChapterSpec& spec, const story::Video& video,
-                   const EncoderSettings& encoder, const Fonts& fonts,
-                   const std::string& code_digest);
 
 class SegmentCache {
   public:

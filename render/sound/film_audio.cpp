@@ -4,24 +4,16 @@
 
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
 
 #include "render/sound/decode/audio_decode.hpp"
 #include "render/sys/error.hpp"
+#include "render/sys/files.hpp"
 #include "render/sys/hash.hpp"
 #include "story/film_time.hpp"
 
 namespace render {
 
 namespace {
-
-namespace fs = std::filesystem;
-
-// A storyboard's file names are relative to the storyboard's folder.
-std::string beside(const story::Storyboard& board, const std::string& file) {
-    const fs::path path(file);
-    return path.is_absolute() ? file : (fs::path(board.file).parent_path() / path).string();
-}
 
 std::string minutes(double seconds) {
     char text[32];
@@ -37,7 +29,7 @@ struct SoundFile {
 std::optional<SoundFile> sound_file(const story::Storyboard& board, const std::string& file,
                                     const std::string& what, story::SourcePos pos,
                                     story::Diagnostics& diags) {
-    SoundFile out{beside(board, file), ""};
+    SoundFile out{beside_file(board.file, file), ""};
     std::string error;
     const auto digest = file_digest(out.path, error);
     if (!digest) {

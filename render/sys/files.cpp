@@ -84,6 +84,12 @@ std::string beside_binary(const std::string& name) {
     return (std::filesystem::path(running_binary()).parent_path() / name).string();
 }
 
+std::string beside_file(const std::string& anchor, const std::string& name) {
+    const std::filesystem::path path(name);
+    return path.is_absolute() ? name
+                              : (std::filesystem::path(anchor).parent_path() / path).string();
+}
+
 std::string home_dir() {
     if (const char* home = std::getenv("SHARDREEL_HOME"); home && *home) return home;
     return SHARDREEL_SOURCE_DIR;

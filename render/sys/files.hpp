@@ -26,6 +26,9 @@ std::string running_binary();
 // The file name in the running binary's directory (build/shardreel -> build/NAME), wherever it
 // is run from: where the binary finds its modules.
 std::string beside_binary(const std::string& name);
+// A file named in another (a cue or take in a storyboard): relative to that file's folder,
+// unless absolute.
+std::string beside_file(const std::string& anchor, const std::string& name);
 
 // Repository root for shipped files (fonts/, storyboards/): $SHARDREEL_HOME, else the source tree.
 std::string home_dir();

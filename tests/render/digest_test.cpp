@@ -385,6 +385,13 @@ TEST_CASE("editing, adding or renaming any file there changes the voice digest",
                              "render/voice/speech.cpp", "render/voice/module/new_engine.cpp");
 }
 
+TEST_CASE("the container digest, in every film's key, hashes every file under render/container",
+          "[key]") {
+    const std::set<std::string> listed = listed_in(SHARDREEL_CONTAINER_LIST);
+    CHECK(listed == files_under({"render/container"}));
+    CHECK(listed.count("render/container/concat.cpp") == 1);
+}
+
 TEST_CASE("a sound key holds no drawing digest and a segment key no sound digest", "[key]") {
     const nlohmann::json sound = sound_inputs(), segment = segment_inputs();
     const std::string sound_digest = sound["code"], drawing_digest = segment["drawing"];

@@ -294,9 +294,13 @@ TEST_CASE("a missing, damaged or stale record falls back to building the scenes"
              write_text(record, other.dump());
          }},
     };
+    // The film gone each time, so that it is assembled again and its chapters planned through
+    // the records (its own record would otherwise find it unchanged and plan nothing).
+    const auto film_gone = [&] { fs::remove(dir.path / "film.mp4"); };
     for (const auto& [name, damage] : damages) {
         INFO(name);
         damage();
+        film_gone();
         made = 0;
         const render::RenderReport r = render_short(dir.path, counted(made));
         CHECK(made == 1);  // bytes, keyed by its scenes: the same segment, not drawn again
@@ -307,12 +311,14 @@ TEST_CASE("a missing, damaged or stale record falls back to building the scenes"
 
     // A record whose segment is cut short names no usable segment: drawn again, as ever.
     fs::resize_file(segment, segment_bytes.size() / 2);
+    film_gone();
     made = 0;
     const render::RenderReport redrawn = render_short(dir.path, counted(made));
     CHECK(made == 1);
     CHECK(cached(redrawn) == std::vector<bool>{true, false});
     CHECK(redrawn.frames_drawn == 23);
     CHECK(slurp(segment) == segment_bytes);
+    film_gone();
     made = 0;
     render_short(dir.path, counted(made));
     CHECK(made == 0);
@@ -328,6 +334,7 @@ TEST_CASE(
     render_short(dir.path, counted(made));
     const std::set<std::string> before = render_test::segment_keys(cache);
     REQUIRE(before.size() == 2);
+    const std::string film = slurp(dir.path / "film.mp4");
 
     // The code of bytes' kind edited: another digest, and bytes draws one more rectangle.
     made = 0;
@@ -339,14 +346,21 @@ TEST_CASE(
     const std::set<std::string> after = render_test::segment_keys(cache);
     CHECK(after.size() == 3);
     CHECK(std::includes(after.begin(), after.end(), before.begin(), before.end()));
+    // The film joined again with the chapter redrawn: as a cold render by the edited code writes
+    // it.
+    const std::string edited_film = slurp(dir.path / "film.mp4");
+    CHECK(edited_film != film);
+    render_short(dir.path / "cold", counted(made, "edited code", "bytes"));
+    CHECK(slurp(dir.path / "cold/film.mp4") == edited_film);
     made = 0;
     CHECK(render_short(dir.path, counted(made, "edited code", "bytes")).frames_drawn == 0);
     CHECK(made == 0);
 
-    // Back to the build's code: its records still name the first segments.
+    // Back to the build's code: its records still name the first segments, joined as before.
     made = 0;
     CHECK(cached(render_short(dir.path, counted(made))) == std::vector<bool>{true, true});
     CHECK(made == 0);
+    CHECK(slurp(dir.path / "film.mp4") == film);
     // Why the digest covers the code: edited code under the build's digest reads the old records
     // and draws nothing (no build presents its code under another's digest).
     CHECK(

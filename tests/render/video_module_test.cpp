@@ -1,6 +1,7 @@
 // The video module: render and jobs load libav through build/shardreel-video.so; still, check,
-// numbers, sheet and schema never map it (the dynamic loader's own log says which libraries a
-// process opened), and a missing module is a runtime error naming it.
+// numbers, sheet and schema never map it, nor a render with nothing to make (the dynamic
+// loader's own log says which libraries a process opened), and a missing module is a runtime
+// error naming it.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
@@ -33,6 +34,18 @@ TEST_CASE("still, check, numbers, sheet and schema start without libav, render l
     CHECK_FALSE(opens_libav("schema", dir.path));
     CHECK(opens_libav("render " + film + " -o film.mp4 --quiet", dir.path));
     CHECK(opens_libav("--help", dir.path));  // the usage lists render and jobs too
+}
+
+TEST_CASE("a render that finds its film as it left it starts without libav", "[video-module]") {
+    const TempDir dir;
+    const std::string render = "render " + q(short_film()) + " -o film.mp4 --quiet";
+    CHECK(opens_libav(render, dir.path));
+    CHECK_FALSE(opens_libav(render, dir.path));  // nothing changed
+    CHECK(opens_libav(render + " --size 320x180", dir.path));
+    CHECK(opens_libav(render, dir.path));  // the film written for another size: joined again
+    CHECK_FALSE(opens_libav(render, dir.path));
+    std::filesystem::remove(dir.path / "film.mp4");
+    CHECK(opens_libav(render, dir.path));
 }
 
 TEST_CASE("render without its video module fails with exit 1 and names the module",

@@ -1,5 +1,8 @@
 // `shardreel render`: storyboards (or directories of them) to MP4 films with captions and sound
 // through the segment cache, -j workers, progress on a TTY, JSON report; or their sound alone.
+// The command is the core's: it loads the storyboards and, when every film's record finds it as
+// it was left (render/film/film_record.hpp), reports them without loading the video module,
+// which makes films.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -11,9 +14,11 @@
 #include <thread>
 
 #include "render/cli/commands.hpp"
+#include "render/cli/video_module.hpp"
+#include "render/film/cache_prune.hpp"
 #include "render/film/director.hpp"
+#include "render/film/film_record.hpp"
 #include "render/inputs/storyboard_inputs.hpp"
-#include "render/inputs/video/film_sound.hpp"
 #include "render/sinks/sink.hpp"
 #include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"
@@ -67,30 +72,6 @@ nlohmann::json to_json(const RenderReport& r) {
     return out;
 }
 
-// What each film sounds like (nothing with --no-audio); false (diagnostics printed) when a sound
-// file is bad, or, with --audio-only, when a film has no sound or the output is not .wav/.m4a.
-bool prepare_sound(const RenderArgs& args, std::vector<FilmJob>& films) {
-    bool ok = true;
-    for (FilmJob& film : films) {
-        if (!args.no_audio) ok = add_sound(film, std::cerr) && ok;
-    }
-    if (!ok || !args.batch.sound_only) return ok;
-    for (const FilmJob& film : films) {
-        const std::string ext = lowercase_extension(film.output);
-        if (ext != ".wav" && ext != ".m4a") {
-            std::cerr << "shardreel: error: --audio-only writes .wav or .m4a, not " << film.output
-                      << "\n";
-            return false;
-        }
-        if (!film.sound) {
-            std::cerr << "shardreel: error: " << film.board.file
-                      << " has no sound to write (no narration, music or sound cues)\n";
-            return false;
-        }
-    }
-    return true;
-}
-
 // Loads, selects and resolves every storyboard and names its output; false (diagnostics
 // printed) if any is bad. With --no-cache the lines are spoken into `scratch`, a temporary
 // speech cache that lasts as long as the render.
@@ -119,7 +100,7 @@ bool prepare_films(const RenderArgs& args, std::vector<FilmJob>& films,
                           ? output_stem(film.board.file, *langs, film.board.video.lang) + ext
                           : args.output;
     films = std::move(*loaded);
-    return prepare_sound(args, films);
+    return true;
 }
 
 bool resolve_batch(RenderArgs& args) {
@@ -150,6 +131,28 @@ void print_summary(const RenderReport& r) {
               << static_cast<int>(r.wall_seconds * 10) / 10.0 << " s)\n";
 }
 
+// The reports of films whose records find every one as it was left, with the cache pruned as a
+// render prunes it; nullopt when some film must be made, or its sound measured (--json), by
+// the video module.
+std::optional<std::vector<RenderReport>> kept_films(const RenderArgs& args,
+                                                    const std::vector<FilmJob>& films,
+                                                    const Fonts& fonts) {
+    if (films.empty()) return std::nullopt;
+    const std::string dir = args.batch.cache_dir.empty() ? default_cache_dir(films.front().output)
+                                                         : args.batch.cache_dir;
+    const std::vector<FilmState> states =
+        film_states(films, fonts, args.batch, dir, std::vector<bool>(films.size(), args.no_audio));
+    std::vector<RenderReport> reports;
+    std::set<std::string> used;
+    for (const FilmState& s : states) {
+        if (!s.kept || (args.batch.measure_sound && s.key->sound)) return std::nullopt;
+        reports.push_back(s.kept->report);
+        used.insert(s.kept->segments.begin(), s.kept->segments.end());
+    }
+    prune_after_render(dir, args.batch, films, std::move(used));
+    return reports;
+}
+
 int run_render(RenderArgs& args) {
     if (args.storyboards.empty())
         args.storyboards.push_back("storyboards/distributed-training.yaml");
@@ -166,11 +169,19 @@ int run_render(RenderArgs& args) {
         if (show_progress) print_progress(p, start);
     };
     std::vector<RenderReport> reports;
-    try {
-        reports = render_films(films, fonts, args.batch, process_token(), on_progress);
-    } catch (...) {
-        if (show_progress) std::fputs("\r\033[K", stderr);  // the error gets a line of its own
-        throw;
+    if (auto kept = kept_films(args, films, fonts)) {
+        reports = std::move(*kept);
+        const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+        for (RenderReport& r : reports) r.wall_seconds = took.count();
+    } else {
+        RenderCall call{films, fonts, args.batch, args.no_audio, on_progress, {}};
+        try {
+            if (const int code = render_in_module(call)) return code;
+        } catch (...) {
+            if (show_progress) std::fputs("\r\033[K", stderr);  // the error gets a line of its own
+            throw;
+        }
+        reports = std::move(call.reports);
     }
     nlohmann::json out = nlohmann::json::array();
     for (const RenderReport& r : reports) {
