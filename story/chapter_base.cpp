@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 
 namespace story {
 

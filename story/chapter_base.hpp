@@ -12,7 +12,7 @@
 #include "story/draw/legend.hpp"
 #include "story/draw/motion.hpp"
 #include "story/layout.hpp"
-#include "story/locale.hpp"
+#include "story/text/locale.hpp"
 #include "story/timeline.hpp"
 #include "story/vocab.hpp"
 
@@ -24,7 +24,7 @@ class ChapterBase : public Chapter {
 
   protected:
     // A message in the film's language (locale_, from Video::lang): tr("Per card"),
-    // tr("{n} layers", {{"n", 32}}); numbers go through story/format.hpp with locale_.
+    // tr("{n} layers", {{"n", 32}}); numbers go through story/text/format.hpp with locale_.
     std::string tr(std::string_view msgid) const { return locale_.tr(msgid); }
     std::string tr(std::string_view msgid, std::initializer_list<MessageArg> args) const {
         return locale_.tr(msgid, args);

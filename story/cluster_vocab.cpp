@@ -5,8 +5,8 @@
 #include <cmath>
 
 #include "story/easing.hpp"
-#include "story/format.hpp"
 #include "story/layout.hpp"
+#include "story/text/format.hpp"
 
 namespace story {
 

@@ -8,7 +8,7 @@
 
 #include "engine/config.hpp"
 #include "engine/report.hpp"
-#include "story/locale.hpp"
+#include "story/text/locale.hpp"
 
 namespace story {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "story/lang.hpp"
+#include "story/text/lang.hpp"
 
 namespace story {
 

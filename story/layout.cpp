@@ -6,8 +6,8 @@
 #include <sstream>
 #include <string_view>
 
-#include "story/lang.hpp"
-#include "story/line_breaks.hpp"
+#include "story/text/lang.hpp"
+#include "story/text/line_breaks.hpp"
 
 namespace story {
 

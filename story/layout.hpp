@@ -20,7 +20,7 @@ inline constexpr double kMinTextSize = 22;
 }  // namespace frame
 
 // Greedy wrap by measured advance, breaking only where the Unicode line breaking algorithm allows
-// in style.lang (story/line_breaks.hpp): after spaces (collapsed to one), between Chinese and
+// in style.lang (story/text/line_breaks.hpp): after spaces (collapsed to one), between Chinese and
 // Japanese characters; never right after a hyphen (compounds stay whole). A word wider than
 // max_width on a line of its own is cut between graphemes, with a hyphen ending each part but the
 // last in Latin, Greek and Cyrillic script. Lines are measured, and returned, without trailing

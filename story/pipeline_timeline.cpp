@@ -5,8 +5,8 @@
 
 #include "story/draw/arrange.hpp"
 #include "story/draw/legend.hpp"
-#include "story/format.hpp"
 #include "story/layout.hpp"
+#include "story/text/format.hpp"
 
 namespace story {
 

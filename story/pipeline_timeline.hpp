@@ -13,8 +13,8 @@
 #include "story/draw/color.hpp"
 #include "story/draw/motion.hpp"
 #include "story/draw/text.hpp"
-#include "story/locale.hpp"
 #include "story/storyboard.hpp"
+#include "story/text/locale.hpp"
 #include "story/theme.hpp"
 
 namespace story {

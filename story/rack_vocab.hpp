@@ -9,7 +9,7 @@
 #include "engine/layout3d.hpp"
 #include "story/draw/box.hpp"
 #include "story/draw/legend.hpp"
-#include "story/locale.hpp"
+#include "story/text/locale.hpp"
 #include "story/theme.hpp"
 
 namespace story {

@@ -29,7 +29,7 @@ struct TextStyle {
     double size = 34;  // px in the 1920x1080 authoring space
     Weight weight = Weight::regular;
     bool tabular = false;  // OpenType tnum: numbers that change on screen
-    // BCP-47 tag of the text's language (issue 18): an RTL language (story/lang.hpp) makes the
+    // BCP-47 tag of the text's language (issue 18): an RTL language (story/text/lang.hpp) makes the
     // line right to left, and it picks glyph forms (a CJK region's) and where lines break. ""
     // (unknown) leaves the direction to the first strong letter ("GPU 0" runs left to right).
     std::string lang = {};

@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 
 namespace story {
 namespace {

@@ -1,7 +1,7 @@
 // The pipeline timeline chapters' shared base; see timeline_chapter.hpp.
 #include "story/timeline_chapter.hpp"
 
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 
 namespace story {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 
 namespace story {
 

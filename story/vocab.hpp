@@ -6,8 +6,8 @@
 
 #include "engine/presets.hpp"
 #include "story/draw/box.hpp"
-#include "story/locale.hpp"
 #include "story/scene.hpp"
+#include "story/text/locale.hpp"
 #include "story/text_metrics.hpp"
 #include "story/theme.hpp"
 

@@ -16,10 +16,10 @@
 #include "render/cli/storyboard_inputs.hpp"
 #include "story/explore.hpp"
 #include "story/film_time.hpp"
-#include "story/format.hpp"
 #include "story/limits.hpp"
 #include "story/moment.hpp"
 #include "story/settings.hpp"
+#include "story/text/format.hpp"
 #include "story/units.hpp"
 
 namespace render {

@@ -18,7 +18,7 @@
 #include "render/sys/files.hpp"
 #include "render/sys/hash.hpp"
 #include "render/sys/json_file.hpp"
-#include "story/locale.hpp"
+#include "story/text/locale.hpp"
 #include "story/time.hpp"
 
 namespace render {

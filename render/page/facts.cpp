@@ -5,7 +5,7 @@
 #include "render/cli/numbers_json.hpp"
 #include "render/draw/markup.hpp"
 #include "story/chapter.hpp"
-#include "story/locale.hpp"
+#include "story/text/locale.hpp"
 
 namespace render {
 namespace {

@@ -29,7 +29,7 @@
 #include "render/sys/files.hpp"
 #include "render/sys/temp_dir.hpp"
 #include "story/explore.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 
 namespace render {
 namespace {

@@ -9,7 +9,7 @@
 #include "engine/recompute.hpp"
 #include "story/chapter_base.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 #include "story/vocab.hpp"
 
 namespace story {

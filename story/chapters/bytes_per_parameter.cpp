@@ -7,7 +7,7 @@
 
 #include "story/chapter_base.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 #include "story/vocab.hpp"
 
 namespace story {

@@ -15,8 +15,8 @@
 #include "story/chapter_base.hpp"
 #include "story/draw/cards.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
 #include "story/fsdp_film.hpp"
+#include "story/text/format.hpp"
 
 namespace story {
 

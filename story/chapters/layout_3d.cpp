@@ -12,10 +12,10 @@
 #include "story/chapter_base.hpp"
 #include "story/cluster_vocab.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
 #include "story/rack_geometry.hpp"
 #include "story/rack_turns.hpp"
 #include "story/rack_vocab.hpp"
+#include "story/text/format.hpp"
 
 namespace story {
 

@@ -13,7 +13,7 @@
 #include "story/cluster_vocab.hpp"
 #include "story/draw/cards.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 
 namespace story {
 

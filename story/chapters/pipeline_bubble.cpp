@@ -8,7 +8,7 @@
 
 #include "engine/pipeline.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 #include "story/timeline_chapter.hpp"
 
 namespace story {

@@ -15,8 +15,8 @@
 #include "story/chapter_base.hpp"
 #include "story/cluster_vocab.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
 #include "story/rack_vocab.hpp"
+#include "story/text/format.hpp"
 
 namespace story {
 

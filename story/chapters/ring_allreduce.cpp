@@ -12,8 +12,8 @@
 #include "story/chapter_base.hpp"
 #include "story/draw/cards.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
 #include "story/ring_track.hpp"
+#include "story/text/format.hpp"
 #include "story/vocab.hpp"
 
 namespace story {

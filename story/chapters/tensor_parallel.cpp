@@ -11,7 +11,7 @@
 #include "engine/memory.hpp"
 #include "story/chapter_base.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 #include "story/vocab.hpp"
 
 namespace story {

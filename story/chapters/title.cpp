@@ -4,7 +4,7 @@
 
 #include "story/chapter_base.hpp"
 #include "story/draw/draw.hpp"
-#include "story/lang.hpp"
+#include "story/text/lang.hpp"
 
 namespace story {
 

@@ -8,7 +8,7 @@
 
 #include "engine/memory.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 #include "story/timeline_chapter.hpp"
 
 namespace story {

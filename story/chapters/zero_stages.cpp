@@ -9,7 +9,7 @@
 #include "story/chapter_base.hpp"
 #include "story/draw/cards.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 
 namespace story {
 

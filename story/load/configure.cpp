@@ -6,9 +6,9 @@
 
 #include "engine/plan.hpp"
 #include "story/beat_checks.hpp"
-#include "story/format.hpp"
 #include "story/load/explore.hpp"
 #include "story/settings.hpp"
+#include "story/text/format.hpp"
 
 namespace story::load {
 namespace {

@@ -11,7 +11,7 @@
 #include "render/cli/storyboard_inputs.hpp"
 #include "story/chapter.hpp"
 #include "story/explore.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include <fstream>
 
 #include "render/draw/fonts.hpp"
-#include "story/lang.hpp"
 #include "story/layout.hpp"
+#include "story/text/lang.hpp"
 #include "story/theme.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/golden.hpp"

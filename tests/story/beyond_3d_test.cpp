@@ -8,7 +8,7 @@
 #include "engine/context_parallel.hpp"
 #include "engine/plan.hpp"
 #include "engine/report.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 #include "story/timeline.hpp"
 #include "tests/story/chapter_fixture.hpp"
 

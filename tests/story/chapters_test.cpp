@@ -5,7 +5,7 @@
 #include "engine/report.hpp"
 #include "story/chapter.hpp"
 #include "story/chapter_base.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

@@ -5,7 +5,7 @@
 
 #include "story/draw/cards.hpp"
 #include "story/draw/text.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 #include "story/vocab.hpp"
 
 using namespace story;

@@ -7,7 +7,7 @@
 #include "engine/comm.hpp"
 #include "engine/presets.hpp"
 #include "engine/report.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 #include "story/theme.hpp"
 #include "tests/story/chapter_fixture.hpp"
 #include "tests/story/on_screen.hpp"

@@ -6,7 +6,7 @@
 
 #include "chapter_fixture.hpp"
 #include "engine/report.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 #include "story/theme.hpp"
 #include "story/timeline.hpp"
 #include "tests/story/on_screen.hpp"

@@ -5,8 +5,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "story/lang.hpp"
 #include "story/load.hpp"
+#include "story/text/lang.hpp"
 #include "story/timed.hpp"
 #include "tests/story/expectations.hpp"
 

@@ -13,9 +13,9 @@
 
 #include "engine/config.hpp"
 #include "story/diagnostics.hpp"
-#include "story/format.hpp"
 #include "story/load.hpp"
 #include "story/settings.hpp"
+#include "story/text/format.hpp"
 #include "story/theme.hpp"
 
 namespace {

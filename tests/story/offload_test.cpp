@@ -7,7 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include "engine/report.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 #include "story/theme.hpp"
 #include "story/vocab.hpp"
 #include "tests/story/chapter_fixture.hpp"

@@ -1,5 +1,5 @@
 // Number formatting for everything drawn on screen.
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 
 #include <cmath>
 #include <cstdio>

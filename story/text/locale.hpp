@@ -1,6 +1,6 @@
 // The film's language (story::Video::lang, a BCP-47 tag): the words chapters draw, from the
-// catalogue shipped for it (story/catalogue.hpp; English is the catalogues' msgids and needs
-// none), and its numbers (story/numbers.hpp). A Locale is immutable once built, so chapters of
+// catalogue shipped for it (story/text/catalogue.hpp; English is the catalogues' msgids and needs
+// none), and its numbers (story/text/numbers.hpp). A Locale is immutable once built, so chapters of
 // different languages can be drawn at once, on any threads; each chapter builds one.
 #pragma once
 #include <initializer_list>
@@ -9,8 +9,8 @@
 #include <string_view>
 #include <variant>
 
-#include "story/catalogue.hpp"
-#include "story/numbers.hpp"
+#include "story/text/catalogue.hpp"
+#include "story/text/numbers.hpp"
 
 namespace story {
 

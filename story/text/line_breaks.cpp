@@ -1,6 +1,6 @@
 // ICU break iterators over UTF-8 through UText, so boundaries come as byte offsets. Iterators
 // are costly to build and not thread-safe, so each thread keeps one per language.
-#include "story/line_breaks.hpp"
+#include "story/text/line_breaks.hpp"
 
 #include <unicode/brkiter.h>
 #include <unicode/uscript.h>

@@ -1,5 +1,5 @@
 // Lookups in the shipped catalogues; the tables themselves are generated (catalogue.hpp).
-#include "story/catalogue.hpp"
+#include "story/text/catalogue.hpp"
 
 #include <algorithm>
 

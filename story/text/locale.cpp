@@ -1,10 +1,10 @@
 // Words and numbers of one language; see locale.hpp.
-#include "story/locale.hpp"
+#include "story/text/locale.hpp"
 
 #include <algorithm>
 
-#include "story/format.hpp"
-#include "story/lang.hpp"
+#include "story/text/format.hpp"
+#include "story/text/lang.hpp"
 
 namespace story {
 

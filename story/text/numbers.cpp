@@ -1,5 +1,5 @@
 // ICU's number formatters for one locale; see numbers.hpp.
-#include "story/numbers.hpp"
+#include "story/text/numbers.hpp"
 
 #include <unicode/numberformatter.h>
 #include <unicode/numsys.h>

@@ -1,5 +1,5 @@
 // Language tags: just enough of BCP-47 to read the language, script and region subtags.
-#include "story/lang.hpp"
+#include "story/text/lang.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 // A locale's number formats, by ICU (icu::number::LocalizedNumberFormatter): its digits, decimal
 // and grouping separators, percent sign and compact forms. Built once per Locale and immutable
 // (ICU's formatters are thread-safe), so the per-frame path formats without building anything.
-// story/format.hpp chooses units and rounds; this only writes the number.
+// story/text/format.hpp chooses units and rounds; this only writes the number.
 #pragma once
 #include <memory>
 #include <string>

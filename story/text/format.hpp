@@ -1,12 +1,12 @@
 // How numbers read on screen (STYLE.md): decimal GB, 3 significant figures, thousands
 // separators, a thin space before the unit. Digits, separators, the percent sign and the words
-// for large counts follow the film's locale (ICU, story/numbers.hpp): en "1,120 GB", de
+// for large counts follow the film's locale (ICU, story/text/numbers.hpp): en "1,120 GB", de
 // "1.120 GB", hi "1,00,000", ar in Arabic-Indic digits "١٬١٢٠ GB"; units stay SI. English when
 // no locale is given (the CLI's tables, the page's facts).
 #pragma once
 #include <string>
 
-#include "story/locale.hpp"
+#include "story/text/locale.hpp"
 
 namespace story {
 
