@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "story/kind_facts.hpp"
-#include "story/scene.hpp"
+#include "story/scene/scene.hpp"
+#include "story/scene/text_metrics.hpp"
 #include "story/storyboard.hpp"
-#include "story/text_metrics.hpp"
 
 namespace story {
 

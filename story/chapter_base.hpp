@@ -11,7 +11,7 @@
 #include "story/choreography.hpp"
 #include "story/draw/legend.hpp"
 #include "story/draw/motion.hpp"
-#include "story/layout.hpp"
+#include "story/scene/layout.hpp"
 #include "story/text/locale.hpp"
 #include "story/timeline.hpp"
 #include "story/vocab.hpp"

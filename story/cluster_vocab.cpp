@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "story/easing.hpp"
-#include "story/layout.hpp"
+#include "story/scene/layout.hpp"
 #include "story/text/format.hpp"
 
 namespace story {

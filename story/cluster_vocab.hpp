@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "story/draw/box.hpp"
-#include "story/scene.hpp"
-#include "story/text_metrics.hpp"
-#include "story/theme.hpp"
+#include "story/scene/scene.hpp"
+#include "story/scene/text_metrics.hpp"
+#include "story/scene/theme.hpp"
 #include "story/vocab.hpp"
 
 namespace story {

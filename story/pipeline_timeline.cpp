@@ -5,7 +5,7 @@
 
 #include "story/draw/arrange.hpp"
 #include "story/draw/legend.hpp"
-#include "story/layout.hpp"
+#include "story/scene/layout.hpp"
 #include "story/text/format.hpp"
 
 namespace story {

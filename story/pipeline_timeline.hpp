@@ -13,9 +13,9 @@
 #include "story/draw/color.hpp"
 #include "story/draw/motion.hpp"
 #include "story/draw/text.hpp"
+#include "story/scene/theme.hpp"
 #include "story/storyboard.hpp"
 #include "story/text/locale.hpp"
-#include "story/theme.hpp"
 
 namespace story {
 

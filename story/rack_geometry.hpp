@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "story/draw/box.hpp"
-#include "story/layout.hpp"
-#include "story/scene.hpp"
-#include "story/theme.hpp"
+#include "story/scene/layout.hpp"
+#include "story/scene/scene.hpp"
+#include "story/scene/theme.hpp"
 
 namespace story {
 

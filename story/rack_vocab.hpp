@@ -9,8 +9,8 @@
 #include "engine/layout3d.hpp"
 #include "story/draw/box.hpp"
 #include "story/draw/legend.hpp"
+#include "story/scene/theme.hpp"
 #include "story/text/locale.hpp"
-#include "story/theme.hpp"
 
 namespace story {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "story/draw/box.hpp"
-#include "story/layout.hpp"
+#include "story/scene/layout.hpp"
 
 namespace story::ring_track {
 

@@ -7,7 +7,7 @@
 #include "engine/config.hpp"
 #include "story/diagnostics.hpp"
 #include "story/narration.hpp"
-#include "story/theme.hpp"
+#include "story/scene/theme.hpp"
 
 namespace story {
 

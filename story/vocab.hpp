@@ -6,10 +6,10 @@
 
 #include "engine/presets.hpp"
 #include "story/draw/box.hpp"
-#include "story/scene.hpp"
+#include "story/scene/scene.hpp"
+#include "story/scene/text_metrics.hpp"
+#include "story/scene/theme.hpp"
 #include "story/text/locale.hpp"
-#include "story/text_metrics.hpp"
-#include "story/theme.hpp"
 
 namespace story {
 

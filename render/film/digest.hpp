@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "story/chapter.hpp"
-#include "story/scene.hpp"
+#include "story/scene/scene.hpp"
 
 namespace render {
 

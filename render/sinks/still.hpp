@@ -3,7 +3,7 @@
 #include <string>
 
 #include "render/draw/fonts.hpp"
-#include "story/scene.hpp"
+#include "story/scene/scene.hpp"
 #include "story/storyboard.hpp"
 
 namespace render {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "story/layout.hpp"
+#include "story/scene/layout.hpp"
 #include "story/text/lang.hpp"
 
 namespace story {

@@ -2,7 +2,7 @@
 // shipped fonts' real metrics (and Noto's for the scripts Inter lacks):
 // no text overlaps other text or hides under an opaque box drawn after it, all of it stays inside
 // the safe area (captions inside their band), and none is smaller than 22 px at 1080p.
-#include "story/layout.hpp"
+#include "story/scene/layout.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

@@ -6,8 +6,8 @@
 
 #include "chapter_fixture.hpp"
 #include "engine/report.hpp"
+#include "story/scene/theme.hpp"
 #include "story/text/format.hpp"
-#include "story/theme.hpp"
 #include "story/timeline.hpp"
 #include "tests/story/on_screen.hpp"
 

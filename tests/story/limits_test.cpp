@@ -14,9 +14,9 @@
 #include "engine/config.hpp"
 #include "story/diagnostics.hpp"
 #include "story/load.hpp"
+#include "story/scene/theme.hpp"
 #include "story/settings.hpp"
 #include "story/text/format.hpp"
-#include "story/theme.hpp"
 
 namespace {
 

@@ -7,8 +7,8 @@
 #include <catch2/catch.hpp>
 
 #include "engine/report.hpp"
+#include "story/scene/theme.hpp"
 #include "story/text/format.hpp"
-#include "story/theme.hpp"
 #include "story/vocab.hpp"
 #include "tests/story/chapter_fixture.hpp"
 #include "tests/story/on_screen.hpp"

@@ -7,7 +7,7 @@
 
 #include "story/chapter.hpp"
 #include "story/choreography.hpp"
-#include "story/text_metrics.hpp"
+#include "story/scene/text_metrics.hpp"
 
 namespace chapter_test {
 

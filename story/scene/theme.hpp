@@ -3,7 +3,7 @@
 #include <optional>
 #include <string_view>
 
-#include "story/scene.hpp"
+#include "story/scene/scene.hpp"
 
 namespace story {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <string_view>
 
-#include "story/scene.hpp"
+#include "story/scene/scene.hpp"
 
 namespace story {
 

@@ -1,5 +1,5 @@
 // Font-free text metrics for tests of layout logic that must not depend on render/.
-#include "story/text_metrics.hpp"
+#include "story/scene/text_metrics.hpp"
 
 namespace story {
 

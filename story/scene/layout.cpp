@@ -1,6 +1,6 @@
 // Shared frame drawing: title top-left (top-right of its row in a right-to-left language), stat
 // panel top-right, captions in the bottom band; wrapping at ICU's line-break opportunities.
-#include "story/layout.hpp"
+#include "story/scene/layout.hpp"
 
 #include <algorithm>
 #include <sstream>

@@ -1,6 +1,6 @@
 // Display-list helpers: colours, equality of groups, printing (for test failure messages) and
 // flattening the text items with absolute positions.
-#include "story/scene.hpp"
+#include "story/scene/scene.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,5 @@
 // The two palettes of STYLE.md (Okabe-Ito, colour-blind safe), one meaning per colour.
-#include "story/theme.hpp"
+#include "story/scene/theme.hpp"
 
 namespace story {
 
