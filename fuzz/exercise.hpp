@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "story/chapter.hpp"
-#include "story/time.hpp"
+#include "story/storyboard/time.hpp"
 
 namespace fuzz {
 

@@ -5,8 +5,8 @@
 
 #include "story/chapter.hpp"
 #include "story/explore.hpp"
-#include "story/settings.hpp"
-#include "story/units.hpp"
+#include "story/storyboard/settings.hpp"
+#include "story/storyboard/units.hpp"
 
 namespace story {
 

@@ -3,8 +3,8 @@
 #pragma once
 #include <string>
 
-#include "story/diagnostics.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/diagnostics.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace story {
 

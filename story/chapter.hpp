@@ -10,7 +10,7 @@
 #include "story/kind_facts.hpp"
 #include "story/scene/scene.hpp"
 #include "story/scene/text_metrics.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace story {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace story {
 

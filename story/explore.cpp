@@ -5,8 +5,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "story/settings.hpp"
-#include "story/time.hpp"
+#include "story/storyboard/settings.hpp"
+#include "story/storyboard/time.hpp"
 #include "story/timeline.hpp"
 
 namespace story {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "engine/config.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace story {
 

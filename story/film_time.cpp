@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "story/time.hpp"
+#include "story/storyboard/time.hpp"
 
 namespace story {
 

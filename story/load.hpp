@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "story/diagnostics.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/diagnostics.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace story {
 

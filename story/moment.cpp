@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "story/diagnostics.hpp"
-#include "story/time.hpp"
-#include "story/units.hpp"
+#include "story/storyboard/diagnostics.hpp"
+#include "story/storyboard/time.hpp"
+#include "story/storyboard/units.hpp"
 
 namespace story {
 

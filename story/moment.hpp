@@ -6,7 +6,7 @@
 #include <string>
 
 #include "story/film_time.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace story {
 

@@ -14,7 +14,7 @@
 #include "story/draw/motion.hpp"
 #include "story/draw/text.hpp"
 #include "story/scene/theme.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 #include "story/text/locale.hpp"
 
 namespace story {

@@ -11,10 +11,10 @@
 
 #include "engine/presets.hpp"
 #include "story/chapter.hpp"
-#include "story/limits.hpp"
 #include "story/schema_keys.hpp"
-#include "story/settings.hpp"
-#include "story/units.hpp"
+#include "story/storyboard/limits.hpp"
+#include "story/storyboard/settings.hpp"
+#include "story/storyboard/units.hpp"
 
 namespace story {
 namespace {

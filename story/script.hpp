@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "story/film_time.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace story {
 

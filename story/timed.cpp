@@ -7,9 +7,9 @@
 #include <stdexcept>
 
 #include "story/beat_checks.hpp"
-#include "story/languages.hpp"
-#include "story/limits.hpp"
-#include "story/units.hpp"
+#include "story/storyboard/languages.hpp"
+#include "story/storyboard/limits.hpp"
+#include "story/storyboard/units.hpp"
 
 namespace story {
 namespace {

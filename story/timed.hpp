@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "story/diagnostics.hpp"
 #include "story/load.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/diagnostics.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace story {
 

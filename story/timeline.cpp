@@ -4,7 +4,7 @@
 #include <stdexcept>
 
 #include "story/film_time.hpp"
-#include "story/settings.hpp"
+#include "story/storyboard/settings.hpp"
 
 namespace story {
 

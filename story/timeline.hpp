@@ -6,7 +6,7 @@
 
 #include "engine/config.hpp"
 #include "story/easing.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace story {
 

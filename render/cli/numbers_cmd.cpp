@@ -16,11 +16,11 @@
 #include "render/cli/storyboard_inputs.hpp"
 #include "story/explore.hpp"
 #include "story/film_time.hpp"
-#include "story/limits.hpp"
 #include "story/moment.hpp"
-#include "story/settings.hpp"
+#include "story/storyboard/limits.hpp"
+#include "story/storyboard/settings.hpp"
+#include "story/storyboard/units.hpp"
 #include "story/text/format.hpp"
-#include "story/units.hpp"
 
 namespace render {
 namespace {

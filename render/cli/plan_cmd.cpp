@@ -11,7 +11,7 @@
 #include "render/cli/commands.hpp"
 #include "render/cli/config_flags.hpp"
 #include "render/cli/numbers_json.hpp"
-#include "story/settings.hpp"
+#include "story/storyboard/settings.hpp"
 #include "story/text/format.hpp"
 
 namespace render {

@@ -10,7 +10,7 @@
 #include "render/film/film_job.hpp"
 #include "render/sys/temp_dir.hpp"
 #include "story/load.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace render {
 

@@ -7,7 +7,7 @@
 #include "render/sinks/sink.hpp"
 #include "render/sys/files.hpp"
 #include "story/film_time.hpp"
-#include "story/languages.hpp"
+#include "story/storyboard/languages.hpp"
 
 namespace render {
 

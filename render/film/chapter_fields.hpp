@@ -10,7 +10,7 @@
 #include "engine/config.hpp"
 #include "render/av/mp4_sink.hpp"
 #include "render/film/digest.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace render {
 

@@ -6,7 +6,7 @@
 #include <new>
 
 #include "render/sys/hash.hpp"
-#include "story/time.hpp"
+#include "story/storyboard/time.hpp"
 
 namespace render {
 

@@ -7,7 +7,7 @@
 
 #include "render/av/audio_mix.hpp"
 #include "render/av/loudness.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace render {
 

@@ -18,8 +18,8 @@
 #include "render/sys/files.hpp"
 #include "render/sys/hash.hpp"
 #include "render/sys/json_file.hpp"
+#include "story/storyboard/time.hpp"
 #include "story/text/locale.hpp"
-#include "story/time.hpp"
 
 namespace render {
 namespace fs = std::filesystem;

@@ -13,7 +13,7 @@
 #include "render/sys/stopwatch.hpp"
 #include "render/sys/temp_file.hpp"
 #include "story/film_time.hpp"
-#include "story/time.hpp"
+#include "story/storyboard/time.hpp"
 
 namespace render {
 

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "render/draw/markup.hpp"
-#include "story/languages.hpp"
-#include "story/settings.hpp"
+#include "story/storyboard/languages.hpp"
+#include "story/storyboard/settings.hpp"
 #include "story/text/format.hpp"
 #include "story/text/lang.hpp"
 #include "story/text/locale.hpp"

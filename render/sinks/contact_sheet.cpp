@@ -22,9 +22,9 @@
 #include "render/sys/temp_file.hpp"
 #include "story/chapter.hpp"
 #include "story/film_time.hpp"
-#include "story/time.hpp"
+#include "story/storyboard/time.hpp"
+#include "story/storyboard/units.hpp"
 #include "story/timeline.hpp"
-#include "story/units.hpp"
 
 namespace render {
 namespace {

@@ -4,7 +4,7 @@
 
 #include "render/draw/fonts.hpp"
 #include "story/scene/scene.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace render {
 

@@ -10,7 +10,7 @@
 
 #include "render/cli/video_options.hpp"
 #include "story/film_time.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace render {
 

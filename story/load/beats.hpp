@@ -5,7 +5,7 @@
 
 #include "story/chapter.hpp"
 #include "story/load/fields.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace story::load {
 

@@ -8,7 +8,7 @@
 #include "story/chapter.hpp"
 #include "story/load/config.hpp"
 #include "story/load/fields.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace story::load {
 

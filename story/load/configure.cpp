@@ -7,7 +7,7 @@
 #include "engine/plan.hpp"
 #include "story/beat_checks.hpp"
 #include "story/load/explore.hpp"
-#include "story/settings.hpp"
+#include "story/storyboard/settings.hpp"
 #include "story/text/format.hpp"
 
 namespace story::load {

@@ -6,7 +6,7 @@
 #include "engine/config.hpp"
 #include "story/chapter.hpp"
 #include "story/load/fields.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace story::load {
 

@@ -13,7 +13,7 @@
 
 #include "render/draw/fonts.hpp"
 #include "story/chapter.hpp"
-#include "story/time.hpp"
+#include "story/storyboard/time.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;

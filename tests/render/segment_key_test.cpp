@@ -15,8 +15,8 @@
 #include "render/film/segment_cache.hpp"
 #include "render/sys/hash.hpp"
 #include "story/load.hpp"
-#include "story/settings.hpp"
-#include "story/time.hpp"
+#include "story/storyboard/settings.hpp"
+#include "story/storyboard/time.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;

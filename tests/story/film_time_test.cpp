@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "story/time.hpp"
+#include "story/storyboard/time.hpp"
 #include "story/timed.hpp"
 #include "story/timeline.hpp"
 

@@ -1,7 +1,7 @@
 // Storyboards in several languages (issue 18): text fields as maps by language resolved to the
 // language of each load, the fallback and its warning, language tags and their ISO 639-2 codes,
 // the voice of each language, and the diagnostics of another language's timing.
-#include "story/languages.hpp"
+#include "story/storyboard/languages.hpp"
 
 #include <catch2/catch.hpp>
 

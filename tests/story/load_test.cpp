@@ -11,8 +11,8 @@
 
 #include "engine/presets.hpp"
 #include "story/chapter.hpp"
-#include "story/limits.hpp"
-#include "story/settings.hpp"
+#include "story/storyboard/limits.hpp"
+#include "story/storyboard/settings.hpp"
 #include "story/timed.hpp"
 #include "tests/story/expectations.hpp"
 

@@ -15,9 +15,9 @@
 
 #include "engine/presets.hpp"
 #include "story/chapter.hpp"
-#include "story/limits.hpp"
 #include "story/schema_keys.hpp"
-#include "story/settings.hpp"
+#include "story/storyboard/limits.hpp"
+#include "story/storyboard/settings.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

@@ -1,5 +1,5 @@
 // Time, easing and beat timelines: the clock every chapter runs on.
-#include "story/time.hpp"
+#include "story/storyboard/time.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "story/diagnostics.hpp"
-#include "story/narration.hpp"
+#include "story/storyboard/diagnostics.hpp"
+#include "story/storyboard/narration.hpp"
 
 namespace story {
 

@@ -1,5 +1,5 @@
 // The languages of a storyboard; see languages.hpp.
-#include "story/languages.hpp"
+#include "story/storyboard/languages.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -1,5 +1,5 @@
 // A line as the voice says it; see narration.hpp.
-#include "story/narration.hpp"
+#include "story/storyboard/narration.hpp"
 
 namespace story {
 

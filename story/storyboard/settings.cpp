@@ -1,13 +1,13 @@
 // The single mapping from a flat parameter name and its scalar text onto engine::Config, shared
 // by `set:` beats and the nested training/cluster/parallel sections of a storyboard.
-#include "story/settings.hpp"
+#include "story/storyboard/settings.hpp"
 
 #include <algorithm>
 #include <utility>
 
-#include "story/diagnostics.hpp"
-#include "story/limits.hpp"
-#include "story/units.hpp"
+#include "story/storyboard/diagnostics.hpp"
+#include "story/storyboard/limits.hpp"
+#include "story/storyboard/units.hpp"
 
 namespace story {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "story/diagnostics.hpp"
+#include "story/storyboard/diagnostics.hpp"
 
 namespace story {
 

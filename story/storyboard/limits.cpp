@@ -1,10 +1,10 @@
 // Storyboard and command-line limits, and the nesting scan that runs before the YAML parser.
-#include "story/limits.hpp"
+#include "story/storyboard/limits.hpp"
 
 #include <cstdio>
 #include <vector>
 
-#include "story/time.hpp"
+#include "story/storyboard/time.hpp"
 
 namespace story::limits {
 namespace {

@@ -1,5 +1,5 @@
 // Collecting and printing user errors, and the "did you mean" suggestion for misspelt names.
-#include "story/diagnostics.hpp"
+#include "story/storyboard/diagnostics.hpp"
 
 #include <algorithm>
 #include <tuple>

@@ -1,5 +1,5 @@
 // Parsing of storyboard quantities: a number, optional spaces, then a unit from a fixed table.
-#include "story/units.hpp"
+#include "story/storyboard/units.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "engine/config.hpp"
-#include "story/diagnostics.hpp"
-#include "story/narration.hpp"
 #include "story/scene/theme.hpp"
+#include "story/storyboard/diagnostics.hpp"
+#include "story/storyboard/narration.hpp"
 
 namespace story {
 

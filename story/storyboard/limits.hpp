@@ -8,8 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include "story/diagnostics.hpp"
-#include "story/units.hpp"
+#include "story/storyboard/diagnostics.hpp"
+#include "story/storyboard/units.hpp"
 
 namespace story::limits {
 

@@ -1,7 +1,7 @@
 // ISO 639-1 language codes with their ISO 639-2/T codes and English names, from Debian's iso-codes
 // (/usr/share/iso-codes/json/iso_639-2.json, every entry with an alpha_2), read when this file was
 // written; nothing reads that file at run time.
-#include "story/languages.hpp"
+#include "story/storyboard/languages.hpp"
 
 namespace story {
 
