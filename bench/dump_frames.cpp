@@ -14,7 +14,7 @@
 #include "render/draw/raster.hpp"
 #include "render/sys/error.hpp"
 #include "story/chapter.hpp"
-#include "story/film_time.hpp"
+#include "story/time/film_time.hpp"
 
 namespace {
 

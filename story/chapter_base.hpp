@@ -13,7 +13,7 @@
 #include "story/draw/motion.hpp"
 #include "story/scene/layout.hpp"
 #include "story/text/locale.hpp"
-#include "story/timeline.hpp"
+#include "story/time/timeline.hpp"
 #include "story/vocab.hpp"
 
 namespace story {

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cmath>
 
-#include "story/easing.hpp"
 #include "story/scene/layout.hpp"
 #include "story/text/format.hpp"
+#include "story/time/easing.hpp"
 
 namespace story {
 

@@ -7,7 +7,7 @@
 
 #include "story/storyboard/settings.hpp"
 #include "story/storyboard/time.hpp"
-#include "story/timeline.hpp"
+#include "story/time/timeline.hpp"
 
 namespace story {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "story/cluster_vocab.hpp"
 #include "story/draw/arrange.hpp"
-#include "story/easing.hpp"
+#include "story/time/easing.hpp"
 
 namespace story {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <iterator>
 
-#include "story/easing.hpp"
+#include "story/time/easing.hpp"
 
 namespace story::ring_track {
 namespace {

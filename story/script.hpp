@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "story/film_time.hpp"
 #include "story/storyboard/storyboard.hpp"
+#include "story/time/film_time.hpp"
 
 namespace story {
 

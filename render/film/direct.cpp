@@ -7,7 +7,7 @@
 #include "render/sys/files.hpp"
 #include "render/sys/stopwatch.hpp"
 #include "story/chapter.hpp"
-#include "story/film_time.hpp"
+#include "story/time/film_time.hpp"
 
 namespace render {
 

@@ -9,7 +9,7 @@
 #include "render/av/audio_decode.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/hash.hpp"
-#include "story/film_time.hpp"
+#include "story/time/film_time.hpp"
 
 namespace render {
 

@@ -12,7 +12,7 @@
 #include "render/sys/files.hpp"
 #include "story/chapter.hpp"
 #include "story/explore.hpp"
-#include "story/film_time.hpp"
+#include "story/time/film_time.hpp"
 
 namespace render {
 namespace {

@@ -21,10 +21,10 @@
 #include "render/sys/temp_dir.hpp"
 #include "render/sys/temp_file.hpp"
 #include "story/chapter.hpp"
-#include "story/film_time.hpp"
 #include "story/storyboard/time.hpp"
 #include "story/storyboard/units.hpp"
-#include "story/timeline.hpp"
+#include "story/time/film_time.hpp"
+#include "story/time/timeline.hpp"
 
 namespace render {
 namespace {

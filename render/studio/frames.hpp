@@ -10,7 +10,7 @@
 #include "render/draw/fonts.hpp"
 #include "render/studio/film_source.hpp"
 #include "story/chapter.hpp"
-#include "story/moment.hpp"
+#include "story/time/moment.hpp"
 
 namespace render {
 

@@ -302,7 +302,7 @@ TEST_CASE("editing, adding or renaming a file there, or another compiler, change
     }
     CHECK(digest() == base);
     CHECK(seen.insert(digest("another compiler -O2")).second);
-    fs::rename(root / "story/easing.cpp", root / "story/easing2.cpp");
+    fs::rename(root / "story/time/easing.cpp", root / "story/time/easing2.cpp");
     CHECK(seen.insert(digest()).second);
     write_text(root / "engine/new_model.cpp", "// new\n");
     CHECK(seen.insert(digest()).second);

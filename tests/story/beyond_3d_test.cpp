@@ -9,7 +9,7 @@
 #include "engine/plan.hpp"
 #include "engine/report.hpp"
 #include "story/text/format.hpp"
-#include "story/timeline.hpp"
+#include "story/time/timeline.hpp"
 #include "tests/story/chapter_fixture.hpp"
 
 using namespace story;

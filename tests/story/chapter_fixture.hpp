@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "story/chapter.hpp"
+#include "story/time/timeline.hpp"
 #include "story/timed.hpp"
-#include "story/timeline.hpp"
 
 namespace chapter_test {
 

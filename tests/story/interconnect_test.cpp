@@ -8,7 +8,7 @@
 #include "engine/report.hpp"
 #include "story/scene/theme.hpp"
 #include "story/text/format.hpp"
-#include "story/timeline.hpp"
+#include "story/time/timeline.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

@@ -1,5 +1,5 @@
 // story/moment: ID@TIME as still --at and the studio name a frame, and seconds into the film.
-#include "story/moment.hpp"
+#include "story/time/moment.hpp"
 
 #include <catch2/catch.hpp>
 

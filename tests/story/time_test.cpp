@@ -4,8 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include "engine/presets.hpp"
-#include "story/easing.hpp"
-#include "story/timeline.hpp"
+#include "story/time/easing.hpp"
+#include "story/time/timeline.hpp"
 
 using namespace story;
 

@@ -1,5 +1,5 @@
 // The film time map; see film_time.hpp.
-#include "story/film_time.hpp"
+#include "story/time/film_time.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
 // Beat timeline: parameter states and captions of one chapter.
-#include "story/timeline.hpp"
+#include "story/time/timeline.hpp"
 
 #include <stdexcept>
 
-#include "story/film_time.hpp"
 #include "story/storyboard/settings.hpp"
+#include "story/time/film_time.hpp"
 
 namespace story {
 

@@ -1,5 +1,5 @@
 // Moments of a film; see moment.hpp.
-#include "story/moment.hpp"
+#include "story/time/moment.hpp"
 
 #include <algorithm>
 #include <cmath>

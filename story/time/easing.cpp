@@ -1,5 +1,5 @@
 // Easing functions (Penner's cubics; smoothstep/smootherstep; Manim's sigmoid "smooth").
-#include "story/easing.hpp"
+#include "story/time/easing.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "engine/config.hpp"
-#include "story/easing.hpp"
 #include "story/storyboard/storyboard.hpp"
+#include "story/time/easing.hpp"
 
 namespace story {
 
