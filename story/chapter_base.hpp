@@ -14,7 +14,7 @@
 #include "story/scene/layout.hpp"
 #include "story/text/locale.hpp"
 #include "story/time/timeline.hpp"
-#include "story/vocab.hpp"
+#include "story/vocab/vocab.hpp"
 
 namespace story {
 

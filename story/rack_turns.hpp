@@ -7,7 +7,7 @@
 
 #include "engine/config.hpp"
 #include "story/chapter.hpp"
-#include "story/rack_vocab.hpp"
+#include "story/vocab/rack_vocab.hpp"
 
 namespace story {
 

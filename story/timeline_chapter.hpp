@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "story/chapter_base.hpp"
-#include "story/pipeline_timeline.hpp"
+#include "story/vocab/pipeline_timeline.hpp"
 
 namespace story {
 

@@ -10,7 +10,7 @@
 #include "story/chapter_base.hpp"
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
-#include "story/vocab.hpp"
+#include "story/vocab/vocab.hpp"
 
 namespace story {
 

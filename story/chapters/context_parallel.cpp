@@ -13,10 +13,10 @@
 #include <sstream>
 
 #include "story/chapter_base.hpp"
-#include "story/cluster_vocab.hpp"
-#include "story/draw/cards.hpp"
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
+#include "story/vocab/cards.hpp"
+#include "story/vocab/cluster_vocab.hpp"
 
 namespace story {
 

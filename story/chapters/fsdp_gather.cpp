@@ -13,10 +13,10 @@
 #include "engine/fsdp.hpp"
 #include "engine/report.hpp"
 #include "story/chapter_base.hpp"
-#include "story/draw/cards.hpp"
 #include "story/draw/draw.hpp"
 #include "story/fsdp_film.hpp"
 #include "story/text/format.hpp"
+#include "story/vocab/cards.hpp"
 
 namespace story {
 

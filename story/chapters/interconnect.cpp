@@ -9,9 +9,9 @@
 #include <cmath>
 
 #include "story/chapter_base.hpp"
-#include "story/cluster_vocab.hpp"
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
+#include "story/vocab/cluster_vocab.hpp"
 
 namespace story {
 

@@ -7,9 +7,9 @@
 
 #include "engine/memory.hpp"
 #include "story/chapter_base.hpp"
-#include "story/draw/cards.hpp"
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
+#include "story/vocab/cards.hpp"
 
 namespace story {
 

@@ -1,5 +1,5 @@
 // See ring_track.hpp.
-#include "story/ring_track.hpp"
+#include "story/vocab/ring_track.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -10,7 +10,7 @@
 #include "story/scene/scene.hpp"
 #include "story/scene/text_metrics.hpp"
 #include "story/scene/theme.hpp"
-#include "story/vocab.hpp"
+#include "story/vocab/vocab.hpp"
 
 namespace story {
 

@@ -1,5 +1,5 @@
 // Rank groups, card tags, group colours and the axes' legend; see rack_vocab.hpp.
-#include "story/rack_vocab.hpp"
+#include "story/vocab/rack_vocab.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,5 +1,5 @@
 // The shared pipeline timeline; see pipeline_timeline.hpp.
-#include "story/pipeline_timeline.hpp"
+#include "story/vocab/pipeline_timeline.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // Rows of GPU cards and chunks in flight; see cards.hpp.
-#include "story/draw/cards.hpp"
+#include "story/vocab/cards.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // Tiles, nodes, links, chunks and memory gauges for the cluster-scale chapters.
-#include "story/cluster_vocab.hpp"
+#include "story/vocab/cluster_vocab.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,13 +1,13 @@
 // The rack's geometry; see rack_geometry.hpp.
-#include "story/rack_geometry.hpp"
+#include "story/vocab/rack_geometry.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numbers>
 
-#include "story/cluster_vocab.hpp"
 #include "story/draw/arrange.hpp"
 #include "story/time/easing.hpp"
+#include "story/vocab/cluster_vocab.hpp"
 
 namespace story {
 

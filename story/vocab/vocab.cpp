@@ -1,5 +1,5 @@
 // GPU card drawing shared by every chapter.
-#include "story/vocab.hpp"
+#include "story/vocab/vocab.hpp"
 
 #include <algorithm>
 #include <cctype>

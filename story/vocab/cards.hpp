@@ -1,6 +1,6 @@
-// A row of GPU cards (story/vocab.hpp's gpu_card) as the data-parallel chapters draw it: which
-// ranks a long row shows, the gap mark standing for the others, label sizes for narrow cards, one
-// overflow label per row, and the chunks of data that travel between cards.
+// A row of GPU cards (story/vocab/vocab.hpp's gpu_card) as the data-parallel chapters draw it:
+// which ranks a long row shows, the gap mark standing for the others, label sizes for narrow cards,
+// one overflow label per row, and the chunks of data that travel between cards.
 #pragma once
 #include <string>
 #include <vector>
