@@ -13,7 +13,7 @@
 #include "render/draw/painter.hpp"
 #include "render/draw/raster.hpp"
 #include "render/sys/error.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/time/film_time.hpp"
 
 namespace {

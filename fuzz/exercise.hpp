@@ -5,7 +5,7 @@
 #include <functional>
 #include <vector>
 
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/storyboard/time.hpp"
 
 namespace fuzz {

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/explore.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/storyboard/units.hpp"

@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "engine/presets.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/schema_keys.hpp"
 #include "story/storyboard/limits.hpp"
 #include "story/storyboard/settings.hpp"

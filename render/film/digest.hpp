@@ -16,7 +16,7 @@
 #include <variant>
 #include <vector>
 
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/scene/scene.hpp"
 
 namespace render {

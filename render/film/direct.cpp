@@ -6,7 +6,7 @@
 #include "render/film/frame_loop.hpp"
 #include "render/sys/files.hpp"
 #include "render/sys/stopwatch.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/time/film_time.hpp"
 
 namespace render {

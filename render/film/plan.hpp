@@ -11,7 +11,7 @@
 #include "render/film/film_job.hpp"
 #include "render/film/segment_cache.hpp"
 #include "render/sys/cancel.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 
 namespace render {
 

@@ -13,7 +13,7 @@
 
 #include "render/av/mp4_sink.hpp"
 #include "render/draw/fonts.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/storyboard/storyboard.hpp"
 
 namespace render {

@@ -4,7 +4,7 @@
 #include "engine/report.hpp"
 #include "render/cli/numbers_json.hpp"
 #include "render/draw/markup.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/text/locale.hpp"
 
 namespace render {

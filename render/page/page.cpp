@@ -10,7 +10,7 @@
 #include "render/sinks/still.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/explore.hpp"
 #include "story/time/film_time.hpp"
 

@@ -20,7 +20,7 @@
 #include "render/sys/files.hpp"
 #include "render/sys/temp_dir.hpp"
 #include "render/sys/temp_file.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/storyboard/time.hpp"
 #include "story/storyboard/units.hpp"
 #include "story/time/film_time.hpp"

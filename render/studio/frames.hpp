@@ -9,7 +9,7 @@
 
 #include "render/draw/fonts.hpp"
 #include "render/studio/film_source.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/time/moment.hpp"
 
 namespace render {

@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "engine/recompute.hpp"
-#include "story/chapter_base.hpp"
+#include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
 #include "story/vocab/vocab.hpp"

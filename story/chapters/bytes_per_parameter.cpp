@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "story/chapter_base.hpp"
+#include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
 #include "story/vocab/vocab.hpp"

@@ -12,7 +12,7 @@
 #include <optional>
 #include <sstream>
 
-#include "story/chapter_base.hpp"
+#include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
 #include "story/vocab/cards.hpp"

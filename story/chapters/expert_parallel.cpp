@@ -10,7 +10,7 @@
 
 #include "engine/comm.hpp"
 #include "engine/memory.hpp"
-#include "story/chapter_base.hpp"
+#include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
 #include "story/vocab/cluster_vocab.hpp"

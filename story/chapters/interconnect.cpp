@@ -8,7 +8,7 @@
 #include <array>
 #include <cmath>
 
-#include "story/chapter_base.hpp"
+#include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
 #include "story/vocab/cluster_vocab.hpp"

@@ -9,9 +9,9 @@
 #include <numbers>
 
 #include "engine/layout3d.hpp"
-#include "story/chapter_base.hpp"
+#include "story/chapter/chapter_base.hpp"
+#include "story/chapter/rack_turns.hpp"
 #include "story/draw/draw.hpp"
-#include "story/rack_turns.hpp"
 #include "story/text/format.hpp"
 #include "story/vocab/cluster_vocab.hpp"
 #include "story/vocab/rack_geometry.hpp"

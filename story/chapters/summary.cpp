@@ -7,7 +7,7 @@
 
 #include "engine/report.hpp"
 #include "engine/strategies.hpp"
-#include "story/chapter_base.hpp"
+#include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
 #include "story/vocab/cluster_vocab.hpp"

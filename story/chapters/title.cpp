@@ -2,7 +2,7 @@
 // sweeping through it, the title and subtitle beneath.
 #include <algorithm>
 
-#include "story/chapter_base.hpp"
+#include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
 #include "story/text/lang.hpp"
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/load/fields.hpp"
 #include "story/storyboard/storyboard.hpp"
 

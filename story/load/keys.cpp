@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/schema_keys.hpp"
 #include "story/storyboard/diagnostics.hpp"
 #include "story/storyboard/settings.hpp"

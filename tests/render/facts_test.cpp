@@ -9,7 +9,7 @@
 
 #include "render/cli/numbers_json.hpp"
 #include "render/cli/storyboard_inputs.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/explore.hpp"
 #include "story/text/format.hpp"
 

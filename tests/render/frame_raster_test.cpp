@@ -6,7 +6,7 @@
 
 #include "render/cli/storyboard_inputs.hpp"
 #include "render/draw/raster.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/storyboard/time.hpp"
 #include "test_scene.hpp"
 

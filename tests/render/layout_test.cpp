@@ -12,7 +12,7 @@
 #include <variant>
 
 #include "render/draw/fonts.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/storyboard/time.hpp"
 #include "tests/render/cli.hpp"
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/time/timeline.hpp"
 #include "story/timed.hpp"
 

@@ -10,7 +10,7 @@
 #include <set>
 #include <sstream>
 
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/schema.hpp"
 #include "tests/story/chapter_fixture.hpp"
 

@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "engine/presets.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/storyboard/limits.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/timed.hpp"

@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "engine/presets.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/schema_keys.hpp"
 #include "story/storyboard/limits.hpp"
 #include "story/storyboard/settings.hpp"

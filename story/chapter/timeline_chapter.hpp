@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "story/chapter_base.hpp"
+#include "story/chapter/chapter_base.hpp"
 #include "story/vocab/pipeline_timeline.hpp"
 
 namespace story {

@@ -1,5 +1,5 @@
 // Shared chapter machinery.
-#include "story/chapter_base.hpp"
+#include "story/chapter/chapter_base.hpp"
 
 #include <algorithm>
 

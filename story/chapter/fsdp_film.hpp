@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "engine/fsdp.hpp"
-#include "story/choreography.hpp"
+#include "story/chapter/choreography.hpp"
 
 namespace story {
 

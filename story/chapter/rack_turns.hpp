@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "engine/config.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/vocab/rack_vocab.hpp"
 
 namespace story {

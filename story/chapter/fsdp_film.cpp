@@ -1,5 +1,5 @@
 // The FSDP film; see fsdp_film.hpp.
-#include "story/fsdp_film.hpp"
+#include "story/chapter/fsdp_film.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 
 namespace story {
 

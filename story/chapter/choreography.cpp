@@ -1,10 +1,10 @@
 // See choreography.hpp.
-#include "story/choreography.hpp"
+#include "story/chapter/choreography.hpp"
 
 #include <algorithm>
 #include <optional>
 
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 
 namespace story {
 namespace {

@@ -1,5 +1,5 @@
 // The rows and formulas more than one kind shows; see kind_facts.hpp.
-#include "story/kind_facts.hpp"
+#include "story/chapter/kind_facts.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // layout_3d's turns; see rack_turns.hpp.
-#include "story/rack_turns.hpp"
+#include "story/chapter/rack_turns.hpp"
 
 #include <iterator>
 #include <string_view>

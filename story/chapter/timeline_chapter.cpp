@@ -1,5 +1,5 @@
 // The pipeline timeline chapters' shared base; see timeline_chapter.hpp.
-#include "story/timeline_chapter.hpp"
+#include "story/chapter/timeline_chapter.hpp"
 
 #include "story/text/format.hpp"
 

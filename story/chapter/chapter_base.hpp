@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "engine/report.hpp"
-#include "story/chapter.hpp"
-#include "story/choreography.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/chapter/choreography.hpp"
 #include "story/draw/legend.hpp"
 #include "story/draw/motion.hpp"
 #include "story/scene/layout.hpp"
@@ -30,8 +30,8 @@ class ChapterBase : public Chapter {
         return locale_.tr(msgid, args);
     }
     // Seconds from the chapter start of a choreography time authored for the kind's default
-    // duration, on the beats that show the kind's phases (story/choreography.hpp): chapters write
-    // their timings once, for the default length.
+    // duration, on the beats that show the kind's phases (story/chapter/choreography.hpp): chapters
+    // write their timings once, for the default length.
     double at(double authored) const { return choreography_.at(authored); }
     // Seconds an authored stretch starting at `from` lasts here.
     double span(double from, double length) const { return choreography_.span(from, length); }

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "story/kind_facts.hpp"
+#include "story/chapter/kind_facts.hpp"
 #include "story/scene/scene.hpp"
 #include "story/scene/text_metrics.hpp"
 #include "story/storyboard/storyboard.hpp"
