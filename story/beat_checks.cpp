@@ -4,9 +4,9 @@
 #include <algorithm>
 
 #include "story/chapter/chapter.hpp"
-#include "story/explore.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/storyboard/units.hpp"
+#include "story/uses/explore.hpp"
 
 namespace story {
 

@@ -14,13 +14,13 @@
 #include "render/cli/config_flags.hpp"
 #include "render/cli/numbers_json.hpp"
 #include "render/cli/storyboard_inputs.hpp"
-#include "story/explore.hpp"
 #include "story/storyboard/limits.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/storyboard/units.hpp"
 #include "story/text/format.hpp"
 #include "story/time/film_time.hpp"
 #include "story/time/moment.hpp"
+#include "story/uses/explore.hpp"
 
 namespace render {
 namespace {

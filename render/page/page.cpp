@@ -11,8 +11,8 @@
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
 #include "story/chapter/chapter.hpp"
-#include "story/explore.hpp"
 #include "story/time/film_time.hpp"
+#include "story/uses/explore.hpp"
 
 namespace render {
 namespace {

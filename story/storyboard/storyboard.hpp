@@ -57,7 +57,8 @@ struct Beat {
 
 // `explore: {PARAM: [values]}` on a chapter or a beat: the values an article page offers for one
 // settable parameter (a slider for numbers, pills for keywords). Every value was checked by
-// apply_setting; page variants are the chapter drawn with each combination (story/explore.hpp).
+// apply_setting; page variants are the chapter drawn with each combination
+// (story/uses/explore.hpp).
 struct ExploreParam {
     std::string key;
     std::vector<std::string> values;

@@ -10,8 +10,8 @@
 #include "render/cli/numbers_json.hpp"
 #include "render/cli/storyboard_inputs.hpp"
 #include "story/chapter/chapter.hpp"
-#include "story/explore.hpp"
 #include "story/text/format.hpp"
+#include "story/uses/explore.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // story/explore: the page figure's moment, the configuration on screen, and explore: variants.
-#include "story/explore.hpp"
+#include "story/uses/explore.hpp"
 
 #include <catch2/catch.hpp>
 

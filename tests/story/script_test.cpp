@@ -1,6 +1,6 @@
 // The narration script: every spoken line in film order with its timecodes and take name,
 // as Markdown and as RFC 4180 CSV.
-#include "story/script.hpp"
+#include "story/uses/script.hpp"
 
 #include <catch2/catch.hpp>
 

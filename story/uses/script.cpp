@@ -1,5 +1,5 @@
 // The narration script as Markdown (for people) and CSV (for spreadsheets and session tools).
-#include "story/script.hpp"
+#include "story/uses/script.hpp"
 
 #include <cstdio>
 

@@ -1,5 +1,5 @@
 // Page figures and explore: variants; see explore.hpp.
-#include "story/explore.hpp"
+#include "story/uses/explore.hpp"
 
 #include <algorithm>
 #include <cmath>
