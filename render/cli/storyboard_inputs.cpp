@@ -7,11 +7,11 @@
 
 #include "render/sys/files.hpp"
 #include "render/voice/speech.hpp"
-#include "story/load.hpp"
+#include "story/load/load.hpp"
+#include "story/load/timed.hpp"
 #include "story/storyboard/languages.hpp"
 #include "story/storyboard/limits.hpp"
 #include "story/storyboard/units.hpp"
-#include "story/timed.hpp"
 
 namespace render {
 

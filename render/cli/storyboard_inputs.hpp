@@ -9,7 +9,7 @@
 #include "render/cli/video_options.hpp"
 #include "render/film/film_job.hpp"
 #include "render/sys/temp_dir.hpp"
-#include "story/load.hpp"
+#include "story/load/load.hpp"
 #include "story/storyboard/storyboard.hpp"
 
 namespace render {

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "engine/plan.hpp"
-#include "story/beat_checks.hpp"
+#include "story/load/beat_checks.hpp"
 #include "story/load/explore.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/text/format.hpp"

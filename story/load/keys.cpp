@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "story/chapter/chapter.hpp"
-#include "story/schema_keys.hpp"
+#include "story/load/schema_keys.hpp"
 #include "story/storyboard/diagnostics.hpp"
 #include "story/storyboard/settings.hpp"
 

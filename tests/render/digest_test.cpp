@@ -11,7 +11,7 @@
 #include <set>
 
 #include "render/film/segment_cache.hpp"
-#include "story/load.hpp"
+#include "story/load/load.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;

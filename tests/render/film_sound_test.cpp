@@ -18,7 +18,7 @@
 #include "render/film/director.hpp"
 #include "render/film/film_audio.hpp"
 #include "render/sys/stopwatch.hpp"
-#include "story/load.hpp"
+#include "story/load/load.hpp"
 #include "story/time/film_time.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/sounds.hpp"

@@ -14,7 +14,7 @@
 #include "render/film/director.hpp"
 #include "render/film/segment_cache.hpp"
 #include "render/sys/hash.hpp"
-#include "story/load.hpp"
+#include "story/load/load.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/storyboard/time.hpp"
 #include "tests/render/cli.hpp"

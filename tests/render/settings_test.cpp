@@ -10,8 +10,8 @@
 #include <set>
 
 #include "render/cli/config_flags.hpp"
-#include "story/schema.hpp"
-#include "story/schema_keys.hpp"
+#include "story/load/schema.hpp"
+#include "story/load/schema_keys.hpp"
 #include "story/storyboard/limits.hpp"
 
 namespace {

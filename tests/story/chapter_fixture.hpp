@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "story/chapter/chapter.hpp"
+#include "story/load/timed.hpp"
 #include "story/time/timeline.hpp"
-#include "story/timed.hpp"
 
 namespace chapter_test {
 

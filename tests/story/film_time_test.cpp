@@ -8,9 +8,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "story/load/timed.hpp"
 #include "story/storyboard/time.hpp"
 #include "story/time/timeline.hpp"
-#include "story/timed.hpp"
 
 using namespace story;
 

@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "story/chapter/chapter.hpp"
-#include "story/schema.hpp"
+#include "story/load/schema.hpp"
 #include "tests/story/chapter_fixture.hpp"
 
 namespace fs = std::filesystem;

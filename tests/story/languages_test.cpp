@@ -5,9 +5,9 @@
 
 #include <catch2/catch.hpp>
 
-#include "story/load.hpp"
+#include "story/load/load.hpp"
+#include "story/load/timed.hpp"
 #include "story/text/lang.hpp"
-#include "story/timed.hpp"
 #include "tests/story/expectations.hpp"
 
 namespace {

@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "engine/config.hpp"
-#include "story/load.hpp"
+#include "story/load/load.hpp"
 #include "story/scene/theme.hpp"
 #include "story/storyboard/diagnostics.hpp"
 #include "story/storyboard/settings.hpp"

@@ -1,6 +1,6 @@
 // Storyboard loading: the good fixture, inheritance of defaults, the flat settings, and every
 // broken storyboard in tests/storyboards/bad/ with its exact diagnostics.
-#include "story/load.hpp"
+#include "story/load/load.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -11,9 +11,9 @@
 
 #include "engine/presets.hpp"
 #include "story/chapter/chapter.hpp"
+#include "story/load/timed.hpp"
 #include "story/storyboard/limits.hpp"
 #include "story/storyboard/settings.hpp"
-#include "story/timed.hpp"
 #include "tests/story/expectations.hpp"
 
 namespace {

@@ -3,7 +3,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "story/timed.hpp"
+#include "story/load/timed.hpp"
 
 namespace {
 

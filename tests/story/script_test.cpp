@@ -4,7 +4,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "story/timed.hpp"
+#include "story/load/timed.hpp"
 
 namespace {
 

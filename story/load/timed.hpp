@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "story/load.hpp"
+#include "story/load/load.hpp"
 #include "story/storyboard/diagnostics.hpp"
 #include "story/storyboard/storyboard.hpp"
 
@@ -38,7 +38,7 @@ std::optional<Storyboard> timed(const Storyboard& sb, Diagnostics& errors,
 using VoiceFill = std::function<void(Storyboard&, Diagnostics&)>;
 
 // What the commands read: the storyboard resolved in `lang` (empty: its own language;
-// story/load.hpp), every line's speech (the reading estimate where narration is off; `voices`
+// story/load/load.hpp), every line's speech (the reading estimate where narration is off; `voices`
 // for the rest, or the estimate when none is given), then timed(). In another language than the
 // storyboard's own, the diagnostics of its speech and timing say which ("in de: speech runs
 // ..."). The parsed form serves every language of one text read once.

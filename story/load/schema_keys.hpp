@@ -1,5 +1,5 @@
 // Every key the storyboard loader accepts, by where it may appear, and which of them are
-// required: the JSON Schema (story/schema.hpp) is built from these lists, never beside them.
+// required: the JSON Schema (story/load/schema.hpp) is built from these lists, never beside them.
 #pragma once
 #include <string>
 #include <vector>

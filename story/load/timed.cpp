@@ -1,12 +1,12 @@
 // Timing a storyboard by its speech; see timed.hpp.
-#include "story/timed.hpp"
+#include "story/load/timed.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
-#include "story/beat_checks.hpp"
+#include "story/load/beat_checks.hpp"
 #include "story/storyboard/languages.hpp"
 #include "story/storyboard/limits.hpp"
 #include "story/storyboard/units.hpp"

@@ -1,7 +1,7 @@
 // Storyboard loading (schema version 1): the text parsed once into a plain tree
 // (load/yaml_tree, the only file that includes yaml-cpp), read by one parser per part of the
 // file (story/load/), then configured (load/configure: the planner runs after parsing).
-#include "story/load.hpp"
+#include "story/load/load.hpp"
 
 #include "story/load/chapters.hpp"
 #include "story/load/config.hpp"

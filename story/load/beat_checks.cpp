@@ -1,5 +1,5 @@
 // Checks on a chapter's beats; see beat_checks.hpp.
-#include "story/beat_checks.hpp"
+#include "story/load/beat_checks.hpp"
 
 #include <algorithm>
 
