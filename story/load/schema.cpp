@@ -1,6 +1,7 @@
 // Builds storyboards/schema.json from the loader's own tables, so the schema cannot drift from
 // what `shardreel check` accepts: every key with additionalProperties false, each whole number's
-// range and each keyword's names from limits.hpp, units as patterns from units.cpp's tables.
+// range and each keyword's names from story/storyboard/limits.hpp, units as patterns from
+// story/storyboard/units.cpp's tables.
 #include "story/load/schema.hpp"
 
 #include <algorithm>

@@ -32,8 +32,8 @@ struct Bound {
 };
 
 // Every whole number a storyboard gives, by key: video.fps, the flat settings (settings.hpp)
-// and the fields of a model map. The loader, the settings, the JSON Schema (schema.hpp) and
-// README's limits all read this one table.
+// and the fields of a model map. The loader, the settings, the JSON Schema
+// (story/load/schema.hpp) and README's limits all read this one table.
 inline constexpr Bound kWholeNumbers[] = {
     {"fps", 1, kMaxFps, "Frames per second"},
     {"seq_len", 1, 1 << 20, "Sequence length in tokens"},

@@ -1,4 +1,4 @@
-// story/explore: the page figure's moment, the configuration on screen, and explore: variants.
+// story/uses/explore: the page figure's moment, the configuration on screen, and explore: variants.
 #include "story/uses/explore.hpp"
 
 #include <catch2/catch.hpp>

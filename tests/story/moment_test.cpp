@@ -1,4 +1,4 @@
-// story/moment: ID@TIME as still --at and the studio name a frame, and seconds into the film.
+// story/time/moment: ID@TIME as still --at and the studio name a frame, and seconds into the film.
 #include "story/time/moment.hpp"
 
 #include <catch2/catch.hpp>
