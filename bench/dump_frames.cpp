@@ -13,8 +13,8 @@
 #include "render/draw/raster.hpp"
 #include "render/inputs/storyboard_inputs.hpp"
 #include "render/sys/error.hpp"
-#include "story/chapter.hpp"
-#include "story/film_time.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/time/film_time.hpp"
 
 namespace {
 

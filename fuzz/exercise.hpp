@@ -5,8 +5,8 @@
 #include <functional>
 #include <vector>
 
-#include "story/chapter.hpp"
-#include "story/time.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/storyboard/time.hpp"
 
 namespace fuzz {
 

@@ -8,7 +8,7 @@
 #include "fuzz/exercise.hpp"
 #include "render/draw/fonts.hpp"
 #include "render/draw/raster.hpp"
-#include "story/timed.hpp"
+#include "story/load/timed.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     static const render::Fonts fonts(render::default_font_dir());

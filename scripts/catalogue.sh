@@ -16,8 +16,12 @@ film=storyboards/distributed-training.yaml
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Sources with their path from the root, sorted; chapters/ only for the kinds given.
-shared_sources() { ls story/*.cpp story/draw/*.cpp render/page/*.cpp; }
+# Sources with their path from the root, sorted: every .cpp under story/ whatever its folder,
+# but the kinds in story/chapters/, which count only for the kinds given.
+shared_sources() {
+    find story -name '*.cpp' ! -path 'story/chapters/*' | LC_ALL=C sort
+    ls render/page/*.cpp
+}
 all_sources() { shared_sources; ls story/chapters/*.cpp; }
 film_sources() {
     shared_sources

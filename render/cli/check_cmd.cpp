@@ -13,7 +13,7 @@
 #include "render/inputs/storyboard_inputs.hpp"
 #include "render/sys/files.hpp"
 #include "render/sys/temp_dir.hpp"
-#include "story/timed.hpp"
+#include "story/load/timed.hpp"
 
 namespace render {
 namespace {

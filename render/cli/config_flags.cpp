@@ -4,9 +4,9 @@
 #include <CLI/CLI.hpp>
 #include <cctype>
 
-#include "story/limits.hpp"
-#include "story/settings.hpp"
-#include "story/units.hpp"
+#include "story/storyboard/limits.hpp"
+#include "story/storyboard/settings.hpp"
+#include "story/storyboard/units.hpp"
 
 namespace render {
 namespace {
@@ -20,7 +20,8 @@ struct FlagSpec {
 };
 
 // Every setting but the model (--model and --params, below) is a flag, applied in the settings'
-// order (story/settings.hpp), so --gpu brings its links before --nvlink / --network override them.
+// order (story/storyboard/settings.hpp), so --gpu brings its links before --nvlink / --network
+// override them.
 bool is_flag(const story::SettingSpec& s) { return s.section != story::SettingSection::model; }
 
 // The flag's help, with the keywords or presets it takes.

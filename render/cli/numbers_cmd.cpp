@@ -14,13 +14,13 @@
 #include "render/cli/config_flags.hpp"
 #include "render/inputs/numbers_json.hpp"
 #include "render/inputs/storyboard_inputs.hpp"
-#include "story/explore.hpp"
-#include "story/film_time.hpp"
-#include "story/format.hpp"
-#include "story/limits.hpp"
-#include "story/moment.hpp"
-#include "story/settings.hpp"
-#include "story/units.hpp"
+#include "story/storyboard/limits.hpp"
+#include "story/storyboard/settings.hpp"
+#include "story/storyboard/units.hpp"
+#include "story/text/format.hpp"
+#include "story/time/film_time.hpp"
+#include "story/time/moment.hpp"
+#include "story/uses/explore.hpp"
 
 namespace render {
 namespace {

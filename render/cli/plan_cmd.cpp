@@ -11,8 +11,8 @@
 #include "render/cli/commands.hpp"
 #include "render/cli/config_flags.hpp"
 #include "render/inputs/numbers_json.hpp"
-#include "story/format.hpp"
-#include "story/settings.hpp"
+#include "story/storyboard/settings.hpp"
+#include "story/text/format.hpp"
 
 namespace render {
 namespace {

@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "render/cli/commands.hpp"
-#include "story/schema.hpp"
+#include "story/load/schema.hpp"
 
 namespace render {
 

@@ -7,7 +7,7 @@
 #include "render/cli/commands.hpp"
 #include "render/inputs/storyboard_inputs.hpp"
 #include "render/sys/files.hpp"
-#include "story/script.hpp"
+#include "story/uses/script.hpp"
 
 namespace render {
 namespace {

@@ -10,7 +10,7 @@
 #include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
-#include "story/units.hpp"
+#include "story/storyboard/units.hpp"
 
 namespace render {
 namespace {

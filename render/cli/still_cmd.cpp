@@ -7,8 +7,8 @@
 #include "render/inputs/storyboard_inputs.hpp"
 #include "render/sinks/still.hpp"
 #include "render/sys/error.hpp"
-#include "story/film_time.hpp"
-#include "story/moment.hpp"
+#include "story/time/film_time.hpp"
+#include "story/time/moment.hpp"
 
 namespace render {
 

@@ -22,8 +22,8 @@
 #include "render/sinks/sink.hpp"
 #include "render/sys/cancel.hpp"
 #include "render/sys/error.hpp"
-#include "story/diagnostics.hpp"
-#include "story/units.hpp"
+#include "story/storyboard/diagnostics.hpp"
+#include "story/storyboard/units.hpp"
 
 namespace render {
 

@@ -9,7 +9,7 @@
 #include "render/cli/commands.hpp"
 #include "render/sys/error.hpp"
 #include "render/voice/voice_module.hpp"
-#include "story/diagnostics.hpp"
+#include "story/storyboard/diagnostics.hpp"
 
 namespace render {
 

@@ -9,7 +9,7 @@
 #include <new>
 #include <numeric>
 
-#include "story/lang.hpp"
+#include "story/text/lang.hpp"
 
 namespace render {
 namespace {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "render/draw/font_fallback.hpp"
-#include "story/scene.hpp"
+#include "story/scene/scene.hpp"
 
 namespace render {
 

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <utility>
 
-#include "story/lang.hpp"
+#include "story/text/lang.hpp"
 
 namespace render {
 namespace {

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "story/text_metrics.hpp"
+#include "story/scene/text_metrics.hpp"
 
 namespace render {
 

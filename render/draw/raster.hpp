@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "render/draw/fonts.hpp"
-#include "story/scene.hpp"
+#include "story/scene/scene.hpp"
 
 namespace render {
 

@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "render/draw/bidi.hpp"
-#include "story/lang.hpp"
+#include "story/text/lang.hpp"
 
 namespace render {
 namespace {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "render/draw/face_table.hpp"
-#include "story/scene.hpp"
+#include "story/scene/scene.hpp"
 
 namespace render {
 

@@ -6,8 +6,8 @@
 #include "render/sinks/sink.hpp"
 #include "render/sound/sound_file.hpp"
 #include "render/sys/files.hpp"
-#include "story/film_time.hpp"
-#include "story/languages.hpp"
+#include "story/storyboard/languages.hpp"
+#include "story/time/film_time.hpp"
 
 namespace render {
 

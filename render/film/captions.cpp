@@ -7,8 +7,8 @@
 #include <filesystem>
 
 #include "render/sys/files.hpp"
-#include "story/format.hpp"
-#include "story/languages.hpp"
+#include "story/storyboard/languages.hpp"
+#include "story/text/format.hpp"
 
 namespace render {
 

@@ -8,7 +8,7 @@
 #include "render/container/concat.hpp"
 #include "render/film/film_job.hpp"
 #include "render/sys/temp_file.hpp"
-#include "story/film_time.hpp"
+#include "story/time/film_time.hpp"
 
 namespace render {
 

@@ -10,7 +10,7 @@
 #include "engine/config.hpp"
 #include "render/film/digest.hpp"
 #include "render/sinks/video/mp4_sink.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace render {
 

@@ -1,12 +1,12 @@
 // Binary serialisation into XXH3's streaming state, and the members of every display-list struct.
 // Each struct is read through a structured binding, which names every member: a field added to
-// story/scene.hpp stops this file compiling until it is hashed too.
+// story/scene/scene.hpp stops this file compiling until it is hashed too.
 #include "render/film/digest.hpp"
 
 #include <new>
 
 #include "render/sys/hash.hpp"
-#include "story/time.hpp"
+#include "story/storyboard/time.hpp"
 
 namespace render {
 

@@ -16,8 +16,8 @@
 #include <variant>
 #include <vector>
 
-#include "story/chapter.hpp"
-#include "story/scene.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/scene/scene.hpp"
 
 namespace render {
 

@@ -6,8 +6,8 @@
 #include "render/sinks/video/make_sink.hpp"
 #include "render/sys/files.hpp"
 #include "render/sys/stopwatch.hpp"
-#include "story/chapter.hpp"
-#include "story/film_time.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/time/film_time.hpp"
 
 namespace render {
 

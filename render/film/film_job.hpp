@@ -7,7 +7,7 @@
 
 #include "render/sound/audio_mix.hpp"
 #include "render/sound/loudness.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace render {
 

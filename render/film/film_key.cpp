@@ -14,7 +14,7 @@
 #include "render/sys/files.hpp"
 #include "render/sys/hash.hpp"
 #include "render/voice/speech.hpp"
-#include "story/locale.hpp"
+#include "story/text/locale.hpp"
 
 namespace render {
 namespace fs = std::filesystem;

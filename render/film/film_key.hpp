@@ -10,8 +10,8 @@
 #include "render/draw/fonts.hpp"
 #include "render/film/film_job.hpp"
 #include "render/sinks/video/mp4_sink.hpp"
-#include "story/chapter.hpp"
-#include "story/storyboard.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace render {
 

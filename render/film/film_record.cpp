@@ -11,7 +11,7 @@
 #include "render/sys/files.hpp"
 #include "render/sys/hash.hpp"
 #include "render/sys/json_file.hpp"
-#include "story/film_time.hpp"
+#include "story/time/film_time.hpp"
 
 namespace render {
 namespace fs = std::filesystem;

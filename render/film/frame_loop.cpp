@@ -1,7 +1,7 @@
 // The frame loop and its progress counter; see frame_loop.hpp.
 #include "render/film/frame_loop.hpp"
 
-#include "story/time.hpp"
+#include "story/storyboard/time.hpp"
 
 namespace render {
 

@@ -7,7 +7,7 @@
 #include "render/film/film_job.hpp"
 #include "render/sinks/sink.hpp"
 #include "render/sys/cancel.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 
 namespace render {
 

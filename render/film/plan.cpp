@@ -8,7 +8,7 @@
 #include "render/film/sound_plan.hpp"
 #include "render/sys/parallel.hpp"
 #include "render/sys/stopwatch.hpp"
-#include "story/film_time.hpp"
+#include "story/time/film_time.hpp"
 
 namespace render {
 

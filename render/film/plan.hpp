@@ -12,7 +12,7 @@
 #include "render/film/segment_cache.hpp"
 #include "render/sinks/video/mp4_sink.hpp"
 #include "render/sys/cancel.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 
 namespace render {
 

@@ -18,7 +18,7 @@
 #include "render/sys/files.hpp"
 #include "render/sys/hash.hpp"
 #include "render/sys/json_file.hpp"
-#include "story/time.hpp"
+#include "story/storyboard/time.hpp"
 
 namespace render {
 namespace fs = std::filesystem;

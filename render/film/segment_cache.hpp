@@ -12,8 +12,8 @@
 #include "render/draw/fonts.hpp"
 #include "render/film/film_key.hpp"
 #include "render/sinks/video/mp4_sink.hpp"
-#include "story/chapter.hpp"
-#include "story/storyboard.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace render {
 

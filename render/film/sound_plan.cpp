@@ -12,8 +12,8 @@
 #include "render/sys/parallel.hpp"
 #include "render/sys/stopwatch.hpp"
 #include "render/sys/temp_file.hpp"
-#include "story/film_time.hpp"
-#include "story/time.hpp"
+#include "story/storyboard/time.hpp"
+#include "story/time/film_time.hpp"
 
 namespace render {
 

@@ -7,11 +7,11 @@
 
 #include "render/sys/files.hpp"
 #include "render/voice/speech.hpp"
-#include "story/languages.hpp"
-#include "story/limits.hpp"
-#include "story/load.hpp"
-#include "story/timed.hpp"
-#include "story/units.hpp"
+#include "story/load/load.hpp"
+#include "story/load/timed.hpp"
+#include "story/storyboard/languages.hpp"
+#include "story/storyboard/limits.hpp"
+#include "story/storyboard/units.hpp"
 
 namespace render {
 

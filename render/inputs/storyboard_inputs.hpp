@@ -9,8 +9,8 @@
 #include "render/film/film_job.hpp"
 #include "render/inputs/video_options.hpp"
 #include "render/sys/temp_dir.hpp"
-#include "story/load.hpp"
-#include "story/storyboard.hpp"
+#include "story/load/load.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace render {
 

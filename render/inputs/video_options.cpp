@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "story/limits.hpp"
-#include "story/units.hpp"
+#include "story/storyboard/limits.hpp"
+#include "story/storyboard/units.hpp"
 
 namespace render {
 

@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace render {
 

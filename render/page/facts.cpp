@@ -4,8 +4,8 @@
 #include "engine/report.hpp"
 #include "render/inputs/numbers_json.hpp"
 #include "render/markup/markup.hpp"
-#include "story/chapter.hpp"
-#include "story/locale.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/text/locale.hpp"
 
 namespace render {
 namespace {

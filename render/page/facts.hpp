@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/config.hpp"
-#include "story/locale.hpp"
+#include "story/text/locale.hpp"
 
 namespace render {
 

@@ -6,11 +6,11 @@
 #include <nlohmann/json.hpp>
 
 #include "render/markup/markup.hpp"
-#include "story/format.hpp"
-#include "story/lang.hpp"
-#include "story/languages.hpp"
-#include "story/locale.hpp"
-#include "story/settings.hpp"
+#include "story/storyboard/languages.hpp"
+#include "story/storyboard/settings.hpp"
+#include "story/text/format.hpp"
+#include "story/text/lang.hpp"
+#include "story/text/locale.hpp"
 
 namespace render {
 namespace {

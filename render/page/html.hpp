@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "render/page/facts.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace render {
 

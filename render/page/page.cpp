@@ -9,10 +9,10 @@
 #include "render/sinks/still.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
-#include "story/chapter.hpp"
-#include "story/explore.hpp"
-#include "story/film_time.hpp"
-#include "story/time.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/storyboard/time.hpp"
+#include "story/time/film_time.hpp"
+#include "story/uses/explore.hpp"
 
 namespace render {
 namespace {

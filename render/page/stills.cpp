@@ -9,7 +9,7 @@
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
 #include "render/sys/hash.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 
 namespace render {
 

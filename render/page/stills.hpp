@@ -6,7 +6,7 @@
 #include <string>
 
 #include "render/draw/fonts.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace render {
 

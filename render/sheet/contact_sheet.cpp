@@ -20,11 +20,11 @@
 #include "render/sys/files.hpp"
 #include "render/sys/temp_dir.hpp"
 #include "render/sys/temp_file.hpp"
-#include "story/chapter.hpp"
-#include "story/film_time.hpp"
-#include "story/time.hpp"
-#include "story/timeline.hpp"
-#include "story/units.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/storyboard/time.hpp"
+#include "story/storyboard/units.hpp"
+#include "story/time/film_time.hpp"
+#include "story/time/timeline.hpp"
 
 namespace render {
 namespace {

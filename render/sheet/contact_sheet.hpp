@@ -6,7 +6,7 @@
 
 #include "render/draw/fonts.hpp"
 #include "render/sys/cancel.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace render {
 

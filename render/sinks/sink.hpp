@@ -5,7 +5,7 @@
 #include <string>
 
 #include "render/draw/fonts.hpp"
-#include "story/scene.hpp"
+#include "story/scene/scene.hpp"
 
 namespace render {
 

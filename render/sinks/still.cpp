@@ -6,7 +6,7 @@
 #include "render/sinks/sink.hpp"
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 
 namespace render {
 

@@ -3,8 +3,8 @@
 #include <string>
 
 #include "render/draw/fonts.hpp"
-#include "story/scene.hpp"
-#include "story/storyboard.hpp"
+#include "story/scene/scene.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace render {
 

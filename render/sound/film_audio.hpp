@@ -8,8 +8,8 @@
 #include <string>
 
 #include "render/sound/audio_mix.hpp"
-#include "story/diagnostics.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/diagnostics.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace render {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "render/inputs/video_options.hpp"
-#include "story/film_time.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
+#include "story/time/film_time.hpp"
 
 namespace render {
 

@@ -9,8 +9,8 @@
 
 #include "render/draw/fonts.hpp"
 #include "render/studio/film_source.hpp"
-#include "story/chapter.hpp"
-#include "story/moment.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/time/moment.hpp"
 
 namespace render {
 

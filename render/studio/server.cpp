@@ -28,8 +28,8 @@
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
 #include "render/sys/temp_dir.hpp"
-#include "story/explore.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
+#include "story/uses/explore.hpp"
 
 namespace render {
 namespace {

@@ -18,7 +18,7 @@
 #include "render/voice/open_jtalk_files.hpp"
 #include "render/voice/speech_cache.hpp"
 #include "render/voice/voice_module.hpp"
-#include "story/diagnostics.hpp"
+#include "story/storyboard/diagnostics.hpp"
 
 namespace render {
 namespace fs = std::filesystem;

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "render/voice/synthesizer.hpp"
-#include "story/narration.hpp"
+#include "story/storyboard/narration.hpp"
 
 namespace render {
 

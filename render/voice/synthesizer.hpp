@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "render/sound/decode/audio_decode.hpp"
-#include "story/narration.hpp"
+#include "story/storyboard/narration.hpp"
 
 namespace render::voice {
 

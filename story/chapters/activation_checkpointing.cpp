@@ -7,10 +7,10 @@
 #include <cmath>
 
 #include "engine/recompute.hpp"
-#include "story/chapter_base.hpp"
+#include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
-#include "story/vocab.hpp"
+#include "story/text/format.hpp"
+#include "story/vocab/vocab.hpp"
 
 namespace story {
 

@@ -10,10 +10,10 @@
 
 #include "engine/comm.hpp"
 #include "engine/memory.hpp"
-#include "story/chapter_base.hpp"
-#include "story/cluster_vocab.hpp"
+#include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
+#include "story/vocab/cluster_vocab.hpp"
 
 namespace story {
 

@@ -12,11 +12,11 @@
 
 #include "engine/fsdp.hpp"
 #include "engine/report.hpp"
-#include "story/chapter_base.hpp"
-#include "story/draw/cards.hpp"
+#include "story/chapter/chapter_base.hpp"
+#include "story/chapter/fsdp_film.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
-#include "story/fsdp_film.hpp"
+#include "story/text/format.hpp"
+#include "story/vocab/cards.hpp"
 
 namespace story {
 
@@ -27,7 +27,7 @@ constexpr double kDefaultDuration = 30;
 constexpr double kLoafAt = 0.3, kShardAt = 2.4, kCardsAt = 2.8, kTrafficAt = 25.4;
 constexpr double kModelAt = 0.7, kModelOutAt = 2.0;  // "Model states: …" before the shards
 constexpr double kShardFor = 0.6, kModelOutFor = 0.4, kSliceStagger = 0.07;
-// The film itself (the steps of each slice) is paced in story/fsdp_film.hpp.
+// The film itself (the steps of each slice) is paced in story/chapter/fsdp_film.hpp.
 constexpr int kMaxCards = 8;
 constexpr int kMaxShards = 1024;
 

@@ -8,10 +8,10 @@
 #include <array>
 #include <cmath>
 
-#include "story/chapter_base.hpp"
-#include "story/cluster_vocab.hpp"
+#include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
+#include "story/vocab/cluster_vocab.hpp"
 
 namespace story {
 

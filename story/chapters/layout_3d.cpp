@@ -9,13 +9,13 @@
 #include <numbers>
 
 #include "engine/layout3d.hpp"
-#include "story/chapter_base.hpp"
-#include "story/cluster_vocab.hpp"
+#include "story/chapter/chapter_base.hpp"
+#include "story/chapter/rack_turns.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
-#include "story/rack_geometry.hpp"
-#include "story/rack_turns.hpp"
-#include "story/rack_vocab.hpp"
+#include "story/text/format.hpp"
+#include "story/vocab/cluster_vocab.hpp"
+#include "story/vocab/rack_geometry.hpp"
+#include "story/vocab/rack_vocab.hpp"
 
 namespace story {
 

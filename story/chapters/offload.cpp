@@ -9,11 +9,11 @@
 #include <array>
 
 #include "engine/memory.hpp"
-#include "story/chapter_base.hpp"
-#include "story/cluster_vocab.hpp"
-#include "story/draw/cards.hpp"
+#include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
+#include "story/vocab/cards.hpp"
+#include "story/vocab/cluster_vocab.hpp"
 
 namespace story {
 

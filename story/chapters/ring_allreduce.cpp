@@ -9,12 +9,12 @@
 #include "engine/comm.hpp"
 #include "engine/layout3d.hpp"
 #include "engine/memory.hpp"
-#include "story/chapter_base.hpp"
-#include "story/draw/cards.hpp"
+#include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
-#include "story/ring_track.hpp"
-#include "story/vocab.hpp"
+#include "story/text/format.hpp"
+#include "story/vocab/cards.hpp"
+#include "story/vocab/ring_track.hpp"
+#include "story/vocab/vocab.hpp"
 
 namespace story {
 

@@ -2,9 +2,9 @@
 // sweeping through it, the title and subtitle beneath.
 #include <algorithm>
 
-#include "story/chapter_base.hpp"
+#include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
-#include "story/lang.hpp"
+#include "story/text/lang.hpp"
 
 namespace story {
 

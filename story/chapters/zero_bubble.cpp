@@ -7,9 +7,9 @@
 #include <cmath>
 
 #include "engine/memory.hpp"
+#include "story/chapter/timeline_chapter.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
-#include "story/timeline_chapter.hpp"
+#include "story/text/format.hpp"
 
 namespace story {
 

@@ -6,10 +6,10 @@
 #include <array>
 
 #include "engine/memory.hpp"
-#include "story/chapter_base.hpp"
-#include "story/draw/cards.hpp"
+#include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
+#include "story/vocab/cards.hpp"
 
 namespace story {
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "story/easing.hpp"
+#include "story/time/easing.hpp"
 
 namespace story {
 

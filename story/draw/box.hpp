@@ -5,7 +5,7 @@
 #include <optional>
 #include <vector>
 
-#include "story/scene.hpp"
+#include "story/scene/scene.hpp"
 
 namespace story {
 

@@ -1,7 +1,7 @@
 // Colours pictures derive from the palette: a mix of two, the text colour that reads on a fill,
 // and the two shades of one colour the forward and backward passes are drawn in.
 #pragma once
-#include "story/theme.hpp"
+#include "story/scene/theme.hpp"
 
 namespace story {
 

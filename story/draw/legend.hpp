@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "story/scene.hpp"
-#include "story/text_metrics.hpp"
-#include "story/theme.hpp"
+#include "story/scene/scene.hpp"
+#include "story/scene/text_metrics.hpp"
+#include "story/scene/theme.hpp"
 
 namespace story {
 

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "story/draw/box.hpp"
-#include "story/easing.hpp"
-#include "story/timeline.hpp"
+#include "story/time/easing.hpp"
+#include "story/time/timeline.hpp"
 
 namespace story {
 

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "story/lang.hpp"
-#include "story/layout.hpp"
+#include "story/scene/layout.hpp"
+#include "story/text/lang.hpp"
 
 namespace story {
 

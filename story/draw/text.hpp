@@ -5,8 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "story/scene.hpp"
-#include "story/text_metrics.hpp"
+#include "story/scene/scene.hpp"
+#include "story/scene/text_metrics.hpp"
 
 namespace story {
 

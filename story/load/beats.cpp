@@ -6,7 +6,7 @@
 
 #include "story/load/bookmarks.hpp"
 #include "story/load/text.hpp"
-#include "story/units.hpp"
+#include "story/storyboard/units.hpp"
 
 namespace story::load {
 namespace {

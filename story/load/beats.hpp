@@ -3,9 +3,9 @@
 #pragma once
 #include <string>
 
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/load/fields.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace story::load {
 

@@ -8,7 +8,7 @@
 #include "story/load/beats.hpp"
 #include "story/load/narration.hpp"
 #include "story/load/text.hpp"
-#include "story/units.hpp"
+#include "story/storyboard/units.hpp"
 
 namespace story::load {
 namespace {

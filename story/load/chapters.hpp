@@ -5,10 +5,10 @@
 #include <string>
 #include <vector>
 
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/load/config.hpp"
 #include "story/load/fields.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace story::load {
 

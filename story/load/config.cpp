@@ -3,8 +3,8 @@
 
 #include <cstdio>
 
-#include "story/settings.hpp"
-#include "story/units.hpp"
+#include "story/storyboard/settings.hpp"
+#include "story/storyboard/units.hpp"
 
 namespace story::load {
 namespace {

@@ -5,10 +5,10 @@
 #include <cstdint>
 
 #include "engine/plan.hpp"
-#include "story/beat_checks.hpp"
-#include "story/format.hpp"
+#include "story/load/beat_checks.hpp"
 #include "story/load/explore.hpp"
-#include "story/settings.hpp"
+#include "story/storyboard/settings.hpp"
+#include "story/text/format.hpp"
 
 namespace story::load {
 namespace {

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "story/settings.hpp"
+#include "story/storyboard/settings.hpp"
 
 namespace story::load {
 namespace {

@@ -1,7 +1,7 @@
 // Reading a storyboard's maps and values; see fields.hpp.
 #include "story/load/fields.hpp"
 
-#include "story/units.hpp"
+#include "story/storyboard/units.hpp"
 
 namespace story::load {
 

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "story/diagnostics.hpp"
-#include "story/languages.hpp"
-#include "story/limits.hpp"
 #include "story/load/keys.hpp"
 #include "story/load/yaml_tree.hpp"
+#include "story/storyboard/diagnostics.hpp"
+#include "story/storyboard/languages.hpp"
+#include "story/storyboard/limits.hpp"
 
 namespace story::load {
 

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 
-#include "story/chapter.hpp"
-#include "story/diagnostics.hpp"
-#include "story/schema_keys.hpp"
-#include "story/settings.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/load/schema_keys.hpp"
+#include "story/storyboard/diagnostics.hpp"
+#include "story/storyboard/settings.hpp"
 
 namespace story {
 namespace load {

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "story/load/text.hpp"
-#include "story/settings.hpp"
+#include "story/storyboard/settings.hpp"
 
 namespace story::load {
 namespace {

@@ -2,7 +2,7 @@
 // pace, pauses, recorded takes and pronunciations, each voice checked to speak its language.
 #pragma once
 #include "story/load/fields.hpp"
-#include "story/narration.hpp"
+#include "story/storyboard/narration.hpp"
 
 namespace story::load {
 

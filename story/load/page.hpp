@@ -1,7 +1,7 @@
 // `page:`: the article page's own text around the chapters, its lede, questions and glossary.
 #pragma once
 #include "story/load/fields.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace story::load {
 

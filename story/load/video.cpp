@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include "story/load/narration.hpp"
-#include "story/settings.hpp"
-#include "story/units.hpp"
+#include "story/storyboard/settings.hpp"
+#include "story/storyboard/units.hpp"
 
 namespace story::load {
 namespace {

@@ -1,7 +1,7 @@
 // `video:`: the frame size, frame rate, theme, captions, the film's narration and its music.
 #pragma once
 #include "story/load/fields.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace story::load {
 

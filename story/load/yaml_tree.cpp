@@ -7,7 +7,7 @@
 #include <optional>
 #include <utility>
 
-#include "story/limits.hpp"
+#include "story/storyboard/limits.hpp"
 
 namespace story::yaml {
 

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "story/diagnostics.hpp"
+#include "story/storyboard/diagnostics.hpp"
 
 namespace story::yaml {
 

@@ -13,7 +13,7 @@
 #include <sstream>
 #include <vector>
 
-#include "story/timed.hpp"
+#include "story/load/timed.hpp"
 
 namespace fs = std::filesystem;
 

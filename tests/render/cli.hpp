@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "story/storyboard.hpp"
+#include "story/storyboard/storyboard.hpp"
 #include "tests/story/lines.hpp"
 
 namespace render_test {

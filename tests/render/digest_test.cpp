@@ -17,7 +17,7 @@
 #include "render/film/segment_cache.hpp"
 #include "render/film/sound_plan.hpp"
 #include "render/voice/speech_cache.hpp"
-#include "story/load.hpp"
+#include "story/load/load.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;
@@ -425,14 +425,14 @@ TEST_CASE("editing, adding or renaming a file there, or another compiler, change
 
     std::set<std::string> seen{base};
     for (const std::string f :
-         {"story/chapters/ring_allreduce.cpp", "story/scene.hpp", "engine/memory.cpp",
+         {"story/chapters/ring_allreduce.cpp", "story/scene/scene.hpp", "engine/memory.cpp",
           "render/film/plan.cpp", "cmake/embed_catalogues.cpp"}) {
         INFO(f);
         CHECK(seen.insert(digest_with_line_added(root, f, [&] { return digest(); })).second);
     }
     CHECK(digest() == base);
     CHECK(seen.insert(digest("another compiler -O2")).second);
-    fs::rename(root / "story/easing.cpp", root / "story/easing2.cpp");
+    fs::rename(root / "story/time/easing.cpp", root / "story/easing2.cpp");
     CHECK(seen.insert(digest()).second);
     write_text(root / "engine/new_model.cpp", "// new\n");
     CHECK(seen.insert(digest()).second);

@@ -9,9 +9,9 @@
 
 #include "render/inputs/numbers_json.hpp"
 #include "render/inputs/storyboard_inputs.hpp"
-#include "story/chapter.hpp"
-#include "story/explore.hpp"
-#include "story/format.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/text/format.hpp"
+#include "story/uses/explore.hpp"
 #include "tests/render/markup.hpp"
 
 namespace {

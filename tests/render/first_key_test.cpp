@@ -20,7 +20,7 @@
 #include "render/film/plan.hpp"
 #include "render/film/segment_cache.hpp"
 #include "render/inputs/storyboard_inputs.hpp"
-#include "story/load.hpp"
+#include "story/load/load.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;

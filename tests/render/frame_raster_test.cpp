@@ -6,8 +6,8 @@
 
 #include "render/draw/raster.hpp"
 #include "render/inputs/storyboard_inputs.hpp"
-#include "story/chapter.hpp"
-#include "story/time.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/storyboard/time.hpp"
 #include "test_scene.hpp"
 
 namespace {

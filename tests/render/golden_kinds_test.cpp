@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "render/inputs/storyboard_inputs.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "tests/render/chapter_still.hpp"
 #include "tests/render/golden.hpp"
 

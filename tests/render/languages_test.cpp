@@ -11,9 +11,9 @@
 #include <fstream>
 
 #include "render/draw/fonts.hpp"
-#include "story/lang.hpp"
-#include "story/layout.hpp"
-#include "story/theme.hpp"
+#include "story/scene/layout.hpp"
+#include "story/scene/theme.hpp"
+#include "story/text/lang.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/golden.hpp"
 #include "tests/render/test_scene.hpp"

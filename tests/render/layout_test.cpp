@@ -2,7 +2,7 @@
 // shipped fonts' real metrics (and Noto's for the scripts Inter lacks):
 // no text overlaps other text or hides under an opaque box drawn after it, all of it stays inside
 // the safe area (captions inside their band), and none is smaller than 22 px at 1080p.
-#include "story/layout.hpp"
+#include "story/scene/layout.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -12,8 +12,8 @@
 #include <variant>
 
 #include "render/draw/fonts.hpp"
-#include "story/chapter.hpp"
-#include "story/time.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/storyboard/time.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;

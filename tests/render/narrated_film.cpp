@@ -6,7 +6,7 @@
 
 #include "render/sound/film_audio.hpp"
 #include "render/sys/cancel.hpp"
-#include "story/load.hpp"
+#include "story/load/load.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/sounds.hpp"
 

@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "engine/report.hpp"
-#include "story/settings.hpp"
+#include "story/storyboard/settings.hpp"
 #include "tests/render/cli.hpp"
 
 namespace {

@@ -13,7 +13,7 @@
 
 #include "render/draw/painter.hpp"
 #include "render/sys/error.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/test_scene.hpp"
 

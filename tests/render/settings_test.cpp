@@ -1,8 +1,8 @@
-// One table describes every setting (story/settings.hpp): each must be reachable from every
-// surface, with the same effect: a storyboard's section and `set:`, its bounds or keywords in
+// One table describes every setting (story/storyboard/settings.hpp): each must be reachable from
+// every surface, with the same effect: a storyboard's section and `set:`, its bounds or keywords in
 // limits.hpp, the JSON Schema, and the flags of `numbers` and `plan`. A setting added to the table
 // and missed by a surface fails here.
-#include "story/settings.hpp"
+#include "story/storyboard/settings.hpp"
 
 #include <CLI/CLI.hpp>
 #include <catch2/catch.hpp>
@@ -10,9 +10,9 @@
 #include <set>
 
 #include "render/cli/config_flags.hpp"
-#include "story/limits.hpp"
-#include "story/schema.hpp"
-#include "story/schema_keys.hpp"
+#include "story/load/schema.hpp"
+#include "story/load/schema_keys.hpp"
+#include "story/storyboard/limits.hpp"
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "render/draw/fonts.hpp"
-#include "story/scene.hpp"
-#include "story/theme.hpp"
+#include "story/scene/scene.hpp"
+#include "story/scene/theme.hpp"
 
 namespace render_test {
 

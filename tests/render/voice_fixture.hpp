@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "story/narration.hpp"
-#include "story/storyboard.hpp"
+#include "story/storyboard/narration.hpp"
+#include "story/storyboard/storyboard.hpp"
 
 namespace render_test {
 

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "engine/presets.hpp"
-#include "story/settings.hpp"
+#include "story/storyboard/settings.hpp"
 
 TEST_CASE("apply_setting parses each flat name onto the config") {
     engine::Config c = story::default_config();

@@ -8,8 +8,8 @@
 #include "engine/context_parallel.hpp"
 #include "engine/plan.hpp"
 #include "engine/report.hpp"
-#include "story/format.hpp"
-#include "story/timeline.hpp"
+#include "story/text/format.hpp"
+#include "story/time/timeline.hpp"
 #include "tests/story/chapter_fixture.hpp"
 
 using namespace story;

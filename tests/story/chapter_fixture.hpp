@@ -7,9 +7,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "story/chapter.hpp"
-#include "story/timed.hpp"
-#include "story/timeline.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/load/timed.hpp"
+#include "story/time/timeline.hpp"
 
 namespace chapter_test {
 

@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "engine/report.hpp"
-#include "story/chapter.hpp"
-#include "story/chapter_base.hpp"
-#include "story/format.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/chapter/chapter_base.hpp"
+#include "story/text/format.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

@@ -1,13 +1,13 @@
-// Choreography on the beats (story/choreography.hpp): a kind's authored times scaled as before
-// when no beat shows a phase, pinned to the beats that do, and in both shipped films every phase a
-// line names begins on that line, in every language, and the drawing follows it.
-#include "story/choreography.hpp"
+// Choreography on the beats (story/chapter/choreography.hpp): a kind's authored times scaled as
+// before when no beat shows a phase, pinned to the beats that do, and in both shipped films every
+// phase a line names begins on that line, in every language, and the drawing follows it.
+#include "story/chapter/choreography.hpp"
 
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 #include "tests/story/chapter_fixture.hpp"
 #include "tests/story/pins.hpp"
 

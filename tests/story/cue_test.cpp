@@ -1,15 +1,15 @@
-// The one caption cue (story/cue.hpp) where it could drift from the frames: a line that starts
+// The one caption cue (story/time/cue.hpp) where it could drift from the frames: a line that starts
 // on a frame boundary or between two frames, a line shorter than a frame, and the last line
 // running to the chapter's end. A chapter's Timeline (the caption burned in at a time) and the
 // film's clock (the caption files, the contact sheet, the studio) must give the same answer.
-#include "story/cue.hpp"
+#include "story/time/cue.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "story/film_time.hpp"
-#include "story/time.hpp"
-#include "story/timeline.hpp"
+#include "story/storyboard/time.hpp"
+#include "story/time/film_time.hpp"
+#include "story/time/timeline.hpp"
 
 using namespace story;
 

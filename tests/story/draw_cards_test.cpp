@@ -1,12 +1,12 @@
-// Rows of GPU cards (story/draw/cards.hpp): shown ranks, one overflow label, narrow labels,
+// Rows of GPU cards (story/vocab/cards.hpp): shown ranks, one overflow label, narrow labels,
 // chunk tokens labelled only when the label fits.
 #include <algorithm>
 #include <catch2/catch.hpp>
 
-#include "story/draw/cards.hpp"
 #include "story/draw/text.hpp"
-#include "story/format.hpp"
-#include "story/vocab.hpp"
+#include "story/text/format.hpp"
+#include "story/vocab/cards.hpp"
+#include "story/vocab/vocab.hpp"
 
 using namespace story;
 

@@ -7,8 +7,8 @@
 #include "engine/comm.hpp"
 #include "engine/presets.hpp"
 #include "engine/report.hpp"
-#include "story/format.hpp"
-#include "story/theme.hpp"
+#include "story/scene/theme.hpp"
+#include "story/text/format.hpp"
 #include "tests/story/chapter_fixture.hpp"
 #include "tests/story/on_screen.hpp"
 

@@ -1,9 +1,9 @@
-// story/explore: the page figure's moment, the configuration on screen, and explore: variants.
-#include "story/explore.hpp"
+// story/uses/explore: the page figure's moment, the configuration on screen, and explore: variants.
+#include "story/uses/explore.hpp"
 
 #include <catch2/catch.hpp>
 
-#include "story/timed.hpp"
+#include "story/load/timed.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // The film time map: chapter starts exact to the frame, caption cues as the caption files have
 // always had them, and what is on screen at the boundaries between chapters, beats and cues.
-#include "story/film_time.hpp"
+#include "story/time/film_time.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -8,9 +8,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "story/time.hpp"
-#include "story/timed.hpp"
-#include "story/timeline.hpp"
+#include "story/load/timed.hpp"
+#include "story/storyboard/time.hpp"
+#include "story/time/timeline.hpp"
 
 using namespace story;
 

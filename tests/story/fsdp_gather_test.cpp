@@ -4,7 +4,7 @@
 
 #include "engine/fsdp.hpp"
 #include "engine/report.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 #include "tests/story/chapter_fixture.hpp"
 #include "tests/story/on_screen.hpp"
 

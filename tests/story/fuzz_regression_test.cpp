@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "fuzz/exercise.hpp"
-#include "story/timed.hpp"
+#include "story/load/timed.hpp"
 #include "tests/story/expectations.hpp"
 
 using story_test::slurp;

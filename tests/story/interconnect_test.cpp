@@ -6,9 +6,9 @@
 
 #include "chapter_fixture.hpp"
 #include "engine/report.hpp"
-#include "story/format.hpp"
-#include "story/theme.hpp"
-#include "story/timeline.hpp"
+#include "story/scene/theme.hpp"
+#include "story/text/format.hpp"
+#include "story/time/timeline.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

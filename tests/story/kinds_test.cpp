@@ -10,8 +10,8 @@
 #include <set>
 #include <sstream>
 
-#include "story/chapter.hpp"
-#include "story/schema.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/load/schema.hpp"
 #include "tests/story/chapter_fixture.hpp"
 #include "tests/story/lines.hpp"
 

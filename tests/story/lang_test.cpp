@@ -1,5 +1,5 @@
 // Language tags (issue 18): the subtags drawing needs, and which languages run right to left.
-#include "story/lang.hpp"
+#include "story/text/lang.hpp"
 
 #include <catch2/catch.hpp>
 

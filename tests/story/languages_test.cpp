@@ -1,13 +1,13 @@
 // Storyboards in several languages (issue 18): text fields as maps by language resolved to the
 // language of each load, the fallback and its warning, language tags and their ISO 639-2 codes,
 // the voice of each language, and the diagnostics of another language's timing.
-#include "story/languages.hpp"
+#include "story/storyboard/languages.hpp"
 
 #include <catch2/catch.hpp>
 
-#include "story/lang.hpp"
-#include "story/load.hpp"
-#include "story/timed.hpp"
+#include "story/load/load.hpp"
+#include "story/load/timed.hpp"
+#include "story/text/lang.hpp"
 #include "tests/story/expectations.hpp"
 
 namespace {

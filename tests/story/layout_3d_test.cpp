@@ -6,8 +6,8 @@
 #include "chapter_fixture.hpp"
 #include "engine/layout3d.hpp"
 #include "engine/report.hpp"
-#include "story/format.hpp"
-#include "story/timeline.hpp"
+#include "story/text/format.hpp"
+#include "story/time/timeline.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

@@ -1,7 +1,7 @@
 // Storyboard limits: the nesting scan that guards the YAML parser, the document size, frame sizes,
 // that the shipped storyboards stay far inside every bound, that each bound and keyword of the
 // table is the one the settings and the loader enforce, and that README's table of limits has it.
-#include "story/limits.hpp"
+#include "story/storyboard/limits.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -12,11 +12,11 @@
 #include <sstream>
 
 #include "engine/config.hpp"
-#include "story/diagnostics.hpp"
-#include "story/format.hpp"
-#include "story/load.hpp"
-#include "story/settings.hpp"
-#include "story/theme.hpp"
+#include "story/load/load.hpp"
+#include "story/scene/theme.hpp"
+#include "story/storyboard/diagnostics.hpp"
+#include "story/storyboard/settings.hpp"
+#include "story/text/format.hpp"
 
 namespace {
 

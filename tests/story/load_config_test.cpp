@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include "engine/presets.hpp"
-#include "story/chapter.hpp"
-#include "story/limits.hpp"
-#include "story/settings.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/storyboard/limits.hpp"
+#include "story/storyboard/settings.hpp"
 #include "tests/story/load_fixture.hpp"
 
 using story_test::errors_of;

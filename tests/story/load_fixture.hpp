@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "story/load.hpp"
-#include "story/timed.hpp"
+#include "story/load/load.hpp"
+#include "story/load/timed.hpp"
 
 namespace story_test {
 

@@ -2,7 +2,7 @@
 // sorted by position, and every broken storyboard in tests/storyboards/bad/ with its exact
 // diagnostics. The configuration keys, flat settings, YAML booleans and narration have their own
 // files (load_config_test, apply_setting_test, yaml_booleans_test, load_narration_test).
-#include "story/load.hpp"
+#include "story/load/load.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -12,10 +12,10 @@
 #include <sstream>
 
 #include "engine/presets.hpp"
-#include "story/chapter.hpp"
-#include "story/limits.hpp"
-#include "story/settings.hpp"
-#include "story/timed.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/load/timed.hpp"
+#include "story/storyboard/limits.hpp"
+#include "story/storyboard/settings.hpp"
 #include "tests/story/expectations.hpp"
 #include "tests/story/load_fixture.hpp"
 

@@ -1,12 +1,12 @@
 // Films in other languages (issue 18): numbers as each locale writes them (ICU), messages from
 // the catalogues with their placeholders, and English where a catalogue has no translation.
-#include "story/locale.hpp"
+#include "story/text/locale.hpp"
 
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "story/catalogue.hpp"
-#include "story/format.hpp"
+#include "story/text/catalogue.hpp"
+#include "story/text/format.hpp"
 
 using namespace story;
 

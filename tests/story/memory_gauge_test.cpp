@@ -2,7 +2,7 @@
 // capacity in order (the summary's DP, ZeRO-1 and ZeRO-2 rows at 70B: 1,210, 398, 262 GB).
 #include <catch2/catch.hpp>
 
-#include "story/cluster_vocab.hpp"
+#include "story/vocab/cluster_vocab.hpp"
 
 using namespace story;
 

@@ -1,9 +1,9 @@
-// story/moment: ID@TIME as still --at and the studio name a frame, and seconds into the film.
-#include "story/moment.hpp"
+// story/time/moment: ID@TIME as still --at and the studio name a frame, and seconds into the film.
+#include "story/time/moment.hpp"
 
 #include <catch2/catch.hpp>
 
-#include "story/timed.hpp"
+#include "story/load/timed.hpp"
 
 namespace {
 

@@ -7,9 +7,9 @@
 #include <catch2/catch.hpp>
 
 #include "engine/report.hpp"
-#include "story/format.hpp"
-#include "story/theme.hpp"
-#include "story/vocab.hpp"
+#include "story/scene/theme.hpp"
+#include "story/text/format.hpp"
+#include "story/vocab/vocab.hpp"
 #include "tests/story/chapter_fixture.hpp"
 #include "tests/story/on_screen.hpp"
 

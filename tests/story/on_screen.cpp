@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <optional>
 
-#include "story/layout.hpp"
-#include "story/text_metrics.hpp"
+#include "story/scene/layout.hpp"
+#include "story/scene/text_metrics.hpp"
 
 namespace on_screen {
 

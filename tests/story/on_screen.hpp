@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "story/scene.hpp"
+#include "story/scene/scene.hpp"
 
 namespace on_screen {
 

@@ -4,8 +4,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "story/layout.hpp"
-#include "story/theme.hpp"
+#include "story/scene/layout.hpp"
+#include "story/scene/theme.hpp"
 
 using namespace story;
 using namespace on_screen;

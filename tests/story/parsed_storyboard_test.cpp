@@ -2,7 +2,7 @@
 // languages, as the commands load several languages of one file.
 #include <catch2/catch.hpp>
 
-#include "story/load.hpp"
+#include "story/load/load.hpp"
 #include "tests/story/expectations.hpp"
 
 namespace {

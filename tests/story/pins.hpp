@@ -5,9 +5,9 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "story/chapter.hpp"
-#include "story/choreography.hpp"
-#include "story/text_metrics.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/chapter/choreography.hpp"
+#include "story/scene/text_metrics.hpp"
 
 namespace chapter_test {
 

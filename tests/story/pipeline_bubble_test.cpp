@@ -6,7 +6,7 @@
 #include "engine/pipeline.hpp"
 #include "engine/report.hpp"
 #include "story/draw/color.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

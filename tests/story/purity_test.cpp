@@ -10,7 +10,7 @@
 #include <set>
 
 #include "chapter_fixture.hpp"
-#include "story/chapter.hpp"
+#include "story/chapter/chapter.hpp"
 
 using namespace story;
 namespace fs = std::filesystem;

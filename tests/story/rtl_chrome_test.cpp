@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
-#include "story/layout.hpp"
+#include "story/scene/layout.hpp"
 #include "tests/story/chapter_fixture.hpp"
 
 using namespace story;

@@ -2,7 +2,7 @@
 // prints, and it names exactly the keys, chapter kinds, `set:` names, presets, ranges and keywords
 // the loader knows, so editors complete and flag what shardreel will. Validating storyboards
 // with it is the job of two real validators (tests/story/validate_schema.py, _ajv.mjs).
-#include "story/schema.hpp"
+#include "story/load/schema.hpp"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -14,10 +14,10 @@
 #include <sstream>
 
 #include "engine/presets.hpp"
-#include "story/chapter.hpp"
-#include "story/limits.hpp"
-#include "story/schema_keys.hpp"
-#include "story/settings.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/load/schema_keys.hpp"
+#include "story/storyboard/limits.hpp"
+#include "story/storyboard/settings.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

@@ -1,10 +1,10 @@
 // The narration script: every spoken line in film order with its timecodes and take name,
 // as Markdown and as RFC 4180 CSV.
-#include "story/script.hpp"
+#include "story/uses/script.hpp"
 
 #include <catch2/catch.hpp>
 
-#include "story/timed.hpp"
+#include "story/load/timed.hpp"
 #include "tests/story/lines.hpp"
 
 namespace {

@@ -8,7 +8,7 @@
 #include "engine/comm.hpp"
 #include "engine/memory.hpp"
 #include "engine/report.hpp"
-#include "story/format.hpp"
+#include "story/text/format.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

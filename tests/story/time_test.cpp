@@ -1,11 +1,11 @@
 // Time, easing and beat timelines: the clock every chapter runs on.
-#include "story/time.hpp"
+#include "story/storyboard/time.hpp"
 
 #include <catch2/catch.hpp>
 
 #include "engine/presets.hpp"
-#include "story/easing.hpp"
-#include "story/timeline.hpp"
+#include "story/time/easing.hpp"
+#include "story/time/timeline.hpp"
 
 using namespace story;
 

@@ -1,12 +1,12 @@
 // story::timed: after chains and their gaps, bookmarks, auto durations, the sort, the checks that
 // wait for the times, and every speech overrun with its figures; the reading estimate that times
 // silent films; check's speech summary.
-#include "story/timed.hpp"
+#include "story/load/timed.hpp"
 
 #include <catch2/catch.hpp>
 #include <stdexcept>
 
-#include "story/load.hpp"
+#include "story/load/load.hpp"
 
 namespace {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "chapter_fixture.hpp"
-#include "story/catalogue.hpp"
-#include "story/locale.hpp"
+#include "story/text/catalogue.hpp"
+#include "story/text/locale.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

@@ -1,11 +1,11 @@
 // Unit parsing tables (sizes, bandwidths, times, counts) and the diagnostics helpers.
-#include "story/units.hpp"
+#include "story/storyboard/units.hpp"
 
 #include <catch2/catch.hpp>
 #include <functional>
 #include <regex>
 
-#include "story/diagnostics.hpp"
+#include "story/storyboard/diagnostics.hpp"
 
 using story::FrameSize;
 using Opt = std::optional<double>;

@@ -6,8 +6,8 @@
 #include <catch2/catch.hpp>
 #include <numeric>
 
-#include "story/layout.hpp"
-#include "story/text_metrics.hpp"
+#include "story/scene/layout.hpp"
+#include "story/scene/text_metrics.hpp"
 
 using namespace story;
 

@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 #include <string>
 
-#include "story/limits.hpp"
+#include "story/storyboard/limits.hpp"
 #include "tests/story/lines.hpp"
 
 using story::SourcePos;

@@ -8,8 +8,8 @@
 #include "chapter_fixture.hpp"
 #include "engine/memory.hpp"
 #include "engine/report.hpp"
-#include "story/format.hpp"
-#include "story/pipeline_timeline.hpp"
+#include "story/text/format.hpp"
+#include "story/vocab/pipeline_timeline.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

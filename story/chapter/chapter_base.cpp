@@ -1,0 +1,108 @@
+// Shared chapter machinery.
+#include "story/chapter/chapter_base.hpp"
+
+#include <algorithm>
+
+#include "story/text/format.hpp"
+
+namespace story {
+
+namespace {
+
+std::vector<engine::Report> analyze_all(const Timeline& timeline) {
+    std::vector<engine::Report> out;
+    for (const engine::Config& c : timeline.states()) out.push_back(engine::analyze(c));
+    return out;
+}
+
+constexpr double kFade = 0.3;  // caption fade in/out, seconds
+
+}  // namespace
+
+ChapterBase::ChapterBase(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
+    : spec_(spec),
+      locale_(video.lang),
+      palette_(palette(video.theme)),
+      metrics_(metrics),
+      timeline_(spec, video.fps),
+      choreography_(spec, find_kind(spec.kind)),
+      burn_captions_(video.captions == Captions::burn),
+      lang_(video.lang),
+      reports_(analyze_all(timeline_)) {}
+
+bool ChapterBase::shows(std::string_view name) const {
+    return std::ranges::any_of(spec_.beats, [&](const Beat& b) { return b.show == name; });
+}
+
+Scene ChapterBase::blank() const {
+    Scene s;
+    s.background = palette_.background;
+    return s;
+}
+
+Chrome ChapterBase::chrome_at(double t, std::vector<Stat> stats) const {
+    Chrome c;
+    c.title = spec_.title;
+    c.stats = std::move(stats);
+    c.alpha = progress(t, 0, 0.5);
+    c.lang = lang_;
+    if (const Cue* cue = burn_captions_ ? timeline_.cue_at(t) : nullptr) {
+        // Which line a frame shows is its cue's (the caption files' frames); the fade, like every
+        // animation, runs on the line's own time.
+        const double start = spec_.beats[cue->beat].at, end = caption_end(spec_, cue->beat);
+        c.caption = cue->text;
+        c.caption_alpha = std::min(progress(t, start, kFade), 1 - progress(t, end - kFade, kFade));
+    }
+    return c;
+}
+
+double ChapterBase::figure_at(double t,
+                              const std::function<double(const engine::Report&)>& f) const {
+    const Morph m = timeline_.morph_at(t);
+    return lerp(f(reports_[m.from]), f(reports_[m.to]), m.u);
+}
+
+const engine::Report& ChapterBase::report_at(double t) const {
+    return reports_[timeline_.morph_at(t).to];
+}
+
+std::vector<MemorySegment> ChapterBase::memory_at(double t) const {
+    return {{figure_at(t, [](const engine::Report& r) { return r.per_gpu.weights.value; }),
+             palette_.weights},
+            {figure_at(t, [](const engine::Report& r) { return r.per_gpu.gradients.value; }),
+             palette_.gradients},
+            {figure_at(t, [](const engine::Report& r) { return r.per_gpu.optimizer.value; }),
+             palette_.optimizer},
+            {figure_at(t, [](const engine::Report& r) { return r.per_gpu.activations.value; }),
+             palette_.activations}};
+}
+
+std::vector<Stat> ChapterBase::stat_panel(double card_bytes, double comm_bytes, double comm_seconds,
+                                          double bubble) const {
+    return {
+        {tr("Per card"), format_bytes(card_bytes, locale_)},
+        {tr("Comm / step"), format_bytes(comm_bytes, locale_), format_time(comm_seconds, locale_)},
+        {tr("Bubble"), format_percent(bubble, locale_)}};
+}
+
+std::vector<LegendEntry> ChapterBase::memory_legend() const {
+    return {{tr("Weights"), palette_.weights},
+            {tr("Gradients"), palette_.gradients},
+            {tr("Optimizer state"), palette_.optimizer},
+            {tr("Activations"), palette_.activations}};
+}
+
+void ChapterBase::add_frame(Scene& s, double t) const {
+    add_chrome(s, palette_, metrics_, chrome_at(t, stats_at(t)));
+}
+
+std::vector<Stat> ChapterBase::stats_at(double t) const {
+    const double card = figure_at(t, [](const engine::Report& r) { return r.per_gpu.total.value; });
+    const double comm =
+        figure_at(t, [](const engine::Report& r) { return r.comm.sent_per_gpu().value; });
+    const double secs = figure_at(t, [](const engine::Report& r) { return r.comm.total().value; });
+    const double bubble = figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
+    return stat_panel(card, comm, secs, bubble);
+}
+
+}  // namespace story

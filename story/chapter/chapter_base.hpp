@@ -1,0 +1,87 @@
+// What every chapter kind shares: its spec, palette, metrics, beat timeline, and the engine's
+// report for each parameter state, computed once up front.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/report.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/chapter/choreography.hpp"
+#include "story/draw/legend.hpp"
+#include "story/draw/motion.hpp"
+#include "story/scene/layout.hpp"
+#include "story/text/locale.hpp"
+#include "story/time/timeline.hpp"
+#include "story/vocab/vocab.hpp"
+
+namespace story {
+
+class ChapterBase : public Chapter {
+  public:
+    ChapterBase(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics);
+
+  protected:
+    // A message in the film's language (locale_, from Video::lang): tr("Per card"),
+    // tr("{n} layers", {{"n", 32}}); numbers go through story/text/format.hpp with locale_.
+    std::string tr(std::string_view msgid) const { return locale_.tr(msgid); }
+    std::string tr(std::string_view msgid, std::initializer_list<MessageArg> args) const {
+        return locale_.tr(msgid, args);
+    }
+    // Seconds from the chapter start of a choreography time authored for the kind's default
+    // duration, on the beats that show the kind's phases (story/chapter/choreography.hpp): chapters
+    // write their timings once, for the default length.
+    double at(double authored) const { return choreography_.at(authored); }
+    // Seconds an authored stretch starting at `from` lasts here.
+    double span(double from, double length) const { return choreography_.span(from, length); }
+    // Whether a beat shows the kind's phase `name` (`show:`), its moment then the beat's start.
+    bool shows(std::string_view name) const;
+    // A per-state value (one per timeline state, built in the constructor) at t: counting or
+    // sliding from the previous state's value while a `set:` morphs.
+    template <class T>
+    T value_at(double t, const std::vector<T>& per_state) const {
+        return morphed(timeline_.morph_at(t), per_state);
+    }
+    // Background only, in the authoring space.
+    Scene blank() const;
+    // Title, caption of the beat showing at t, and the given stats.
+    Chrome chrome_at(double t, std::vector<Stat> stats) const;
+    // An engine figure at time t: the value of the current state, counting from the previous
+    // state's value while a `set:` morphs (endpoints are the engine's, never guessed).
+    double figure_at(double t, const std::function<double(const engine::Report&)>& f) const;
+    const engine::Report& report_at(double t) const;
+    // The most loaded card's memory at t, bottom to top as STYLE.md stacks it (weights,
+    // gradients, optimizer, activations), counting while a `set:` morphs.
+    std::vector<MemorySegment> memory_at(double t) const;
+    // The key to a memory stack: weights, gradients, optimizer state and activations in their
+    // colours.
+    std::vector<LegendEntry> memory_legend() const;
+    // The stat panel every chapter past the first shows: "Per card" (the most loaded GPU),
+    // "Comm / step" (bytes each GPU sends, their time on the links beneath), "Bubble".
+    std::vector<Stat> stat_panel(double card_bytes, double comm_bytes, double comm_seconds,
+                                 double bubble) const;
+    // stat_panel of the engine's figures at t.
+    std::vector<Stat> stats_at(double t) const;
+    // The shared frame (title, stat panel of stats_at, caption) over the scene at t.
+    void add_frame(Scene& s, double t) const;
+
+    const ChapterSpec spec_;
+    const Locale locale_;
+    const Palette& palette_;
+    const TextMetrics& metrics_;
+    const Timeline timeline_;
+    const Choreography choreography_;
+    const bool burn_captions_;  // video.captions == burn: captions are drawn into the frame
+    const std::string lang_;    // video.lang: the title, captions and stat panel are in it
+    const std::vector<engine::Report> reports_;
+};
+
+// KindInfo::make for a chapter class constructed from (spec, video, metrics), as ChapterBase is.
+template <class T>
+std::unique_ptr<Chapter> make_of(const ChapterSpec& spec, const Video& video,
+                                 const TextMetrics& metrics) {
+    return std::make_unique<T>(spec, video, metrics);
+}
+
+}  // namespace story

@@ -1,0 +1,63 @@
+// The FSDP film; see fsdp_film.hpp.
+#include "story/chapter/fsdp_film.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace story {
+
+namespace {
+
+const engine::FsdpEvent& event(const engine::FsdpPlan& plan, engine::FsdpOp op, int layer,
+                               bool backward) {
+    // Reshard appears twice per layer: once after forward, once after backward.
+    const engine::FsdpEvent* found = nullptr;
+    for (const engine::FsdpEvent& e : plan.events) {
+        if (e.op != op || e.layer != layer) continue;
+        found = &e;
+        if (!backward) break;
+    }
+    // engine::fsdp_plan has every op for every layer; a plan without one is a programmer error,
+    // reported rather than dereferenced (asserts vanish from release builds).
+    if (!found) throw std::logic_error("fsdp_plan has no event for layer " + std::to_string(layer));
+    return *found;
+}
+
+}  // namespace
+
+FsdpFilm::FsdpFilm(const engine::FsdpPlan& plan, const Choreography& choreography) {
+    slices_ = std::min(kFsdpMaxSlices, plan.layers);
+    per_slice_ = (plan.layers + slices_ - 1) / slices_;
+    slices_ = (plan.layers + per_slice_ - 1) / per_slice_;
+    double now = kFsdpFilmAt;  // authored: each step on the beats as the choreography places it
+    double live = plan.sharded_states.value;
+    const auto add = [&](FsdpStep step, bool back, int slice, double seconds, engine::FsdpOp op) {
+        const double after = event(plan, op, slice * per_slice_, back).live_bytes_after.value;
+        steps_.push_back({step, back, slice, choreography.at(now), choreography.span(now, seconds),
+                          live, after});
+        now += seconds;
+        live = after;
+    };
+    using Op = engine::FsdpOp;
+    for (int g = 0; g < slices_; ++g) {
+        add(FsdpStep::gather, false, g, kFsdpGather, Op::gather);
+        add(FsdpStep::compute, false, g, kFsdpForward, Op::forward);
+        add(FsdpStep::reshard, false, g, kFsdpReshard, Op::reshard);
+    }
+    for (int g = slices_ - 1; g >= 0; --g) {
+        add(FsdpStep::gather, true, g, kFsdpGatherBack, Op::gather_backward);
+        add(FsdpStep::compute, true, g, kFsdpBackward, Op::backward);
+        add(FsdpStep::scatter, true, g, kFsdpScatter, Op::reduce_scatter);
+        add(FsdpStep::reshard, true, g, kFsdpReshardBack, Op::reshard);
+    }
+}
+
+FilmAt FsdpFilm::at(double t) const {
+    if (steps_.empty() || t < steps_.front().start) return {};
+    for (const FilmStep& p : steps_)
+        if (t < p.end()) return {&p, (t - p.start) / p.duration, false};
+    return {nullptr, 1, true};
+}
+
+}  // namespace story

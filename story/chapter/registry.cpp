@@ -1,0 +1,59 @@
+// The chapter kinds a storyboard may use, registered by their own files under story/chapters/.
+#include <algorithm>
+#include <stdexcept>
+
+#include "story/chapter/chapter.hpp"
+
+namespace story {
+
+namespace {
+
+std::vector<KindInfo>& registry() {
+    static std::vector<KindInfo> kinds;  // built during static initialisation, read-only after
+    return kinds;
+}
+
+}  // namespace
+
+KindRegistrar::KindRegistrar(KindInfo info) {
+    auto& kinds = registry();
+    const auto at =
+        std::lower_bound(kinds.begin(), kinds.end(), info.name,
+                         [](const KindInfo& k, const std::string& n) { return k.name < n; });
+    kinds.insert(at, std::move(info));
+}
+
+const std::vector<KindInfo>& chapter_kinds() { return registry(); }
+
+const KindInfo* find_kind(std::string_view name) {
+    const auto& kinds = chapter_kinds();
+    auto it =
+        std::find_if(kinds.begin(), kinds.end(), [&](const KindInfo& k) { return k.name == name; });
+    return it == kinds.end() ? nullptr : &*it;
+}
+
+std::vector<Phase> phases_of(const KindInfo& kind, const ChapterSpec& spec) {
+    return kind.phases_of ? kind.phases_of(spec) : kind.phases;
+}
+
+std::vector<std::string> kind_names() {
+    std::vector<std::string> names;
+    for (const KindInfo& k : chapter_kinds()) names.push_back(k.name);
+    return names;
+}
+
+std::vector<std::string> config_problems(const engine::Config& c, const KindInfo* kind) {
+    std::vector<std::string> out = engine::validate(c);
+    if (kind && kind->cannot_draw)
+        if (auto message = kind->cannot_draw(c)) out.push_back(*message);
+    return out;
+}
+
+std::unique_ptr<Chapter> make_chapter(const ChapterSpec& spec, const Video& video,
+                                      const TextMetrics& metrics) {
+    const KindInfo* kind = find_kind(spec.kind);
+    if (!kind) throw std::logic_error("unvalidated chapter kind: " + spec.kind);
+    return kind->make(spec, video, metrics);
+}
+
+}  // namespace story

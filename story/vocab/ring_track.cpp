@@ -1,0 +1,93 @@
+// See ring_track.hpp.
+#include "story/vocab/ring_track.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+
+#include "story/time/easing.hpp"
+
+namespace story::ring_track {
+namespace {
+
+// A card is sized by its slot on the ring, between these bounds; narrow cards use small labels.
+constexpr double kCardPerSlotW = 0.45, kCardPerSlotH = 0.526;
+constexpr Box kSmallestCard{0, 0, 96, 112}, kLargestCard{0, 0, 152, 172};
+
+// The start (clockwise s) of each stretch of the stadium: the top straight's right half, the right
+// half circle, the bottom straight, the left half circle, the top straight's left half.
+constexpr double kStretches[] = {
+    0, kHalf, kHalf + kArc, 3 * kHalf + kArc, 3 * kHalf + 2 * kArc, kPerimeter};
+constexpr double kArcStep = 10;  // px between the points that draw a half circle
+
+// The next point after s worth drawing along the outline: the end of a straight, or a short step
+// along a half circle.
+double next_vertex(double s) {
+    const double base = std::floor(s / kPerimeter) * kPerimeter, local = s - base;
+    for (int k = 0; k + 1 < static_cast<int>(std::size(kStretches)); ++k) {
+        if (local >= kStretches[k + 1]) continue;
+        const bool arc = k == 1 || k == 3;
+        return base + (arc ? std::min(kStretches[k + 1], local + kArcStep) : kStretches[k + 1]);
+    }
+    return s + kArcStep;  // unreachable: local < kPerimeter
+}
+
+}  // namespace
+
+Point on_ring(double s) {
+    s = std::fmod(std::fmod(s, kPerimeter) + kPerimeter, kPerimeter);
+    if (s < kHalf) return {kCx + s, kCy - kRadius};
+    s -= kHalf;
+    if (s < kArc)
+        return {kCx + kHalf + kRadius * std::sin(s / kRadius),
+                kCy - kRadius * std::cos(s / kRadius)};
+    s -= kArc;
+    if (s < 2 * kHalf) return {kCx + kHalf - s, kCy + kRadius};
+    s -= 2 * kHalf;
+    if (s < kArc)
+        return {kCx - kHalf - kRadius * std::sin(s / kRadius),
+                kCy + kRadius * std::cos(s / kRadius)};
+    return {kCx - kHalf + (s - kArc), kCy - kRadius};
+}
+
+std::vector<Point> ring_points(double from, double to) {
+    std::vector<Point> out{on_ring(from)};
+    for (double s = from; s < to;) {
+        s = std::min(to, next_vertex(s));
+        out.push_back(on_ring(s));
+    }
+    return out;
+}
+
+double ring_s(int n, int i) { return kPerimeter * (i + 0.5) / n; }
+
+Box card_box(int n, double s) {
+    const double slot = kPerimeter / n;
+    return box_around(on_ring(s), std::clamp(kCardPerSlotW * slot, kSmallestCard.w, kLargestCard.w),
+                      std::clamp(kCardPerSlotH * slot, kSmallestCard.h, kLargestCard.h));
+}
+
+Box with_strip(const Box& b) {
+    const double spill = kMaxSpill * b.h;
+    return {b.x, b.y - spill, b.w, b.h + spill + kStripGap + kStripH};
+}
+
+double leave(const Box& b, double s, double limit, double margin) {
+    const double dir = limit > s ? 1 : -1, last = (s + limit) / 2;
+    constexpr double kProbe = 2;  // px per probe: exact enough for where a line starts
+    while ((last - s) * dir > 0 && b.contains(on_ring(s), margin)) s += dir * kProbe;
+    return s;
+}
+
+Point Span::at(double u) const { return on_ring(lerp(from, to, u)); }
+
+RingLayout ring_layout(int n) {
+    RingLayout out;
+    for (int i = 0; i < n; ++i) {
+        out.s.push_back(ring_s(n, i));
+        out.cards.push_back(card_box(n, out.s.back()));
+    }
+    return out;
+}
+
+}  // namespace story::ring_track
