@@ -128,4 +128,6 @@ Layout3D layout_3d(const Parallel& p, int gpus_per_node) {
     return l;
 }
 
+Layout3D layout_3d(const Config& c) { return layout_3d(c.layout, c.cluster.gpus_per_node); }
+
 }  // namespace engine

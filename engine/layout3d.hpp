@@ -33,6 +33,8 @@ struct Layout3D {
 };
 
 Layout3D layout_3d(const Parallel& p, int gpus_per_node);
+// The placement of a configuration's layout on its cluster's nodes.
+Layout3D layout_3d(const Config& c);
 
 // Whether every group of that kind sits in one node, from the layout's degrees alone (no rank
 // list): what the planner asks of thousands of layouts of 16,384 GPUs. Agrees with the listed

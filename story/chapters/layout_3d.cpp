@@ -66,19 +66,6 @@ struct Group {
 };
 using GroupsByFocus = std::array<std::vector<Group>, kFocusKinds>;
 
-std::vector<engine::Layout3D> layouts_of(const std::vector<engine::Config>& states) {
-    std::vector<engine::Layout3D> out;
-    for (const engine::Config& c : states)
-        out.push_back(engine::layout_3d(c.layout, c.cluster.gpus_per_node));
-    return out;
-}
-
-int most_gpus(const std::vector<engine::Config>& states) {
-    int most = 1;
-    for (const engine::Config& c : states) most = std::max(most, c.layout.gpus);
-    return most;
-}
-
 class Layout3dChapter final : public ChapterBase {
   public:
     Layout3dChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)

@@ -104,7 +104,7 @@ class PlanChapter final : public ChapterBase {
             Search& s = searches_.emplace_back();
             s.result = run_plan(c);
             const engine::Config& w = s.result.best.front().config;
-            s.winner = engine::layout_3d(w.layout, w.cluster.gpus_per_node);
+            s.winner = engine::layout_3d(w);
             s.totals = {{engine::PlanFate::no_divide, s.result.batch_splits_dropped},
                         {engine::PlanFate::no_fit, s.result.considered - s.result.feasible},
                         {engine::PlanFate::slower,

@@ -106,8 +106,7 @@ class RingChapter final : public ChapterBase {
                                   .gradients);
             bandwidth_.push_back(engine::group_bandwidth(c, engine::Group::dp).value);
             gpus_.push_back(c.layout.gpus);
-            dp_on_nvlink_.push_back(
-                engine::layout_3d(c.layout, c.cluster.gpus_per_node).dp_within_node());
+            dp_on_nvlink_.push_back(engine::layout_3d(c).dp_within_node());
             rings_.push_back(ring_layout(c.layout.gpus));
             runs_.push_back(make_run(static_cast<int>(k)));
         }
@@ -133,9 +132,7 @@ class RingChapter final : public ChapterBase {
         const engine::Config& c = timeline_.states()[k];
         Run run{engine::ring_allreduce_schedule(c.layout.gpus), {}, {}, 0, 0, false};
         run.counts = replay(run.ring);
-        for (const engine::RankPlace& r :
-             engine::layout_3d(c.layout, c.cluster.gpus_per_node).ranks)
-            run.node.push_back(r.node);
+        for (const engine::RankPlace& r : engine::layout_3d(c).ranks) run.node.push_back(r.node);
         const int steps = run.ring.steps();
         const bool last = k + 1 == static_cast<int>(timeline_.states().size());
         const double next = last ? spec_.duration : timeline_.state_start(k + 1);

@@ -7,6 +7,18 @@
 
 namespace story {
 
+std::vector<engine::Layout3D> layouts_of(const std::vector<engine::Config>& states) {
+    std::vector<engine::Layout3D> out;
+    for (const engine::Config& c : states) out.push_back(engine::layout_3d(c));
+    return out;
+}
+
+int most_gpus(const std::vector<engine::Config>& states) {
+    int most = 1;
+    for (const engine::Config& c : states) most = std::max(most, c.layout.gpus);
+    return most;
+}
+
 std::vector<std::vector<int>> rank_groups(const engine::Layout3D& l, RackFocus f, int shown) {
     std::map<std::array<int, 4>, std::size_t> index;
     std::vector<std::vector<int>> out;

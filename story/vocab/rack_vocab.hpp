@@ -14,6 +14,10 @@
 
 namespace story {
 
+// The rank placement of each configuration, and the most GPUs any of them has (the rack drawn).
+std::vector<engine::Layout3D> layouts_of(const std::vector<engine::Config>& states);
+int most_gpus(const std::vector<engine::Config>& states);
+
 // A kind of group (none: no group in focus).
 enum class RackFocus { none, tp, cp, pp, dp, ep };
 

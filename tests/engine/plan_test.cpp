@@ -85,7 +85,7 @@ TEST_CASE(
     const Config& w = r.best.front().config;
     CHECK(w.layout.tp == 8);
     CHECK(w.layout.pp > 1);
-    const engine::Layout3D l = engine::layout_3d(w.layout, w.cluster.gpus_per_node);
+    const engine::Layout3D l = engine::layout_3d(w);
     CHECK(l.tp_within_node());
     CHECK_FALSE(l.pp_within_node());
 }

@@ -49,7 +49,7 @@ TEST_CASE("layout_3d draws the engine's placement", "[chapters][layout_3d]") {
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
     const Timeline timeline(spec, Video{}.fps);
     const engine::Config& before = timeline.states()[0];
-    const engine::Layout3D l = engine::layout_3d(before.layout, before.cluster.gpus_per_node);
+    const engine::Layout3D l = engine::layout_3d(before);
     REQUIRE(l.dp == 4);  // by hand: 16 / (tp 2 x pp 2)
 
     const Scene tp = chapter->scene_at(6);
@@ -77,7 +77,7 @@ TEST_CASE("layout_3d re-slices on set: tp 4, pp 2", "[chapters][layout_3d]") {
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
     const Timeline timeline(spec, Video{}.fps);
     const engine::Config& after = timeline.states()[1];
-    const engine::Layout3D l = engine::layout_3d(after.layout, after.cluster.gpus_per_node);
+    const engine::Layout3D l = engine::layout_3d(after);
     REQUIRE(l.dp == 2);
 
     const Scene end = chapter->scene_at(23);
@@ -111,7 +111,7 @@ struct Rack {
           timeline(spec, Video{}.fps) {}
     engine::Layout3D layout(int state) const {
         const engine::Config& c = timeline.states()[state];
-        return engine::layout_3d(c.layout, c.cluster.gpus_per_node);
+        return engine::layout_3d(c);
     }
     ChapterSpec spec;
     std::unique_ptr<Chapter> chapter;

@@ -83,7 +83,7 @@ TEST_CASE("plan shows the planner's totals, sample and ranking", "[chapters][pla
     check_counts(ranked, r);
     check_ranked(ranked, r);
     const engine::Config& w = r.best.front().config;
-    const engine::Layout3D l = engine::layout_3d(w.layout, w.cluster.gpus_per_node);
+    const engine::Layout3D l = engine::layout_3d(w);
     // The winner's first node: its cards' stage and CP tags counted against the engine's ranks.
     for (int v = 0; v < std::max(l.pp, l.cp); ++v) {
         long stages = 0, cps = 0;
