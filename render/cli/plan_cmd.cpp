@@ -232,7 +232,7 @@ int run(const Flags& f) {
     for (std::string& e : apply_config_flags(config, c)) errors.push_back(std::move(e));
     GlobalBatch batch{2048, ""};
     if (config.given("--global-batch"))
-        batch = parse_global_batch(config.global_batch, c.training.seq_len);
+        batch = parse_global_batch(config.values.at("--global-batch"), c.training.seq_len);
     if (!batch.error.empty()) errors.push_back("--global-batch: " + batch.error);
     for (const std::string& e : errors) std::cerr << "shardreel: error: " << e << "\n";
     if (!errors.empty()) return 2;

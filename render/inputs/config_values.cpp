@@ -1,0 +1,155 @@
+// The cost model's settings as text, by flag; see config_values.hpp.
+#include "render/inputs/config_values.hpp"
+
+#include <cctype>
+#include <string_view>
+
+#include "story/storyboard/limits.hpp"
+#include "story/storyboard/settings.hpp"
+#include "story/storyboard/units.hpp"
+
+namespace render {
+namespace {
+
+using Errors = std::vector<std::string>;
+
+bool given(const ConfigValues& v, const std::string& flag) { return v.given.contains(flag); }
+const std::string& value(const ConfigValues& v, const std::string& flag) {
+    return v.given.at(flag);
+}
+
+int& shape_field(engine::ModelSpec& m, std::string_view key) {
+    if (key == "layers") return m.layers;
+    if (key == "hidden") return m.hidden;
+    if (key == "heads") return m.heads;
+    if (key == "kv_heads") return m.kv_heads;
+    if (key == "experts") return m.experts;
+    if (key == "top_k") return m.top_k;
+    if (key == "shared_experts") return m.shared_experts;
+    if (key == "dense_layers") return m.dense_layers;
+    if (key == "expert_ffn") return m.ffn;  // ModelSpec's ffn is each expert's width
+    return key == "ffn" ? m.ffn : m.vocab;
+}
+
+void apply(engine::Config& c, const std::string& flag, const char* key, const std::string& text,
+           Errors& errors) {
+    if (auto e = story::apply_setting(c, key, text)) errors.push_back(flag + ": " + *e);
+}
+
+void apply_shape(const ConfigValues& v, engine::ModelSpec& m, Errors& errors) {
+    for (const FlagSpec& s : shape_flags()) {
+        if (!*s.key || !given(v, s.flag)) continue;
+        if (!given(v, "--params")) {
+            errors.push_back(std::string(s.flag) + " describes a custom model: give --params too");
+            continue;
+        }
+        long long n = 0;
+        // An expert's width has the limits of any MLP's.
+        const std::string_view key = s.key == std::string_view("expert_ffn") ? "ffn" : s.key;
+        const story::limits::Bound& bound = *story::limits::find_whole_number(key);
+        if (auto e = story::integer_in_range(key, value(v, s.flag), bound.lo, bound.hi, n)) {
+            errors.push_back(std::string(s.flag) + ": " + *e);
+        } else if (std::string_view(s.key) == "ffn" && given(v, "--expert-ffn")) {
+            m.dense_ffn = int(n);  // the experts take --expert-ffn
+        } else {
+            shape_field(m, s.key) = int(n);
+        }
+    }
+    if (given(v, "--heads") && !given(v, "--kv-heads")) m.kv_heads = m.heads;
+    if (m.dense_layers > 0 && m.dense_ffn == 0) m.dense_ffn = m.ffn;
+}
+
+void apply_model(const ConfigValues& v, engine::Config& c, Errors& errors) {
+    const std::string& model = story::find_setting("model")->flag;
+    if (given(v, model) && given(v, "--params")) {
+        errors.push_back(model + " and --params both given: use one");
+    } else if (given(v, model)) {
+        apply(c, model, "model", value(v, model), errors);
+    } else if (given(v, "--params")) {
+        const std::string& params = value(v, "--params");
+        if (!story::parse_count(params)) {
+            errors.push_back("--params: " + story::unit_error(params, story::Quantity::count));
+        } else {
+            apply(c, "--params", "model", params, errors);
+        }
+    }
+    apply_shape(v, c.model, errors);
+}
+
+void apply_global_batch(const ConfigValues& v, engine::Config& c, Errors& errors) {
+    if (!given(v, kGlobalBatchFlag.flag) || v.chosen.contains("micro_batches")) return;
+    if (given(v, story::find_setting("micro_batches")->flag)) {
+        errors.push_back(
+            "--global-batch and --micro-batches both given: the global batch sets "
+            "the micro-batches (global batch / (dp x micro-batch))");
+        return;
+    }
+    const GlobalBatch b = parse_global_batch(value(v, kGlobalBatchFlag.flag), c.training.seq_len);
+    if (!b.error.empty()) {
+        errors.push_back("--global-batch: " + b.error);
+    } else if (auto e = engine::set_global_batch(c, b.sequences)) {
+        errors.push_back("--global-batch: " + *e);
+    } else {  // within the micro-batches' limits
+        apply(c, "--global-batch", "micro_batches", std::to_string(c.training.micro_batches),
+              errors);
+    }
+}
+
+}  // namespace
+
+// A custom shape for --params; fields not given come from the nearest preset.
+const std::vector<FlagSpec>& shape_flags() {
+    static const std::vector<FlagSpec> flags{
+        {"--params", "", "parameter count, e.g. 7B or 70e9"},
+        {"--layers", "layers", "transformer layers"},
+        {"--hidden", "hidden", "hidden size"},
+        {"--heads", "heads", "attention heads"},
+        {"--kv-heads", "kv_heads", "key/value heads (default: --heads)"},
+        {"--ffn", "ffn", "MLP inner size (of a dense model, or of an MoE's leading dense layers)"},
+        {"--vocab", "vocab", "vocabulary size"},
+        {"--experts", "experts", "routed MLP experts per layer (a mixture of experts)"},
+        {"--top-k", "top_k", "routed experts each token goes through"},
+        {"--expert-ffn", "expert_ffn", "each expert's inner size (default: --ffn)"},
+        {"--shared-experts", "shared_experts", "experts every token goes through (DeepSeek's)"},
+        {"--dense-layers", "dense_layers", "the first layers, dense (width --ffn) in an MoE"},
+    };
+    return flags;
+}
+
+const FlagSpec kGlobalBatchFlag{
+    "--global-batch", "", "sequences per step (2048), or tokens (16M tokens): sets the micro-batches"};
+
+Errors apply_config_values(const ConfigValues& v, engine::Config& c) {
+    Errors errors;
+    apply_model(v, c, errors);
+    for (const story::SettingSpec& s : story::settings())
+        if (s.section != story::SettingSection::model && given(v, s.flag))
+            apply(c, s.flag, s.name.c_str(), value(v, s.flag), errors);
+    if (errors.empty()) apply_global_batch(v, c, errors);
+    return errors;
+}
+
+GlobalBatch parse_global_batch(const std::string& text, int seq_len) {
+    std::string number = text;
+    bool tokens = false;
+    if (const auto at = number.find("tokens"); at != std::string::npos && at + 6 == number.size()) {
+        number.erase(at);
+        while (!number.empty() && std::isspace(static_cast<unsigned char>(number.back())))
+            number.pop_back();
+        tokens = true;
+    }
+    const auto count = story::parse_count(number);
+    const std::string expected = "expected a number of sequences (2048) or of tokens (16M tokens)";
+    if (!count || *count < 1 || *count > 1e12 || *count != double((long long)*count))
+        return {0, expected + ", got '" + text + "'"};
+    const auto n = (long long)*count;
+    if (!tokens) return {n, ""};
+    if (n % seq_len != 0) {
+        return {0, std::to_string(n) + " tokens is not a whole number of " +
+                       std::to_string(seq_len) + "-token sequences (try " +
+                       std::to_string((n / seq_len + 1) * seq_len) + " tokens)"};
+    }
+    return {n / seq_len, ""};
+}
+
+}  // namespace render

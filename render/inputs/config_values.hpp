@@ -1,0 +1,44 @@
+// The cost model's settings as text, by flag, applied to an engine::Config: what `numbers` and
+// `plan` take on the command line (render/cli/config_flags registers the flags) and the page's
+// calculator takes from the reader (calc/), so both read the same text the same way: the model
+// (--model, --params and a custom shape), every flat setting (story::apply_setting) and the
+// global batch. No command-line library: it builds for the browser too.
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "engine/config.hpp"
+
+namespace render {
+
+struct ConfigValues {
+    std::map<std::string, std::string> given;  // the flags given ("--tp"), with their text
+    std::set<std::string> chosen;  // setting keys the command decides itself (the planner's tp)
+};
+
+// A flag besides the settings' own: --params and the custom shape, --global-batch.
+struct FlagSpec {
+    const char* flag;
+    const char* key;  // a ModelSpec field, or empty
+    const char* help;
+};
+// --params, then the custom shape's flags, in their order.
+const std::vector<FlagSpec>& shape_flags();
+extern const FlagSpec kGlobalBatchFlag;
+
+// Applies the given values to c in a fixed order (--model or --params and the shape; the
+// settings in the table's order, so --gpu brings its links before --nvlink overrides them; the
+// global batch last, split into the layout's micro-batches unless the command chooses those
+// itself); every problem, one a line ("--tp: ...").
+std::vector<std::string> apply_config_values(const ConfigValues& v, engine::Config& c);
+
+// "2048" (sequences) or "16M tokens" / "16Mtokens" (divided by seq_len) as sequences.
+struct GlobalBatch {
+    long long sequences = 0;
+    std::string error;  // empty when it parsed
+};
+GlobalBatch parse_global_batch(const std::string& text, int seq_len);
+
+}  // namespace render
