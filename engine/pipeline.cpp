@@ -232,7 +232,7 @@ PipelineSchedule pipeline_schedule(Schedule kind, int stages, int micro_batches,
     const int v = kind == Schedule::interleaved ? chunks : kind == Schedule::dualpipe ? 2 : 1;
     PipelineSchedule s{p, m, v, kind, {}};
     std::vector<Order> orders;
-    std::size_t ops = 0;
+    [[maybe_unused]] std::size_t ops = 0;  // read by the assert alone
     for (int stage = 0; stage < p; ++stage) {
         orders.push_back(stage_order(kind, p, m, v, stage));
         ops += orders.back().size();

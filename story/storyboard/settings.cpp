@@ -257,7 +257,8 @@ const std::vector<SettingSpec>& table() {
 const std::vector<SettingSpec>& settings() { return table(); }
 
 const SettingSpec* find_setting(const std::string& name) {
-    auto it = std::ranges::find(table(), name, &SettingSpec::name);
+    auto it = std::find_if(table().begin(), table().end(),
+                           [&](const SettingSpec& s) { return s.name == name; });
     return it == table().end() ? nullptr : &*it;
 }
 
@@ -293,8 +294,10 @@ std::optional<SettingType> setting_type(const std::string& name) {
 }
 
 std::optional<bool> parse_flag(std::string_view text) {
-    if (std::ranges::count(limits::kTrueWords, text) > 0) return true;
-    if (std::ranges::count(limits::kFalseWords, text) > 0) return false;
+    if (std::count(std::begin(limits::kTrueWords), std::end(limits::kTrueWords), text) > 0)
+        return true;
+    if (std::count(std::begin(limits::kFalseWords), std::end(limits::kFalseWords), text) > 0)
+        return false;
     return std::nullopt;
 }
 

@@ -2,9 +2,14 @@
 #include "story/storyboard/units.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <iterator>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -40,12 +45,35 @@ std::string_view trim(std::string_view s) {
     return s;
 }
 
+// std::from_chars of a double: where it ends, or nullptr. Where the library lacks it (libc++ 14,
+// which the page's calculator module is built with), strtod in the C locale under from_chars'
+// rules: no leading '+' or space, no hexadecimal (a "0x" reads as its 0), nothing out of range.
+const char* read_double(const char* first, const char* last, double& v) {
+#if defined(__cpp_lib_to_chars)
+    const auto [end, ec] = std::from_chars(first, last, v);
+    return ec == std::errc() ? end : nullptr;
+#else
+    if (first == last || *first == '+' || std::isspace(static_cast<unsigned char>(*first)))
+        return nullptr;
+    std::string text(first, last);
+    const std::size_t digits = text[0] == '-' ? 1 : 0;
+    if (text.size() > digits + 1 && text[digits] == '0' &&
+        (text[digits + 1] == 'x' || text[digits + 1] == 'X'))
+        text.resize(digits + 1);
+    char* end = nullptr;
+    errno = 0;
+    v = std::strtod(text.c_str(), &end);
+    if (end == text.c_str() || errno == ERANGE) return nullptr;
+    return first + (end - text.c_str());
+#endif
+}
+
 // A finite, non-negative number followed by a (possibly empty) unit.
 std::optional<std::pair<double, std::string_view>> split_number(std::string_view s) {
     s = trim(s);
     double v = 0;
-    auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || !std::isfinite(v) || v < 0) return std::nullopt;
+    const char* end = read_double(s.data(), s.data() + s.size(), v);
+    if (!end || !std::isfinite(v) || v < 0) return std::nullopt;
     return std::pair{v, trim(std::string_view(end, s.data() + s.size() - end))};
 }
 
@@ -75,7 +103,7 @@ std::string alternatives(const std::vector<std::string_view>& names) {
     std::string out;
     for (std::string_view name : names)
         if (!name.empty()) out.append(out.empty() ? "(" : "|").append(name);
-    return out + (std::ranges::count(names, "") > 0 ? ")?" : ")");
+    return out + (std::count(std::begin(names), std::end(names), "") > 0 ? ")?" : ")");
 }
 
 }  // namespace
@@ -109,7 +137,8 @@ std::optional<double> parse_level(std::string_view s) {
     const bool negative = s.starts_with('-');
     if (negative && s.size() > 1 && (s[1] == ' ' || s[1] == '\t')) return std::nullopt;
     auto parts = split_number(s.substr(negative ? 1 : 0));
-    if (!parts || std::ranges::count(kLevelUnits, parts->second) == 0) return std::nullopt;
+    if (!parts || std::count(std::begin(kLevelUnits), std::end(kLevelUnits), parts->second) == 0)
+        return std::nullopt;
     return negative ? -parts->first : parts->first;
 }
 
