@@ -39,6 +39,29 @@ bench_pkgs=(ffmpeg time)
 # parallel; python3 finds it free ports.
 cluster_pkgs=(slurm-wlm munge parallel python3)
 
+installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]; }
+
+# The page's calculator is the engine compiled to WebAssembly (calc/): clang and lld with
+# Debian's wasm32 C++ library, its ABI library, compiler-rt and wasi-libc, of the newest LLVM the
+# archive offers (14 on Debian 12, 19 on Debian 13); empty package lists are refreshed once.
+wasm_llvm() {
+  local v tries
+  for tries in 1 2; do
+    for v in 19 18 17 16 15 14; do
+      if installed "libc++-$v-dev-wasm32" ||
+         [ -n "$(apt-cache show --no-all-versions "libc++-$v-dev-wasm32" 2>/dev/null)" ]; then
+        echo "$v"
+        return
+      fi
+    done
+    [ "$tries" = 1 ] && [ "$(id -u)" -eq 0 ] && apt-get update -q >&2
+  done
+  echo 14
+}
+llvm=$(wasm_llvm)
+build_pkgs+=(clang-$llvm lld-$llvm wasi-libc libc++-$llvm-dev-wasm32 libc++abi-$llvm-dev-wasm32
+  libclang-rt-$llvm-dev-wasm32)
+
 want=("${build_pkgs[@]}")
 case "${1:-build}" in
   test) want+=("${test_pkgs[@]}") ;;
@@ -46,8 +69,6 @@ case "${1:-build}" in
   bench) want+=("${bench_pkgs[@]}") ;;
   cluster) want+=("${cluster_pkgs[@]}") ;;
 esac
-
-installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]; }
 
 # The Debian packages of `want` that are not installed yet.
 install_debian() {

@@ -1,0 +1,32 @@
+// The calculator module's loader, for the page and for node: instantiates shardreel-calc.wasm
+// (the engine compiled for the browser, calc/calc.cpp) and wraps its exports. The module does no
+// I/O; the three WASI calls libc links in (on paths it never takes) are answered with nothing.
+const text = { encoder: new TextEncoder(), decoder: new TextDecoder() };
+
+export async function loadCalc(bytes) {
+  const none = () => 0;
+  const { instance } = await WebAssembly.instantiate(bytes, {
+    wasi_snapshot_preview1: { fd_close: none, fd_seek: none, fd_write: none },
+  });
+  const calc = instance.exports;
+  calc._initialize();
+  // The NUL-terminated text at address `at` of the module's memory, parsed.
+  const answer = (at) => {
+    const memory = new Uint8Array(calc.memory.buffer);
+    let end = at;
+    while (memory[end]) end++;
+    return JSON.parse(text.decoder.decode(memory.subarray(at, end)));
+  };
+  return {
+    // Every setting the calculator takes: the one settings table, the shape and the batch.
+    settings: () => answer(calc.calc_settings()),
+    // {report: TEXT} as `shardreel numbers --format json` prints it, or {errors: [...]}, for
+    // flags given as on the command line ({"--tp": "4"}).
+    numbers(flags) {
+      const input = text.encoder.encode(JSON.stringify(flags));
+      const at = calc.calc_input(input.length);
+      new Uint8Array(calc.memory.buffer, at, input.length).set(input);
+      return answer(calc.calc_numbers());
+    },
+  };
+}
