@@ -95,9 +95,9 @@ auto fields(Members, T& c) {
 template <Of<engine::ModelSpec> T>
 auto fields(Members, T& m) {
     auto& [name, arch, params, layers, hidden, heads, kv_heads, ffn, vocab, context, experts, top_k,
-           shared_experts, dense_layers, dense_ffn, mla] = m;
+           shared_experts, dense_layers, dense_ffn, mla, tie_embeddings] = m;
     return std::tie(name, arch, params, layers, hidden, heads, kv_heads, ffn, vocab, context,
-                    experts, top_k, shared_experts, dense_layers, dense_ffn, mla);
+                    experts, top_k, shared_experts, dense_layers, dense_ffn, mla, tie_embeddings);
 }
 template <Of<engine::Mla> T>
 auto fields(Members, T& m) {

@@ -1,7 +1,11 @@
 // Configurations shared by the engine tests: a preset model on H100 nodes of eight.
 #pragma once
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "engine/config.hpp"
 
@@ -35,6 +39,30 @@ inline std::string problems(const engine::Config& c) {
     std::string all;
     for (const std::string& p : engine::validate(c)) all += p + "\n";
     return all;
+}
+
+// Rows of a CSV under tests/data/ (copied from published tables and measurements), by column.
+inline std::vector<std::map<std::string, std::string>> read_csv(const std::string& name) {
+    std::ifstream in(SHARDREEL_SOURCE_DIR "/tests/data/" + name);
+    REQUIRE(in.good());
+    const auto split = [](const std::string& line) {
+        std::vector<std::string> cells;
+        std::stringstream ss(line);
+        for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
+        return cells;
+    };
+    std::string line;
+    std::getline(in, line);
+    const auto header = split(line);
+    std::vector<std::map<std::string, std::string>> rows;
+    while (std::getline(in, line)) {
+        const auto cells = split(line);
+        std::map<std::string, std::string> row;
+        for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i)
+            row[header[i]] = cells[i];
+        rows.push_back(row);
+    }
+    return rows;
 }
 
 inline engine::Config llama7b(int gpus, int tp = 1, int pp = 1, int zero = 0) {
