@@ -148,7 +148,7 @@ std::vector<Lane> RackGeometry::lanes(const std::vector<Box>& focus) const {
 }
 
 std::vector<std::pair<Box, double>> morph_outlines(const std::vector<Box>& from,
-                                                  const std::vector<Box>& to, double u) {
+                                                   const std::vector<Box>& to, double u) {
     std::vector<std::pair<Box, double>> out;
     if (u >= 1 || from.empty()) {
         for (const Box& box : to) out.push_back({box, 1});

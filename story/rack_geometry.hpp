@@ -91,6 +91,6 @@ class RackGeometry {
 // stays, the rest fade), one that lands in none fades out, and new outlines that nothing slides
 // into fade in where they are.
 std::vector<std::pair<Box, double>> morph_outlines(const std::vector<Box>& from,
-                                                  const std::vector<Box>& to, double u);
+                                                   const std::vector<Box>& to, double u);
 
 }  // namespace story

@@ -10,24 +10,27 @@ namespace {
 
 using Focus = RackFocus;
 // In seconds of the default duration (24 s).
-constexpr RackTurn kTurns[] = {{0, Focus::none},
-                               {4.0, Focus::tp, "tp"},
-                               {9.0, Focus::pp, "pp"},
-                               {13.5, Focus::dp, "dp"},
-                               {18.0, Focus::tp, "tp_again"},
-                               {21.5, Focus::dp, "dp_again"}};
+constexpr RackTurn kTurns[] = {
+    {0, Focus::none},        {4.0, Focus::tp, "tp"},        {9.0, Focus::pp, "pp"},
+    {13.5, Focus::dp, "dp"}, {18.0, Focus::tp, "tp_again"}, {21.5, Focus::dp, "dp_again"}};
 // With context- or expert-parallel groups, the turns share [kAxesFrom, kAxesTo) evenly; the last
 // one stays to the end.
 constexpr double kAxesFrom = 3.5, kAxesTo = 22.0;
 
 const char* focus_name(Focus f) {
     switch (f) {
-        case Focus::tp: return "tp";
-        case Focus::cp: return "cp";
-        case Focus::pp: return "pp";
-        case Focus::dp: return "dp";
-        case Focus::ep: return "ep";
-        default: return "";
+        case Focus::tp:
+            return "tp";
+        case Focus::cp:
+            return "cp";
+        case Focus::pp:
+            return "pp";
+        case Focus::dp:
+            return "dp";
+        case Focus::ep:
+            return "ep";
+        default:
+            return "";
     }
 }
 
@@ -51,11 +54,15 @@ Phase phase_of(const RackTurn& t) {
             return {t.name, t.start,
                     again ? "tensor-parallel groups again, re-sliced (no cp, ep)"
                           : "tensor-parallel groups in turn, on NVLink"};
-        case Focus::cp: return {t.name, t.start, "context-parallel groups in turn (cp > 1)"};
-        case Focus::pp: return {t.name, t.start, "the pipeline stages of a replica in turn"};
+        case Focus::cp:
+            return {t.name, t.start, "context-parallel groups in turn (cp > 1)"};
+        case Focus::pp:
+            return {t.name, t.start, "the pipeline stages of a replica in turn"};
         case Focus::dp:
-            return {t.name, t.start, again ? "the replicas again (no cp, ep)" : "the replicas in turn"};
-        default: return {t.name, t.start, "expert-parallel groups in turn (ep > 1)"};
+            return {t.name, t.start,
+                    again ? "the replicas again (no cp, ep)" : "the replicas in turn"};
+        default:
+            return {t.name, t.start, "expert-parallel groups in turn (ep > 1)"};
     }
 }
 
