@@ -311,6 +311,8 @@ constexpr NameTable<CpSplit, 2> kCpSplitNames = {{CpSplit::naive, "naive"},
 constexpr NameTable<Offload, 3> kOffloadNames = {{Offload::none, "none"},
                                                  {Offload::optimizer, "optimizer"},
                                                  {Offload::optimizer_params, "optimizer+params"}};
+constexpr NameTable<StageSplit, 2> kStageSplitNames = {{StageSplit::layers, "layers"},
+                                                       {StageSplit::compute, "compute"}};
 }  // namespace
 
 std::string_view to_string(Recompute r) { return name_of(kRecomputeNames, r); }
@@ -327,5 +329,9 @@ std::string_view to_string(CpSplit s) { return name_of(kCpSplitNames, s); }
 std::optional<CpSplit> parse_cp_split(std::string_view s) { return value_of(kCpSplitNames, s); }
 std::string_view to_string(Offload o) { return name_of(kOffloadNames, o); }
 std::optional<Offload> parse_offload(std::string_view s) { return value_of(kOffloadNames, s); }
+std::string_view to_string(StageSplit s) { return name_of(kStageSplitNames, s); }
+std::optional<StageSplit> parse_stage_split(std::string_view s) {
+    return value_of(kStageSplitNames, s);
+}
 
 }  // namespace engine

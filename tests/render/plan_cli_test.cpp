@@ -103,7 +103,7 @@ TEST_CASE("plan: bad flags and a model nothing holds exit 2 and say what would d
          "(16M tokens), got 'lots'\n"},
         {"--model llama-3.1-405b --gpus 16 --seq 8192",
          "shardreel: error: no layout of llama-3.1-405b fits 16 x h100-sxm-80gb: the nearest (dp "
-         "8 x tp 1 x pp 2, ZeRO-3, offload optimizer, full recompute) needs 84.6\u2009GB per GPU "
+         "8 x tp 1 x pp 2, ZeRO-3, offload optimizer, full recompute) needs 98.4\u2009GB per GPU "
          "of 80\u2009GB and 355\u2009GB of host memory of 256\u2009GB; 32 GPUs would (--gpus "
          "32)\n"},
     };

@@ -1,0 +1,141 @@
+// The expected peak against measured training runs: every row of nanotron's H100 scaling
+// benchmark (tests/data/measured/, 1B and 8B) becomes its configuration, and the cost model's
+// expected peak of the first stage (world rank 0, the rank the benchmark logs) meets the measured
+// peak; whether it fits meets whether the run completed. The figures below are the ones the model
+// reaches; bench/measured.sh prints them through `shardreel numbers`.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/memory.hpp"
+#include "engine/presets.hpp"
+#include "engine_fixtures.hpp"
+
+using namespace engine;
+
+namespace {
+
+using Row = std::map<std::string, std::string>;
+
+// The benchmark's shapes (its README): multi-head attention, vocabulary 131,072, sequence 4,096;
+// the 1B ties its embeddings.
+ModelSpec nanotron_model(const std::string& size) {
+    const bool one = size == "1B";
+    ModelSpec m;
+    m.name = "nanotron-" + size;
+    m.layers = one ? 16 : 32;
+    m.hidden = one ? 2048 : 4096;
+    m.heads = m.kv_heads = 32;
+    m.ffn = one ? 8192 : 14336;
+    m.vocab = 131072;
+    m.context = 4096;
+    m.tie_embeddings = one;
+    m.params = parameter_count(m);
+    return m;
+}
+
+// bf16 mixed precision with fp32 gradient accumulation, Adam, ZeRO 0 or 1, TP with sequence
+// parallelism, 1F1B over stages balanced by compute, FlashAttention, no recomputation.
+Config run_config(const Row& r) {
+    const int dp = std::stoi(r.at("dp")), tp = std::stoi(r.at("tp")), pp = std::stoi(r.at("pp"));
+    Config c = engine_test::config_for(nanotron_model(r.at("model")), dp * tp * pp, tp, pp,
+                                       std::stoi(r.at("zero")));
+    c.training.grad_accum_dtype = GradAccumDtype::fp32;
+    c.training.micro_batch = std::stoi(r.at("mbs"));
+    c.training.micro_batches = std::stoi(r.at("grad_acc"));
+    c.training.sequence_parallel = tp > 1;
+    c.layout.pipeline_split = StageSplit::compute;
+    return c;
+}
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;  // nanotron's "GB": bytes / 1024**3
+
+struct Figures {
+    std::vector<double> errors;  // |predicted - measured| / measured, runs that completed
+    int runs = 0, fits_right = 0;
+    double median() const {
+        std::vector<double> e = errors;
+        std::sort(e.begin(), e.end());
+        const std::size_t n = e.size();
+        return n == 0 ? 0 : n % 2 ? e[n / 2] : (e[n / 2 - 1] + e[n / 2]) / 2;
+    }
+    double fits_accuracy() const { return runs ? double(fits_right) / runs : 0; }
+};
+
+// The figures over the rows of `model` ("" for all), from the expected peak or, for comparison,
+// from the first-order figure on paper.
+Figures figures(const std::string& model, bool expected) {
+    Figures f;
+    for (const Row& r : engine_test::read_csv("measured/nanotron-h100-1b-8b.csv")) {
+        if (!model.empty() && r.at("model") != model) continue;
+        const Config c = run_config(r);
+        const bool ran = r.at("gpu_mem_gb") != "nan", valid = validate(c).empty();
+        ++f.runs;
+        if (!valid) {  // a layout the model refuses (more stages than layers) cannot run
+            f.fits_right += !ran;
+            continue;
+        }
+        const PerGpu g = per_gpu_memory(c);
+        const Bytes peak = expected ? g.expected.first.terms.allocator() : g.total;
+        const bool fits = expected ? g.fits : g.total <= g.capacity;
+        f.fits_right += fits == ran;
+        if (!ran) continue;
+        const double measured = std::stod(r.at("gpu_mem_gb")) * kGiB;
+        f.errors.push_back(std::abs(peak.value - measured) / measured);
+    }
+    return f;
+}
+
+}  // namespace
+
+TEST_CASE("measured runs: every row of the benchmark builds a configuration") {
+    const auto rows = engine_test::read_csv("measured/nanotron-h100-1b-8b.csv");
+    REQUIRE(rows.size() == 1641);
+    int refused = 0, other_batch = 0;
+    for (const Row& r : rows) {
+        const Config c = run_config(r);
+        CHECK(c.cluster.nodes == std::stoi(r.at("nodes")));
+        other_batch += long(c.layout.dp()) * c.training.micro_batch * c.training.micro_batches !=
+                       std::stoi(r.at("gbs"));
+        refused += !validate(c).empty();
+    }
+    // 20 rows' dp x mbs x grad_acc is not their gbs of 256 (16 to 4,096 sequences): the memory
+    // follows the micro-batch and the micro-batches they ran, which the row gives.
+    CHECK(other_batch == 20);
+    // More stages than layers (1B on 32 to 128, 8B on 64 and 128): none of them ran.
+    CHECK(refused == 58);
+}
+
+// Before the expected peak, the first-order figure on paper (model states and activations) was
+// the only one: about half the measured peak, and fits wrong for about a quarter of the runs.
+TEST_CASE("measured runs: on paper is the first-order figure, far below the measured peak") {
+    const Figures one = figures("1B", false), eight = figures("8B", false),
+                  all = figures("", false);
+    CHECK(one.median() == Approx(0.5855).margin(5e-5));
+    CHECK(eight.median() == Approx(0.4795).margin(5e-5));
+    CHECK(all.median() == Approx(0.5335).margin(5e-5));
+    CHECK(all.fits_accuracy() == Approx(0.7782).margin(5e-5));
+}
+
+// The targets (issue 32): median |error| under 10% over the runs that completed, and fits right
+// for at least 95% of all runs. Reached: 10.9% (1B 11.6%, 8B 10.3%) and 88.8%. The 8B's errors
+// straddle the target; what is left is mostly tensor parallelism across nodes (tp 16 and 32),
+// where the runs hold 15-40% more than the model finds, and the allocator's fragmentation, which
+// the model does not count (README). Fits: 179 runs that did not complete are predicted to fit,
+// 90 of them under 40 GB, which memory does not explain (crashes and timeouts the benchmark does
+// not tell apart from OOM); with any threshold at all, this peak could be right for 90.1%.
+TEST_CASE("measured runs: the expected peak against the measured peak and outcome") {
+    const Figures one = figures("1B", true), eight = figures("8B", true), all = figures("", true);
+    CHECK(one.errors.size() == 534);
+    CHECK(eight.errors.size() == 493);
+    CHECK(one.median() == Approx(0.1160).margin(5e-5));
+    CHECK(eight.median() == Approx(0.1028).margin(5e-5));
+    CHECK(all.median() == Approx(0.1089).margin(5e-5));
+    CHECK(one.fits_accuracy() == Approx(0.8501).margin(5e-5));
+    CHECK(eight.fits_accuracy() == Approx(0.9245).margin(5e-5));
+    CHECK(all.fits_accuracy() == Approx(0.8879).margin(5e-5));
+    CHECK(all.fits_accuracy() > figures("", false).fits_accuracy() + 0.1);
+}
