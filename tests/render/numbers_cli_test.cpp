@@ -60,6 +60,37 @@ const std::vector<std::string> kKeys = {"params",
                                         "per_gpu.fits",
                                         "per_gpu.host_bytes",
                                         "per_gpu.host_capacity_bytes",
+                                        "expected_peak.first_stage.layers",
+                                        "expected_peak.first_stage.in_flight_micro_batches",
+                                        "expected_peak.first_stage.weights_bytes",
+                                        "expected_peak.first_stage.gradients_bytes",
+                                        "expected_peak.first_stage.grad_accum_bytes",
+                                        "expected_peak.first_stage.optimizer_bytes",
+                                        "expected_peak.first_stage.dp_buckets_bytes",
+                                        "expected_peak.first_stage.param_gather_bytes",
+                                        "expected_peak.first_stage.tp_gather_bytes",
+                                        "expected_peak.first_stage.activations_bytes",
+                                        "expected_peak.first_stage.logits_bytes",
+                                        "expected_peak.first_stage.context_bytes",
+                                        "expected_peak.first_stage.allocator_bytes",
+                                        "expected_peak.first_stage.total_bytes",
+                                        "expected_peak.last_stage.layers",
+                                        "expected_peak.last_stage.in_flight_micro_batches",
+                                        "expected_peak.last_stage.weights_bytes",
+                                        "expected_peak.last_stage.gradients_bytes",
+                                        "expected_peak.last_stage.grad_accum_bytes",
+                                        "expected_peak.last_stage.optimizer_bytes",
+                                        "expected_peak.last_stage.dp_buckets_bytes",
+                                        "expected_peak.last_stage.param_gather_bytes",
+                                        "expected_peak.last_stage.tp_gather_bytes",
+                                        "expected_peak.last_stage.activations_bytes",
+                                        "expected_peak.last_stage.logits_bytes",
+                                        "expected_peak.last_stage.context_bytes",
+                                        "expected_peak.last_stage.allocator_bytes",
+                                        "expected_peak.last_stage.total_bytes",
+                                        "expected_peak.total_bytes",
+                                        "expected_peak.capacity_bytes",
+                                        "expected_peak.fits",
                                         "activations.per_layer_bytes",
                                         "activations.layers_per_gpu",
                                         "activations.in_flight_micro_batches",
@@ -122,6 +153,15 @@ void check_matches(const nlohmann::ordered_json& j, const engine::Report& r) {
     CHECK(g["fits"] == r.per_gpu.fits);
     CHECK(g["host_bytes"] == whole(r.per_gpu.host));
     CHECK(g["host_capacity_bytes"] == whole(r.per_gpu.host_capacity));
+    const nlohmann::ordered_json& e = j["expected_peak"];
+    const engine::ExpectedPeak& x = r.per_gpu.expected;
+    CHECK(e["first_stage"]["layers"] == x.first.layers);
+    CHECK(e["first_stage"]["activations_bytes"] == whole(x.first.terms.activations));
+    CHECK(e["first_stage"]["allocator_bytes"] == whole(x.first.terms.allocator()));
+    CHECK(e["last_stage"]["logits_bytes"] == whole(x.last.terms.logits));
+    CHECK(e["last_stage"]["total_bytes"] == whole(x.last.terms.total()));
+    CHECK(e["total_bytes"] == whole(x.total));
+    CHECK(e["fits"] == r.per_gpu.fits);
     CHECK(j["offload"]["pcie_bytes_per_step"] == whole(r.offload.bytes()));
     CHECK(j["activations"]["per_layer_bytes"] == whole(r.activations.per_layer));
     CHECK(j["activations"]["layers_per_gpu"] == r.activations.layers_per_gpu);
@@ -319,7 +359,30 @@ TEST_CASE("numbers prints a Markdown table by default") {
     CHECK(run.out.rfind("| quantity | value |\n|---|---|\n", 0) == 0);
     CHECK(render_test::has_line(run.out, "| model states | 1,120\u2009GB |"));
     CHECK(render_test::has_line(run.out, "| GPUs to hold the model states | 14 x 80\u2009GB |"));
-    CHECK(render_test::has_line(run.out, "| per GPU: weights | 8.75\u2009GB |"));
+    CHECK(render_test::has_line(run.out, "| per GPU on paper: weights | 8.75\u2009GB |"));
+    CHECK(render_test::has_line(run.out, "| expected peak: weights | 8.75\u2009GB |"));
+    CHECK(
+        render_test::has_line(run.out, "| expected peak: CUDA context and NCCL | 1.06\u2009GB |"));
+}
+
+TEST_CASE("numbers: tied embeddings and the expected peak's settings reach the figures") {
+    // Llama 3.2 1B ties its output layer to the embedding: 1.24B parameters, 1.50B untied.
+    const auto tied =
+        nlohmann::ordered_json::parse(numbers("--model llama-3.2-1b --format json").out);
+    CHECK(tied["params"] == 1235814400);
+    const auto untied = nlohmann::ordered_json::parse(
+        numbers("--model llama-3.2-1b --tie-embeddings false --format json").out);
+    CHECK(untied["params"] == 1235814400 + 128256LL * 2048);
+    // An fp32 accumulation buffer beside the bf16 gradients: 4 bytes a parameter, on one GPU.
+    const auto fp32 = nlohmann::ordered_json::parse(
+        numbers("--model llama-3.2-1b --gpus 1 --grad-accum-dtype fp32 --format json").out);
+    CHECK(fp32["expected_peak"]["first_stage"]["grad_accum_bytes"] == 4LL * 1235814400);
+    CHECK(tied["expected_peak"]["first_stage"]["grad_accum_bytes"] == 0);
+    // nanotron's split by compute puts more layers on the first stage.
+    const auto split = nlohmann::ordered_json::parse(
+        numbers("--model llama-3.2-1b --pp 2 --pipeline-split compute --format json").out);
+    CHECK(split["expected_peak"]["first_stage"]["layers"] == 11);
+    CHECK(split["activations"]["layers_per_gpu"] == 8);  // on paper: ceil(16 / 2)
 }
 
 TEST_CASE("numbers: bad input exits 2 with one error line per problem and no output") {
