@@ -19,7 +19,11 @@ struct PeakTerms {
     Bytes tp_gather;     // the whole sequence gathered for a column-parallel matmul (with SP)
     Bytes activations;   // a layer as autograd keeps it x the stage's layers x micro-batches held
     Bytes logits;        // the output layer's logits, their fp32 copy and the fp32 softmax/gradient
-    Bytes context;       // the CUDA context and NCCL's buffers: not PyTorch's allocator's
+    // The caching allocator's reserve: blocks it keeps beyond the tensors live at the peak, a
+    // share of what is allocated and freed every micro-batch (activations, logits, the gather
+    // buffer); kAllocatorReserve, peak.cpp.
+    Bytes reserve;
+    Bytes context;            // the CUDA context and NCCL's buffers: not PyTorch's allocator's
     Bytes allocator() const;  // every term but the context: torch.cuda.max_memory_reserved()
     Bytes total() const;      // allocator() + context: what nvidia-smi shows
     bool operator==(const PeakTerms&) const = default;
@@ -51,5 +55,8 @@ Bytes expected_activation_bytes_per_layer(const ModelSpec& m, const Training& t,
 
 // The CUDA context and NCCL's communicators on an H100 (see peak.cpp).
 inline constexpr Bytes kCudaNcclContext{1.06e9};
+// The caching allocator's fragmentation, as a share of the memory allocated and freed per
+// micro-batch (see peak.cpp).
+inline constexpr double kAllocatorReserve = 0.15;
 
 }  // namespace engine

@@ -116,6 +116,7 @@ Rows expected_rows(const engine::PerGpu& g) {
         {"tensor-parallel gather buffer", &T::tp_gather},
         {"activations", &T::activations},
         {"logits and loss", &T::logits},
+        {"allocator reserve", &T::reserve},
         {"CUDA context and NCCL", &T::context}};
     Rows rows;
     for (const auto& [name, term] : kTerms)

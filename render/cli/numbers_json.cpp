@@ -25,6 +25,7 @@ Json stage_json(const engine::StagePeak& s) {
             {"tp_gather_bytes", whole(t.tp_gather)},
             {"activations_bytes", whole(t.activations)},
             {"logits_bytes", whole(t.logits)},
+            {"reserve_bytes", whole(t.reserve)},
             {"context_bytes", whole(t.context)},
             {"allocator_bytes", whole(t.allocator())},
             {"total_bytes", whole(t.total())}};

@@ -121,21 +121,23 @@ TEST_CASE("measured runs: on paper is the first-order figure, far below the meas
 }
 
 // The targets (issue 32): median |error| under 10% over the runs that completed, and fits right
-// for at least 95% of all runs. Reached: 10.9% (1B 11.6%, 8B 10.3%) and 88.8%. The 8B's errors
-// straddle the target; what is left is mostly tensor parallelism across nodes (tp 16 and 32),
-// where the runs hold 15-40% more than the model finds, and the allocator's fragmentation, which
-// the model does not count (README). Fits: 179 runs that did not complete are predicted to fit,
-// 90 of them under 40 GB, which memory does not explain (crashes and timeouts the benchmark does
-// not tell apart from OOM); with any threshold at all, this peak could be right for 90.1%.
+// for at least 95% of all runs. Reached: 7.80% (1B 10.16%, 8B 5.53%) and 90.1%. What is left of
+// the error is mostly tensor parallelism across nodes (tp 16 and 32), where the runs hold 15-40%
+// more than the model finds, and the allocator's scatter: the same layout measured on other node
+// counts differs by up to 50%. Fits: about 180 runs that did not complete are predicted to fit,
+// half of them under 40 GB, which memory does not explain (crashes the benchmark does not tell
+// apart from OOM: 65 of the 66 runs of the 1B on 16 stages); no threshold on this peak is right
+// for more than about 90% of the rows.
 TEST_CASE("measured runs: the expected peak against the measured peak and outcome") {
     const Figures one = figures("1B", true), eight = figures("8B", true), all = figures("", true);
     CHECK(one.errors.size() == 534);
     CHECK(eight.errors.size() == 493);
-    CHECK(one.median() == Approx(0.1160).margin(5e-5));
-    CHECK(eight.median() == Approx(0.1028).margin(5e-5));
-    CHECK(all.median() == Approx(0.1089).margin(5e-5));
-    CHECK(one.fits_accuracy() == Approx(0.8501).margin(5e-5));
-    CHECK(eight.fits_accuracy() == Approx(0.9245).margin(5e-5));
-    CHECK(all.fits_accuracy() == Approx(0.8879).margin(5e-5));
+    CHECK(all.median() < 0.10);  // the target
+    CHECK(one.median() == Approx(0.1016).margin(5e-5));
+    CHECK(eight.median() == Approx(0.0553).margin(5e-5));
+    CHECK(all.median() == Approx(0.0780).margin(5e-5));
+    CHECK(one.fits_accuracy() == Approx(0.8625).margin(5e-5));
+    CHECK(eight.fits_accuracy() == Approx(0.9388).margin(5e-5));
+    CHECK(all.fits_accuracy() == Approx(0.9013).margin(5e-5));
     CHECK(all.fits_accuracy() > figures("", false).fits_accuracy() + 0.1);
 }

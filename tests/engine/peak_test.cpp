@@ -52,12 +52,15 @@ TEST_CASE("expected peak of the 1B on 8 data-parallel GPUs, term by term") {
     CHECK(t.activations == Bytes(98'304.0 * 4096 * 16));
     // 4,096 x 131,072 logits at 2 + 4 bytes, and one micro-batch's fp32 softmax, 4.
     CHECK(t.logits == Bytes(4096.0 * 131072 * 10));
+    // The allocator's reserve: 15% of what every micro-batch allocates and frees.
+    const double per_micro_batch = 98'304.0 * 4096 * 16 + 4096.0 * 131072 * 10;
+    CHECK(t.reserve.value == Approx(0.15 * per_micro_batch));
     CHECK(t.context == kCudaNcclContext);
-    CHECK(t.allocator() == Bytes(22 * P + 98'304.0 * 4096 * 16 + 4096.0 * 131072 * 10));
+    CHECK(t.allocator().value == Approx(22 * P + 1.15 * per_micro_batch));
     CHECK(t.total() == t.allocator() + kCudaNcclContext);
     CHECK(e.total == t.total());
-    // The benchmark measured 36.7 GiB (PyTorch's reserved peak): this is 38.5 GiB.
-    CHECK(t.allocator().value / (1024.0 * 1024 * 1024) == Approx(38.50).margin(0.005));
+    // The benchmark measured 36.7 GiB (PyTorch's reserved peak): this is 40.15 GiB.
+    CHECK(t.allocator().value / (1024.0 * 1024 * 1024) == Approx(40.15).margin(0.005));
 }
 
 TEST_CASE("on paper stays the first-order figure beside the expected peak") {
