@@ -243,9 +243,11 @@ void check_training(Problems& out, const Config& c) {
     at_least_one(out, "chunks", t.chunks);
     if (t.schedule == Schedule::interleaved) check_interleaved(out, c);
     if (t.schedule == Schedule::dualpipe) check_dualpipe(out, c);
-    if (!(t.mfu > 0 && t.mfu <= 1))
-        out.push_back("mfu must be a fraction of peak above 0 and at most 1 (got " + number(t.mfu) +
-                      ")");
+    if (!(t.mfu >= 0 && t.mfu <= 1))
+        out.push_back(
+            "mfu must be a fraction of peak above 0 and at most 1, or 0 to predict it "
+            "(got " +
+            number(t.mfu) + ")");
     if (!(t.step_time >= 0)) out.push_back("step_time must not be negative");
     if (!(t.capacity_factor > 0))
         out.push_back("capacity_factor must be positive (got " + number(t.capacity_factor) +

@@ -48,10 +48,11 @@ struct Training {
     bool sequence_parallel = false;
     Schedule schedule = Schedule::one_f_one_b;
     int chunks = 1;  // virtual stages per GPU (interleaved schedule only)
-    // The step-time estimate: the fraction of peak the GPUs sustain on the work they do, and the
-    // communication hidden behind it. A measured step time (seconds, 0: none) replaces the
-    // estimate, and MFU and HFU are reported from it.
-    double mfu = 0.4;
+    // The step-time estimate: 0 predicts it from what limits each part (step_model.hpp); above 0,
+    // the fraction of peak the GPUs sustain on the work they do, with the communication hidden
+    // behind it as overlap says. A measured step time (seconds, 0: none) replaces the estimate,
+    // and MFU and HFU are reported from it.
+    double mfu = 0;
     Overlap overlap = Overlap::none;
     double step_time = 0;
     // Mixture of experts: each expert takes at most capacity_factor x its fair share of the

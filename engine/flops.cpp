@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/presets.hpp"
+#include "engine/step_model.hpp"
 
 namespace engine {
 
@@ -37,10 +38,31 @@ double peak_flops(const Config& c) {
     }
 }
 
+namespace {
+
+// The step's time and what it implies: MFU, HFU and tokens per second per GPU.
+StepReport utilisation(const Config& c, const FlopsReport& flops, StepReport s, double seconds) {
+    const double gpus = c.layout.gpus, peak = peak_flops(c);
+    s.seconds = seconds;
+    s.mfu = flops.model_per_step / (s.seconds * gpus * peak);
+    s.hfu = flops.hardware_per_step / (s.seconds * gpus * peak);
+    s.tokens_per_second_per_gpu = flops.tokens_per_step / (s.seconds * gpus);
+    return s;
+}
+
+}  // namespace
+
 StepReport step_time(const Config& c, const FlopsReport& flops, const CommPerStep& comm,
                      double bubble_fraction, Seconds pcie) {
     const double gpus = c.layout.gpus, peak = peak_flops(c);
     StepReport s;
+    s.measured = c.training.step_time > 0;
+    if (c.training.mfu == 0) {
+        const PredictedStep p = predicted_step(c);
+        s.compute_seconds = p.pipeline.value;
+        s.exposed_comm_seconds = (p.dp_exposed + p.other).value;
+        return utilisation(c, flops, s, s.measured ? c.training.step_time : p.seconds.value);
+    }
     s.compute_seconds = flops.hardware_per_step / gpus / (c.training.mfu * peak) /
                         std::max(1e-9, 1 - bubble_fraction);
     const double dp = comm.dp_time.value, rest = comm.tp_time.value + comm.pp_time.value +
@@ -57,12 +79,9 @@ StepReport step_time(const Config& c, const FlopsReport& flops, const CommPerSte
             s.exposed_comm_seconds = std::max(0.0, dp + rest - s.compute_seconds);
             break;
     }
-    s.measured = c.training.step_time > 0;
-    s.seconds = s.measured ? c.training.step_time : s.compute_seconds + s.exposed_comm_seconds;
-    s.mfu = flops.model_per_step / (s.seconds * gpus * peak);
-    s.hfu = flops.hardware_per_step / (s.seconds * gpus * peak);
-    s.tokens_per_second_per_gpu = flops.tokens_per_step / (s.seconds * gpus);
-    return s;
+    return utilisation(
+        c, flops, s,
+        s.measured ? c.training.step_time : s.compute_seconds + s.exposed_comm_seconds);
 }
 
 }  // namespace engine

@@ -179,7 +179,8 @@ inline constexpr Range kRanges[] = {
     {"tail", 0.5, 10, "s", "How long a `duration: auto` chapter runs past its last speech"},
     {"music_level", -60, 0, "dB", "The music's level under the film, before ducking"},
     {"mfu", 0.01, 1, "",
-     "Fraction of peak FLOPs the GPUs sustain on their work (step-time estimate)"},
+     "Fraction of peak FLOPs the GPUs sustain on their work, overriding the step time the model "
+     "predicts from the layout (unset: predicted)"},
     {"step_time", 0.001, 86400, "s", "A measured step time: MFU and HFU are reported from it"},
     {"capacity_factor", 0.1, 16, "",
      "Expert capacity over an even share of the tokens (mixture of experts; default 1)"},

@@ -223,7 +223,7 @@ const std::vector<SettingSpec>& table() {
         row("chunks", S::training, whole<&C::training, &Training::chunks>, "--chunks",
             "virtual stages per GPU (interleaved)", {"2", "4"}),
         row("mfu", S::training, ranged<&C::training, &Training::mfu>, "--mfu",
-            "fraction of peak sustained on the GPUs' work, for the step time (0.4)",
+            "fraction of peak sustained on the GPUs' work, overriding the predicted step time",
             {"0.3", "0.5"}),
         row("overlap", S::training,
             keyword<&C::training, &Training::overlap, engine::parse_overlap>, "--overlap",

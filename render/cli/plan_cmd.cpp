@@ -153,9 +153,12 @@ void write_markdown(std::ostream& out, const engine::Config& base, int global_ba
         << story::format_int(base.training.seq_len) << "-token sequences, a global batch of "
         << story::format_int(global_batch) << " sequences, "
         << engine::to_string(base.training.precision) << ", "
-        << engine::to_string(base.training.optimizer) << ", step time at mfu "
-        << story::format_sig3(base.training.mfu) << " with overlap "
-        << engine::to_string(base.training.overlap) << ".\n\n";
+        << engine::to_string(base.training.optimizer) << ", "
+        << (base.training.mfu > 0
+                ? "step time at mfu " + story::format_sig3(base.training.mfu) + " with overlap " +
+                      std::string(engine::to_string(base.training.overlap))
+                : std::string("step time predicted from each layout"))
+        << ".\n\n";
     write_rejected(out, r);
     out << "| # | layout | ZeRO | recompute | schedule | micro-batches | peak per GPU | comm "
            "NVLink / "

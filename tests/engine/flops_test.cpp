@@ -69,6 +69,7 @@ TEST_CASE("selective recompute adds the attention core's forward, 4 l s h per to
 TEST_CASE("without communication, bubble or recompute the estimate runs at the assumed MFU") {
     Config c = llama7b(1);
     c.training.micro_batches = 8;
+    c.training.mfu = 0.4;  // --mfu: the override of the predicted step (step_model_test.cpp)
     const Report r = analyze(c);
     CHECK(r.step.exposed_comm_seconds == 0);
     CHECK(r.step.mfu == Approx(0.4));
@@ -80,6 +81,7 @@ TEST_CASE("without communication, bubble or recompute the estimate runs at the a
 TEST_CASE("the bubble stretches compute - overlap hides the traffic the compute covers") {
     Config c = llama7b(16, 1, 4);  // dp 4 across two nodes, pp 4
     c.training.micro_batches = 8;
+    c.training.mfu = 0.4;
     const Report none = analyze(c);
     const double busy = none.flops.hardware_per_step / 16 / (0.4 * 989e12);
     CHECK(none.step.compute_seconds == Approx(busy / (1 - none.bubble_fraction)));

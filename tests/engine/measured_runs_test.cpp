@@ -12,6 +12,7 @@
 
 #include "engine/memory.hpp"
 #include "engine/presets.hpp"
+#include "engine/report.hpp"
 #include "engine_fixtures.hpp"
 
 using namespace engine;
@@ -140,4 +141,93 @@ TEST_CASE("measured runs: the expected peak against the measured peak and outcom
     CHECK(eight.fits_accuracy() == Approx(0.9388).margin(5e-5));
     CHECK(all.fits_accuracy() == Approx(0.9013).margin(5e-5));
     CHECK(all.fits_accuracy() > figures("", false).fits_accuracy() + 0.1);
+}
+
+namespace {
+
+// Ranks of `x`, ties sharing their mean rank.
+std::vector<double> ranks(const std::vector<double>& x) {
+    std::vector<std::size_t> order(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return x[a] < x[b]; });
+    std::vector<double> r(x.size());
+    for (std::size_t i = 0; i < order.size();) {
+        std::size_t j = i;
+        while (j + 1 < order.size() && x[order[j + 1]] == x[order[i]]) ++j;
+        for (std::size_t k = i; k <= j; ++k) r[order[k]] = (i + j) / 2.0;
+        i = j + 1;
+    }
+    return r;
+}
+
+double spearman(const std::vector<double>& a, const std::vector<double>& b) {
+    const std::vector<double> ra = ranks(a), rb = ranks(b);
+    const double mean = (ra.size() - 1) / 2.0;
+    double cov = 0, va = 0, vb = 0;
+    for (std::size_t i = 0; i < ra.size(); ++i) {
+        cov += (ra[i] - mean) * (rb[i] - mean);
+        va += (ra[i] - mean) * (ra[i] - mean);
+        vb += (rb[i] - mean) * (rb[i] - mean);
+    }
+    return cov / std::sqrt(va * vb);
+}
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct Run {
+    double predicted = 0, measured = 0;
+    bool fits = false;
+};
+
+// The completed runs the model accepts, by (model, nodes): predicted and measured tokens/s/GPU.
+std::map<std::string, std::vector<Run>> completed_by_group() {
+    std::map<std::string, std::vector<Run>> groups;
+    for (const Row& r : engine_test::read_csv("measured/nanotron-h100-1b-8b.csv")) {
+        const Config c = run_config(r);
+        if (r.at("tok_s_gpu") == "nan" || !validate(c).empty()) continue;
+        const Report rep = analyze(c);
+        groups[r.at("model") + " on " + r.at("nodes")].push_back(
+            {rep.step.tokens_per_second_per_gpu, std::stod(r.at("tok_s_gpu")), rep.per_gpu.fits});
+    }
+    return groups;
+}
+
+}  // namespace
+
+// The targets (issue 32): the Spearman rank correlation of predicted against measured tokens/s
+// per GPU at least 0.8 within each (model, nodes) group, and the layout the model ranks first
+// among a group's measured ones that it says fit (what plan would choose) reaching 90% of the
+// group's best. Reached over the 14 groups: a median correlation of 0.75 (0.53 to 0.94; the 1B's
+// groups 0.74-0.94, the 8B's 0.53-0.75) and a median first choice at 96% of the best (the worst
+// 25%, the 8B on 64 nodes, where the runs of large data-parallel groups fall far below what the
+// network's bandwidth predicts). With one constant MFU the same figures were 0.44 and 36%.
+TEST_CASE("measured runs: the predicted step ranks layouts as the measured throughput does") {
+    std::vector<double> correlations, firsts;
+    for (const auto& [group, runs] : completed_by_group()) {
+        std::vector<double> predicted, measured;
+        double best = 0;
+        const Run* first = nullptr;
+        for (const Run& r : runs) {
+            predicted.push_back(r.predicted);
+            measured.push_back(r.measured);
+            best = std::max(best, r.measured);
+            if (r.fits && (!first || r.predicted > first->predicted)) first = &r;
+        }
+        INFO(group);
+        REQUIRE(first);
+        correlations.push_back(spearman(predicted, measured));
+        firsts.push_back(first->measured / best);
+    }
+    REQUIRE(correlations.size() == 14);
+    CHECK(median_of(firsts) >= 0.9);  // the target
+    CHECK(median_of(firsts) == Approx(0.958).margin(5e-4));
+    CHECK(*std::min_element(firsts.begin(), firsts.end()) == Approx(0.253).margin(5e-4));
+    CHECK(median_of(correlations) == Approx(0.748).margin(5e-4));
+    CHECK(*std::min_element(correlations.begin(), correlations.end()) ==
+          Approx(0.533).margin(5e-4));
 }
