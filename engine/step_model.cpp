@@ -47,8 +47,8 @@ double tokens_per_micro_batch(const Config& c) {
 
 double matmul_efficiency(const Config& c) {
     const double width = double(c.model.hidden) / c.layout.tp;
-    return kMatmulPeakShare / ((1 + kTokensHalf / tokens_per_micro_batch(c)) *
-                               (1 + kWidthHalf / width));
+    return kMatmulPeakShare /
+           ((1 + kTokensHalf / tokens_per_micro_batch(c)) * (1 + kWidthHalf / width));
 }
 
 bool inside(const Config& c, RankGroup g) {
@@ -120,8 +120,8 @@ void dp_seconds(const Config& c, const CommPerStep& comm, PredictedStep& s) {
     const double scale = t.grad_accum_dtype == GradAccumDtype::fp32 ? std::max(1.0, 4 / grad) : 1;
     const bool node = inside(c, RankGroup::shard);
     const int steps = 2 * (n - 1);
-    const Seconds reduce = collective_seconds(c, comm.dp_intra_per_gpu * scale, steps, node) +
-                           comm.dp_inter_time;
+    const Seconds reduce =
+        collective_seconds(c, comm.dp_intra_per_gpu * scale, steps, node) + comm.dp_inter_time;
     const Seconds bucket =
         collective_seconds(c, ring_allreduce_bytes(kDdpBucket, std::max(n, 1)), steps, node);
     s.dp_exposed = std::max(bucket, reduce - s.stage * (2.0 / 3));

@@ -11,15 +11,15 @@ namespace engine {
 
 struct PredictedStep {
     double matmul_efficiency = 0;  // share of peak one GPU's matmuls reach at these shapes
-    Seconds layer_gpu;     // one layer, one micro-batch, forward and backward, on the GPU
-    Seconds layer_tp;      // of which tensor-parallel collectives (on the critical path)
-    Seconds layer_host;    // what the host needs to issue the same layer
-    Seconds stage;         // the busiest stage, one micro-batch: its layers and output layer
-    Seconds p2p;           // one pipeline send or receive between stages
-    Seconds pipeline;      // every micro-batch through the busiest stage, bubble included
-    Seconds dp_exposed;    // data-parallel reduction not hidden, and ZeRO's gather after the step
-    Seconds other;         // expert- and context-parallel traffic and offload's PCIe time
-    Seconds seconds;       // pipeline + dp_exposed + other
+    Seconds layer_gpu;             // one layer, one micro-batch, forward and backward, on the GPU
+    Seconds layer_tp;              // of which tensor-parallel collectives (on the critical path)
+    Seconds layer_host;            // what the host needs to issue the same layer
+    Seconds stage;       // the busiest stage, one micro-batch: its layers and output layer
+    Seconds p2p;         // one pipeline send or receive between stages
+    Seconds pipeline;    // every micro-batch through the busiest stage, bubble included
+    Seconds dp_exposed;  // data-parallel reduction not hidden, and ZeRO's gather after the step
+    Seconds other;       // expert- and context-parallel traffic and offload's PCIe time
+    Seconds seconds;     // pipeline + dp_exposed + other
     bool operator==(const PredictedStep&) const = default;
 };
 
@@ -33,10 +33,10 @@ Seconds collective_seconds(const Config& c, Bytes per_gpu, int steps, bool withi
 // Bus bandwidth a collective reaches inside a node: 436 GB/s on H100 (see step_model.cpp).
 BytesPerSecond nvlink_bus_bandwidth(const Config& c);
 
-inline constexpr double kMatmulPeakShare = 0.65;  // the best share of peak a layer reaches
-inline constexpr double kTokensHalf = 256;        // tokens per micro-batch at half of it
-inline constexpr double kWidthHalf = 512;         // hidden / tp at half of it
-inline constexpr Seconds kHostPerLayer{4e-3};     // the host's work for a layer, fwd + bwd
+inline constexpr double kMatmulPeakShare = 0.65;     // the best share of peak a layer reaches
+inline constexpr double kTokensHalf = 256;           // tokens per micro-batch at half of it
+inline constexpr double kWidthHalf = 512;            // hidden / tp at half of it
+inline constexpr Seconds kHostPerLayer{4e-3};        // the host's work for a layer, fwd + bwd
 inline constexpr Seconds kHostPerMicroBatch{20e-3};  // a pipeline engine's per micro-batch
 inline constexpr Seconds kRingStepLatency{5e-6};     // one step of a ring collective
 inline constexpr Bytes kDdpBucket{25e6};             // PyTorch DDP's bucket_cap_mb

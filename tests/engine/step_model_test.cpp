@@ -34,8 +34,8 @@ Config one_b(int gpus, int tp = 1, int pp = 1) {
 
 // A layer's forward and backward FLOPs per token: 6 x its weights (4h^2 + 3h ffn + 2h norms) and
 // 12 s h of attention.
-constexpr double kLayerFlops = 6.0 * (4 * 2048.0 * 2048 + 3 * 2048.0 * 8192 + 2 * 2048) +
-                               12.0 * 4096 * 2048;
+constexpr double kLayerFlops =
+    6.0 * (4 * 2048.0 * 2048 + 3 * 2048.0 * 8192 + 2 * 2048) + 12.0 * 4096 * 2048;
 constexpr double kHeadFlops = 6.0 * 131072 * 2048;
 
 }  // namespace
@@ -49,7 +49,7 @@ TEST_CASE("predicted step of the 1B on 8 data-parallel GPUs, part by part") {
     const double rate = 989e12 * eff;
     CHECK(s.layer_tp == Seconds(0));
     CHECK(s.layer_gpu.value == Approx(kLayerFlops * 4096 / rate));  // 4.25 ms
-    CHECK(s.layer_host == kHostPerLayer);                            // 4 ms: the GPU is longer
+    CHECK(s.layer_host == kHostPerLayer);                           // 4 ms: the GPU is longer
     CHECK(s.stage.value == Approx(16 * kLayerFlops * 4096 / rate + kHeadFlops * 4096 / rate));
     CHECK(s.p2p == Seconds(0));
     CHECK(s.pipeline.value == Approx(32 * s.stage.value));  // no pipeline, no bubble
@@ -117,7 +117,6 @@ TEST_CASE("--mfu overrides the prediction") {
     Config c = one_b(8);
     c.training.mfu = 0.4;
     const Report r = analyze(c);
-    CHECK(r.step.compute_seconds ==
-          Approx(r.flops.hardware_per_step / 8 / (0.4 * 989e12)));
+    CHECK(r.step.compute_seconds == Approx(r.flops.hardware_per_step / 8 / (0.4 * 989e12)));
     CHECK(r.step.seconds != Approx(predicted_step(c).seconds.value));
 }
