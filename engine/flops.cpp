@@ -2,6 +2,7 @@
 #include "engine/flops.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "engine/presets.hpp"
 #include "engine/step_model.hpp"
@@ -54,6 +55,16 @@ StepReport utilisation(const Config& c, const FlopsReport& flops, StepReport s, 
 }
 
 }  // namespace
+
+RunTotals run_totals(const FlopsReport& flops, const StepReport& step, int gpus, double tokens) {
+    RunTotals r;
+    r.tokens = tokens;
+    r.steps = std::ceil(tokens / std::max(1.0, flops.tokens_per_step));
+    const double seconds = r.steps * step.seconds;
+    r.days = seconds / 86400;
+    r.gpu_hours = seconds * gpus / 3600;
+    return r;
+}
 
 StepReport step_time(const Config& c, const FlopsReport& flops, const CommPerStep& comm,
                      double bubble_fraction, Seconds pcie) {

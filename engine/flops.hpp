@@ -48,4 +48,12 @@ struct StepReport {
 StepReport step_time(const Config& c, const FlopsReport& flops, const CommPerStep& comm,
                      double bubble_fraction, Seconds pcie = Seconds(0));
 
+// A whole training run of `tokens` tokens at this step: ceil(tokens / tokens per step) steps, their
+// time in days and the GPU-hours they take (steps x step seconds x GPUs / 3,600).
+struct RunTotals {
+    double tokens = 0, steps = 0, days = 0, gpu_hours = 0;
+    bool operator==(const RunTotals&) const = default;
+};
+RunTotals run_totals(const FlopsReport& flops, const StepReport& step, int gpus, double tokens);
+
 }  // namespace engine

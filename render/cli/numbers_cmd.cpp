@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "engine/report.hpp"
 #include "render/cli/commands.hpp"
@@ -30,6 +31,7 @@ using Errors = std::vector<std::string>;
 
 struct Flags {
     std::string storyboard, at, format = "md";
+    std::string tokens;  // --tokens: a whole run's length, for its days and GPU-hours
     ConfigFlags config;
 };
 
@@ -38,6 +40,10 @@ Errors build_config(const Flags& f, engine::Config& c) {
     Errors errors;
     if (f.format != "md" && f.format != "csv" && f.format != "json") {
         errors.push_back("--format: expected md, csv or json, got '" + f.format + "'");
+    }
+    if (!f.tokens.empty() && !story::parse_count(f.tokens)) {
+        errors.push_back("--tokens: expected a count of tokens such as 15T, 300B or 2e12, got '" +
+                         f.tokens + "'");
     }
     for (std::string& e : apply_config_flags(f.config, c)) errors.push_back(std::move(e));
     if (errors.empty()) errors = engine::validate(c);
@@ -189,6 +195,21 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
     for (const auto& [name, value] : rows) out << "| " << name << " | " << value << " |\n";
 }
 
+// The run's totals as rows below the table (numbers --tokens).
+void write_run_rows(std::ostream& out, const engine::RunTotals& run) {
+    const std::string of = " (" + story::format_params(run.tokens) + " tokens)";
+    out << "| run" << of << ": steps | " << story::format_int(std::llround(run.steps)) << " |\n"
+        << "| run" << of << ": days | " << story::format_sig3(run.days) << " |\n"
+        << "| run" << of << ": GPU-hours | " << story::format_sig3(run.gpu_hours) << " |\n";
+}
+
+Json run_json(const engine::RunTotals& run) {
+    return {{"tokens", run.tokens},
+            {"steps", run.steps},
+            {"days", run.days},
+            {"gpu_hours", run.gpu_hours}};
+}
+
 int run(const Flags& f) {
     engine::Config c = story::default_config();
     if (!f.at.empty() && f.storyboard.empty()) {
@@ -214,13 +235,19 @@ int run(const Flags& f) {
     for (const std::string& e : errors) std::cerr << "shardreel: error: " << e << "\n";
     if (!errors.empty()) return 2;
     const engine::Report r = engine::analyze(c);
+    std::optional<engine::RunTotals> run;
+    if (!f.tokens.empty())
+        run = engine::run_totals(r.flops, r.step, c.layout.gpus, *story::parse_count(f.tokens));
+    Json j = report_json(r);
+    if (run) j["run"] = run_json(*run);
     if (f.format == "json") {
-        std::cout << report_json(r).dump(2) << "\n";
+        std::cout << j.dump(2) << "\n";
     } else if (f.format == "csv") {
         std::cout << "key,value\n";
-        write_csv(std::cout, report_json(r));
+        write_csv(std::cout, j);
     } else {
         write_markdown(std::cout, c, r);
+        if (run) write_run_rows(std::cout, *run);
     }
     return 0;
 }
@@ -237,6 +264,9 @@ void add_numbers_command(CLI::App& app, int& exit_code) {
                     "(3.5s, 500ms, 90f, end), as still --at names it");
     register_config_flags(cmd, f->config);
     cmd->add_option("--format", f->format, "md (default) | csv | json");
+    cmd->add_option("--tokens", f->tokens,
+                    "a whole run's tokens (15T, 300B): its steps, days and GPU-hours from the "
+                    "step time");
     cmd->callback([f, &exit_code] { exit_code = run(*f); });
 }
 

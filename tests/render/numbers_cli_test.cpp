@@ -445,6 +445,34 @@ TEST_CASE("numbers --at takes the configuration on screen at that moment of the 
               " (did you mean 'bubble'?)\n");
 }
 
+TEST_CASE("numbers --tokens gives the run's steps, days and GPU-hours from the step time") {
+    const auto run = numbers("--model llama-3-8b --gpus 64 --tokens 15T --format json");
+    REQUIRE(run.exit_code == 0);
+    const auto j = nlohmann::ordered_json::parse(run.out);
+    const double per_step = j["flops"]["tokens_per_step"], seconds = j["step"]["seconds"];
+    const nlohmann::ordered_json& r = j["run"];
+    CHECK(r["tokens"] == 15e12);
+    CHECK(r["steps"] == std::ceil(15e12 / per_step));  // 7,152,558 steps of 2,097,152 tokens
+    CHECK(r["steps"] == 7152558);
+    CHECK(r["days"].get<double>() == Approx(7152558 * seconds / 86400));
+    CHECK(r["gpu_hours"].get<double>() == Approx(7152558 * seconds * 64 / 3600));
+    // The table's rows say the same; without --tokens there is no run.
+    const auto md = numbers("--model llama-3-8b --gpus 64 --tokens 15T");
+    CHECK(render_test::has_line(md.out, "| run (15T tokens): steps | 7,152,558 |"));
+    CHECK_FALSE(nlohmann::ordered_json::parse(numbers("--format json").out).contains("run"));
+    const auto csv = numbers("--model llama-3-8b --gpus 64 --tokens 15T --format csv");
+    CHECK(render_test::has_line(csv.out, "run.steps,7152558.0"));
+}
+
+TEST_CASE("numbers --tokens that is not a count exits 2 naming the flag and an example") {
+    const auto bad = numbers("--tokens lots");
+    CHECK(bad.exit_code == 2);
+    CHECK(bad.out.empty());
+    CHECK(bad.err ==
+          "shardreel: error: --tokens: expected a count of tokens such as 15T, 300B or "
+          "2e12, got 'lots'\n");
+}
+
 TEST_CASE("numbers reports the step's FLOPs and time, and refuses bad step-time flags") {
     const auto json = [](const std::string& flags) {
         const auto run = numbers(flags + " --format json");
