@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/config.hpp"
+#include "engine/presets.hpp"
 
 // Quantities print as their value when a check fails.
 namespace Catch {
@@ -67,6 +68,35 @@ inline std::vector<std::map<std::string, std::string>> read_csv(const std::strin
 
 inline engine::Config llama7b(int gpus, int tp = 1, int pp = 1, int zero = 0) {
     return config_for(*engine::find_model("llama-2-7b"), gpus, tp, pp, zero);
+}
+
+// The shapes of nanotron's H100 benchmark (tests/data/measured/README.md): "1B" (16 layers, h
+// 2,048, MLP 8,192, tied) or "8B" (32 layers, h 4,096, MLP 14,336); multi-head attention with 32
+// heads, vocabulary 131,072, sequences of 4,096.
+inline engine::ModelSpec nanotron_model(const std::string& size) {
+    const bool one = size == "1B";
+    engine::ModelSpec m;
+    m.name = "nanotron-" + size;
+    m.layers = one ? 16 : 32;
+    m.hidden = one ? 2048 : 4096;
+    m.heads = m.kv_heads = 32;
+    m.ffn = one ? 8192 : 14336;
+    m.vocab = 131072;
+    m.context = 4096;
+    m.tie_embeddings = one;
+    m.params = engine::parameter_count(m);
+    return m;
+}
+
+// A run as the benchmark sets it up: bf16 with fp32 gradient accumulation, one sequence per
+// micro-batch, 32 micro-batches, sequence parallelism with tp.
+inline engine::Config nanotron_config(const std::string& size, int gpus, int tp = 1, int pp = 1,
+                                      int zero = 0) {
+    engine::Config c = config_for(nanotron_model(size), gpus, tp, pp, zero);
+    c.training.grad_accum_dtype = engine::GradAccumDtype::fp32;
+    c.training.micro_batches = 32;
+    c.training.sequence_parallel = tp > 1;
+    return c;
 }
 
 }  // namespace engine_test

@@ -21,29 +21,12 @@ namespace {
 
 using Row = std::map<std::string, std::string>;
 
-// The benchmark's shapes (its README): multi-head attention, vocabulary 131,072, sequence 4,096;
-// the 1B ties its embeddings.
-ModelSpec nanotron_model(const std::string& size) {
-    const bool one = size == "1B";
-    ModelSpec m;
-    m.name = "nanotron-" + size;
-    m.layers = one ? 16 : 32;
-    m.hidden = one ? 2048 : 4096;
-    m.heads = m.kv_heads = 32;
-    m.ffn = one ? 8192 : 14336;
-    m.vocab = 131072;
-    m.context = 4096;
-    m.tie_embeddings = one;
-    m.params = parameter_count(m);
-    return m;
-}
-
 // bf16 mixed precision with fp32 gradient accumulation, Adam, ZeRO 0 or 1, TP with sequence
 // parallelism, 1F1B over stages balanced by compute, FlashAttention, no recomputation.
 Config run_config(const Row& r) {
     const int dp = std::stoi(r.at("dp")), tp = std::stoi(r.at("tp")), pp = std::stoi(r.at("pp"));
-    Config c = engine_test::config_for(nanotron_model(r.at("model")), dp * tp * pp, tp, pp,
-                                       std::stoi(r.at("zero")));
+    Config c = engine_test::config_for(engine_test::nanotron_model(r.at("model")), dp * tp * pp, tp,
+                                       pp, std::stoi(r.at("zero")));
     c.training.grad_accum_dtype = GradAccumDtype::fp32;
     c.training.micro_batch = std::stoi(r.at("mbs"));
     c.training.micro_batches = std::stoi(r.at("grad_acc"));

@@ -16,19 +16,7 @@ namespace {
 // nanotron's 1B: 16 layers, h 2,048, 32 heads (MHA), MLP 8,192, vocabulary 131,072, tied;
 // bf16 with fp32 gradient accumulation, one sequence of 4,096 tokens per micro-batch.
 Config one_b(int gpus, int tp = 1, int pp = 1, int zero = 0) {
-    ModelSpec m;
-    m.layers = 16;
-    m.hidden = 2048;
-    m.heads = m.kv_heads = 32;
-    m.ffn = 8192;
-    m.vocab = 131072;
-    m.tie_embeddings = true;
-    m.params = parameter_count(m);
-    Config c = engine_test::config_for(m, gpus, tp, pp, zero);
-    c.training.grad_accum_dtype = GradAccumDtype::fp32;
-    c.training.micro_batches = 32;
-    c.training.sequence_parallel = tp > 1;
-    return c;
+    return engine_test::nanotron_config("1B", gpus, tp, pp, zero);
 }
 
 constexpr double P = 1'342'244'864;  // 268,435,456 embedding + 16 x 67,112,960 + 2,048

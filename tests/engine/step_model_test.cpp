@@ -16,18 +16,7 @@ using namespace engine;
 namespace {
 
 Config one_b(int gpus, int tp = 1, int pp = 1) {
-    ModelSpec m;
-    m.layers = 16;
-    m.hidden = 2048;
-    m.heads = m.kv_heads = 32;
-    m.ffn = 8192;
-    m.vocab = 131072;
-    m.tie_embeddings = true;
-    m.params = parameter_count(m);
-    Config c = engine_test::config_for(m, gpus, tp, pp, 0);
-    c.training.grad_accum_dtype = GradAccumDtype::fp32;
-    c.training.micro_batches = 32;
-    c.training.sequence_parallel = tp > 1;
+    Config c = engine_test::nanotron_config("1B", gpus, tp, pp);
     c.layout.pipeline_split = StageSplit::compute;
     return c;
 }
