@@ -102,7 +102,7 @@ TEST_CASE("collectives: 436 GB/s inside a node and 33 GB/s across 64 nodes for 2
     CHECK(bus_bandwidth(16, false) == Approx(49e9).epsilon(0.01));
 }
 
-TEST_CASE("--mfu overrides the prediction") {
+TEST_CASE("an MFU given (--mfu) overrides the prediction") {
     Config c = one_b(8);
     c.training.mfu = 0.4;
     const Report r = analyze(c);
