@@ -243,9 +243,11 @@ void check_training(Problems& out, const Config& c) {
     at_least_one(out, "chunks", t.chunks);
     if (t.schedule == Schedule::interleaved) check_interleaved(out, c);
     if (t.schedule == Schedule::dualpipe) check_dualpipe(out, c);
-    if (!(t.mfu > 0 && t.mfu <= 1))
-        out.push_back("mfu must be a fraction of peak above 0 and at most 1 (got " + number(t.mfu) +
-                      ")");
+    if (!(t.mfu >= 0 && t.mfu <= 1))
+        out.push_back(
+            "mfu must be a fraction of peak above 0 and at most 1, or 0 to predict it "
+            "(got " +
+            number(t.mfu) + ")");
     if (!(t.step_time >= 0)) out.push_back("step_time must not be negative");
     if (!(t.capacity_factor > 0))
         out.push_back("capacity_factor must be positive (got " + number(t.capacity_factor) +
@@ -311,6 +313,8 @@ constexpr NameTable<CpSplit, 2> kCpSplitNames = {{CpSplit::naive, "naive"},
 constexpr NameTable<Offload, 3> kOffloadNames = {{Offload::none, "none"},
                                                  {Offload::optimizer, "optimizer"},
                                                  {Offload::optimizer_params, "optimizer+params"}};
+constexpr NameTable<StageSplit, 2> kStageSplitNames = {{StageSplit::layers, "layers"},
+                                                       {StageSplit::compute, "compute"}};
 }  // namespace
 
 std::string_view to_string(Recompute r) { return name_of(kRecomputeNames, r); }
@@ -327,5 +331,9 @@ std::string_view to_string(CpSplit s) { return name_of(kCpSplitNames, s); }
 std::optional<CpSplit> parse_cp_split(std::string_view s) { return value_of(kCpSplitNames, s); }
 std::string_view to_string(Offload o) { return name_of(kOffloadNames, o); }
 std::optional<Offload> parse_offload(std::string_view s) { return value_of(kOffloadNames, s); }
+std::string_view to_string(StageSplit s) { return name_of(kStageSplitNames, s); }
+std::optional<StageSplit> parse_stage_split(std::string_view s) {
+    return value_of(kStageSplitNames, s);
+}
 
 }  // namespace engine

@@ -29,6 +29,12 @@ enum class CpSplit { naive, balanced };
 // the gradients it reads: ZeRO-Offload, Ren et al. 2021); or also the 16-bit parameters
 // (ZeRO-Infinity, Rajbhandari et al. 2021).
 enum class Offload { none, optimizer, optimizer_params };
+// How the layers spread over pipeline stages: ceil(layers / pp) a stage from the first, the
+// embedding on the first and the output layer on the last (Megatron-LM's even split); or by
+// compute, the output layer weighing vocab x hidden against a layer's weight matrices, each stage
+// taking blocks until its share of the running total is passed (nanotron's build_model, in
+// models/base.py): the first stages take more layers, the output layer's fewer.
+enum class StageSplit { layers, compute };
 
 struct Training {
     Precision precision = Precision::bf16_mixed;
@@ -42,16 +48,20 @@ struct Training {
     bool sequence_parallel = false;
     Schedule schedule = Schedule::one_f_one_b;
     int chunks = 1;  // virtual stages per GPU (interleaved schedule only)
-    // The step-time estimate: the fraction of peak the GPUs sustain on the work they do, and the
-    // communication hidden behind it. A measured step time (seconds, 0: none) replaces the
-    // estimate, and MFU and HFU are reported from it.
-    double mfu = 0.4;
+    // The step-time estimate: 0 predicts it from what limits each part (step_model.hpp); above 0,
+    // the fraction of peak the GPUs sustain on the work they do, with the communication hidden
+    // behind it as overlap says. A measured step time (seconds, 0: none) replaces the estimate,
+    // and MFU and HFU are reported from it.
+    double mfu = 0;
     Overlap overlap = Overlap::none;
     double step_time = 0;
     // Mixture of experts: each expert takes at most capacity_factor x its fair share of the
     // tokens (Fedus et al. 2021, Switch Transformer, section 2.1); the all-to-alls carry that
     // many slots.
     double capacity_factor = 1.0;
+    // Where gradients accumulate across micro-batches (precision.hpp); only the expected peak
+    // counts a separate fp32 buffer.
+    GradAccumDtype grad_accum_dtype = GradAccumDtype::same;
     bool operator==(const Training&) const = default;
 };
 
@@ -89,6 +99,7 @@ struct Parallel {
     int zero_shards() const { return shard_group > 0 ? shard_group : replicas(); }
     Offload offload = Offload::none;
     CpSplit cp_split = CpSplit::balanced;
+    StageSplit pipeline_split = StageSplit::layers;
     bool operator==(const Parallel&) const = default;
 };
 
@@ -120,5 +131,7 @@ std::string_view to_string(CpSplit s);  // "naive", "balanced"
 std::optional<CpSplit> parse_cp_split(std::string_view s);
 std::string_view to_string(Offload o);  // "none", "optimizer", "optimizer+params"
 std::optional<Offload> parse_offload(std::string_view s);
+std::string_view to_string(StageSplit s);  // "layers", "compute"
+std::optional<StageSplit> parse_stage_split(std::string_view s);
 
 }  // namespace engine

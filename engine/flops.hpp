@@ -21,7 +21,8 @@ struct FlopsReport {
 // the output head, plus 12 l s h for attention's scores and their use (PaLM's 6N + 12LHQT, which
 // for GPT's 12h^2 layers is Narayanan et al. 2021's 72lh^2 + 12lsh + 6hV, eq. 3 without its
 // recomputation). Recomputation adds the layers' forward again (full: 2 FLOPs per layer weight
-// and 4 l s h; selective: the attention core, 4 l s h), never the head's.
+// and 4 l s h; selective: the attention core, 12 l s h as Korthikanti et al. count it), never the
+// head's.
 FlopsReport step_flops(const Config& c);
 
 // The GPU's peak dense FLOPs per second for the training precision: bf16 for bf16-mixed, fp8 for
@@ -46,5 +47,13 @@ struct StepReport {
 // exposed under none and dp, hidden as far as compute covers it under all.
 StepReport step_time(const Config& c, const FlopsReport& flops, const CommPerStep& comm,
                      double bubble_fraction, Seconds pcie = Seconds(0));
+
+// A whole training run of `tokens` tokens at this step: ceil(tokens / tokens per step) steps, their
+// time in days and the GPU-hours they take (steps x step seconds x GPUs / 3,600).
+struct RunTotals {
+    double tokens = 0, steps = 0, days = 0, gpu_hours = 0;
+    bool operator==(const RunTotals&) const = default;
+};
+RunTotals run_totals(const FlopsReport& flops, const StepReport& step, int gpus, double tokens);
 
 }  // namespace engine

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/stages.hpp"
+
 namespace engine {
 
 Bytes activation_bytes_per_layer(const ModelSpec& m, const Training& t, int tp, int cp) {
@@ -24,22 +26,7 @@ Bytes activation_bytes_per_layer(const ModelSpec& m, const Training& t, int tp, 
     return Bytes(sbh * (linear + scores));
 }
 
-double in_flight_micro_batches(const Training& t, int pp) {
-    // Without a pipeline, gradient accumulation finishes one micro-batch before the next.
-    if (pp == 1) return 1;
-    // GPipe (Huang et al. 2019) runs every forward first; 1F1B (Narayanan et al. 2021) caps
-    // the first stage at p outstanding micro-batches.
-    if (t.schedule == Schedule::gpipe) return t.micro_batches;
-    // Qi et al. 2023, section 3.1: ZB-H1 keeps 1F1B's peak, p M_B; ZB-H2 holds 2p-1.
-    if (t.schedule == Schedule::zb_h2) return std::min(t.micro_batches, 2 * pp - 1);
-    // DeepSeek-V3 report, Table 2: DualPipe holds PP+1 stage-activations over its two copies.
-    if (t.schedule == Schedule::dualpipe) return std::min(t.micro_batches, pp + 1);
-    if (t.schedule != Schedule::interleaved || t.chunks <= 1) return std::min(t.micro_batches, pp);
-    // Interleaved: the first GPU runs 2(p-1) + (v-1)p chunk forwards before its first backward
-    // and holds one more in the steady state, v p + p - 1 chunks of 1/v each (Megatron-LM's
-    // warm-up count; the simulated schedule's max_in_flight agrees, tests/engine).
-    return std::min<double>(t.micro_batches, pp + (pp - 1.0) / t.chunks);
-}
+double in_flight_micro_batches(const Training& t, int pp) { return in_flight_on_stage(t, pp, 0); }
 
 int layers_per_stage(const ModelSpec& m, int pp) { return (m.layers + pp - 1) / pp; }
 
@@ -48,18 +35,50 @@ Bytes activations_held(const Config& c, double micro_batches) {
            double(layers_per_stage(c.model, c.layout.pp)) * micro_batches;
 }
 
-GpuParams params_on_gpu(const ModelSpec& m, const Parallel& p) {
+namespace {
+
+// What follows the embedding and the layers: the final norm and an untied output layer; with pp
+// stages a tied model's last stage also keeps the embedding's vocab x hidden matrix (Megatron-LM
+// and nanotron keep a copy there and sum the two gradients).
+double head_params(const ModelSpec& m, int pp) {
+    const ParamSplit split = parameter_split(m);
+    const double rest = m.params - split.embedding - m.layers * split.per_layer;
+    const double scale = m.params / parameter_count(m);
+    return rest + (m.tie_embeddings && pp > 1 ? double(m.vocab) * m.hidden * scale : 0);
+}
+
+}  // namespace
+
+GpuParams params_on_stage(const ModelSpec& m, const Parallel& p, const StageShape& s) {
     const ParamSplit split = parameter_split(m);
     // Shoeybi et al. 2019: TP splits every weight t ways (norms too: a rounding error here).
-    // Stage 0 is the most loaded when pp > 1: the input embedding plus ceil(L/pp) layers.
-    const int layers = p.pp == 1 ? m.layers : layers_per_stage(m, p.pp);
-    const double all = p.pp == 1 ? m.params : split.embedding + layers * split.per_layer;
+    const double all = p.pp == 1
+                           ? m.params
+                           : s.layers * split.per_layer + (s.embedding ? split.embedding : 0) +
+                                 (s.head ? head_params(m, p.pp) : 0);
     if (p.ep == 1) return {all / p.tp, 0};  // the experts replicate as the rest does
-    const double routed = layers * split.per_layer_routed;
+    const double routed = s.layers * split.per_layer_routed;
     // Lepikhin et al. 2020 (GShard), section 2.2 and Megatron-Core MoE (expert parallelism): each
     // of the ep ranks holds experts / ep of every MoE layer's routed experts, and everything else
     // whole. Megatron-Core's expert tensor parallelism defaults to tp, so experts split t ways too.
     return {(all - routed) / p.tp, routed / (double(p.tp) * p.ep)};
+}
+
+// Stage 0 is the most loaded when pp > 1: the input embedding plus ceil(L/pp) layers.
+GpuParams params_on_gpu(const ModelSpec& m, const Parallel& p) {
+    const int layers = p.pp == 1 ? m.layers : layers_per_stage(m, p.pp);
+    return params_on_stage(m, p, StageShape{layers, true, p.pp == 1});
+}
+
+Bytes sharded_from(const GpuParams& params, const Parallel& p, int from, double bytes_per_param) {
+    // ZeRO Table 1: stage 1 shards the optimizer over N, stage 2 also gradients, 3 also weights.
+    // The experts' states shard over the expert-data-parallel group, dp / ep ranks (Megatron-Core's
+    // distributed optimizer keeps a separate expert-data-parallel instance).
+    // Hybrid sharding shards over its group instead (Zhao et al. 2023, FSDP, 3.2.2).
+    const bool on = p.zero >= from;
+    const double dense_shards = on ? p.zero_shards() : 1, expert_shards = on ? p.expert_dp() : 1;
+    return Bytes(params.dense * bytes_per_param / dense_shards +
+                 params.experts * bytes_per_param / expert_shards);
 }
 
 // DeepSeek-V3 report, Table 2: DualPipe keeps two stage copies (stage s and stage p-1-s) on
@@ -97,26 +116,17 @@ PerGpu per_gpu_memory(const Config& c) {
     const GpuParams params = params_held(c);
     const BytesPerParam bpp =
         bytes_per_param(c.training.precision, c.training.grad_dtype, c.training.optimizer);
-    // ZeRO Table 1: stage 1 shards the optimizer over N, stage 2 also gradients, 3 also weights.
-    // The experts' states shard over the expert-data-parallel group, dp / ep ranks (Megatron-Core's
-    // distributed optimizer keeps a separate expert-data-parallel instance).
-    // Hybrid sharding shards over its group instead (Zhao et al. 2023, FSDP, 3.2.2).
-    const double dense_shards = c.layout.zero_shards(), expert_shards = c.layout.expert_dp();
-    const auto sharded_from = [&](int stage, double bytes_per_param) {
-        const bool on = c.layout.zero >= stage;
-        return Bytes(params.dense * bytes_per_param / (on ? dense_shards : 1) +
-                     params.experts * bytes_per_param / (on ? expert_shards : 1));
-    };
     PerGpu g;
-    g.weights = sharded_from(3, bpp.weights);
-    g.gradients = sharded_from(2, bpp.gradients);
-    g.optimizer = sharded_from(1, bpp.optimizer);
+    g.weights = sharded_from(params, c.layout, 3, bpp.weights);
+    g.gradients = sharded_from(params, c.layout, 2, bpp.gradients);
+    g.optimizer = sharded_from(params, c.layout, 1, bpp.optimizer);
     move_to_host(c.layout.offload, g);
     g.activations = activations_held(c, in_flight_micro_batches(c.training, c.layout.pp));
     g.total = g.weights + g.gradients + g.optimizer + g.activations;
     g.capacity = c.cluster.gpu.memory;
     g.host_capacity = c.cluster.gpu.host_memory;
-    g.fits = g.total <= g.capacity && g.host <= g.host_capacity;
+    g.expected = expected_peak(c);
+    g.fits = g.expected.total <= g.capacity && g.host <= g.host_capacity;
     return g;
 }
 

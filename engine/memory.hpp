@@ -1,6 +1,8 @@
 // Memory per GPU: model states under DP / ZeRO-1/2/3 / TP / PP, and activations.
 #pragma once
 #include "engine/config.hpp"
+#include "engine/peak.hpp"
+#include "engine/stages.hpp"
 #include "engine/units.hpp"
 
 namespace engine {
@@ -26,6 +28,12 @@ struct GpuParams {
     bool operator==(const GpuParams&) const = default;
 };
 GpuParams params_on_gpu(const ModelSpec& m, const Parallel& p);
+// The same for any stage: its layers, the embedding on the first, the output layer on the one
+// that holds it (a tied model's last stage keeps a copy of the embedding's matrix).
+GpuParams params_on_stage(const ModelSpec& m, const Parallel& p, const StageShape& s);
+// bytes_per_param of each parameter, sharded from ZeRO stage `from` on: the dense ones over the
+// ZeRO group, the routed experts over their expert-data-parallel group.
+Bytes sharded_from(const GpuParams& params, const Parallel& p, int from, double bytes_per_param);
 double params_per_gpu(const ModelSpec& m, const Parallel& p);  // params_on_gpu(m, p).total()
 int stage_copies(const Training& t);     // stages each GPU holds: 2 under DualPipe, else 1
 GpuParams params_held(const Config& c);  // params_on_gpu x stage_copies
@@ -37,8 +45,12 @@ struct HostBytes {
     bool operator==(const HostBytes&) const = default;
 };
 
+// "On paper" (weights + gradients + optimizer + activations = total, the first-order figure the
+// films teach and the published tables check) and the expected peak beside it; fits compares the
+// expected peak with the GPU's memory.
 struct PerGpu {
     Bytes weights, gradients, optimizer, activations, total, capacity;
+    ExpectedPeak expected;
     bool fits = false;
     Bytes host;           // what offload keeps in host memory for this GPU (offloaded.total())
     HostBytes offloaded;  // the same, by part

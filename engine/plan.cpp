@@ -38,16 +38,17 @@ std::vector<std::pair<Schedule, int>> schedules(const Config& c) {
     return out;
 }
 
-// How far a layout is from fitting: the larger of its GPU memory and its host memory over what
+// How far a layout is from fitting: the larger of its expected peak and its host memory over what
 // each holds (at most 1 when it fits).
 double overcommit(const PerGpu& g) {
-    return std::max(g.total.value / g.capacity.value, g.host.value / g.host_capacity.value);
+    return std::max(g.expected.total.value / g.capacity.value,
+                    g.host.value / g.host_capacity.value);
 }
 
 bool faster(const PlanEntry& a, const PlanEntry& b) {
     if (a.report.step.seconds != b.report.step.seconds)
         return a.report.step.seconds < b.report.step.seconds;
-    return a.report.per_gpu.total.value < b.report.per_gpu.total.value;
+    return a.report.per_gpu.expected.total.value < b.report.per_gpu.expected.total.value;
 }
 
 // Context parallelism splits a sequence: tried at powers of two while each rank keeps at least

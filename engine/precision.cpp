@@ -61,6 +61,8 @@ std::optional<Precision> parse_precision(std::string_view s) {
 std::string_view to_string(GradDtype g) { return g == GradDtype::fp32 ? "fp32" : "bf16"; }
 
 namespace {
+constexpr NameTable<GradAccumDtype, 2> kGradAccumNames = {{GradAccumDtype::same, "same"},
+                                                          {GradAccumDtype::fp32, "fp32"}};
 constexpr NameTable<Optimizer, 6> kOptimizerNames = {{Optimizer::adam, "adam"},
                                                      {Optimizer::adam_8bit, "adam-8bit"},
                                                      {Optimizer::sgd_momentum, "sgd-momentum"},
@@ -72,6 +74,11 @@ constexpr NameTable<Optimizer, 6> kOptimizerNames = {{Optimizer::adam, "adam"},
 std::string_view to_string(Optimizer o) { return name_of(kOptimizerNames, o); }
 std::optional<Optimizer> parse_optimizer(std::string_view s) {
     return value_of(kOptimizerNames, s);
+}
+
+std::string_view to_string(GradAccumDtype a) { return name_of(kGradAccumNames, a); }
+std::optional<GradAccumDtype> parse_grad_accum_dtype(std::string_view s) {
+    return value_of(kGradAccumNames, s);
 }
 
 std::optional<GradDtype> parse_grad_dtype(std::string_view s) {

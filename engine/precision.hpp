@@ -7,6 +7,11 @@ namespace engine {
 
 enum class Precision { fp32, bf16_mixed, fp8_mixed };
 enum class GradDtype { bf16, fp32 };
+// Where gradients accumulate across micro-batches: in themselves (same: grad_dtype, in place), or
+// in a separate fp32 buffer beside 16-bit gradients (fp32: nanotron's accumulate_grad_in_fp32,
+// optim/gradient_accumulator.py: each backward writes bf16 gradients, then adds them into the
+// buffer, which ZeRO-1 keeps whole).
+enum class GradAccumDtype { same, fp32 };
 enum class Optimizer { adam, adam_8bit, sgd_momentum, lion, adafactor, muon };
 
 struct BytesPerParam {
@@ -27,6 +32,8 @@ std::string_view to_string(Precision p);                       // "fp32", "bf16-
 std::optional<Precision> parse_precision(std::string_view s);  // also accepts "bf16", "fp8"
 std::string_view to_string(GradDtype g);
 std::optional<GradDtype> parse_grad_dtype(std::string_view s);
+std::string_view to_string(GradAccumDtype a);  // "same", "fp32"
+std::optional<GradAccumDtype> parse_grad_accum_dtype(std::string_view s);
 std::string_view to_string(Optimizer o);  // "adam", "adam-8bit", "sgd-momentum", ...
 std::optional<Optimizer> parse_optimizer(std::string_view s);
 

@@ -65,11 +65,18 @@ double layers_formula(const ModelSpec& m, int mlps = -1) {
     return dense * dense_layer + (m.layers - dense) * layer_formula(m, mlps);
 }
 
-// Llama and DeepSeek: untied output head vocab x h and a final RMSNorm; GPT-3: tied head, final
-// LayerNorm.
+// The final norm (RMSNorm h for Llama and DeepSeek, LayerNorm 2h for GPT-3) and the output head,
+// vocab x h, unless it is the input embedding's matrix (tied: GPT-3, Llama 3.2 1B and 3B).
 double head_formula(const ModelSpec& m) {
     const double h = m.hidden;
-    return m.arch == Arch::gpt ? 2 * h : double(m.vocab) * h + h;
+    const double norm = m.arch == Arch::gpt ? 2 * h : h;
+    return norm + (m.tie_embeddings ? 0 : double(m.vocab) * h);
+}
+
+ModelSpec tied(ModelSpec m) {
+    m.tie_embeddings = true;
+    m.params = parameter_count(m);
+    return m;
 }
 
 // "1.5B", "70B", "125M": three significant figures, trailing zeros dropped.
@@ -126,7 +133,9 @@ const std::vector<ModelSpec>& model_presets() {
         preset("llama-3-8b", Arch::llama, 32, 4096, 32, 8, 14336, 128256, 8192),
         preset("llama-3-70b", Arch::llama, 80, 8192, 64, 8, 28672, 128256, 8192),
         preset("llama-3.1-405b", Arch::llama, 126, 16384, 128, 8, 53248, 128256, 8192),
-        preset("gpt-3-175b", Arch::gpt, 96, 12288, 96, 96, 49152, 50257, 2048),
+        tied(preset("gpt-3-175b", Arch::gpt, 96, 12288, 96, 96, 49152, 50257, 2048)),
+        tied(preset("llama-3.2-1b", Arch::llama, 16, 2048, 32, 8, 8192, 128256, 8192)),
+        tied(preset("llama-3.2-3b", Arch::llama, 28, 3072, 24, 8, 8192, 128256, 8192)),
         preset("mixtral-8x7b", Arch::llama, 32, 4096, 32, 8, 14336, 32000, 32768, 8, 2),
         deepseek_v3(),
     };

@@ -31,6 +31,9 @@ struct ModelSpec {
     // dense_ffn; Arch::mla's attention shape.
     int shared_experts = 0, dense_layers = 0, dense_ffn = 0;
     Mla mla;
+    // The output layer reuses the input embedding's vocab x hidden matrix (Press and Wolf 2017):
+    // GPT-3, Llama 3.2 1B and 3B, Gemma, SmolLM. A pipeline's last stage still holds a copy.
+    bool tie_embeddings = false;
     bool operator==(const ModelSpec&) const = default;
 };
 
@@ -48,7 +51,8 @@ struct GpuSpec {
     bool operator==(const GpuSpec&) const = default;
 };
 
-// Parameters implied by an architecture (embedding, attention with GQA, MLP, norms, head).
+// Parameters implied by an architecture (embedding, attention with GQA, MLP, norms, and the head
+// unless tied to the embedding).
 double parameter_count(const ModelSpec& m);
 
 // Where the parameters sit, scaled so the split adds up to m.params (a nominal model keeps its

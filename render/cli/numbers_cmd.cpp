@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "engine/report.hpp"
 #include "render/cli/commands.hpp"
@@ -30,6 +31,7 @@ using Errors = std::vector<std::string>;
 
 struct Flags {
     std::string storyboard, at, format = "md";
+    std::string tokens;  // --tokens: a whole run's length, for its days and GPU-hours
     ConfigFlags config;
 };
 
@@ -38,6 +40,10 @@ Errors build_config(const Flags& f, engine::Config& c) {
     Errors errors;
     if (f.format != "md" && f.format != "csv" && f.format != "json") {
         errors.push_back("--format: expected md, csv or json, got '" + f.format + "'");
+    }
+    if (!f.tokens.empty() && !story::parse_count(f.tokens)) {
+        errors.push_back("--tokens: expected a count of tokens such as 15T, 300B or 2e12, got '" +
+                         f.tokens + "'");
     }
     for (std::string& e : apply_config_flags(f.config, c)) errors.push_back(std::move(e));
     if (errors.empty()) errors = engine::validate(c);
@@ -82,11 +88,59 @@ std::string layout_text(const engine::Parallel& p) {
     return text;
 }
 
+using Rows = std::vector<std::pair<std::string, std::string>>;
+
+// The first-order figure the films teach: model states and activations.
+Rows on_paper_rows(const engine::PerGpu& g) {
+    return {{"per GPU on paper: weights", story::format_bytes(g.weights.value)},
+            {"per GPU on paper: gradients", story::format_bytes(g.gradients.value)},
+            {"per GPU on paper: optimizer", story::format_bytes(g.optimizer.value)},
+            {"per GPU on paper: activations", story::format_bytes(g.activations.value)},
+            {"per GPU on paper: total", story::format_bytes(g.total.value)}};
+}
+
+// "12.3 GB", or "12.3 GB (first stage) / 4.1 GB (last stage)" when the stages' figures differ.
+template <class Term>
+std::string stages_cell(const engine::ExpectedPeak& e, Term of) {
+    const double first = of(e.first.terms).value, last = of(e.last.terms).value;
+    if (first == last) return story::format_bytes(first);
+    return story::format_bytes(first) + " (first stage) / " + story::format_bytes(last) +
+           " (last stage)";
+}
+
+// The expected peak (engine/peak.hpp), term by term, and whether it fits.
+Rows expected_rows(const engine::PerGpu& g) {
+    using T = engine::PeakTerms;
+    const engine::ExpectedPeak& e = g.expected;
+    static constexpr std::pair<const char*, engine::Bytes T::*> kTerms[] = {
+        {"weights", &T::weights},
+        {"gradients", &T::gradients},
+        {"fp32 gradient accumulation", &T::grad_accum},
+        {"optimizer", &T::optimizer},
+        {"data-parallel buckets", &T::dp_buckets},
+        {"ZeRO-3 gathered layers", &T::param_gather},
+        {"tensor-parallel gather buffer", &T::tp_gather},
+        {"activations", &T::activations},
+        {"logits and loss", &T::logits},
+        {"allocator reserve", &T::reserve},
+        {"CUDA context and NCCL", &T::context}};
+    Rows rows;
+    for (const auto& [name, term] : kTerms)
+        rows.emplace_back(std::string("expected peak: ") + name,
+                          stages_cell(e, [term](const T& t) { return t.*term; }));
+    rows.emplace_back("expected peak: PyTorch's allocator (max_memory_reserved)",
+                      stages_cell(e, [](const T& t) { return t.allocator(); }));
+    rows.emplace_back("expected peak per GPU", story::format_bytes(e.total.value) + " of " +
+                                                   story::format_bytes(g.capacity.value) +
+                                                   (g.fits ? " (fits)" : " (does not fit)"));
+    return rows;
+}
+
 void write_markdown(std::ostream& out, const engine::Config& c, const engine::Report& r) {
     const engine::BytesPerParam& b = r.bytes_per_param;
     const engine::PerGpu& g = r.per_gpu;
     const std::string capacity = story::format_bytes(g.capacity.value);
-    const std::vector<std::pair<std::string, std::string>> rows = {
+    Rows rows = {
         {"model",
          c.model.name + " (" + story::format_params(r.params) + " parameters" +
              (c.model.experts ? ", " + story::format_params(r.params_active) + " active per token"
@@ -100,12 +154,6 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
         {"GPUs to hold the model states",
          story::format_int(r.gpus_to_hold_model_states) + " x " + capacity},
         {"layout", layout_text(r.layout)},
-        {"per GPU: weights", story::format_bytes(g.weights.value)},
-        {"per GPU: gradients", story::format_bytes(g.gradients.value)},
-        {"per GPU: optimizer", story::format_bytes(g.optimizer.value)},
-        {"per GPU: activations", story::format_bytes(g.activations.value)},
-        {"per GPU: total", story::format_bytes(g.total.value) + " of " + capacity +
-                               (g.fits ? " (fits)" : " (does not fit)")},
         {"per GPU: host memory (offload)",
          story::format_bytes(g.host.value) + " of " + story::format_bytes(g.host_capacity.value)},
         {"activations per layer (one micro-batch)",
@@ -139,8 +187,27 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
          story::format_percent(r.step.mfu) + " / " + story::format_percent(r.step.hfu)},
         {"tokens per second per GPU", story::format_sig3(r.step.tokens_per_second_per_gpu)},
     };
+    const auto at = rows.begin() + 5;  // after the layout
+    const Rows paper = on_paper_rows(g), expected = expected_rows(g);
+    rows.insert(rows.insert(at, paper.begin(), paper.end()) + long(paper.size()), expected.begin(),
+                expected.end());
     out << "| quantity | value |\n|---|---|\n";
     for (const auto& [name, value] : rows) out << "| " << name << " | " << value << " |\n";
+}
+
+// The run's totals as rows below the table (numbers --tokens).
+void write_run_rows(std::ostream& out, const engine::RunTotals& run) {
+    const std::string of = " (" + story::format_params(run.tokens) + " tokens)";
+    out << "| run" << of << ": steps | " << story::format_int(std::llround(run.steps)) << " |\n"
+        << "| run" << of << ": days | " << story::format_sig3(run.days) << " |\n"
+        << "| run" << of << ": GPU-hours | " << story::format_sig3(run.gpu_hours) << " |\n";
+}
+
+Json run_json(const engine::RunTotals& run) {
+    return {{"tokens", run.tokens},
+            {"steps", run.steps},
+            {"days", run.days},
+            {"gpu_hours", run.gpu_hours}};
 }
 
 int run(const Flags& f) {
@@ -168,13 +235,19 @@ int run(const Flags& f) {
     for (const std::string& e : errors) std::cerr << "shardreel: error: " << e << "\n";
     if (!errors.empty()) return 2;
     const engine::Report r = engine::analyze(c);
+    std::optional<engine::RunTotals> run;
+    if (!f.tokens.empty())
+        run = engine::run_totals(r.flops, r.step, c.layout.gpus, *story::parse_count(f.tokens));
+    Json j = report_json(r);
+    if (run) j["run"] = run_json(*run);
     if (f.format == "json") {
-        std::cout << report_json(r).dump(2) << "\n";
+        std::cout << j.dump(2) << "\n";
     } else if (f.format == "csv") {
         std::cout << "key,value\n";
-        write_csv(std::cout, report_json(r));
+        write_csv(std::cout, j);
     } else {
         write_markdown(std::cout, c, r);
+        if (run) write_run_rows(std::cout, *run);
     }
     return 0;
 }
@@ -191,6 +264,9 @@ void add_numbers_command(CLI::App& app, int& exit_code) {
                     "(3.5s, 500ms, 90f, end), as still --at names it");
     register_config_flags(cmd, f->config);
     cmd->add_option("--format", f->format, "md (default) | csv | json");
+    cmd->add_option("--tokens", f->tokens,
+                    "a whole run's tokens (15T, 300B): its steps, days and GPU-hours from the "
+                    "step time");
     cmd->callback([f, &exit_code] { exit_code = run(*f); });
 }
 

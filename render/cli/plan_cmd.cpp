@@ -120,8 +120,9 @@ std::string why(const engine::PlanResult& r) {
                                  ", " + schedule_name(n.config.training);
         if (n.report.step.seconds - s.seconds < 5e-4 * s.seconds) {
             line += ", tied on step time with " + next + " and holding " +
-                    story::format_bytes(w.report.per_gpu.total.value) + " per GPU against " +
-                    story::format_bytes(n.report.per_gpu.total.value);
+                    story::format_bytes(w.report.per_gpu.expected.total.value) +
+                    " per GPU at its peak against " +
+                    story::format_bytes(n.report.per_gpu.expected.total.value);
         } else {
             line += ", " + percent_slower(s.seconds, n.report.step.seconds) + " ahead of " + next +
                     " (compute " + story::format_time(s.compute_seconds) + " vs " +
@@ -152,11 +153,15 @@ void write_markdown(std::ostream& out, const engine::Config& base, int global_ba
         << story::format_int(base.training.seq_len) << "-token sequences, a global batch of "
         << story::format_int(global_batch) << " sequences, "
         << engine::to_string(base.training.precision) << ", "
-        << engine::to_string(base.training.optimizer) << ", step time at mfu "
-        << story::format_sig3(base.training.mfu) << " with overlap "
-        << engine::to_string(base.training.overlap) << ".\n\n";
+        << engine::to_string(base.training.optimizer) << ", "
+        << (base.training.mfu > 0
+                ? "step time at mfu " + story::format_sig3(base.training.mfu) + " with overlap " +
+                      std::string(engine::to_string(base.training.overlap))
+                : std::string("step time predicted from each layout"))
+        << ".\n\n";
     write_rejected(out, r);
-    out << "| # | layout | ZeRO | recompute | schedule | micro-batches | per GPU | comm NVLink / "
+    out << "| # | layout | ZeRO | recompute | schedule | micro-batches | peak per GPU | comm "
+           "NVLink / "
            "network | bubble | step | MFU |\n|---|---|---|---|---|---|---|---|---|---|---|\n";
     int rank = 0;
     for (const engine::PlanEntry& e : r.best) {
@@ -164,9 +169,9 @@ void write_markdown(std::ostream& out, const engine::Config& base, int global_ba
         out << "| " << ++rank << " | " << layout_name(e.config) << " | "
             << zero_name(e.config.layout) << " | " << engine::to_string(t.recompute) << " | "
             << schedule_name(t) << " | " << t.micro_batches << " x " << t.micro_batch << " | "
-            << story::format_bytes(e.report.per_gpu.total.value) << " | " << per_link(e.config)
-            << " | " << story::format_percent(e.report.bubble_fraction) << " | "
-            << story::format_time(e.report.step.seconds) << " | "
+            << story::format_bytes(e.report.per_gpu.expected.total.value) << " | "
+            << per_link(e.config) << " | " << story::format_percent(e.report.bubble_fraction)
+            << " | " << story::format_time(e.report.step.seconds) << " | "
             << story::format_percent(e.report.step.mfu) << " |\n";
     }
     out << "\n" << why(r) << "\n";
@@ -201,14 +206,15 @@ int write_shortfall(const engine::Config& base, const engine::PlanResult& r) {
         std::cerr << ": the nearest (" << layout_name(l.config) << ", ZeRO-"
                   << zero_name(l.config.layout) << ", "
                   << engine::to_string(l.config.training.recompute) << " recompute) needs "
-                  << story::format_bytes(g.total.value) << " per GPU of "
+                  << story::format_bytes(g.expected.total.value) << " per GPU of "
                   << story::format_bytes(g.capacity.value);
         if (g.host.value > 0)
             std::cerr << " and " << story::format_bytes(g.host.value) << " of host memory of "
                       << story::format_bytes(g.host_capacity.value);
         const engine::GpuSpec* bigger = nullptr;
         for (const engine::GpuSpec& gpu : engine::gpu_presets()) {
-            if (gpu.memory.value >= g.total.value && gpu.host_memory.value >= g.host.value &&
+            if (gpu.memory.value >= g.expected.total.value &&
+                gpu.host_memory.value >= g.host.value &&
                 (!bigger || gpu.memory.value < bigger->memory.value))
                 bigger = &gpu;
         }

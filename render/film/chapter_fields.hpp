@@ -95,9 +95,9 @@ auto fields(Members, T& c) {
 template <Of<engine::ModelSpec> T>
 auto fields(Members, T& m) {
     auto& [name, arch, params, layers, hidden, heads, kv_heads, ffn, vocab, context, experts, top_k,
-           shared_experts, dense_layers, dense_ffn, mla] = m;
+           shared_experts, dense_layers, dense_ffn, mla, tie_embeddings] = m;
     return std::tie(name, arch, params, layers, hidden, heads, kv_heads, ffn, vocab, context,
-                    experts, top_k, shared_experts, dense_layers, dense_ffn, mla);
+                    experts, top_k, shared_experts, dense_layers, dense_ffn, mla, tie_embeddings);
 }
 template <Of<engine::Mla> T>
 auto fields(Members, T& m) {
@@ -108,10 +108,10 @@ template <Of<engine::Training> T>
 auto fields(Members, T& t) {
     auto& [precision, grad_dtype, optimizer, seq_len, micro_batch, micro_batches, recompute,
            flash_attention, sequence_parallel, schedule, chunks, mfu, overlap, step_time,
-           capacity_factor] = t;
+           capacity_factor, grad_accum_dtype] = t;
     return std::tie(precision, grad_dtype, optimizer, seq_len, micro_batch, micro_batches,
                     recompute, flash_attention, sequence_parallel, schedule, chunks, mfu, overlap,
-                    step_time, capacity_factor);
+                    step_time, capacity_factor, grad_accum_dtype);
 }
 template <Of<engine::Cluster> T>
 auto fields(Members, T& c) {
@@ -133,8 +133,9 @@ auto fields(Members, T& q) {
 }
 template <Of<engine::Parallel> T>
 auto fields(Members, T& p) {
-    auto& [gpus, tp, pp, zero, ep, cp, cp_mode, shard_group, offload, cp_split] = p;
-    return std::tie(gpus, tp, pp, zero, ep, cp, cp_mode, shard_group, offload, cp_split);
+    auto& [gpus, tp, pp, zero, ep, cp, cp_mode, shard_group, offload, cp_split, pipeline_split] = p;
+    return std::tie(gpus, tp, pp, zero, ep, cp, cp_mode, shard_group, offload, cp_split,
+                    pipeline_split);
 }
 
 template <Of<EncoderSettings> T>

@@ -11,6 +11,34 @@ using Json = nlohmann::ordered_json;
 
 std::int64_t whole(engine::Bytes b) { return json_bytes(b.value); }
 
+// One stage's expected peak, term by term (engine/peak.hpp).
+Json stage_json(const engine::StagePeak& s) {
+    const engine::PeakTerms& t = s.terms;
+    return {{"layers", s.layers},
+            {"in_flight_micro_batches", json_number(s.in_flight)},
+            {"weights_bytes", whole(t.weights)},
+            {"gradients_bytes", whole(t.gradients)},
+            {"grad_accum_bytes", whole(t.grad_accum)},
+            {"optimizer_bytes", whole(t.optimizer)},
+            {"dp_buckets_bytes", whole(t.dp_buckets)},
+            {"param_gather_bytes", whole(t.param_gather)},
+            {"tp_gather_bytes", whole(t.tp_gather)},
+            {"activations_bytes", whole(t.activations)},
+            {"logits_bytes", whole(t.logits)},
+            {"reserve_bytes", whole(t.reserve)},
+            {"context_bytes", whole(t.context)},
+            {"allocator_bytes", whole(t.allocator())},
+            {"total_bytes", whole(t.total())}};
+}
+
+Json expected_json(const engine::PerGpu& g) {
+    return {{"first_stage", stage_json(g.expected.first)},
+            {"last_stage", stage_json(g.expected.last)},
+            {"total_bytes", whole(g.expected.total)},
+            {"capacity_bytes", whole(g.capacity)},
+            {"fits", g.fits}};
+}
+
 }  // namespace
 
 std::int64_t json_bytes(double bytes) { return std::int64_t(std::floor(bytes)); }
@@ -53,6 +81,7 @@ nlohmann::ordered_json report_json(const engine::Report& r) {
           {"fits", g.fits},
           {"host_bytes", whole(g.host)},
           {"host_capacity_bytes", whole(g.host_capacity)}}},
+        {"expected_peak", expected_json(g)},
         {"activations",
          {{"per_layer_bytes", whole(r.activations.per_layer)},
           {"layers_per_gpu", r.activations.layers_per_gpu},

@@ -121,9 +121,10 @@ class PlanChapter final : public ChapterBase {
         if (m.from != m.to) add_search(s, m.from, search_time(m.from, t), leaving(m));
         add_search(s, m.to, search_time(m.to, t), 1);
         const engine::Report& w = searches_[shown_state(m)].result.best.front().report;
-        add_chrome(s, palette_, metrics_,
-                   chrome_at(t, stat_panel(w.per_gpu.total.value, w.comm.sent_per_gpu().value,
-                                           w.comm.total().value, w.bubble_fraction)));
+        add_chrome(
+            s, palette_, metrics_,
+            chrome_at(t, stat_panel(w.per_gpu.expected.total.value, w.comm.sent_per_gpu().value,
+                                    w.comm.total().value, w.bubble_fraction)));
         return s;
     }
 
@@ -212,8 +213,10 @@ class PlanChapter final : public ChapterBase {
         s.add(Text{x, base, text, kRowText, color}, alpha);
         const bool layout = row.fate != engine::PlanFate::no_divide;
         const engine::Report& r = row.entry.report;
-        s.add(Text{kMemRight, base, layout ? format_bytes(r.per_gpu.total.value, locale_) : "—",
-                   kNumber, color, Align::right},
+        // The expected peak, which the planner judges a layout's fit by (engine/peak.hpp).
+        s.add(Text{kMemRight, base,
+                   layout ? format_bytes(r.per_gpu.expected.total.value, locale_) : "—", kNumber,
+                   color, Align::right},
               alpha);
         s.add(Text{kTimeRight, base, layout ? format_time(r.step.seconds, locale_) : "—", kNumber,
                    color, Align::right},
@@ -342,8 +345,9 @@ const KindRegistrar registrar{{
     .shows = "the planner's search (engine::plan, as `shardreel plan` runs it, top 3, "
              "global batch = dp x micro_batch x micro_batches of the chapter's config): a "
              "sample of the candidates (at most 3 per fate, spread evenly over the search "
-             "order) as rows, `dp × tp × pp × cp × ep, ZeRO-k, schedule` with memory per "
-             "GPU and step time; the rows whose split leaves the global batch undivided, "
+             "order) as rows, `dp × tp × pp × cp × ep, ZeRO-k, schedule` with the expected "
+             "peak memory per GPU (what the planner judges fit by) and step time; the rows whose "
+             "split leaves the global batch undivided, "
              "then those that do not fit, then those slower than the top 3 struck through "
              "and faded, each reason's count running up to the planner's total; the ranked "
              "three reappearing in order; the winner's first node, its cards tagged with "

@@ -216,8 +216,9 @@ class SummaryChapter final : public ChapterBase {
                format_percent(get([](const engine::Report& r) { return r.bubble_fraction; }),
                               locale_));
         // A neutral mark: the overflow itself is already shown, spilling past the capacity line.
-        // Judged on the counted value, so it flips when the bar crosses the line (at the ends of
-        // a morph this is exactly the engine's per_gpu.fits: total <= capacity).
+        // Judged on the counted value of the bar, the on-paper total, so it flips when the bar
+        // crosses the line (the engine's per_gpu.fits judges the expected peak, which the gauge
+        // does not draw).
         const bool fits = total <= cap;
         const std::string mark =
             fits ? tr("✓ fits")

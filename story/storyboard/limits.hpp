@@ -87,6 +87,8 @@ inline constexpr std::string_view kCaptionModes[] = {"burn", "track", "off"};
 inline constexpr std::string_view kPrecisions[] = {"fp32", "bf16-mixed", "fp8-mixed"};
 inline constexpr std::string_view kPrecisionAliases[] = {"bf16", "fp8"};
 inline constexpr std::string_view kGradDtypes[] = {"bf16", "fp32"};
+inline constexpr std::string_view kGradAccumDtypes[] = {"same", "fp32"};
+inline constexpr std::string_view kStageSplits[] = {"layers", "compute"};
 inline constexpr std::string_view kRecomputes[] = {"none", "selective", "full"};
 inline constexpr std::string_view kSchedules[] = {"gpipe", "1f1b",  "interleaved",
                                                   "zb-h1", "zb-h2", "dualpipe"};
@@ -108,6 +110,19 @@ inline constexpr Choice kChoices[] = {
     {"precision", kPrecisions, kPrecisionAliases,
      "Mixed precision recipe (bf16 and fp8 are short for the -mixed ones)."},
     {"grad_dtype", kGradDtypes, {}, "Gradient accumulation dtype."},
+    {"grad_accum_dtype",
+     kGradAccumDtypes,
+     {},
+     "Where gradients accumulate across micro-batches: in themselves (same, the default), or in a "
+     "separate fp32 buffer beside bf16 gradients (fp32: nanotron's accumulate_grad_in_fp32). Only "
+     "the expected peak counts the buffer."},
+    {"pipeline_split",
+     kStageSplits,
+     {},
+     "How the layers spread over pipeline stages: ceil(layers / pp) each, the embedding on the "
+     "first and the output layer on the last (layers, Megatron-LM's, the default), or balanced by "
+     "compute with the output layer weighing vocab x hidden (compute: nanotron's). Only the "
+     "expected peak uses it."},
     {"recompute", kRecomputes, {}, "Activation recomputation."},
     {"schedule", kSchedules, {}, "Pipeline schedule."},
     {"overlap",
@@ -164,7 +179,8 @@ inline constexpr Range kRanges[] = {
     {"tail", 0.5, 10, "s", "How long a `duration: auto` chapter runs past its last speech"},
     {"music_level", -60, 0, "dB", "The music's level under the film, before ducking"},
     {"mfu", 0.01, 1, "",
-     "Fraction of peak FLOPs the GPUs sustain on their work (step-time estimate)"},
+     "Fraction of peak FLOPs the GPUs sustain on their work, overriding the step time the model "
+     "predicts from the layout (unset: predicted)"},
     {"step_time", 0.001, 86400, "s", "A measured step time: MFU and HFU are reported from it"},
     {"capacity_factor", 0.1, 16, "",
      "Expert capacity over an even share of the tokens (mixture of experts; default 1)"},

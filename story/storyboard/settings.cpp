@@ -87,6 +87,17 @@ Error set_model(engine::Config& c, const std::string& value) {
     return std::nullopt;
 }
 
+// Ties the output layer to the embedding or not. A count the shape implies (a preset, a custom
+// shape without params) follows it; a count given (7B) stays, its split rescaled.
+Error set_tie(engine::Config& c, const std::string& key, const std::string& value) {
+    const bool derived = c.model.params == engine::parameter_count(c.model);
+    if (auto e = set_bool(c.model.tie_embeddings, key, value)) return e;
+    if (!derived) return std::nullopt;
+    c.model.params = engine::parameter_count(c.model);
+    return params_error(c.model.params,
+                        std::to_string((long long)c.model.params) + " from its shape");
+}
+
 // A GPU brings its own links; nvlink/network given alongside it override them afterwards.
 Error set_gpu(engine::Config& c, const std::string& value) {
     auto gpu = engine::find_gpu(value);
@@ -178,6 +189,17 @@ const std::vector<SettingSpec>& table() {
         row("grad_dtype", S::training,
             keyword<&C::training, &Training::grad_dtype, engine::parse_grad_dtype>, "--grad-dtype",
             "gradient accumulation dtype (fp32: as Megatron keeps them)", {"fp32", "bf16"}),
+        row("grad_accum_dtype", S::training,
+            keyword<&C::training, &Training::grad_accum_dtype, engine::parse_grad_accum_dtype>,
+            "--grad-accum-dtype",
+            "where gradients accumulate (fp32: a buffer beside bf16 gradients, as nanotron's)",
+            {"fp32", "same"}),
+        row("tie_embeddings", S::training,
+            {SettingType::flag,
+             [](C& c, const std::string& k, const std::string& v) { return set_tie(c, k, v); }},
+            "--tie-embeddings",
+            "the output layer is the embedding's matrix: on | off (presets say which models tie)",
+            {"true", "false"}),
         row("optimizer", S::training,
             keyword<&C::training, &Training::optimizer, engine::parse_optimizer>, "--optimizer",
             "optimizer, for its state's bytes per parameter",
@@ -201,7 +223,7 @@ const std::vector<SettingSpec>& table() {
         row("chunks", S::training, whole<&C::training, &Training::chunks>, "--chunks",
             "virtual stages per GPU (interleaved)", {"2", "4"}),
         row("mfu", S::training, ranged<&C::training, &Training::mfu>, "--mfu",
-            "fraction of peak sustained on the GPUs' work, for the step time (0.4)",
+            "fraction of peak sustained on the GPUs' work, overriding the predicted step time",
             {"0.3", "0.5"}),
         row("overlap", S::training,
             keyword<&C::training, &Training::overlap, engine::parse_overlap>, "--overlap",
@@ -239,6 +261,10 @@ const std::vector<SettingSpec>& table() {
         row("offload", S::parallel, keyword<&C::layout, &Parallel::offload, engine::parse_offload>,
             "--offload", "what ZeRO keeps in host memory",
             {"optimizer", "optimizer+params", "none"}),
+        row("pipeline_split", S::parallel,
+            keyword<&C::layout, &Parallel::pipeline_split, engine::parse_stage_split>,
+            "--pipeline-split", "how layers spread over pipeline stages (compute: nanotron's)",
+            {"compute", "layers"}),
         row("cp", S::parallel, whole<&C::layout, &Parallel::cp>, "--cp",
             "context-parallel degree: GPUs per sequence; dp = gpus / (tp x pp x cp)",
             {"2", "4", "1"}),

@@ -3,6 +3,7 @@
 #include "engine/flops.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 
 #include "engine/report.hpp"
 #include "engine_fixtures.hpp"
@@ -56,19 +57,44 @@ TEST_CASE("model FLOPs per token are PaLM's 6N + 12LHQT") {
     CHECK(step_flops(c).per_token == Approx(4.61e10).epsilon(0.001));
 }
 
-TEST_CASE("selective recompute adds the attention core's forward, 4 l s h per token") {
+TEST_CASE("selective recompute adds the attention core again, 12 l s h per token") {
     Config c = llama7b(8);
     const FlopsReport none = step_flops(c);
     c.training.recompute = Recompute::selective;
     const FlopsReport sel = step_flops(c);
-    const double added = 4.0 * c.model.layers * c.training.seq_len * c.model.hidden;
+    const double added = 12.0 * c.model.layers * c.training.seq_len * c.model.hidden;
     CHECK(sel.hardware_per_step - sel.model_per_step == Approx(added * sel.tokens_per_step));
     CHECK(sel.model_per_step == none.model_per_step);
+}
+
+TEST_CASE("selective recompute's HFU is Korthikanti et al.'s Table 5: 22B at 41.5% MFU is 43.7%") {
+    // Their 22B: 48 layers, h 6,144, 64 heads, s 2,048, V 51,200, on 8 A100s with tp 8.
+    ModelSpec m = *find_model("gpt-3-175b");
+    m.layers = 48;
+    m.hidden = 6144;
+    m.heads = m.kv_heads = 64;
+    m.ffn = 4 * 6144;
+    m.vocab = 51200;
+    m.params = parameter_count(m);
+    Config c = config_for(m, 8, 8);
+    c.cluster.gpu = *find_gpu("a100-sxm-80gb");
+    c.training.seq_len = 2048;
+    c.training.micro_batches = 4;
+    c.training.recompute = Recompute::selective;
+    const FlopsReport f = step_flops(c);
+    // The step that gives their 41.5% MFU, and what it implies for the hardware FLOPs.
+    c.training.step_time = f.model_per_step / (0.415 * 8 * 312e12);
+    const Report r = analyze(c);
+    CHECK(r.step.mfu == Approx(0.415));
+    // (1 + s/3h + V/12hl) / (1 + s/6h + V/12hl) = 1.0519 (biases and norms, 13h a layer, aside).
+    CHECK(r.step.hfu / r.step.mfu == Approx(1.0519).epsilon(2e-4));
+    CHECK(std::round(r.step.hfu * 1000) == 437);
 }
 
 TEST_CASE("without communication, bubble or recompute the estimate runs at the assumed MFU") {
     Config c = llama7b(1);
     c.training.micro_batches = 8;
+    c.training.mfu = 0.4;  // --mfu: the override of the predicted step (step_model_test.cpp)
     const Report r = analyze(c);
     CHECK(r.step.exposed_comm_seconds == 0);
     CHECK(r.step.mfu == Approx(0.4));
@@ -80,6 +106,7 @@ TEST_CASE("without communication, bubble or recompute the estimate runs at the a
 TEST_CASE("the bubble stretches compute - overlap hides the traffic the compute covers") {
     Config c = llama7b(16, 1, 4);  // dp 4 across two nodes, pp 4
     c.training.micro_batches = 8;
+    c.training.mfu = 0.4;
     const Report none = analyze(c);
     const double busy = none.flops.hardware_per_step / 16 / (0.4 * 989e12);
     CHECK(none.step.compute_seconds == Approx(busy / (1 - none.bubble_fraction)));

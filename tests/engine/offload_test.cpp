@@ -21,6 +21,7 @@ Config offloaded(int gpus, int zero, Offload o, int micro_batches = 1) {
     Config c = llama7b(gpus, 1, 1, zero);
     c.layout.offload = o;
     c.training.micro_batches = micro_batches;
+    c.training.mfu = 0.4;  // the overlap rules of the assumed-MFU estimate
     return c;
 }
 

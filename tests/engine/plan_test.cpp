@@ -105,15 +105,25 @@ TEST_CASE("plan: when nothing fits it names the nearest layout and how many GPUs
     CHECK_FALSE(engine::plan(llama405b_on(32), {1, 2048}).best.empty());
 }
 
-TEST_CASE("plan offloads only where the GPUs alone cannot hold the model") {
-    // On 32 GPUs 405B fits only with ZeRO-Offload's host memory (6.5 TB / 32 = 203 GB of 256 GB);
-    // on 16,384 it never needs it, and offloading would only add PCIe time.
+TEST_CASE("plan offloads only where the GPUs alone cannot hold the layout") {
+    // On 32 GPUs 405B fits only with ZeRO-Offload's host memory (6.5 TB / 32 = 203 GB of 256 GB).
     const PlanResult few = engine::plan(llama405b_on(32), {1, 2048});
     REQUIRE_FALSE(few.best.empty());
     CHECK(few.best.front().config.layout.offload != engine::Offload::none);
-    const PlanResult many = engine::plan(llama405b_on(16384), {1, 2048});
-    REQUIRE_FALSE(many.best.empty());
-    CHECK(many.best.front().config.layout.offload == engine::Offload::none);
+    // On 16,384 the GPUs hold it without offload: an offloading layout among the five best is one
+    // whose twin without offload does not fit (one of them, by the predicted step).
+    const PlanResult many = engine::plan(llama405b_on(16384), {5, 2048});
+    REQUIRE(many.best.size() == 5);
+    int on_gpu = 0;
+    for (const engine::PlanEntry& e : many.best) {
+        engine::Config twin = e.config;
+        twin.layout.offload = engine::Offload::none;
+        if (e.config.layout.offload == engine::Offload::none)
+            ++on_gpu;
+        else
+            CHECK_FALSE(engine::per_gpu_memory(twin).fits);
+    }
+    CHECK(on_gpu == 4);
 }
 
 TEST_CASE("set_global_batch splits the batch over dp and the micro-batch, or says what would") {

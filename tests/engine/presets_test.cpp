@@ -2,11 +2,9 @@
 #include "engine/presets.hpp"
 
 #include <catch2/catch.hpp>
-#include <fstream>
-#include <map>
-#include <sstream>
 #include <string>
-#include <vector>
+
+#include "engine_fixtures.hpp"
 
 using namespace engine;
 
@@ -14,6 +12,18 @@ TEST_CASE("parameter_count reproduces the published Llama sizes exactly") {
     CHECK(find_model("llama-2-7b")->params == 6'738'415'616.0);
     CHECK(find_model("llama-2-70b")->params == 68'976'648'192.0);
     CHECK(find_model("llama-3-8b")->params == 8'030'261'248.0);
+}
+
+TEST_CASE("tied embeddings count the vocab x hidden matrix once: Llama 3.2 1B and 3B exactly") {
+    // The released config.json's counts (tie_word_embeddings: true): the output layer is the
+    // embedding, so only the final RMSNorm is added after the last layer.
+    const ModelSpec one = *find_model("llama-3.2-1b"), three = *find_model("llama-3.2-3b");
+    CHECK(one.tie_embeddings);
+    CHECK(one.params == 1'235'814'400.0);
+    CHECK(three.params == 3'212'749'824.0);
+    ModelSpec untied = one;
+    untied.tie_embeddings = false;
+    CHECK(parameter_count(untied) - one.params == 128256.0 * 2048);
 }
 
 TEST_CASE("parameter_count for GPT-3 175B from its architecture") {
@@ -51,7 +61,7 @@ TEST_CASE("nominal_model takes the nearest preset's shape and the given count") 
 }
 
 TEST_CASE("presets are found by name, unknown names are not") {
-    CHECK(model_presets().size() == 9);
+    CHECK(model_presets().size() == 11);
     CHECK(find_model("llama-3.1-405b")->layers == 126);
     CHECK_FALSE(find_model("llama-2-7B").has_value());
     const GpuSpec h100 = *find_gpu("h100-sxm-80gb");
@@ -64,36 +74,8 @@ TEST_CASE("presets are found by name, unknown names are not") {
     CHECK_FALSE(find_gpu("h100").has_value());
 }
 
-namespace {
-
-// Rows of a reference CSV (tests/data/reference/, copied from the published tables) by column.
-std::vector<std::map<std::string, std::string>> read_csv(const std::string& name) {
-    std::ifstream in(SHARDREEL_SOURCE_DIR "/tests/data/reference/" + name);
-    REQUIRE(in.good());
-    const auto split = [](const std::string& line) {
-        std::vector<std::string> cells;
-        std::stringstream ss(line);
-        for (std::string cell; std::getline(ss, cell, ',');) cells.push_back(cell);
-        return cells;
-    };
-    std::string line;
-    std::getline(in, line);
-    const auto header = split(line);
-    std::vector<std::map<std::string, std::string>> rows;
-    while (std::getline(in, line)) {
-        const auto cells = split(line);
-        std::map<std::string, std::string> row;
-        for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i)
-            row[header[i]] = cells[i];
-        rows.push_back(row);
-    }
-    return rows;
-}
-
-}  // namespace
-
 TEST_CASE("every model preset is the architecture of its row in models.csv") {
-    const auto rows = read_csv("models.csv");
+    const auto rows = engine_test::read_csv("reference/models.csv");
     REQUIRE(rows.size() == model_presets().size());
     for (const auto& row : rows) {
         INFO(row.at("name"));
@@ -117,11 +99,12 @@ TEST_CASE("every model preset is the architecture of its row in models.csv") {
                       std::stoi(row.at("rope_dim")), std::stoi(row.at("head_dim")),
                       std::stoi(row.at("v_head_dim"))};
         CHECK(m->mla == mla);
+        CHECK(m->tie_embeddings == (row.at("tie_embeddings") == "1"));
     }
 }
 
 TEST_CASE("every GPU preset is its row in gpus.csv") {
-    const auto rows = read_csv("gpus.csv");
+    const auto rows = engine_test::read_csv("reference/gpus.csv");
     REQUIRE(rows.size() == gpu_presets().size());
     for (const auto& row : rows) {
         INFO(row.at("name"));

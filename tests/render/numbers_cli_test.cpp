@@ -60,6 +60,39 @@ const std::vector<std::string> kKeys = {"params",
                                         "per_gpu.fits",
                                         "per_gpu.host_bytes",
                                         "per_gpu.host_capacity_bytes",
+                                        "expected_peak.first_stage.layers",
+                                        "expected_peak.first_stage.in_flight_micro_batches",
+                                        "expected_peak.first_stage.weights_bytes",
+                                        "expected_peak.first_stage.gradients_bytes",
+                                        "expected_peak.first_stage.grad_accum_bytes",
+                                        "expected_peak.first_stage.optimizer_bytes",
+                                        "expected_peak.first_stage.dp_buckets_bytes",
+                                        "expected_peak.first_stage.param_gather_bytes",
+                                        "expected_peak.first_stage.tp_gather_bytes",
+                                        "expected_peak.first_stage.activations_bytes",
+                                        "expected_peak.first_stage.logits_bytes",
+                                        "expected_peak.first_stage.reserve_bytes",
+                                        "expected_peak.first_stage.context_bytes",
+                                        "expected_peak.first_stage.allocator_bytes",
+                                        "expected_peak.first_stage.total_bytes",
+                                        "expected_peak.last_stage.layers",
+                                        "expected_peak.last_stage.in_flight_micro_batches",
+                                        "expected_peak.last_stage.weights_bytes",
+                                        "expected_peak.last_stage.gradients_bytes",
+                                        "expected_peak.last_stage.grad_accum_bytes",
+                                        "expected_peak.last_stage.optimizer_bytes",
+                                        "expected_peak.last_stage.dp_buckets_bytes",
+                                        "expected_peak.last_stage.param_gather_bytes",
+                                        "expected_peak.last_stage.tp_gather_bytes",
+                                        "expected_peak.last_stage.activations_bytes",
+                                        "expected_peak.last_stage.logits_bytes",
+                                        "expected_peak.last_stage.reserve_bytes",
+                                        "expected_peak.last_stage.context_bytes",
+                                        "expected_peak.last_stage.allocator_bytes",
+                                        "expected_peak.last_stage.total_bytes",
+                                        "expected_peak.total_bytes",
+                                        "expected_peak.capacity_bytes",
+                                        "expected_peak.fits",
                                         "activations.per_layer_bytes",
                                         "activations.layers_per_gpu",
                                         "activations.in_flight_micro_batches",
@@ -122,6 +155,15 @@ void check_matches(const nlohmann::ordered_json& j, const engine::Report& r) {
     CHECK(g["fits"] == r.per_gpu.fits);
     CHECK(g["host_bytes"] == whole(r.per_gpu.host));
     CHECK(g["host_capacity_bytes"] == whole(r.per_gpu.host_capacity));
+    const nlohmann::ordered_json& e = j["expected_peak"];
+    const engine::ExpectedPeak& x = r.per_gpu.expected;
+    CHECK(e["first_stage"]["layers"] == x.first.layers);
+    CHECK(e["first_stage"]["activations_bytes"] == whole(x.first.terms.activations));
+    CHECK(e["first_stage"]["allocator_bytes"] == whole(x.first.terms.allocator()));
+    CHECK(e["last_stage"]["logits_bytes"] == whole(x.last.terms.logits));
+    CHECK(e["last_stage"]["total_bytes"] == whole(x.last.terms.total()));
+    CHECK(e["total_bytes"] == whole(x.total));
+    CHECK(e["fits"] == r.per_gpu.fits);
     CHECK(j["offload"]["pcie_bytes_per_step"] == whole(r.offload.bytes()));
     CHECK(j["activations"]["per_layer_bytes"] == whole(r.activations.per_layer));
     CHECK(j["activations"]["layers_per_gpu"] == r.activations.layers_per_gpu);
@@ -319,7 +361,10 @@ TEST_CASE("numbers prints a Markdown table by default") {
     CHECK(run.out.rfind("| quantity | value |\n|---|---|\n", 0) == 0);
     CHECK(render_test::has_line(run.out, "| model states | 1,120\u2009GB |"));
     CHECK(render_test::has_line(run.out, "| GPUs to hold the model states | 14 x 80\u2009GB |"));
-    CHECK(render_test::has_line(run.out, "| per GPU: weights | 8.75\u2009GB |"));
+    CHECK(render_test::has_line(run.out, "| per GPU on paper: weights | 8.75\u2009GB |"));
+    CHECK(render_test::has_line(run.out, "| expected peak: weights | 8.75\u2009GB |"));
+    CHECK(
+        render_test::has_line(run.out, "| expected peak: CUDA context and NCCL | 1.06\u2009GB |"));
 }
 
 TEST_CASE("numbers: bad input exits 2 with one error line per problem and no output") {
@@ -378,33 +423,4 @@ TEST_CASE("numbers --at takes the configuration on screen at that moment of the 
               (std::filesystem::path(SHARDREEL_SOURCE_DIR) / "tests/storyboards/good/explore.yaml")
                   .string() +
               " (did you mean 'bubble'?)\n");
-}
-
-TEST_CASE("numbers reports the step's FLOPs and time, and refuses bad step-time flags") {
-    const auto json = [](const std::string& flags) {
-        const auto run = numbers(flags + " --format json");
-        INFO(run.err);
-        REQUIRE(run.exit_code == 0);
-        return nlohmann::json::parse(run.out);
-    };
-    const auto estimated = json("--gpus 1 --micro-batches 8");
-    CHECK(estimated["step"]["measured"] == false);
-    CHECK(estimated["step"]["mfu"].get<double>() == Approx(0.4));  // one GPU: nothing exposed
-    const auto measured = json("--gpus 1 --micro-batches 8 --step-time 2s");
-    CHECK(measured["step"]["seconds"] == 2.0);
-    CHECK(measured["step"]["mfu"].get<double>() ==
-          Approx(measured["flops"]["model_per_step"].get<double>() / (2 * 989e12)));
-    CHECK(json("--gpus 1 --mfu 0.5")["step"]["mfu"].get<double>() == Approx(0.5));
-    for (const auto& [flags, says] : std::vector<std::pair<std::string, std::string>>{
-             {"--mfu 1.5", "--mfu: 'mfu' must be between 0.01 and 1, got 1.5"},
-             {"--mfu 4B", "--mfu: expected a number for 'mfu', got '4B'"},
-             {"--step-time 12f",
-              "--step-time: expected seconds for 'step_time' (e.g. 12.5s, 800ms or 12.5), got "
-              "'12f'"},
-             {"--overlap dpp", "--overlap: unknown overlap 'dpp' (did you mean 'dp'?)"}}) {
-        const auto run = numbers(flags);
-        INFO(flags);
-        CHECK(run.exit_code == 2);
-        CHECK(run.err == "shardreel: error: " + says + "\n");
-    }
 }

@@ -89,12 +89,12 @@ TEST_CASE("plan's why-line names only the groups the winner has, and where each 
     const auto long_context = run_cli(
         "plan --model llama-3.1-405b --gpus 16384 --seq 131072 --global-batch '16777216 tokens'");
     REQUIRE(long_context.exit_code == 0);
-    // The verdict line (its figures are the planner's) says why the winner places its groups so.
+    // The verdict line (its figures are the planner's): the predicted step's winner has no
+    // pipeline (dp 128 x tp 8 x cp 16), so none is named.
     CHECK(render_test::lines_matching(
               long_context.out,
-              "dp 64 x tp 8 x pp 2 x cp 16 wins, .*: tensor parallelism stays inside a node's "
-              "NVLink, context parallelism crosses nodes, the pipeline spans nodes, sending only "
-              "activations between stages, bubble [0-9.]+%\\.")
+              "dp 128 x tp 8 x pp 1 x cp 16 wins, .*: tensor parallelism stays inside a node's "
+              "NVLink, context parallelism crosses nodes\.")
               .size() == 1);
 }
 
@@ -107,7 +107,7 @@ TEST_CASE("plan: bad flags and a model nothing holds exit 2 and say what would d
          "(16M tokens), got 'lots'\n"},
         {"--model llama-3.1-405b --gpus 16 --seq 8192",
          "shardreel: error: no layout of llama-3.1-405b fits 16 x h100-sxm-80gb: the nearest (dp "
-         "8 x tp 1 x pp 2, ZeRO-3, offload optimizer, full recompute) needs 84.6\u2009GB per GPU "
+         "8 x tp 1 x pp 2, ZeRO-3, offload optimizer, full recompute) needs 103\u2009GB per GPU "
          "of 80\u2009GB and 355\u2009GB of host memory of 256\u2009GB; 32 GPUs would (--gpus "
          "32)\n"},
     };

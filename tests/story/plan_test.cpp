@@ -48,7 +48,7 @@ void check_ranked(const Scene& s, const engine::PlanResult& r) {
         INFO("rank " << rank << Catch::Detail::stringify(row));
         CHECK(beside(s, rank).rfind(leading(e.config), 0) == 0);
         REQUIRE(row.size() >= 3);  // the name, then the figures (then the counts at the right)
-        CHECK(row[1] == format_bytes(e.report.per_gpu.total.value));
+        CHECK(row[1] == format_bytes(e.report.per_gpu.expected.total.value));
         CHECK(row[2] == format_time(e.report.step.seconds));
     }
 }
@@ -73,9 +73,12 @@ TEST_CASE("plan shows the planner's totals, sample and ranking", "[chapters][pla
                   Lines{"—", "—"});
             continue;
         }
-        CHECK(on_screen::row_beside(rows, leading(c) + ", ZeRO-" + std::to_string(c.layout.zero) +
-                                              ", " + std::string(to_string(c.training.schedule))) ==
-              Lines{format_bytes(sample.entry.report.per_gpu.total.value),
+        const bool interleaved = c.training.schedule == engine::Schedule::interleaved;
+        CHECK(on_screen::row_beside(
+                  rows, leading(c) + ", ZeRO-" + std::to_string(c.layout.zero) + ", " +
+                            std::string(to_string(c.training.schedule)) +
+                            (interleaved ? " ×" + std::to_string(c.training.chunks) : "")) ==
+              Lines{format_bytes(sample.entry.report.per_gpu.expected.total.value),
                     format_time(sample.entry.report.step.seconds)});
     }
 

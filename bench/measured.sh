@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Benchmark (not part of the test suite): the cost model against measured training runs,
+# nanotron's H100 scaling benchmark behind the Ultra-Scale Playbook (tests/data/measured/, 1B and
+# 8B). Every row becomes a `shardreel numbers --format csv` call with the run's shape and layout;
+# the first stage's expected peak in PyTorch's allocator (what the benchmark logs: rank 0's
+# reserved peak, GiB) meets the measured one, whether the layout fits meets whether the run
+# completed, and the predicted tokens/s per GPU meet the measured ones. Prints two Markdown tables
+# for README: median |error| of the peak over the completed runs and fits accuracy over all runs,
+# per model and overall; then, per (model, nodes) group of completed runs, the Spearman rank
+# correlation of predicted against measured throughput and the measured throughput of the layout
+# the model ranks first among those it says fit, over the group's best.
+# A build without the expected peak (before it existed) is measured by its on-paper total.
+# Usage: bench/measured.sh [BUILD_DIR]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$(realpath -m "${1:-$root/build}")
+source "$root/bench/lib.sh"
+[ -x "$build/shardreel" ] || prepare_build "$root" "$build"
+bin="$build/shardreel"
+has_peak=0
+"$bin" numbers --help | grep -q -- --pipeline-split && has_peak=1
+
+# One row's flags: the benchmark's shapes (its README) and the row's layout.
+flags() {
+  local model=$1 nodes=$2 mbs=$3 acc=$4 dp=$5 pp=$6 tp=$7 zero=$8
+  local shape
+  if [ "$model" = 1B ]; then
+    shape="--params 1342244864 --layers 16 --hidden 2048 --ffn 8192"
+  else
+    shape="--params 8858636288 --layers 32 --hidden 4096 --ffn 14336"
+  fi
+  echo "$shape --heads 32 --kv-heads 32 --vocab 131072 --seq 4096 --gpu h100-sxm-80gb" \
+    "--gpus-per-node 8 --nodes $nodes --gpus $((dp * tp * pp)) --tp $tp --pp $pp --zero $zero" \
+    "--micro-batch $mbs --micro-batches $acc --sequence-parallel $([ "$tp" -gt 1 ] && echo on || echo off)"
+  if [ "$has_peak" = 1 ]; then
+    echo "--grad-accum-dtype fp32 --pipeline-split compute" \
+      "--tie-embeddings $([ "$model" = 1B ] && echo true || echo false)"
+  fi
+}
+
+# model, measured GiB (nan: did not complete), predicted bytes (nan: refused), fits (0/1),
+# nodes, measured and predicted tokens/s per GPU
+predict() {
+  local key=per_gpu.total_bytes
+  [ "$has_peak" = 1 ] && key=expected_peak.first_stage.allocator_bytes
+  tail -n +2 "$root/tests/data/measured/nanotron-h100-1b-8b.csv" |
+    while IFS=, read -r model nodes mbs acc _gbs dp pp tp zero _mfu tok mem _status; do
+      # shellcheck disable=SC2046
+      if out=$("$bin" numbers $(flags "$model" "$nodes" "$mbs" "$acc" "$dp" "$pp" "$tp" "$zero") \
+        --format csv 2>/dev/null); then
+        echo "$out" | awk -F, -v m="$model" -v mem="$mem" -v key="$key" -v n="$nodes" -v t="$tok" '
+          $1 == key { peak = $2 } $1 == "per_gpu.fits" { fits = ($2 == "true") }
+          $1 == "step.tokens_per_second_per_gpu" { speed = $2 }
+          END { print m, mem, peak, fits, n, t, speed }'
+      else
+        echo "$model $mem nan 0 $nodes $tok nan"
+      fi
+    done
+}
+
+rows=$(mktemp)
+trap 'rm -f "$rows"' EXIT
+predict >"$rows"
+echo "| model | runs | completed | median abs error of peak memory | fits right |"
+echo "|---|---:|---:|---:|---:|"
+awk '
+  function median(list, n,   i, j, t) {
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && list[j - 1] > list[j]; j--) {
+      t = list[j]; list[j] = list[j - 1]; list[j - 1] = t }
+    return n % 2 ? list[(n + 1) / 2] : (list[n / 2] + list[n / 2 + 1]) / 2
+  }
+  function add(k, ran, fits, err) {
+    runs[k]++; right[k] += (fits == ran)
+    if (ran && err != "") { done[k]++; errors[k, done[k]] = err }
+  }
+  {
+    ran = ($2 != "nan"); err = ""
+    if (ran && $3 != "nan") { err = $3 / ($2 * 1073741824) - 1; if (err < 0) err = -err }
+    add($1, ran, $4, err); add("all", ran, $4, err)
+  }
+  END {
+    split("1B 8B all", keys, " ")
+    for (i = 1; i <= 3; i++) {
+      k = keys[i]; n = done[k]
+      for (j = 1; j <= n; j++) e[j] = errors[k, j]
+      printf "| %s | %d | %d | %.1f%% | %.1f%% |\n", k, runs[k], n, 100 * median(e, n),
+        100 * right[k] / runs[k]
+      delete e
+    }
+  }' "$rows"
+echo
+echo "| group | completed runs | Spearman, predicted vs measured tokens/s/GPU | first choice / best measured |"
+echo "|---|---:|---:|---:|"
+awk '
+  function ranks(x, n, r,   i, j, k, t, idx) {
+    for (i = 1; i <= n; i++) idx[i] = i
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && x[idx[j - 1]] > x[idx[j]]; j--) {
+      t = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = t }
+    for (i = 1; i <= n; i = k + 1) {
+      for (k = i; k < n && x[idx[k + 1]] == x[idx[i]]; k++) {}
+      for (j = i; j <= k; j++) r[idx[j]] = (i + k) / 2
+    }
+  }
+  function median(list, n,   i, j, t) {
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && list[j - 1] > list[j]; j--) {
+      t = list[j]; list[j] = list[j - 1]; list[j - 1] = t }
+    return n % 2 ? list[(n + 1) / 2] : (list[n / 2] + list[n / 2 + 1]) / 2
+  }
+  $6 != "nan" && $7 != "nan" {
+    g = $1 " on " $5 " nodes"; if (!(g in size)) order[++groups] = g
+    k = ++size[g]; pred[g, k] = $7; meas[g, k] = $6; fit[g, k] = $4
+  }
+  END {
+    for (q = 1; q <= groups; q++) {
+      g = order[q]; n = size[g]; best = 0; first = 0
+      for (i = 1; i <= n; i++) {
+        a[i] = pred[g, i]; b[i] = meas[g, i]
+        if (b[i] > best) best = b[i]
+        if (fit[g, i] && (!first || a[i] > a[first])) first = i
+      }
+      ranks(a, n, ra); ranks(b, n, rb); m = (n + 1) / 2; cov = va = vb = 0
+      for (i = 1; i <= n; i++) {
+        cov += (ra[i] - m) * (rb[i] - m); va += (ra[i] - m) ^ 2; vb += (rb[i] - m) ^ 2 }
+      rho[q] = cov / sqrt(va * vb); share[q] = first ? b[first] / best : 0
+      printf "| %s | %d | %.2f | %.0f%% |\n", g, n, rho[q], 100 * share[q]
+      delete a; delete b; delete ra; delete rb
+    }
+    printf "| median of %d groups | | %.2f | %.0f%% |\n", groups, median(rho, groups),
+      100 * median(share, groups)
+  }' "$rows"

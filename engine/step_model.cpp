@@ -1,0 +1,159 @@
+// The predicted step time; see step_model.hpp. The constants (step_model.hpp) and where each
+// comes from:
+// - kMatmulPeakShare, kTokensHalf, kWidthHalf: a GPU's matmuls reach a share of peak that falls
+//   as either side of the product shrinks (a GEMM's arithmetic intensity, and the waves of tiles
+//   that do not fill the GPU's SMs). The share a whole layer reaches, with the memory-bound kernels
+//   between its matmuls (norms, SwiGLU, rotary, FlashAttention below its matmul rate), is at most
+//   65% on H100 (NVIDIA's Megatron-LM reports 41-48% MFU for large models at scale, before
+//   communication); it halves at 256 tokens per micro-batch and at a weight slice 512 wide
+//   (hidden / tp). Both half-points are the order of a GEMM tile wave on 132 SMs (128 x 256
+//   tiles), set against nanotron's runs (tests/data/measured/), not per row.
+// - kHostPerLayer: the host issues a layer's kernels in Python (nanotron, like most PyTorch
+//   trainers, without CUDA graphs): about 4 ms for a Llama layer's forward and backward, twice
+//   that with tensor parallelism (its collectives and the autograd functions around each linear).
+//   When the GPU's work is shorter than that, the GPU waits: small micro-batches on many
+//   tensor-parallel ranks run at the host's pace (the benchmark's 1B on tp 8 with one sequence per
+//   micro-batch reaches a sixth of its data-parallel throughput).
+// - kHostPerMicroBatch: a pipeline engine's bookkeeping per micro-batch and stage (nanotron's
+//   1F1B engine: blocking sends and receives of each tensor's metadata and data, Python state).
+// - kRingStepLatency and the bus bandwidths: a ring collective takes steps x 5 us plus its bytes
+//   over the bus bandwidth; inside a node 436 GB/s (nccl-tests' all-reduce bus bandwidth for
+//   256 MB on 8x H100 SXM; 97% of NVLink's 450 GB/s each way), across nodes the network's
+//   50 GB/s per GPU, which with 2 x 511 steps of latency gives 33 GB/s for 256 MB over 64 nodes,
+//   the measured figure on this kind of cluster (the Ultra-Scale Playbook's).
+// - kDdpBucket: PyTorch DDP reduces gradients in 25 MB buckets as the backward produces them;
+//   all but the last overlap with the rest of the backward (Li et al. 2020, PyTorch Distributed,
+//   section 3.2.3).
+#include "engine/step_model.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "engine/comm.hpp"
+#include "engine/flops.hpp"
+#include "engine/layout3d.hpp"
+#include "engine/memory.hpp"
+#include "engine/offload.hpp"
+#include "engine/pipeline.hpp"
+#include "engine/presets.hpp"
+#include "engine/stages.hpp"
+
+namespace engine {
+namespace {
+
+double tokens_per_micro_batch(const Config& c) {
+    return double(c.training.micro_batch) * c.training.seq_len / c.layout.cp;
+}
+
+double matmul_efficiency(const Config& c) {
+    const double width = double(c.model.hidden) / c.layout.tp;
+    return kMatmulPeakShare /
+           ((1 + kTokensHalf / tokens_per_micro_batch(c)) * (1 + kWidthHalf / width));
+}
+
+bool inside(const Config& c, RankGroup g) {
+    return within_node(c.layout, c.cluster.gpus_per_node, g);
+}
+
+// Tensor parallelism's collectives of one layer and micro-batch, forward and backward: two
+// all-reduces each way (Shoeybi et al. 2019), or with sequence parallelism an all-gather and a
+// reduce-scatter in their place (Korthikanti et al. 2022), the same bytes in the same n - 1
+// steps each: on the critical path, as the next matmul needs them.
+Seconds tp_seconds(const Config& c) {
+    const int tp = c.layout.tp;
+    if (tp == 1) return Seconds(0);
+    const Bytes activation(tokens_per_micro_batch(c) * c.model.hidden * 2);
+    const Bytes per_gpu = ring_allreduce_bytes(activation, tp) * 4.0;
+    return collective_seconds(c, per_gpu, 8 * (tp - 1), inside(c, RankGroup::tp));
+}
+
+// Hardware FLOPs of one token in one layer, and in the output layer.
+struct TokenFlops {
+    double layer = 0, head = 0;
+};
+TokenFlops token_flops(const Config& c) {
+    const FlopsReport f = step_flops(c);
+    const double per_token = f.hardware_per_step / std::max(1.0, f.tokens_per_step);
+    const double head = 6.0 * c.model.vocab * c.model.hidden;
+    return {(per_token - head) / c.model.layers, head};
+}
+
+// The busiest stage's time for one micro-batch: each layer at the longer of the GPU's time and
+// the host's, and the output layer where the stage has it.
+void stage_seconds(const Config& c, PredictedStep& s) {
+    const TokenFlops f = token_flops(c);
+    const double rate = peak_flops(c) * s.matmul_efficiency, tokens = tokens_per_micro_batch(c);
+    s.layer_tp = tp_seconds(c);
+    s.layer_gpu = Seconds(f.layer * tokens / c.layout.tp / rate) + s.layer_tp;
+    s.layer_host = kHostPerLayer * (c.layout.tp > 1 ? 2.0 : 1.0);
+    const Seconds layer = std::max(s.layer_gpu, s.layer_host);
+    const Seconds head(f.head * tokens / c.layout.tp / rate);
+    for (const StageShape& st : stage_shapes(c.model, c.layout.pp, c.layout.pipeline_split))
+        s.stage = std::max(s.stage, layer * double(st.layers) + (st.head ? head : Seconds(0)));
+}
+
+// Every micro-batch through the busiest stage, stretched by the schedule's bubble; each passes a
+// send and a receive (forward and backward) and the engine's per-micro-batch work.
+void pipeline_seconds(const Config& c, PredictedStep& s) {
+    const Training& t = c.training;
+    const int pp = c.layout.pp;
+    Seconds per_micro_batch = s.stage;
+    if (pp > 1) {
+        const double split = t.sequence_parallel ? c.layout.tp : 1;
+        const Bytes boundary(tokens_per_micro_batch(c) * c.model.hidden * 2 / split);
+        s.p2p = collective_seconds(c, boundary, 1, inside(c, RankGroup::pp));
+        per_micro_batch = per_micro_batch + s.p2p * 2.0 + kHostPerMicroBatch;
+    }
+    const double bubble = bubble_fraction(t.schedule, pp, t.micro_batches, t.chunks);
+    s.pipeline = per_micro_batch * (t.micro_batches / std::max(1e-9, 1 - bubble));
+}
+
+// The gradients' reduction over the data-parallel group overlaps the last micro-batch's backward
+// (two thirds of its stage time) bucket by bucket, except the last bucket; fp32 accumulation
+// reduces 4-byte gradients. ZeRO-1 and -2 then all-gather the updated 16-bit weights after the
+// optimizer step, with nothing to hide behind (ZeRO, Rajbhandari et al. 2020, section 5).
+void dp_seconds(const Config& c, const CommPerStep& comm, PredictedStep& s) {
+    const int n = c.layout.zero_shards();
+    if (n == 1 && c.layout.replicas() == 1) return;
+    const Training& t = c.training;
+    const double grad = bytes_per_param(t.precision, t.grad_dtype, t.optimizer).gradients;
+    const double scale = t.grad_accum_dtype == GradAccumDtype::fp32 ? std::max(1.0, 4 / grad) : 1;
+    const bool node = inside(c, RankGroup::shard);
+    const int steps = 2 * (n - 1);
+    const Seconds reduce =
+        collective_seconds(c, comm.dp_intra_per_gpu * scale, steps, node) + comm.dp_inter_time;
+    const Seconds bucket =
+        collective_seconds(c, ring_allreduce_bytes(kDdpBucket, std::max(n, 1)), steps, node);
+    s.dp_exposed = std::max(bucket, reduce - s.stage * (2.0 / 3));
+    if (c.layout.zero == 1 || c.layout.zero == 2) {
+        const double weights = params_per_gpu(c.model, c.layout) * 2;
+        s.dp_exposed =
+            s.dp_exposed + collective_seconds(c, all_gather_bytes(Bytes(weights), n), n - 1, node);
+    }
+}
+
+}  // namespace
+
+BytesPerSecond nvlink_bus_bandwidth(const Config& c) {
+    // 436 GB/s measured of the H100's 450 GB/s each way: NVLink's share a collective reaches.
+    return c.cluster.nvlink / 2 * (436.0 / 450);
+}
+
+Seconds collective_seconds(const Config& c, Bytes per_gpu, int steps, bool within_node) {
+    const BytesPerSecond bus = within_node ? nvlink_bus_bandwidth(c) : c.cluster.network;
+    return kRingStepLatency * double(std::max(steps, 0)) + per_gpu / bus;
+}
+
+PredictedStep predicted_step(const Config& c) {
+    PredictedStep s;
+    s.matmul_efficiency = matmul_efficiency(c);
+    stage_seconds(c, s);
+    pipeline_seconds(c, s);
+    const CommPerStep comm = comm_per_step(c);
+    dp_seconds(c, comm, s);
+    s.other = comm.ep_time + comm.cp_time + offload_traffic(c).seconds;
+    s.seconds = s.pipeline + s.dp_exposed + s.other;
+    return s;
+}
+
+}  // namespace engine

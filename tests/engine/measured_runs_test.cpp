@@ -1,0 +1,216 @@
+// The expected peak against measured training runs: every row of nanotron's H100 scaling
+// benchmark (tests/data/measured/, 1B and 8B) becomes its configuration, and the cost model's
+// expected peak of the first stage (world rank 0, the rank the benchmark logs) meets the measured
+// peak; whether it fits meets whether the run completed. The figures below are the ones the model
+// reaches; bench/measured.sh prints them through `shardreel numbers`.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "engine/memory.hpp"
+#include "engine/presets.hpp"
+#include "engine/report.hpp"
+#include "engine_fixtures.hpp"
+
+using namespace engine;
+
+namespace {
+
+using Row = std::map<std::string, std::string>;
+
+// bf16 mixed precision with fp32 gradient accumulation, Adam, ZeRO 0 or 1, TP with sequence
+// parallelism, 1F1B over stages balanced by compute, FlashAttention, no recomputation.
+Config run_config(const Row& r) {
+    const int dp = std::stoi(r.at("dp")), tp = std::stoi(r.at("tp")), pp = std::stoi(r.at("pp"));
+    Config c = engine_test::config_for(engine_test::nanotron_model(r.at("model")), dp * tp * pp, tp,
+                                       pp, std::stoi(r.at("zero")));
+    c.training.grad_accum_dtype = GradAccumDtype::fp32;
+    c.training.micro_batch = std::stoi(r.at("mbs"));
+    c.training.micro_batches = std::stoi(r.at("grad_acc"));
+    c.training.sequence_parallel = tp > 1;
+    c.layout.pipeline_split = StageSplit::compute;
+    return c;
+}
+
+constexpr double kGiB = 1024.0 * 1024 * 1024;  // nanotron's "GB": bytes / 1024**3
+
+struct Figures {
+    std::vector<double> errors;  // |predicted - measured| / measured, runs that completed
+    int runs = 0, fits_right = 0;
+    double median() const {
+        std::vector<double> e = errors;
+        std::sort(e.begin(), e.end());
+        const std::size_t n = e.size();
+        return n == 0 ? 0 : n % 2 ? e[n / 2] : (e[n / 2 - 1] + e[n / 2]) / 2;
+    }
+    double fits_accuracy() const { return runs ? double(fits_right) / runs : 0; }
+};
+
+// The figures over the rows of `model` ("" for all), from the expected peak or, for comparison,
+// from the first-order figure on paper.
+Figures figures(const std::string& model, bool expected) {
+    Figures f;
+    for (const Row& r : engine_test::read_csv("measured/nanotron-h100-1b-8b.csv")) {
+        if (!model.empty() && r.at("model") != model) continue;
+        const Config c = run_config(r);
+        const bool ran = r.at("gpu_mem_gb") != "nan", valid = validate(c).empty();
+        ++f.runs;
+        if (!valid) {  // a layout the model refuses (more stages than layers) cannot run
+            f.fits_right += !ran;
+            continue;
+        }
+        const PerGpu g = per_gpu_memory(c);
+        const Bytes peak = expected ? g.expected.first.terms.allocator() : g.total;
+        const bool fits = expected ? g.fits : g.total <= g.capacity;
+        f.fits_right += fits == ran;
+        if (!ran) continue;
+        const double measured = std::stod(r.at("gpu_mem_gb")) * kGiB;
+        f.errors.push_back(std::abs(peak.value - measured) / measured);
+    }
+    return f;
+}
+
+}  // namespace
+
+TEST_CASE("measured runs: every row of the benchmark builds a configuration") {
+    const auto rows = engine_test::read_csv("measured/nanotron-h100-1b-8b.csv");
+    REQUIRE(rows.size() == 1641);
+    int refused = 0, other_batch = 0;
+    for (const Row& r : rows) {
+        const Config c = run_config(r);
+        CHECK(c.cluster.nodes == std::stoi(r.at("nodes")));
+        other_batch += long(c.layout.dp()) * c.training.micro_batch * c.training.micro_batches !=
+                       std::stoi(r.at("gbs"));
+        refused += !validate(c).empty();
+    }
+    // 20 rows' dp x mbs x grad_acc is not their gbs of 256 (16 to 4,096 sequences): the memory
+    // follows the micro-batch and the micro-batches they ran, which the row gives.
+    CHECK(other_batch == 20);
+    // More stages than layers (1B on 32 to 128, 8B on 64 and 128): none of them ran.
+    CHECK(refused == 58);
+}
+
+// Before the expected peak, the first-order figure on paper (model states and activations) was
+// the only one: about half the measured peak, and fits wrong for about a quarter of the runs.
+TEST_CASE("measured runs: on paper is the first-order figure, far below the measured peak") {
+    const Figures one = figures("1B", false), eight = figures("8B", false),
+                  all = figures("", false);
+    CHECK(one.median() == Approx(0.5855).margin(5e-5));
+    CHECK(eight.median() == Approx(0.4795).margin(5e-5));
+    CHECK(all.median() == Approx(0.5335).margin(5e-5));
+    CHECK(all.fits_accuracy() == Approx(0.7782).margin(5e-5));
+}
+
+// The targets (issue 32): median |error| under 10% over the runs that completed, and fits right
+// for at least 95% of all runs. Reached: 7.80% (1B 10.16%, 8B 5.53%) and 90.1%. What is left of
+// the error is mostly tensor parallelism across nodes (tp 16 and 32), where the runs hold 15-40%
+// more than the model finds, and the allocator's scatter: the same layout measured on other node
+// counts differs by up to 50%. Fits: about 180 runs that did not complete are predicted to fit,
+// half of them under 40 GB, which memory does not explain (crashes the benchmark does not tell
+// apart from OOM: 65 of the 66 runs of the 1B on 16 stages); no threshold on this peak is right
+// for more than about 90% of the rows.
+TEST_CASE("measured runs: the expected peak against the measured peak and outcome") {
+    const Figures one = figures("1B", true), eight = figures("8B", true), all = figures("", true);
+    CHECK(one.errors.size() == 534);
+    CHECK(eight.errors.size() == 493);
+    CHECK(all.median() < 0.10);  // the target
+    CHECK(one.median() == Approx(0.1016).margin(5e-5));
+    CHECK(eight.median() == Approx(0.0553).margin(5e-5));
+    CHECK(all.median() == Approx(0.0780).margin(5e-5));
+    CHECK(one.fits_accuracy() == Approx(0.8625).margin(5e-5));
+    CHECK(eight.fits_accuracy() == Approx(0.9388).margin(5e-5));
+    CHECK(all.fits_accuracy() == Approx(0.9013).margin(5e-5));
+    CHECK(all.fits_accuracy() > figures("", false).fits_accuracy() + 0.1);
+}
+
+namespace {
+
+// Ranks of `x`, ties sharing their mean rank.
+std::vector<double> ranks(const std::vector<double>& x) {
+    std::vector<std::size_t> order(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return x[a] < x[b]; });
+    std::vector<double> r(x.size());
+    for (std::size_t i = 0; i < order.size();) {
+        std::size_t j = i;
+        while (j + 1 < order.size() && x[order[j + 1]] == x[order[i]]) ++j;
+        for (std::size_t k = i; k <= j; ++k) r[order[k]] = (i + j) / 2.0;
+        i = j + 1;
+    }
+    return r;
+}
+
+double spearman(const std::vector<double>& a, const std::vector<double>& b) {
+    const std::vector<double> ra = ranks(a), rb = ranks(b);
+    const double mean = (ra.size() - 1) / 2.0;
+    double cov = 0, va = 0, vb = 0;
+    for (std::size_t i = 0; i < ra.size(); ++i) {
+        cov += (ra[i] - mean) * (rb[i] - mean);
+        va += (ra[i] - mean) * (ra[i] - mean);
+        vb += (rb[i] - mean) * (rb[i] - mean);
+    }
+    return cov / std::sqrt(va * vb);
+}
+
+double median_of(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct Run {
+    double predicted = 0, measured = 0;
+    bool fits = false;
+};
+
+// The completed runs the model accepts, by (model, nodes): predicted and measured tokens/s/GPU.
+std::map<std::string, std::vector<Run>> completed_by_group() {
+    std::map<std::string, std::vector<Run>> groups;
+    for (const Row& r : engine_test::read_csv("measured/nanotron-h100-1b-8b.csv")) {
+        const Config c = run_config(r);
+        if (r.at("tok_s_gpu") == "nan" || !validate(c).empty()) continue;
+        const Report rep = analyze(c);
+        groups[r.at("model") + " on " + r.at("nodes")].push_back(
+            {rep.step.tokens_per_second_per_gpu, std::stod(r.at("tok_s_gpu")), rep.per_gpu.fits});
+    }
+    return groups;
+}
+
+}  // namespace
+
+// The targets (issue 32): the Spearman rank correlation of predicted against measured tokens/s
+// per GPU at least 0.8 within each (model, nodes) group, and the layout the model ranks first
+// among a group's measured ones that it says fit (what plan would choose) reaching 90% of the
+// group's best. Reached over the 14 groups: a median correlation of 0.75 (0.53 to 0.94; the 1B's
+// groups 0.74-0.94, the 8B's 0.53-0.75) and a median first choice at 96% of the best (the worst
+// 25%, the 8B on 64 nodes, where the runs of large data-parallel groups fall far below what the
+// network's bandwidth predicts). With one constant MFU the same figures were 0.44 and 36%.
+TEST_CASE("measured runs: the predicted step ranks layouts as the measured throughput does") {
+    std::vector<double> correlations, firsts;
+    for (const auto& [group, runs] : completed_by_group()) {
+        std::vector<double> predicted, measured;
+        double best = 0;
+        const Run* first = nullptr;
+        for (const Run& r : runs) {
+            predicted.push_back(r.predicted);
+            measured.push_back(r.measured);
+            best = std::max(best, r.measured);
+            if (r.fits && (!first || r.predicted > first->predicted)) first = &r;
+        }
+        INFO(group);
+        REQUIRE(first);
+        correlations.push_back(spearman(predicted, measured));
+        firsts.push_back(first->measured / best);
+    }
+    REQUIRE(correlations.size() == 14);
+    CHECK(median_of(firsts) >= 0.9);  // the target
+    CHECK(median_of(firsts) == Approx(0.958).margin(5e-4));
+    CHECK(*std::min_element(firsts.begin(), firsts.end()) == Approx(0.253).margin(5e-4));
+    CHECK(median_of(correlations) == Approx(0.748).margin(5e-4));
+    CHECK(*std::min_element(correlations.begin(), correlations.end()) ==
+          Approx(0.533).margin(5e-4));
+}

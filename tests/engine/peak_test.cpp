@@ -1,0 +1,109 @@
+// The expected peak, term by term, worked by hand for the benchmark's 1B (tests/data/measured/),
+// and how ZeRO, the pipeline, tied embeddings and the GPU's memory move it. The on-paper figure
+// beside it stays the published one (memory_test.cpp).
+#include "engine/peak.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "engine/memory.hpp"
+#include "engine/presets.hpp"
+#include "engine_fixtures.hpp"
+
+using namespace engine;
+
+namespace {
+
+// nanotron's 1B: 16 layers, h 2,048, 32 heads (MHA), MLP 8,192, vocabulary 131,072, tied;
+// bf16 with fp32 gradient accumulation, one sequence of 4,096 tokens per micro-batch.
+Config one_b(int gpus, int tp = 1, int pp = 1, int zero = 0) {
+    return engine_test::nanotron_config("1B", gpus, tp, pp, zero);
+}
+
+constexpr double P = 1'342'244'864;  // 268,435,456 embedding + 16 x 67,112,960 + 2,048
+
+}  // namespace
+
+TEST_CASE("expected peak of the 1B on 8 data-parallel GPUs, term by term") {
+    const Config c = one_b(8);
+    REQUIRE(c.model.params == P);
+    const ExpectedPeak e = expected_peak(c);
+    CHECK(e.first == e.last);  // one stage
+    const PeakTerms& t = e.first.terms;
+    CHECK(t.weights == Bytes(2 * P));
+    CHECK(t.gradients == Bytes(2 * P));   // bf16, what each backward writes
+    CHECK(t.grad_accum == Bytes(4 * P));  // the fp32 buffer they are added into
+    CHECK(t.optimizer == Bytes(12 * P));  // fp32 master and two moments
+    CHECK(t.dp_buckets == Bytes(2 * P));  // DDP's copy of the bf16 gradients
+    CHECK(t.tp_gather == Bytes(0));
+    CHECK(t.param_gather == Bytes(0));
+    // (16h + 8 ffn) bytes a token: 98,304 x 4,096 tokens x 16 layers.
+    CHECK(t.activations == Bytes(98'304.0 * 4096 * 16));
+    // 4,096 x 131,072 logits at 2 + 4 bytes, and one micro-batch's fp32 softmax, 4.
+    CHECK(t.logits == Bytes(4096.0 * 131072 * 10));
+    // The allocator's reserve: 15% of what every micro-batch allocates and frees.
+    const double per_micro_batch = 98'304.0 * 4096 * 16 + 4096.0 * 131072 * 10;
+    CHECK(t.reserve.value == Approx(0.15 * per_micro_batch));
+    CHECK(t.context == kCudaNcclContext);
+    CHECK(t.allocator().value == Approx(22 * P + 1.15 * per_micro_batch));
+    CHECK(t.total() == t.allocator() + kCudaNcclContext);
+    CHECK(e.total == t.total());
+    // The benchmark measured 36.7 GiB (PyTorch's reserved peak): this is 40.15 GiB.
+    CHECK(t.allocator().value / (1024.0 * 1024 * 1024) == Approx(40.15).margin(0.005));
+}
+
+TEST_CASE("on paper stays the first-order figure beside the expected peak") {
+    const PerGpu g = per_gpu_memory(one_b(8));
+    CHECK(g.total == g.weights + g.gradients + g.optimizer + g.activations);
+    CHECK(g.weights + g.gradients + g.optimizer == Bytes(16 * P));
+    CHECK(g.activations == activation_bytes_per_layer(one_b(8).model, one_b(8).training, 1) * 16.0);
+    CHECK(g.expected.total > g.total);
+}
+
+TEST_CASE("ZeRO-1 shards the optimizer, not the fp32 accumulation buffer nor DDP's buckets") {
+    const PeakTerms t = expected_peak(one_b(8, 1, 1, 1)).first.terms;
+    CHECK(t.optimizer == Bytes(12 * P / 8));
+    CHECK(t.grad_accum == Bytes(4 * P));
+    CHECK(t.dp_buckets == Bytes(2 * P));
+    const PeakTerms two = expected_peak(one_b(8, 1, 1, 2)).first.terms;
+    CHECK(two.grad_accum == Bytes(4 * P / 8));  // sharded as the gradients are
+    CHECK(two.dp_buckets == Bytes(0));
+    const PeakTerms three = expected_peak(one_b(8, 1, 1, 3)).first.terms;
+    CHECK(three.param_gather == Bytes(2 * 2 * parameter_split(one_b(8).model).per_layer));
+    CHECK(expected_peak(one_b(1)).first.terms.dp_buckets == Bytes(0));  // no DDP on one GPU
+}
+
+TEST_CASE("tensor parallelism splits the logits and gathers the sequence into one buffer") {
+    const PeakTerms t = expected_peak(one_b(8, 8)).first.terms;
+    CHECK(t.logits == Bytes(4096.0 * 131072 / 8 * 10));
+    CHECK(t.tp_gather == Bytes(2.0 * 4096 * 2048));
+    CHECK(t.activations == Bytes(98'304.0 / 8 * 4096 * 16));  // sequence parallel splits all
+    Config no_sp = one_b(8, 8);
+    no_sp.training.sequence_parallel = false;
+    // Without it the norms' and projections' inputs, 8h bytes a token, stay whole.
+    CHECK(expected_peak(no_sp).first.terms.activations ==
+          Bytes((8.0 * 2048 + (98'304.0 - 8 * 2048) / 8) * 4096 * 16));
+}
+
+TEST_CASE("a pipeline: the first stage holds p micro-batches, the last the logits and a copy") {
+    Config c = one_b(16, 1, 4);
+    c.layout.pipeline_split = StageSplit::compute;
+    const ExpectedPeak e = expected_peak(c);
+    CHECK(e.first.layers == 6);
+    CHECK(e.first.in_flight == 4);
+    CHECK(e.first.terms.logits == Bytes(0));
+    CHECK(e.last.layers == 0);  // nanotron's split leaves the output layer alone on stage 3
+    CHECK(e.last.in_flight == 1);
+    CHECK(e.last.terms.logits == Bytes(4096.0 * 131072 * 10));
+    // The tied matrix is kept on both ends: the last stage's weights are the copy and a norm.
+    CHECK(e.last.terms.weights == Bytes(2 * (131072.0 * 2048 + 2048)));
+    CHECK(e.total == std::max(e.first.terms.total(), e.last.terms.total()));
+}
+
+TEST_CASE("fits compares the expected peak, not the paper figure, with the GPU's memory") {
+    Config c = one_b(8);
+    c.training.micro_batch = 5;
+    const PerGpu g = per_gpu_memory(c);
+    CHECK(g.total <= g.capacity);          // on paper it fits
+    CHECK(g.expected.total > g.capacity);  // the logits and buffers do not
+    CHECK_FALSE(g.fits);
+}
