@@ -39,8 +39,7 @@ void add_values(nlohmann::json& s, const story::SettingSpec& spec) {
     if (spec.type == story::SettingType::gpu)
         for (const engine::GpuSpec& g : engine::gpu_presets()) s["choices"].push_back(g.name);
     if (const limits::Choice* c = limits::find_choice(spec.name)) s["choices"] = c->listed();
-    if (const limits::Bound* b = limits::find_whole_number(spec.name))
-        s["bounds"] = {b->lo, b->hi};
+    if (const limits::Bound* b = limits::find_whole_number(spec.name)) s["bounds"] = {b->lo, b->hi};
     if (const limits::Range* r = limits::find_range(spec.name)) s["bounds"] = {r->lo, r->hi};
 }
 
@@ -57,16 +56,20 @@ std::string settings() {
         out.push_back(std::move(s));
     }
     for (const render::FlagSpec& f : render::shape_flags()) {
-        nlohmann::json s = {{"name", *f.key ? f.key : "params"}, {"flag", f.flag},
-                            {"section", "model"}, {"type", *f.key ? "whole" : "count"},
+        nlohmann::json s = {{"name", *f.key ? f.key : "params"},
+                            {"flag", f.flag},
+                            {"section", "model"},
+                            {"type", *f.key ? "whole" : "count"},
                             {"help", f.help}};
         const std::string_view key = std::string_view(f.key) == "expert_ffn" ? "ffn" : f.key;
         if (const auto* b = story::limits::find_whole_number(key)) s["bounds"] = {b->lo, b->hi};
         if (!*f.key) s["bounds"] = {story::limits::kMinParams, story::limits::kMaxParams};
         out.push_back(std::move(s));
     }
-    out.push_back({{"name", "global_batch"}, {"flag", render::kGlobalBatchFlag.flag},
-                   {"section", "training"}, {"type", "batch"},
+    out.push_back({{"name", "global_batch"},
+                   {"flag", render::kGlobalBatchFlag.flag},
+                   {"section", "training"},
+                   {"type", "batch"},
                    {"help", render::kGlobalBatchFlag.help}});
     return out.dump();
 }
@@ -74,11 +77,13 @@ std::string settings() {
 // The answer for the flags in text (a JSON object of strings).
 std::string numbers(const std::string& text) {
     const nlohmann::json flags = nlohmann::json::parse(text, nullptr, false);
-    if (!flags.is_object()) return nlohmann::json{{"errors", {"the input is not a JSON object"}}}.dump();
+    if (!flags.is_object())
+        return nlohmann::json{{"errors", {"the input is not a JSON object"}}}.dump();
     render::ConfigValues values;
     for (const auto& [flag, value] : flags.items()) {
         if (!value.is_string())
-            return nlohmann::json{{"errors", {flag + ": expected text, as on the command line"}}}.dump();
+            return nlohmann::json{{"errors", {flag + ": expected text, as on the command line"}}}
+                .dump();
         values.given[flag] = value.get<std::string>();
     }
     engine::Config c = story::default_config();
@@ -106,5 +111,4 @@ __attribute__((export_name("calc_numbers"))) const char* calc_numbers() {
     answer = numbers(input);
     return answer.c_str();
 }
-
 }

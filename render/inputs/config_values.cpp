@@ -117,7 +117,8 @@ const std::vector<FlagSpec>& shape_flags() {
 }
 
 const FlagSpec kGlobalBatchFlag{
-    "--global-batch", "", "sequences per step (2048), or tokens (16M tokens): sets the micro-batches"};
+    "--global-batch", "",
+    "sequences per step (2048), or tokens (16M tokens): sets the micro-batches"};
 
 Errors apply_config_values(const ConfigValues& v, engine::Config& c) {
     Errors errors;
