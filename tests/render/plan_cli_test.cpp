@@ -94,7 +94,7 @@ TEST_CASE("plan's why-line names only the groups the winner has, and where each 
     CHECK(render_test::lines_matching(
               long_context.out,
               "dp 128 x tp 8 x pp 1 x cp 16 wins, .*: tensor parallelism stays inside a node's "
-              "NVLink, context parallelism crosses nodes\.")
+              "NVLink, context parallelism crosses nodes\\.")
               .size() == 1);
 }
 
