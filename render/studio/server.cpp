@@ -13,6 +13,7 @@
 #include <condition_variable>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "engine/report.hpp"
@@ -21,6 +22,7 @@
 #include "render/page/facts.hpp"
 #include "render/sinks/still.hpp"
 #include "render/studio/frames.hpp"
+#include "render/studio/host_check.hpp"
 #include "render/studio/soundtrack.hpp"
 #include "render/studio/studio_page.hpp"
 #include "render/studio/timeline.hpp"
@@ -64,6 +66,8 @@ class Studio {
         return s.errors.empty();
     }
     void routes(httplib::Server& svr);
+    // Which Host headers to answer, once the port is bound (no request comes before).
+    void answer_hosts(HostCheck hosts) { hosts_.emplace(std::move(hosts)); }
     // Reloads on change until stopped; wakes the event streams on every change.
     void watch(const CancelToken& cancel, httplib::Server& svr);
 
@@ -81,6 +85,7 @@ class Studio {
     void changed();  // a new film, errors or sound: wakes the event streams
 
     StudioOptions options_;
+    std::optional<HostCheck> hosts_;
     FilmSource source_;
     FrameDrawer frames_;
     const Fonts& fonts_;
@@ -232,7 +237,12 @@ void Studio::events(httplib::Response& res) {
 
 void Studio::routes(httplib::Server& svr) {
     svr.set_payload_max_length(kMaxBodyBytes);
-    svr.set_pre_routing_handler([](const httplib::Request& req, httplib::Response& res) {
+    svr.set_pre_routing_handler([this](const httplib::Request& req, httplib::Response& res) {
+        if (auto why = hosts_->refuse(req.has_header("Host"), req.get_header_value("Host"))) {
+            res.status = 403;
+            res.set_content("shardreel: error: " + *why + "\n", "text/plain");
+            return httplib::Server::HandlerResponse::Handled;
+        }
         std::size_t bytes = 0;
         for (const auto& [name, value] : req.headers) bytes += name.size() + value.size() + 4;
         if (bytes > kMaxHeaderBytes) {
@@ -358,9 +368,11 @@ int run_studio(const StudioOptions& options, std::ostream& out, std::ostream& er
             << " (in use, or not an address of this machine); try --port 0 for any free port\n";
         return 1;
     }
+    studio.answer_hosts(HostCheck(options.host, port, options.allowed_hosts));
     if (!loopback(options.host))
         err << "shardreel: warning: listening on " << options.host
-            << ": anyone who can reach this machine can read the storyboard's film\n";
+            << ": anyone who can reach this machine can read the storyboard's film (requests "
+               "are answered for its own addresses and --allow-host names only)\n";
     const std::string host =
         options.host.find(':') != std::string::npos ? "[" + options.host + "]" : options.host;
     out << "shardreel studio: http://" << host << ":" << port << "/ (Ctrl-C stops)" << std::endl;

@@ -5,6 +5,7 @@
 #pragma once
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "render/inputs/video_options.hpp"
 
@@ -17,6 +18,7 @@ struct StudioOptions {
     std::string size;   // preview WxH; empty: the film's size fitted into 960x540
     std::string cache;  // spoken lines and sound segments; empty: out/cache
     std::string lang;   // the film's language (a canonical tag); empty: the storyboard's own
+    std::vector<std::string> allowed_hosts;  // --allow-host: Host names answered besides its own
 };
 
 // Serves until SIGINT/SIGTERM: 130 then, 1 if the address cannot be bound, 2 for bad options.

@@ -19,6 +19,9 @@ void add_studio_command(CLI::App& app, int& exit_code) {
         ->check(CLI::Range(0, 65535));
     cmd->add_option("--host", options->host,
                     "Address to listen on (default 127.0.0.1; another prints a warning)");
+    cmd->add_option("--allow-host", options->allowed_hosts,
+                    "Also answer requests whose Host is this name (repeatable; by default only "
+                    "the studio's own address: 127.0.0.1, localhost, [::1] or --host)");
     cmd->add_option("--size", options->size,
                     "Preview size WxH (default: the film's, fitted into 960x540)");
     cmd->add_option("--cache", options->cache,
