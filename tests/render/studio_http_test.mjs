@@ -2,12 +2,14 @@
 // same thing (`still` for frames and stills, `numbers` for figures, `check` for errors), the
 // event stream on a save, the refusals (400, 404, 405, 413, 414, 431, no file ever served), many
 // clients at once, and how the server ends (Ctrl-C: 130; a taken port: 1; another host: a
-// warning). Node's own http and net: no browser.
+// warning), and which Host headers it answers (its own address and port, --allow-host names;
+// DNS rebinding gets 403). Node's own http and net: no browser.
 // Usage: node studio_http_test.mjs SHARDREEL STORYBOARD WORK_DIR (spoken.yaml beside STORYBOARD)
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import net from "node:net";
+import os from "node:os";
 import { dirname, join, resolve } from "node:path";
 
 import { startStudio } from "./studio_process.mjs";
@@ -117,24 +119,47 @@ for (const [path, status, says] of refusals) {
 const post = await get("/frame.png", { method: "POST" });
 check(post.status === 405 && post.headers.allow === "GET, HEAD", `POST: ${post.status}`);
 const status = (reply) => Number(reply.split(" ")[1]);
+const own = () => `Host: 127.0.0.1:${studio.port}`;
 const rawCases = [
-  ["a body", `GET /frame.png HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n0123456789`, 413],
-  ["5 kB of headers", `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(5000)}\r\n\r\n`, 431],
-  ["100 headers", `GET / HTTP/1.1\r\nHost: x\r\n${[...Array(100).keys()].map((i) => `X-${i}: ${"a".repeat(60)}\r\n`).join("")}\r\n`, 431],
-  ["a 9 kB URI", `GET /${"a".repeat(9000)} HTTP/1.1\r\nHost: x\r\n\r\n`, 414],
+  ["a body", `GET /frame.png HTTP/1.1\r\n${own()}\r\nContent-Length: 10\r\n\r\n0123456789`, 413],
+  ["5 kB of headers", `GET / HTTP/1.1\r\n${own()}\r\nX-Big: ${"a".repeat(5000)}\r\n\r\n`, 431],
+  ["100 headers", `GET / HTTP/1.1\r\n${own()}\r\n${[...Array(100).keys()].map((i) => `X-${i}: ${"a".repeat(60)}\r\n`).join("")}\r\n`, 431],
+  ["a 9 kB URI", `GET /${"a".repeat(9000)} HTTP/1.1\r\n${own()}\r\n\r\n`, 414],
   ["garbage", "GARBAGE\r\n\r\n", 400],
-  ["a header line over 8 kB", `GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(9000)}\r\n\r\n`, 400],
+  ["a header line over 8 kB", `GET / HTTP/1.1\r\n${own()}\r\nX-Big: ${"a".repeat(9000)}\r\n\r\n`, 400],
 ];
 for (const [name, bytes, want] of rawCases) {
   const reply = await raw(bytes);
   check(status(reply) === want, `${name}: "${reply.split("\r\n")[0]}", not ${want}`);
 }
 for (const path of ["/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "//etc/passwd", "/frame.png/../../../etc/passwd", `/${work}/film.yaml`]) {
-  const reply = await raw(`GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
+  const reply = await raw(`GET ${path} HTTP/1.1\r\n${own()}\r\nConnection: close\r\n\r\n`);
   check(status(reply) === 404 && !reply.includes("root:") && !reply.includes("chapters:"), `${path}: ${reply.split("\r\n")[0]}`);
 }
 check((await get("/film.json")).status === 200, "the server stopped serving after the refusals");
 console.log(`endpoints: frames, stills and numbers equal still and numbers; ${refusals.length + rawCases.length + 6} refusals`);
+
+// DNS rebinding: only a Host naming the studio's own address and port is answered, on every
+// route; a forged one, another port or none gets 403 with the reason; no CORS header anywhere.
+const routes = ["/", "/film.json", "/frame.png?t=1", "/numbers.json?t=1", "/still.svg?t=1", "/audio.m4a", "/events", "/nope"];
+for (const path of routes) {
+  const r = await get(path, { headers: { Host: `evil.example:${studio.port}` } });
+  check(r.status === 403 && r.body.toString().includes("answers only requests for its own address"), `forged Host on ${path}: ${r.status} "${r.body}"`);
+  check(!("access-control-allow-origin" in r.headers), `${path} sends a CORS header`);
+}
+const hosts = [
+  [`localhost:${studio.port}`, 200], [`LOCALHOST:${studio.port}`, 200], [`[::1]:${studio.port}`, 200],
+  [`127.0.0.1:${studio.port}`, 200], ["127.0.0.1", 403], ["127.0.0.1:1", 403],
+  [`127.0.0.1.evil.example:${studio.port}`, 403], [`[::2]:${studio.port}`, 403],
+];
+for (const [host, want] of hosts) {
+  const r = await get("/film.json", { headers: { Host: host } });
+  check(r.status === want, `Host ${host}: ${r.status}, not ${want}`);
+  check(!("access-control-allow-origin" in r.headers), `Host ${host}: a CORS header`);
+}
+const hostless = await raw("GET /film.json HTTP/1.1\r\nConnection: close\r\n\r\n");
+check(status(hostless) === 403 && hostless.includes("no Host header"), `no Host: ${hostless.split("\r\n")[0]}`);
+console.log(`hosts: a forged Host refused on ${routes.length} routes, ${hosts.length} Host headers judged, none refused without a reason`);
 
 // Many clients at once, with an event stream open: every reply is the one a lone client gets.
 const events = [];
@@ -214,9 +239,18 @@ stream.destroy();
 check(code === 130 && stopMs < 3000, `Ctrl-C: exit ${code} after ${stopMs.toFixed(0)} ms`);
 
 // Another host: a warning. A taken port: exit 1, saying so.
-const open = await startStudio(shardreel, [film, "--host", "0.0.0.0", "--cache", cache]);
+const open = await startStudio(shardreel, [film, "--host", "0.0.0.0", "--allow-host", "studio.test", "--cache", cache]);
 await new Promise((r) => setTimeout(r, 200));
 check(open.stderr().includes("warning: listening on 0.0.0.0"), `no warning for 0.0.0.0: ${open.stderr()}`);
+// Listening on every address, it answers the machine's own addresses and the allowed name only.
+const address = Object.values(os.networkInterfaces()).flat().find((a) => a.family === "IPv4" && !a.internal)?.address ?? "127.0.0.1";
+const asked = async (host) => (await new Promise((done, fail) => {
+  const req = http.request({ host: "127.0.0.1", port: open.port, path: "/film.json", headers: { Host: host } }, (res) => { res.resume(); done(res.statusCode); });
+  req.on("error", fail);
+  req.end();
+}));
+for (const [host, want] of [[`${address}:${open.port}`, 200], [`studio.test:${open.port}`, 200], [`evil.example:${open.port}`, 403]])
+  check((await asked(host)) === want, `0.0.0.0 with --allow-host studio.test: Host ${host} is not ${want}`);
 let taken = { status: 0, stderr: "" };
 try {
   execFileSync(shardreel, ["studio", film, "--port", String(open.port), "--cache", cache], { stdio: ["ignore", "pipe", "pipe"], timeout: 20000 });
