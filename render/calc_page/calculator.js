@@ -148,46 +148,50 @@ function control(s) {
   return { flag: s.flag, input, error, field };
 }
 
-function start(calc) {
-  const form = document.getElementById("settings");
-  const results = document.getElementById("results");
-  const problems = document.getElementById("problems");
+// The form: one fieldset per section, in the table's order; the controls by flag.
+function buildForm(form, settings) {
   const controls = new Map();
   const sections = new Map();
-  for (const s of calc.settings()) {
+  for (const s of settings) {
     if (!sections.has(s.section)) {
-      const fieldset = el("fieldset", {}, el("legend", {}, SECTIONS[s.section] ?? s.section));
-      sections.set(s.section, fieldset);
-      form.append(fieldset);
+      sections.set(s.section, el("fieldset", {}, el("legend", {}, SECTIONS[s.section] ?? s.section)));
+      form.append(sections.get(s.section));
     }
     const c = control(s);
     controls.set(c.flag, c);
     sections.get(s.section).append(c.field);
   }
-  const flags = () => Object.fromEntries([...controls].map(([f, c]) => [f, c.input.value.trim()])
-    .filter(([, v]) => v !== ""));
-  const showErrors = (errors) => {
-    for (const c of controls.values()) {
-      c.error.textContent = "";
-      c.input.removeAttribute("aria-invalid");
-    }
-    problems.replaceChildren();
-    for (const line of errors) {
-      const c = controls.get(/^--[a-z0-9-]+/.exec(line)?.[0]);
-      if (c) {
-        c.error.textContent = c.error.textContent ? `${c.error.textContent} ${line}` : line;
-        c.input.setAttribute("aria-invalid", "true");
-      } else problems.append(el("p", {}, line));
-    }
-    if (errors.length && results.childElementCount)
-      problems.append(el("p", {}, "The figures below are the last result the engine accepted."));
-  };
+  return controls;
+}
+
+// Each line beside the control whose flag starts it, else at the top; none clears them all.
+function showErrors(controls, problems, errors, kept) {
+  for (const c of controls.values()) {
+    c.error.textContent = "";
+    c.input.removeAttribute("aria-invalid");
+  }
+  problems.replaceChildren();
+  for (const line of errors) {
+    const c = controls.get(/^--[a-z0-9-]+/.exec(line)?.[0]);
+    if (c) {
+      c.error.textContent = c.error.textContent ? `${c.error.textContent} ${line}` : line;
+      c.input.setAttribute("aria-invalid", "true");
+    } else problems.append(el("p", {}, line));
+  }
+  if (errors.length && kept) problems.append(el("p", {}, "The figures shown are the last result the engine accepted."));
+}
+
+function start(calc) {
+  const form = document.getElementById("settings");
+  const results = document.getElementById("results");
+  const problems = document.getElementById("problems");
+  const controls = buildForm(form, calc.settings());
   const update = () => {
-    const given = flags();
+    const given = Object.fromEntries([...controls].map(([f, c]) => [f, c.input.value.trim()]).filter(([, v]) => v));
     history.replaceState(null, "", `#${writeFragment(given)}`);
     const answer = calc.numbers(given);
-    if (answer.errors) return showErrors(answer.errors);
-    showErrors([]);
+    showErrors(controls, problems, answer.errors ?? [], results.childElementCount > 0);
+    if (answer.errors) return;
     const report = JSON.parse(answer.report);
     results.replaceChildren(memoryOutput(report), peakOutput(report), commOutput(report), speedOutput(report));
   };

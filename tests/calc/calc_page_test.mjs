@@ -8,23 +8,14 @@
 // horizontal scroll at 390 px. Exits 77 (ctest: Skipped) when there is no chromium.
 // Usage: node calc_page_test.mjs SOURCE_DIR SHARDREEL OUT_DIR
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
+import { rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [root, shardreel, outDir] = process.argv.slice(2).map((p) => resolve(p));
-const chromium = process.env.SHARDREEL_CHROMIUM ?? "/usr/bin/chromium";
-if (!existsSync(chromium)) {
-  console.log(`skipped: no browser at ${chromium} (scripts/deps.sh test installs chromium)`);
-  process.exit(77);
-}
-const tools = createRequire(join(root, "tests/js/package.json"));
-const puppeteer = tools("puppeteer-core");
-const axeSource = readFileSync(tools.resolve("axe-core/axe.min.js"), "utf8");
+import { browserTools } from "../js/browser.mjs";
 
-const failures = [];
-const check = (ok, what) => ok || failures.push(what);
+const [root, shardreel, outDir] = process.argv.slice(2).map((p) => resolve(p));
+const { chromium, puppeteer, axeSource, failures, check } = browserTools(root);
 
 rmSync(outDir, { recursive: true, force: true });
 const written = execFileSync(shardreel, ["calculator", "-o", outDir], { encoding: "utf8" }).trim();
