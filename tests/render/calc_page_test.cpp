@@ -63,16 +63,19 @@ TEST_CASE("the calculator page holds the module, calc.js as it is and the film's
           "--line:#30363D;--fg:#E6EDF3;--muted:#8B949E;}}");
 }
 
-TEST_CASE("shardreel calculator writes DIR/index.html around the module beside the binary",
+TEST_CASE("shardreel calculator writes DIR/index.html around the module beside it, without libav",
           "[calc_page]") {
     render_test::TempDir tmp;
     const fs::path bin = tmp.path / "bin";
     fs::create_directories(bin);
     fs::copy_file(SHARDREEL_BINARY, bin / "shardreel");
     render_test::write_text(bin / "shardreel-calc.wasm", every_byte());
-    const auto run =
-        render_test::run_shell(q(bin / "shardreel") + " calculator -o " + q(tmp.path / "page"));
+    // LD_DEBUG=libs: the loader logs each library it maps on stderr (a core command, no libav).
+    const auto run = render_test::run_shell("LD_DEBUG=libs " + q(bin / "shardreel") +
+                                            " calculator -o " + q(tmp.path / "page"));
     REQUIRE(run.exit_code == 0);
+    CHECK(render_test::initialised(run.err, "libcairo.so"));  // the log is there to read
+    CHECK_FALSE(render_test::initialised(run.err, "libavcodec.so"));
     CHECK(render_test::lines_of(run.out) ==
           std::vector<std::string>{(tmp.path / "page/index.html").string()});
     const std::string page = render_test::slurp(tmp.path / "page/index.html");
