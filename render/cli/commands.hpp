@@ -24,6 +24,8 @@ void add_sheet_command(CLI::App& app, int& exit_code);
 void add_schema_command(CLI::App& app, int& exit_code);
 void add_script_command(CLI::App& app, int& exit_code);
 void add_voices_command(CLI::App& app, int& exit_code);
+// `calculator`: the standalone calculator page (render/calc_page).
+void add_calculator_command(CLI::App& app, int& exit_code);
 
 // Runs a command body: SystemError becomes exit 1 with its message, Interrupted by a signal exit
 // 130 (by anything else, 1).

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
         render::add_schema_command(app, exit_code);
         render::add_script_command(app, exit_code);
         render::add_voices_command(app, exit_code);
+        render::add_calculator_command(app, exit_code);
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
         return app.exit(e);

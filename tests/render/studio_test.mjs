@@ -7,24 +7,14 @@
 // nothing serious; a screenshot is left in WORK_DIR to look at. Exits 77 without chromium.
 // Usage: node studio_test.mjs SOURCE_DIR SHARDREEL STORYBOARD WORK_DIR
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
+import { browserTools } from "../js/browser.mjs";
 import { startStudio } from "./studio_process.mjs";
 
 const [root, shardreel, storyboard, work] = process.argv.slice(2).map((p) => resolve(p));
-const chromium = process.env.SHARDREEL_CHROMIUM ?? "/usr/bin/chromium";
-if (!existsSync(chromium)) {
-  console.log(`skipped: no browser at ${chromium} (scripts/deps.sh test installs chromium)`);
-  process.exit(77);
-}
-const tools = createRequire(join(root, "tests/js/package.json"));
-const puppeteer = tools("puppeteer-core");
-const axeSource = readFileSync(tools.resolve("axe-core/axe.min.js"), "utf8");
-
-const failures = [];
-const check = (ok, what) => ok || failures.push(what);
+const { chromium, puppeteer, axeSource, failures, check } = browserTools(root);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 rmSync(work, { recursive: true, force: true });

@@ -1,0 +1,210 @@
+// The calculator page's script (after calc/calc.js in the same module): controls generated from
+// calc.settings(), the inputs kept in the URL fragment, the engine's answer drawn as outputs, and
+// its refusals shown beside their controls while the last good result stays on screen.
+const SECTIONS = { model: "Model", training: "Training", cluster: "Cluster", parallel: "Parallelism" };
+const STACK = [["weights", "Weights"], ["gradients", "Gradients"], ["optimizer", "Optimizer states"],
+  ["activations", "Activations"]];
+const SVG = "http://www.w3.org/2000/svg";
+
+function el(tag, attrs = {}, ...kids) {
+  const e = tag.startsWith("svg:") ? document.createElementNS(SVG, tag.slice(4)) : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  e.append(...kids);
+  return e;
+}
+
+// Figures as shown: bytes in GB (10^9, as the film), fractions in percent, seconds, tokens.
+const FORMATS = {
+  GB: (v) => `${(v / 1e9).toFixed(1)} GB`,
+  percent: (v) => `${(v * 100).toFixed(1)} %`,
+  seconds: (v) => `${v.toFixed(3)} s`,
+  rate: (v) => `${Math.round(v).toLocaleString("en-US")} tokens/s`,
+  count: (v) => String(v),
+};
+const lookup = (json, key) => key.split(".").reduce((o, k) => (o == null ? o : o[k]), json);
+const words = (key) => key.replace(/_bytes(_per_gpu)?$|_seconds$/, "").replaceAll("_", " ");
+
+// A shown figure: its text and, for the tests, the report key it shows.
+function figure(report, key, unit) {
+  return el("td", { "data-key": key, "data-unit": unit }, FORMATS[unit](lookup(report, key)));
+}
+function row(label, ...cells) {
+  return el("tr", {}, el("th", { scope: "row" }, label), ...cells);
+}
+function output(id, title, chapters, ...body) {
+  const names = chapters.map((c) => `“${c}”`).join(", ");
+  return el("section", { class: "output", id, "aria-labelledby": `${id}-title` },
+    el("h2", { id: `${id}-title` }, title), ...body,
+    el("p", { class: "chapter" }, `Explained in the film: ${names}.`));
+}
+
+// The per-GPU stack against the card's capacity; what is over it hatched, as the film spills it.
+function stackBar(per) {
+  const width = 600, top = 28, height = 44;
+  const scale = (width - 2) / Math.max(per.total_bytes, per.capacity_bytes);
+  const svg = el("svg:svg", { class: "stack", viewBox: `0 0 ${width} ${top + height + 26}`, role: "img",
+    "aria-label": `${FORMATS.GB(per.total_bytes)} per GPU against ${FORMATS.GB(per.capacity_bytes)}` });
+  svg.append(el("svg:defs", {}, el("svg:pattern", { id: "over-hatch", class: "hatch", width: 10, height: 10,
+    patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, el("svg:line", { x1: 0, y1: 0, x2: 0, y2: 10 }))));
+  let x = 1;
+  for (const [part] of STACK) {
+    const w = per[`${part}_bytes`] * scale;
+    svg.append(el("svg:rect", { class: `s-${part}`, "data-part": part, x, y: top, width: w, height }));
+    x += w;
+  }
+  const cap = 1 + per.capacity_bytes * scale;
+  const over = per.total_bytes - per.capacity_bytes;
+  if (over > 0) {
+    svg.append(el("svg:rect", { class: "over", "data-part": "over", x: cap, y: top, width: over * scale, height }));
+    svg.append(el("svg:text", { x: Math.min(cap + 6, width - 150), y: top - 8, "data-key": "over" },
+      `over by ${FORMATS.GB(over)}`));
+  }
+  svg.append(el("svg:line", { class: "capacity", x1: cap, x2: cap, y1: top - 4, y2: top + height + 4 }));
+  svg.append(el("svg:text", { x: Math.min(cap, width - 150), y: top + height + 20 },
+    `capacity ${FORMATS.GB(per.capacity_bytes)}`));
+  return svg;
+}
+
+function memoryOutput(r) {
+  const per = r.per_gpu;
+  const legend = el("ul", { class: "legend" }, ...STACK.map(([part, label]) =>
+    el("li", {}, el("i", { class: `s-${part}` }), `${label} `, el("span", { "data-key": `per_gpu.${part}_bytes`,
+      "data-unit": "GB" }, FORMATS.GB(per[`${part}_bytes`])))));
+  const table = el("table", {}, el("tbody", {},
+    row("On paper, per GPU", figure(r, "per_gpu.total_bytes", "GB")),
+    row("Card's capacity", figure(r, "per_gpu.capacity_bytes", "GB")),
+    row("Fits", el("td", { class: "fits", "data-key": "per_gpu.fits" }, per.fits ? "yes" : "no"))));
+  return output("memory", "Memory per GPU", ["Why a large model does not fit", "ZeRO: stop keeping copies",
+    "Activation checkpointing"], stackBar(per), legend, table);
+}
+
+// The expected peak: each term of the first and the last pipeline stage, as the report lists them.
+function peakOutput(r) {
+  const peak = r.expected_peak;
+  const terms = Object.keys(peak.first_stage).filter((k) => k.endsWith("_bytes"));
+  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Term"),
+    el("th", { scope: "col" }, "First stage"), el("th", { scope: "col" }, "Last stage")));
+  const body = el("tbody", {}, ...terms.map((t) => row(words(t),
+    figure(r, `expected_peak.first_stage.${t}`, "GB"), figure(r, `expected_peak.last_stage.${t}`, "GB"))));
+  const summary = el("table", {}, el("tbody", {},
+    row("Expected peak", figure(r, "expected_peak.total_bytes", "GB")),
+    row("Fits", el("td", { class: "fits", "data-key": "expected_peak.fits" }, peak.fits ? "yes" : "no"))));
+  return output("peak", "Expected peak", ["Why a large model does not fit", "FSDP: gather, use, free"],
+    summary, el("table", { class: "terms" }, head, body));
+}
+
+function commOutput(r) {
+  const comm = r.comm_per_step;
+  const kinds = Object.keys(comm).filter((k) => k.endsWith("_bytes_per_gpu"));
+  const rows = kinds.map((k) => row(words(k), figure(r, `comm_per_step.${k}`, "GB")));
+  rows.push(row("time", figure(r, "comm_per_step.seconds", "seconds")));
+  if (r.offload.mode !== "none") rows.push(row("offload over PCIe", figure(r, "offload.pcie_bytes_per_step", "GB")));
+  return output("comm", "Communication per step, per GPU", ["Data parallel: the ring all-reduce",
+    "Tensor parallelism", "The interconnect decides the layout"], el("table", {}, el("tbody", {}, ...rows)));
+}
+
+function speedOutput(r) {
+  const rows = [row("Pipeline bubble", figure(r, "pipeline.bubble_fraction", "percent")),
+    row("Step time", figure(r, "step.seconds", "seconds")), row("MFU", figure(r, "step.mfu", "percent")),
+    row("Tokens per second per GPU", figure(r, "step.tokens_per_second_per_gpu", "rate"))];
+  return output("speed", "Bubble and speed", ["The pipeline bubble", "Every strategy, side by side"],
+    el("table", {}, el("tbody", {}, ...rows)));
+}
+
+// The fragment: "#--model=llama-2-70b&--tp=8"; unreadable parts are left out, never thrown.
+function readFragment() {
+  const flags = {};
+  for (const part of location.hash.slice(1).split("&")) {
+    const at = part.indexOf("=");
+    if (at <= 0) continue;
+    try {
+      flags[decodeURIComponent(part.slice(0, at))] = decodeURIComponent(part.slice(at + 1));
+    } catch {
+      // a malformed escape: that part is not a setting
+    }
+  }
+  return flags;
+}
+const writeFragment = (flags) => Object.entries(flags)
+  .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join("&");
+
+function control(s) {
+  const id = `in${s.flag}`;
+  const values = s.choices ?? (s.type === "flag" ? ["true", "false"] : null);
+  let input;
+  if (values) {
+    input = el("select", { id }, el("option", { value: "" }, "default"),
+      ...values.map((v) => el("option", { value: v }, s.type === "flag" ? (v === "true" ? "on" : "off") : v)));
+  } else if (s.bounds && (s.type === "whole" || s.type === "ranged")) {
+    input = el("input", { id, type: "number", min: s.bounds[0], max: s.bounds[1],
+      step: s.type === "whole" ? "1" : "any", placeholder: "default" });
+  } else {
+    input = el("input", { id, type: "text", spellcheck: "false", placeholder: "default" });
+  }
+  input.setAttribute("aria-describedby", `${id}-help ${id}-error`);
+  const error = el("span", { class: "error", id: `${id}-error` });
+  const field = el("div", { class: "field" }, el("label", { for: id }, s.name.replaceAll("_", " ")), input,
+    el("span", { class: "help", id: `${id}-help` }, `${s.flag}: ${s.help}`), error);
+  return { flag: s.flag, input, error, field };
+}
+
+// The form: one fieldset per section, in the table's order; the controls by flag.
+function buildForm(form, settings) {
+  const controls = new Map();
+  const sections = new Map();
+  for (const s of settings) {
+    if (!sections.has(s.section)) {
+      sections.set(s.section, el("fieldset", {}, el("legend", {}, SECTIONS[s.section] ?? s.section)));
+      form.append(sections.get(s.section));
+    }
+    const c = control(s);
+    controls.set(c.flag, c);
+    sections.get(s.section).append(c.field);
+  }
+  return controls;
+}
+
+// Each line beside the control whose flag starts it, else at the top; none clears them all.
+function showErrors(controls, problems, errors, kept) {
+  for (const c of controls.values()) {
+    c.error.textContent = "";
+    c.input.removeAttribute("aria-invalid");
+  }
+  problems.replaceChildren();
+  for (const line of errors) {
+    const c = controls.get(/^--[a-z0-9-]+/.exec(line)?.[0]);
+    if (c) {
+      c.error.textContent = c.error.textContent ? `${c.error.textContent} ${line}` : line;
+      c.input.setAttribute("aria-invalid", "true");
+    } else problems.append(el("p", {}, line));
+  }
+  if (errors.length && kept) problems.append(el("p", {}, "The figures shown are the last result the engine accepted."));
+}
+
+function start(calc) {
+  const form = document.getElementById("settings");
+  const results = document.getElementById("results");
+  const problems = document.getElementById("problems");
+  const controls = buildForm(form, calc.settings());
+  const update = () => {
+    const given = Object.fromEntries([...controls].map(([f, c]) => [f, c.input.value.trim()]).filter(([, v]) => v));
+    history.replaceState(null, "", `#${writeFragment(given)}`);
+    const answer = calc.numbers(given);
+    showErrors(controls, problems, answer.errors ?? [], results.childElementCount > 0);
+    if (answer.errors) return;
+    const report = JSON.parse(answer.report);
+    results.replaceChildren(memoryOutput(report), peakOutput(report), commOutput(report), speedOutput(report));
+  };
+  const load = () => {
+    const given = readFragment();
+    for (const [f, c] of controls) c.input.value = given[f] ?? "";
+    update();
+  };
+  form.addEventListener("input", update);
+  window.addEventListener("hashchange", load);
+  load();
+}
+
+const moduleText = atob(document.getElementById("calc-module").textContent.trim());
+const moduleBytes = Uint8Array.from(moduleText, (ch) => ch.charCodeAt(0));
+start(await loadCalc(moduleBytes));

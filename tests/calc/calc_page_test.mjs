@@ -1,0 +1,170 @@
+// The calculator page of `shardreel calculator` in a real browser: Debian's chromium, driven by
+// puppeteer-core from tests/js, opening DIR/index.html from file://. It sets settings through the
+// page's controls and compares every figure shown (and the memory bar's widths) with
+// `shardreel numbers --format json` for the same flags; checks that a value the engine refuses
+// shows the engine's own line beside its control (or at the top when the line names no flag)
+// and keeps the last result; that the URL fragment round-trips through a reload; no console
+// error and no request but file: and data:; axe-core 0 violations in light and dark; no
+// horizontal scroll at 390 px. Exits 77 (ctest: Skipped) when there is no chromium.
+// Usage: node calc_page_test.mjs SOURCE_DIR SHARDREEL OUT_DIR
+import { execFileSync, spawnSync } from "node:child_process";
+import { rmSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+import { browserTools } from "../js/browser.mjs";
+
+const [root, shardreel, outDir] = process.argv.slice(2).map((p) => resolve(p));
+const { chromium, puppeteer, axeSource, failures, check } = browserTools(root);
+
+rmSync(outDir, { recursive: true, force: true });
+const written = execFileSync(shardreel, ["calculator", "-o", outDir], { encoding: "utf8" }).trim();
+const pagePath = join(outDir, "index.html");
+check(written === pagePath, `calculator printed "${written}", not ${pagePath}`);
+const size = statSync(pagePath).size;
+check(size < 1e6, `the page (module and scripts inside) is ${size} bytes, over 1 MB`);
+console.log(`page: ${size} bytes`);
+const url = pathToFileURL(pagePath).href;
+
+// The native answer: the report, or the lines after "shardreel: error: ".
+function native(flags) {
+  const args = ["numbers", ...Object.entries(flags).flat(), "--format", "json"];
+  const run = spawnSync(shardreel, args, { encoding: "utf8" });
+  if (run.status === 0) return { report: JSON.parse(run.stdout) };
+  return { errors: run.stderr.trim().split("\n").map((l) => l.replace(/^shardreel: error: /, "")) };
+}
+const lookup = (json, key) => key.split(".").reduce((o, k) => (o == null ? o : o[k]), json);
+// How the page writes a figure of each unit (README "shardreel calculator").
+const shown = {
+  GB: (v) => `${(v / 1e9).toFixed(1)} GB`,
+  percent: (v) => `${(v * 100).toFixed(1)} %`,
+  seconds: (v) => `${v.toFixed(3)} s`,
+  rate: (v) => `${Math.round(v).toLocaleString("en-US")} tokens/s`,
+};
+
+const browser = await puppeteer.launch({ executablePath: chromium, headless: true,
+  args: ["--no-sandbox", "--disable-gpu"] });
+const page = await browser.newPage();
+const problems = [];
+page.on("console", (m) => m.type() === "error" && problems.push(`console error: ${m.text()}`));
+page.on("pageerror", (e) => problems.push(`script error: ${e.message}`));
+page.on("request", (r) => /^(file|data):/.test(r.url()) || problems.push(`request: ${r.url()}`));
+page.on("requestfailed", (r) => problems.push(`failed request: ${r.url()}`));
+await page.setViewport({ width: 1280, height: 900 });
+
+const ready = () => page.waitForSelector("#results #speed", { timeout: 20000 });
+// Sets a control as a reader does: picks the option, or selects the text and types over it.
+async function set(flag, value) {
+  const selector = `[id="in${flag}"]`;
+  if (await page.$eval(selector, (e) => e.tagName === "SELECT")) await page.select(selector, value);
+  else {
+    // Typed over the selected text, so no value but the last is ever in the control alone.
+    await page.focus(selector);
+    await page.keyboard.down("Control");
+    await page.keyboard.press("KeyA");
+    await page.keyboard.up("Control");
+    if (value) await page.keyboard.type(value);
+    else await page.keyboard.press("Backspace");
+  }
+}
+const figures = () => page.$$eval("[data-key]", (all) => all.map((e) =>
+  ({ key: e.dataset.key, unit: e.dataset.unit, text: e.textContent })));
+const inputs = () => page.$$eval("#settings input, #settings select", (all) =>
+  Object.fromEntries(all.map((e) => [e.id.slice(2), e.value])));
+
+// Every figure on screen against the native report, the bar's parts against its bytes.
+async function compare(flags, what) {
+  const { report, errors } = native(flags);
+  if (!check(report, `${what}: numbers refuses ${JSON.stringify(flags)}: ${errors}`)) return;
+  const shownFigures = await figures();
+  let compared = 0;
+  for (const f of shownFigures) {
+    if (f.key === "over") continue;
+    const v = lookup(report, f.key);
+    const want = typeof v === "boolean" ? (v ? "yes" : "no") : shown[f.unit](v);
+    compared += check(f.text === want, `${what}: ${f.key} shows "${f.text}", numbers says "${want}"`) === true;
+  }
+  for (const key of ["per_gpu.weights_bytes", "expected_peak.total_bytes", "comm_per_step.tp_bytes_per_gpu",
+    "pipeline.bubble_fraction", "step.seconds", "step.mfu", "step.tokens_per_second_per_gpu"])
+    check(shownFigures.some((f) => f.key === key), `${what}: ${key} is not shown`);
+  const bar = await page.$$eval("svg.stack rect", (all) => Object.fromEntries(all.map((r) =>
+    [r.dataset.part, Number(r.getAttribute("width"))])));
+  const per = report.per_gpu;
+  const scale = bar.weights / per.weights_bytes;
+  for (const part of ["gradients", "optimizer", "activations"])
+    check(Math.abs(bar[part] - per[`${part}_bytes`] * scale) < 1e-6, `${what}: the ${part} bar is ${bar[part]} wide`);
+  const over = per.total_bytes - per.capacity_bytes;
+  check((bar.over ?? 0) > 0 === over > 0, `${what}: hatched ${bar.over} for ${over} bytes over capacity`);
+  if (over > 0) {
+    const label = shownFigures.find((f) => f.key === "over")?.text;
+    check(label === `over by ${shown.GB(over)}`, `${what}: the overflow reads "${label}"`);
+    check(Math.abs(bar.over - over * scale) < 1e-6, `${what}: the hatched part is ${bar.over} wide`);
+  }
+  console.log(`${what}: ${compared} figures equal to numbers' (${over > 0 ? "over capacity" : "fits"})`);
+  return shownFigures;
+}
+
+// A refused value: the engine's lines beside the control (or at the top), the last result kept.
+async function refuse(flags, flag, value, placeAt) {
+  const before = await figures();
+  await set(flag, value);
+  const { errors } = native({ ...flags, [flag]: value });
+  if (!check(errors, `${flag} ${value}: numbers takes it`)) return;
+  const beside = await page.$eval(`[id="in${flag}-error"]`, (e) => e.textContent);
+  const top = await page.$$eval("#problems p", (all) => all.map((p) => p.textContent));
+  const invalid = await page.$eval(`[id="in${flag}"]`, (e) => e.getAttribute("aria-invalid"));
+  if (placeAt === "beside") {
+    check(beside === errors.join(" "), `${flag} ${value}: beside the control "${beside}", numbers says "${errors}"`);
+    check(invalid === "true", `${flag} ${value}: the control is not marked invalid`);
+  } else {
+    check(errors.every((e) => top.includes(e)), `${flag} ${value}: at the top ${JSON.stringify(top)}, numbers says "${errors}"`);
+    check(beside === "", `${flag} ${value}: "${beside}" beside the control, though the line names no flag`);
+  }
+  check(JSON.stringify(await figures()) === JSON.stringify(before), `${flag} ${value}: the last result changed`);
+  await set(flag, flags[flag] ?? "");
+  check(await page.$eval(`[id="in${flag}-error"]`, (e) => e.textContent) === "", `${flag}: the error stays after the fix`);
+  console.log(`${flag} ${value}: "${errors[0]}" shown ${placeAt}, the last result kept`);
+}
+
+async function axeRun(scheme) {
+  await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: scheme }]);
+  await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => (await axe.run(document)).violations);
+  for (const v of violations) failures.push(`axe (${scheme}): ${v.id}: ${v.help} at ${v.nodes.map((n) => n.target).join(" ")}`);
+  console.log(`axe (${scheme}): ${violations.length} violations`);
+}
+
+try {
+  await page.goto(`${url}#--model=llama-2-70b&--gpus=8`, { waitUntil: "load" });
+  await ready();
+  await compare({ "--model": "llama-2-70b", "--gpus": "8" }, "from the fragment");
+  const flags = { "--model": "llama-2-70b", "--gpus": "64", "--tp": "8", "--pp": "2", "--zero": "1",
+    "--micro-batches": "8", "--schedule": "1f1b", "--recompute": "selective", "--gpu": "h200-sxm-141gb" };
+  for (const [flag, value] of Object.entries(flags)) await set(flag, value);
+  const result = await compare(flags, "set through the controls");
+  await refuse(flags, "--tp", "0", "beside");
+  await refuse(flags, "--network", "fast", "beside");
+  await refuse(flags, "--tp", "3", "at the top");
+  const hash = await page.evaluate(() => location.hash);
+  const want = `#${Object.entries(flags).map(([k, v]) => `${k}=${v}`).join("&")}`;
+  check([...new URLSearchParams(hash.slice(1))].sort().join() === [...new URLSearchParams(want.slice(1))].sort().join(),
+    `the fragment is ${hash}, not ${want}`);
+  const before = await inputs();
+  await page.reload({ waitUntil: "load" });
+  await ready();
+  check(JSON.stringify(await inputs()) === JSON.stringify(before), "a reload gives other inputs");
+  check(JSON.stringify(await figures()) === JSON.stringify(result), "a reload gives other figures");
+  console.log(`fragment: ${hash} round-trips through a reload`);
+  await axeRun("light");
+  await axeRun("dark");
+  await page.setViewport({ width: 390, height: 844 });
+  const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
+  check(widths[0] <= widths[1], `at 390 px the page scrolls to ${widths[0]} px of ${widths[1]}`);
+  console.log(`phone: ${widths[0]} px wide in ${widths[1]}`);
+} finally {
+  await browser.close();
+}
+failures.push(...problems);
+for (const f of failures) console.error(`FAIL: ${f}`);
+console.log(failures.length ? `${failures.length} failures` : "the calculator page passes in chromium");
+process.exit(failures.length ? 1 : 0);

@@ -1,0 +1,96 @@
+// The calculator page as written (render/calc_page, `shardreel calculator`): base64 by RFC 4648's
+// vectors, the page's module element holding exactly the module's bytes, its script beginning
+// with calc/calc.js as it is, the film's palette as its colours; and the command finding the
+// module beside the binary, or exiting 1 naming it. The page in a browser is
+// tests/calc/calc_page_test.mjs.
+#include "render/calc_page/calc_page.hpp"
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+
+#include "tests/render/cli.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using render_test::q;
+
+// The text of the element that opens with `open` (its whole start tag), up to its end tag.
+std::string element_text(const std::string& page, const std::string& open) {
+    const std::size_t at = page.find(open);
+    REQUIRE(at != std::string::npos);
+    const std::size_t from = at + open.size();
+    return page.substr(from, page.find("</script>", from) - from);
+}
+
+const std::string kModuleTag = "<script id=\"calc-module\" type=\"application/octet-stream\">";
+
+std::string every_byte() {
+    std::string bytes;
+    for (int b = 0; b < 256; ++b) bytes += static_cast<char>(b);
+    return bytes;
+}
+
+}  // namespace
+
+TEST_CASE("base64 gives RFC 4648's test vectors", "[calc_page]") {
+    CHECK(render::base64("") == "");
+    CHECK(render::base64("f") == "Zg==");
+    CHECK(render::base64("fo") == "Zm8=");
+    CHECK(render::base64("foo") == "Zm9v");
+    CHECK(render::base64("foob") == "Zm9vYg==");
+    CHECK(render::base64("fooba") == "Zm9vYmE=");
+    CHECK(render::base64("foobar") == "Zm9vYmFy");
+    CHECK(render::base64(std::string("\xff\x00\xfe", 3)) == "/wD+");
+}
+
+TEST_CASE("the calculator page holds the module, calc.js as it is and the film's palette",
+          "[calc_page]") {
+    const std::string page = render::calculator_page(every_byte());
+    CHECK(element_text(page, kModuleTag) == render::base64(every_byte()));
+    const std::string calc_js = render_test::slurp(fs::path(SHARDREEL_SOURCE_DIR) / "calc/calc.js");
+    CHECK(element_text(page, "<script type=\"module\">\n").substr(0, calc_js.size()) == calc_js);
+    // The style's first two lines: STYLE.md's light and dark palettes (story/scene/theme.cpp).
+    const std::string style = element_text(page, "<style>\n");
+    CHECK(render_test::lines_of(style).at(0) ==
+          ":root{color-scheme:light dark;--weights:#0072B2;--gradients:#B36B00;--optimizer:#A0508A;"
+          "--activations:#007A5A;--comm:#C04F00;--bg:#FFFFFF;--panel:#F6F8FA;--line:#D0D7DE;"
+          "--fg:#1F2328;--muted:#59636E;}");
+    CHECK(render_test::lines_of(style).at(1) ==
+          "@media (prefers-color-scheme: dark){:root{--weights:#56B4E9;--gradients:#E69F00;"
+          "--optimizer:#CC79A7;--activations:#009E73;--comm:#D55E00;--bg:#0E1117;--panel:#161B22;"
+          "--line:#30363D;--fg:#E6EDF3;--muted:#8B949E;}}");
+}
+
+TEST_CASE("shardreel calculator writes DIR/index.html around the module beside it, without libav",
+          "[calc_page]") {
+    render_test::TempDir tmp;
+    const fs::path bin = tmp.path / "bin";
+    fs::create_directories(bin);
+    fs::copy_file(SHARDREEL_BINARY, bin / "shardreel");
+    render_test::write_text(bin / "shardreel-calc.wasm", every_byte());
+    // LD_DEBUG=libs: the loader logs each library it maps on stderr (a core command, no libav).
+    const auto run = render_test::run_shell("LD_DEBUG=libs " + q(bin / "shardreel") +
+                                            " calculator -o " + q(tmp.path / "page"));
+    REQUIRE(run.exit_code == 0);
+    CHECK(render_test::initialised(run.err, "libcairo.so"));  // the log is there to read
+    CHECK_FALSE(render_test::initialised(run.err, "libavcodec.so"));
+    CHECK(render_test::lines_of(run.out) ==
+          std::vector<std::string>{(tmp.path / "page/index.html").string()});
+    const std::string page = render_test::slurp(tmp.path / "page/index.html");
+    CHECK(element_text(page, kModuleTag) == render::base64(every_byte()));
+}
+
+TEST_CASE("shardreel calculator exits 1 naming the module it cannot find", "[calc_page]") {
+    render_test::TempDir tmp;
+    fs::copy_file(SHARDREEL_BINARY, tmp.path / "shardreel");
+    const auto run = render_test::run_shell(q(tmp.path / "shardreel") + " calculator -o " +
+                                            q(tmp.path / "page"));
+    CHECK(run.exit_code == 1);
+    CHECK(render_test::lines_of(run.err) ==
+          std::vector<std::string>{"shardreel: error: cannot read the calculator module " +
+                                   (tmp.path / "shardreel-calc.wasm").string() +
+                                   ": No such file or directory (built with -DSHARDREEL_CALC=ON)"});
+    CHECK_FALSE(fs::exists(tmp.path / "page"));
+}
