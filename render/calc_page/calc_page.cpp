@@ -22,16 +22,13 @@ std::string css_hex(story::Color c) {
 // The film's colours by meaning, as the page's CSS variables.
 std::string palette_vars(story::ThemeName theme) {
     const story::Palette& p = story::palette(theme);
-    const std::pair<const char*, story::Color> vars[] = {{"weights", p.weights},
-                                                         {"gradients", p.gradients},
-                                                         {"optimizer", p.optimizer},
-                                                         {"activations", p.activations},
-                                                         {"comm", p.comm},
-                                                         {"bg", p.background},
-                                                         {"panel", p.panel},
-                                                         {"line", p.grid},
-                                                         {"fg", p.text},
-                                                         {"muted", p.muted}};
+    const std::pair<const char*, story::Color> vars[] = {
+        {"weights", p.weights},     {"gradients", p.gradients},
+        {"optimizer", p.optimizer}, {"activations", p.activations},
+        {"comm", p.comm},           {"idle", p.idle},
+        {"bg", p.background},       {"panel", p.panel},
+        {"line", p.grid},           {"fg", p.text},
+        {"muted", p.muted}};
     std::string out;
     for (const auto& [name, colour] : vars)
         out += std::string("--") + name + ":" + css_hex(colour) + ";";

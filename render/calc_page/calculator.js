@@ -38,30 +38,49 @@ function output(id, title, chapters, ...body) {
     el("p", { class: "chapter" }, `Explained in the film: ${names}.`));
 }
 
-// The per-GPU stack against the card's capacity; what is over it hatched, as the film spills it.
-function stackBar(per) {
-  const width = 600, top = 28, height = 44;
-  const scale = (width - 2) / Math.max(per.total_bytes, per.capacity_bytes);
-  const svg = el("svg:svg", { class: "stack", viewBox: `0 0 ${width} ${top + height + 26}`, role: "img",
-    "aria-label": `${FORMATS.GB(per.total_bytes)} per GPU against ${FORMATS.GB(per.capacity_bytes)}` });
+// The stage of the expected peak (the first or the last), and its terms as the film stacks
+// them: the four of the on-paper stack, then the rest (buffers, gathers, logits, reserve, context).
+function peakStack(r) {
+  const { first_stage: first, last_stage: last } = r.expected_peak;
+  const stage = first.total_bytes >= last.total_bytes ? first : last;
+  const parts = Object.fromEntries(STACK.map(([part]) => [part, stage[`${part}_bytes`]]));
+  parts.other = stage.total_bytes - Object.values(parts).reduce((a, b) => a + b, 0);
+  return { parts, total: stage.total_bytes };
+}
+
+// One row of the bar: its parts from x = 1, what is over capacity hatched and labelled.
+function barRow(svg, row, y, { parts, total }, scale, capacity) {
+  const height = 34;
+  svg.append(el("svg:text", { x: 1, y: y - 8 }, row === "paper" ? "On paper" : "Expected peak"));
+  let x = 1;
+  for (const [part, bytes] of Object.entries(parts)) {
+    svg.append(el("svg:rect", { class: `s-${part}`, "data-row": row, "data-part": part, x, y, width: bytes * scale, height }));
+    x += bytes * scale;
+  }
+  const over = total - capacity;
+  if (over <= 0) return;
+  const cap = 1 + capacity * scale;
+  svg.append(el("svg:rect", { class: "over", "data-row": row, "data-part": "over", x: cap, y, width: over * scale, height }));
+  svg.append(el("svg:text", { x: 598, y: y - 8, "text-anchor": "end", "data-over": row }, `over by ${FORMATS.GB(over)}`));
+}
+
+// The per-GPU stack on paper and at the expected peak against the card's capacity (a dashed
+// line), in the film's colours; what is over capacity hatched, as the film spills it.
+function stackBar(r) {
+  const per = r.per_gpu, peak = peakStack(r);
+  const capacity = per.capacity_bytes;
+  const scale = 598 / Math.max(per.total_bytes, peak.total, capacity);
+  const svg = el("svg:svg", { class: "stack", viewBox: "0 0 600 150", role: "img", "aria-label":
+    `${FORMATS.GB(per.total_bytes)} per GPU on paper, ${FORMATS.GB(peak.total)} at the expected peak, ` +
+    `against ${FORMATS.GB(capacity)}` });
   svg.append(el("svg:defs", {}, el("svg:pattern", { id: "over-hatch", class: "hatch", width: 10, height: 10,
     patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, el("svg:line", { x1: 0, y1: 0, x2: 0, y2: 10 }))));
-  let x = 1;
-  for (const [part] of STACK) {
-    const w = per[`${part}_bytes`] * scale;
-    svg.append(el("svg:rect", { class: `s-${part}`, "data-part": part, x, y: top, width: w, height }));
-    x += w;
-  }
-  const cap = 1 + per.capacity_bytes * scale;
-  const over = per.total_bytes - per.capacity_bytes;
-  if (over > 0) {
-    svg.append(el("svg:rect", { class: "over", "data-part": "over", x: cap, y: top, width: over * scale, height }));
-    svg.append(el("svg:text", { x: Math.min(cap + 6, width - 150), y: top - 8, "data-key": "over" },
-      `over by ${FORMATS.GB(over)}`));
-  }
-  svg.append(el("svg:line", { class: "capacity", x1: cap, x2: cap, y1: top - 4, y2: top + height + 4 }));
-  svg.append(el("svg:text", { x: Math.min(cap, width - 150), y: top + height + 20 },
-    `capacity ${FORMATS.GB(per.capacity_bytes)}`));
+  barRow(svg, "paper", 24, { parts: Object.fromEntries(STACK.map(([p]) => [p, per[`${p}_bytes`]])),
+    total: per.total_bytes }, scale, capacity);
+  barRow(svg, "peak", 86, peak, scale, capacity);
+  const cap = 1 + capacity * scale;
+  svg.append(el("svg:line", { class: "capacity", x1: cap, x2: cap, y1: 18, y2: 124 }));
+  svg.append(el("svg:text", { x: Math.min(cap, 450), y: 142 }, `capacity ${FORMATS.GB(capacity)}`));
   return svg;
 }
 
@@ -69,13 +88,14 @@ function memoryOutput(r) {
   const per = r.per_gpu;
   const legend = el("ul", { class: "legend" }, ...STACK.map(([part, label]) =>
     el("li", {}, el("i", { class: `s-${part}` }), `${label} `, el("span", { "data-key": `per_gpu.${part}_bytes`,
-      "data-unit": "GB" }, FORMATS.GB(per[`${part}_bytes`])))));
+      "data-unit": "GB" }, FORMATS.GB(per[`${part}_bytes`])))),
+    el("li", {}, el("i", { class: "s-other" }), "Other terms of the expected peak"));
   const table = el("table", {}, el("tbody", {},
     row("On paper, per GPU", figure(r, "per_gpu.total_bytes", "GB")),
     row("Card's capacity", figure(r, "per_gpu.capacity_bytes", "GB")),
     row("Fits", el("td", { class: "fits", "data-key": "per_gpu.fits" }, per.fits ? "yes" : "no"))));
   return output("memory", "Memory per GPU", ["Why a large model does not fit", "ZeRO: stop keeping copies",
-    "Activation checkpointing"], stackBar(per), legend, table);
+    "Activation checkpointing"], stackBar(r), legend, table);
 }
 
 // The expected peak: each term of the first and the last pipeline stage, as the report lists them.

@@ -79,7 +79,6 @@ async function compare(flags, what) {
   const shownFigures = await figures();
   let compared = 0;
   for (const f of shownFigures) {
-    if (f.key === "over") continue;
     const v = lookup(report, f.key);
     const want = typeof v === "boolean" ? (v ? "yes" : "no") : shown[f.unit](v);
     compared += check(f.text === want, `${what}: ${f.key} shows "${f.text}", numbers says "${want}"`) === true;
@@ -87,19 +86,27 @@ async function compare(flags, what) {
   for (const key of ["per_gpu.weights_bytes", "expected_peak.total_bytes", "comm_per_step.tp_bytes_per_gpu",
     "pipeline.bubble_fraction", "step.seconds", "step.mfu", "step.tokens_per_second_per_gpu"])
     check(shownFigures.some((f) => f.key === key), `${what}: ${key} is not shown`);
-  const bar = await page.$$eval("svg.stack rect", (all) => Object.fromEntries(all.map((r) =>
-    [r.dataset.part, Number(r.getAttribute("width"))])));
+  const bars = await page.$$eval("svg.stack rect", (all) => all.map((r) =>
+    [r.dataset.row, r.dataset.part, Number(r.getAttribute("width"))]));
+  const labels = await page.$$eval("[data-over]", (all) => Object.fromEntries(all.map((t) => [t.dataset.over, t.textContent])));
   const per = report.per_gpu;
-  const scale = bar.weights / per.weights_bytes;
-  for (const part of ["gradients", "optimizer", "activations"])
-    check(Math.abs(bar[part] - per[`${part}_bytes`] * scale) < 1e-6, `${what}: the ${part} bar is ${bar[part]} wide`);
-  const over = per.total_bytes - per.capacity_bytes;
-  check((bar.over ?? 0) > 0 === over > 0, `${what}: hatched ${bar.over} for ${over} bytes over capacity`);
-  if (over > 0) {
-    const label = shownFigures.find((f) => f.key === "over")?.text;
-    check(label === `over by ${shown.GB(over)}`, `${what}: the overflow reads "${label}"`);
-    check(Math.abs(bar.over - over * scale) < 1e-6, `${what}: the hatched part is ${bar.over} wide`);
+  const { first_stage: first, last_stage: last } = report.expected_peak;
+  const stage = first.total_bytes >= last.total_bytes ? first : last;
+  const scale = bars[0][2] / per.weights_bytes;
+  const rows = { paper: [per, per.total_bytes], peak: [stage, stage.total_bytes] };
+  for (const [row, [bytes, total]] of Object.entries(rows)) {
+    const bar = Object.fromEntries(bars.filter(([r]) => r === row).map(([, part, w]) => [part, w]));
+    for (const part of ["weights", "gradients", "optimizer", "activations"])
+      check(Math.abs(bar[part] - bytes[`${part}_bytes`] * scale) < 1e-6, `${what}: the ${row} ${part} bar is ${bar[part]} wide`);
+    const other = total - ["weights", "gradients", "optimizer", "activations"].reduce((a, p) => a + bytes[`${p}_bytes`], 0);
+    check(Math.abs((bar.other ?? 0) - other * scale) < 1e-6, `${what}: the ${row} row's other terms are ${bar.other} wide`);
+    const over = total - per.capacity_bytes;
+    check((bar.over ?? 0) > 0 === over > 0, `${what}: ${row} hatched ${bar.over} for ${over} bytes over capacity`);
+    if (over <= 0) continue;
+    check(labels[row] === `over by ${shown.GB(over)}`, `${what}: the ${row} overflow reads "${labels[row]}"`);
+    check(Math.abs(bar.over - over * scale) < 1e-6, `${what}: the ${row} hatched part is ${bar.over} wide`);
   }
+  const over = per.total_bytes - per.capacity_bytes;
   console.log(`${what}: ${compared} figures equal to numbers' (${over > 0 ? "over capacity" : "fits"})`);
   return shownFigures;
 }
