@@ -86,4 +86,13 @@ void check_alone_and_after(const story::Narration& n, const std::vector<std::str
           slurp(dir.path / "after/speech" / (speech(after, 2).key + ".f32")));
 }
 
+void check_four_marks_in_order(const story::Speech& s, double first) {
+    REQUIRE(s.marks.size() == 4);
+    CHECK(s.marks[0] < first);
+    CHECK(s.marks[0] < s.marks[1]);
+    CHECK(s.marks[1] < s.marks[2]);
+    CHECK(s.marks[2] < s.marks[3]);
+    CHECK(s.marks[3] < s.seconds - 0.3);
+}
+
 }  // namespace render_test

@@ -40,6 +40,10 @@ const story::Speech& speech(const story::Storyboard& b, std::size_t beat = 0);
 std::vector<float> pcm(const story::Storyboard& b, const std::filesystem::path& cache,
                        std::size_t beat = 0);
 
+// The four bookmarks of `s` fall in order inside the speech: the first within `first` seconds of
+// the trimmed line's start, the last at least 0.3 s before its end (a word still to be said).
+void check_four_marks_in_order(const story::Speech& s, double first);
+
 // A worker speaks one line after another in one process: what the engine keeps from a line must
 // not change the next one's sound. lines[2] is spoken alone, then third of four in one worker.
 void check_alone_and_after(const story::Narration& n, const std::vector<std::string>& lines);
