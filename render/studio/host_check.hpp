@@ -17,14 +17,12 @@ class HostCheck {
     // The studio listening on host:port, with the names --allow-host adds.
     HostCheck(const std::string& host, int port, const std::vector<std::string>& allowed);
 
-    // nullopt: answer the request whose Host header is `header` (absent: nullopt given as
-    // `present` false); else why not, one line.
+    // nullopt: answer the request whose Host header is `header` (`present` false: it has
+    // none); else why not, one line.
     std::optional<std::string> refuse(bool present, const std::string& header) const;
 
-    const std::vector<std::string>& names() const { return names_; }  // lower case
-
   private:
-    std::vector<std::string> names_;
+    std::vector<std::string> names_;  // lower case, IPv6 addresses in brackets
     int port_;
 };
 
