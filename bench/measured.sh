@@ -42,7 +42,8 @@ flags() {
 }
 
 # model, measured GiB (nan: did not complete), predicted bytes (nan: refused), fits (0/1),
-# nodes, measured and predicted tokens/s per GPU
+# nodes, measured and predicted tokens/s per GPU, then the layout without its ZeRO stage
+# (mbs:acc:dp:pp:tp) and the stage
 predict() {
   local key=per_gpu.total_bytes
   [ "$has_peak" = 1 ] && key=expected_peak.first_stage.allocator_bytes
@@ -54,24 +55,44 @@ predict() {
         echo "$out" | awk -F, -v m="$model" -v mem="$mem" -v key="$key" -v n="$nodes" -v t="$tok" '
           $1 == key { peak = $2 } $1 == "per_gpu.fits" { fits = ($2 == "true") }
           $1 == "step.tokens_per_second_per_gpu" { speed = $2 }
-          END { print m, mem, peak, fits, n, t, speed }'
+          END { printf "%s %s %s %s %s %s %s ", m, mem, peak, fits, n, t, speed }'
       else
-        echo "$model $mem nan 0 $nodes $tok nan"
+        echo -n "$model $mem nan 0 $nodes $tok nan "
       fi
+      echo "$mbs:$acc:$dp:$pp:$tp $zero"
     done
 }
+
+# Medians and Spearman's rank correlation (ties share their mean rank), for the tables below.
+stats='
+  function median(list, n,   i, j, t) {
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && list[j - 1] > list[j]; j--) {
+      t = list[j]; list[j] = list[j - 1]; list[j - 1] = t }
+    return n % 2 ? list[(n + 1) / 2] : (list[n / 2] + list[n / 2 + 1]) / 2
+  }
+  function ranks(x, n, r,   i, j, k, t, idx) {
+    for (i = 1; i <= n; i++) idx[i] = i
+    for (i = 2; i <= n; i++) for (j = i; j > 1 && x[idx[j - 1]] > x[idx[j]]; j--) {
+      t = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = t }
+    for (i = 1; i <= n; i = k + 1) {
+      for (k = i; k < n && x[idx[k + 1]] == x[idx[i]]; k++) {}
+      for (j = i; j <= k; j++) r[idx[j]] = (i + k) / 2
+    }
+  }
+  function rho(x, y, n,   i, m, cov, va, vb, rx, ry) {
+    ranks(x, n, rx); ranks(y, n, ry); m = (n + 1) / 2; cov = va = vb = 0
+    for (i = 1; i <= n; i++) {
+      cov += (rx[i] - m) * (ry[i] - m); va += (rx[i] - m) ^ 2; vb += (ry[i] - m) ^ 2 }
+    return cov / sqrt(va * vb)
+  }
+'
 
 rows=$(mktemp)
 trap 'rm -f "$rows"' EXIT
 predict >"$rows"
 echo "| model | runs | completed | median abs error of peak memory | fits right |"
 echo "|---|---:|---:|---:|---:|"
-awk '
-  function median(list, n,   i, j, t) {
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && list[j - 1] > list[j]; j--) {
-      t = list[j]; list[j] = list[j - 1]; list[j - 1] = t }
-    return n % 2 ? list[(n + 1) / 2] : (list[n / 2] + list[n / 2 + 1]) / 2
-  }
+awk "$stats"'
   function add(k, ran, fits, err) {
     runs[k]++; right[k] += (fits == ran)
     if (ran && err != "") { done[k]++; errors[k, done[k]] = err }
@@ -94,21 +115,7 @@ awk '
 echo
 echo "| group | completed runs | Spearman, predicted vs measured tokens/s/GPU | first choice / best measured |"
 echo "|---|---:|---:|---:|"
-awk '
-  function ranks(x, n, r,   i, j, k, t, idx) {
-    for (i = 1; i <= n; i++) idx[i] = i
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && x[idx[j - 1]] > x[idx[j]]; j--) {
-      t = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = t }
-    for (i = 1; i <= n; i = k + 1) {
-      for (k = i; k < n && x[idx[k + 1]] == x[idx[i]]; k++) {}
-      for (j = i; j <= k; j++) r[idx[j]] = (i + k) / 2
-    }
-  }
-  function median(list, n,   i, j, t) {
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && list[j - 1] > list[j]; j--) {
-      t = list[j]; list[j] = list[j - 1]; list[j - 1] = t }
-    return n % 2 ? list[(n + 1) / 2] : (list[n / 2] + list[n / 2 + 1]) / 2
-  }
+awk "$stats"'
   $6 != "nan" && $7 != "nan" {
     g = $1 " on " $5 " nodes"; if (!(g in size)) order[++groups] = g
     k = ++size[g]; pred[g, k] = $7; meas[g, k] = $6; fit[g, k] = $4
@@ -121,13 +128,34 @@ awk '
         if (b[i] > best) best = b[i]
         if (fit[g, i] && (!first || a[i] > a[first])) first = i
       }
-      ranks(a, n, ra); ranks(b, n, rb); m = (n + 1) / 2; cov = va = vb = 0
-      for (i = 1; i <= n; i++) {
-        cov += (ra[i] - m) * (rb[i] - m); va += (ra[i] - m) ^ 2; vb += (rb[i] - m) ^ 2 }
-      rho[q] = cov / sqrt(va * vb); share[q] = first ? b[first] / best : 0
-      printf "| %s | %d | %.2f | %.0f%% |\n", g, n, rho[q], 100 * share[q]
-      delete a; delete b; delete ra; delete rb
+      corr[q] = rho(a, b, n); share[q] = first ? b[first] / best : 0
+      printf "| %s | %d | %.2f | %.0f%% |\n", g, n, corr[q], 100 * share[q]
+      delete a; delete b
     }
-    printf "| median of %d groups | | %.2f | %.0f%% |\n", groups, median(rho, groups),
+    printf "| median of %d groups | | %.2f | %.0f%% |\n", groups, median(corr, groups),
       100 * median(share, groups)
+  }' "$rows"
+echo
+# The benchmark against itself: layouts run twice, with ZeRO 0 and 1 (the same matmuls and
+# collectives but for one all-gather of the weights after the step), both completed. Per group
+# with at least 5 such pairs, the Spearman correlation of one run's tokens/s/GPU against its
+# twin's (what any model of the layout can at best expect), and the model's against the ZeRO-1
+# runs over the same layouts.
+echo "| group | layouts run with ZeRO 0 and 1 | Spearman, ZeRO-0 run vs its ZeRO-1 twin | Spearman, predicted vs ZeRO-1 run |"
+echo "|---|---:|---:|---:|"
+awk "$stats"'
+  $6 != "nan" && $7 != "nan" {
+    g = $1 " on " $5 " nodes"; k = g SUBSEP $8
+    if ($9 == 0) zero0[k] = $6; else { zero1[k] = $6; pred[k] = $7 }
+    if (!(g in seen)) { seen[g] = 1; order[++groups] = g }
+  }
+  END {
+    for (k in zero0) if (k in zero1) { split(k, part, SUBSEP); g = part[1]; n = ++size[g]
+      a[g, n] = zero0[k]; b[g, n] = zero1[k]; p[g, n] = pred[k] }
+    for (q = 1; q <= groups; q++) {
+      g = order[q]; n = size[g]; if (n < 5) continue
+      for (i = 1; i <= n; i++) { x[i] = a[g, i]; y[i] = b[g, i]; z[i] = p[g, i] }
+      printf "| %s | %d | %.2f | %.2f |\n", g, n, rho(x, y, n), rho(z, y, n)
+      delete x; delete y; delete z
+    }
   }' "$rows"

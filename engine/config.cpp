@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "engine/names.hpp"
+#include "engine/stages.hpp"
 
 namespace engine {
 namespace {
@@ -267,6 +268,26 @@ void check_cluster(Problems& out, const Config& c) {
     at_least_one(out, "gpus_per_node", c.cluster.gpus_per_node);
 }
 
+bool last_stage_empty(const Config& c, int pp) {
+    return stage_shapes(c.model, pp, StageSplit::compute).back().empty();
+}
+
+// nanotron's build_model moves on to the next stage once a block passes the stage's share of the
+// cost, and sends the labels to the stage it ends on: when the output layer, the fp32 cast and the
+// loss land before the last stage, the labels go to a stage without the loss, and the run fails
+// (65 of the 66 runs of the benchmark's 1B on 16 stages; tests/data/measured/).
+void check_stage_split(Problems& out, const Config& c) {
+    const int pp = c.layout.pp;
+    if (c.layout.pipeline_split != StageSplit::compute || pp < 2 || !last_stage_empty(c, pp))
+        return;
+    int fit = pp - 1;
+    while (fit > 1 && (c.layout.gpus % fit != 0 || last_stage_empty(c, fit))) --fit;
+    out.push_back("pipeline_split = compute leaves the last of pp = " + std::to_string(pp) +
+                  " stages without a block: the loss lands before it, and the labels are sent "
+                  "to a stage without the loss (use pp=" +
+                  std::to_string(fit) + ", or pipeline_split = layers)");
+}
+
 }  // namespace
 
 std::vector<std::string> validate(const Config& c) {
@@ -278,6 +299,7 @@ std::vector<std::string> validate(const Config& c) {
     check_offload(out, c);
     check_training(out, c);
     check_cluster(out, c);
+    if (out.empty()) check_stage_split(out, c);
     return out;
 }
 

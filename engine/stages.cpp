@@ -12,13 +12,14 @@ std::vector<StageShape> even_split(const ModelSpec& m, int pp) {
     const int per = (m.layers + pp - 1) / pp;
     std::vector<StageShape> stages(pp);
     for (int s = 0; s < pp; ++s) stages[s].layers = std::clamp(m.layers - s * per, 0, per);
-    stages.front().embedding = stages.back().head = true;
+    stages.front().embedding = stages.back().head = stages.back().loss = true;
     return stages;
 }
 
 // What nanotron's build_model weighs a block by (LlamaModel.get_block_compute_costs): a layer its
 // weight matrices, which is what a token multiplies (norm weights and biases are not matrices),
-// the output layer vocab x hidden; the embedding, final norm, fp32 cast and loss nothing.
+// the output layer vocab x hidden; the embedding, final norm, fp32 cast and loss nothing (each a
+// block of its own: nanotron's LlamaForTraining).
 double layer_cost(const ModelSpec& m) {
     const double h = m.hidden;
     const double vectors = m.arch == Arch::gpt ? 9 * h + m.ffn : 2 * h;
@@ -44,13 +45,15 @@ std::vector<StageShape> compute_split(const ModelSpec& m, int pp) {
     for (int l = 0; l < m.layers; ++l) ++stages[place(layer)].layers;
     place(0);  // the final norm
     stages[place(head)].head = true;
+    place(0);  // the logits' cast to fp32
+    stages[place(0)].loss = true;
     return stages;
 }
 
 }  // namespace
 
 std::vector<StageShape> stage_shapes(const ModelSpec& m, int pp, StageSplit split) {
-    if (pp <= 1) return {StageShape{m.layers, true, true}};
+    if (pp <= 1) return {StageShape{m.layers, true, true, true}};
     return split == StageSplit::compute ? compute_split(m, pp) : even_split(m, pp);
 }
 

@@ -10,7 +10,10 @@ namespace engine {
 
 struct StageShape {
     int layers = 0;
-    bool embedding = false, head = false;  // the input embedding; the output layer and the loss
+    // The input embedding; the output layer; the fp32 cast of its logits and the loss (on the
+    // output layer's stage, or after it when a split by compute moves on between them).
+    bool embedding = false, head = false, loss = false;
+    bool empty() const { return layers == 0 && !embedding && !head && !loss; }
     bool operator==(const StageShape&) const = default;
 };
 

@@ -111,3 +111,19 @@ TEST_CASE("training sizes and link bandwidths") {
     c.model.params = 0;
     CHECK(validate(c) == Messages{"params must be positive (got 0)"});
 }
+
+TEST_CASE("a split by compute that leaves the last stage without a block is refused") {
+    Config c = engine_test::config_for(engine_test::nanotron_model("1B"), 128, 1, 16);
+    c.layout.pipeline_split = StageSplit::compute;
+    const auto problems = validate(c);
+    REQUIRE(problems.size() == 1);
+    CHECK(problems[0] ==
+          "pipeline_split = compute leaves the last of pp = 16 stages without a block: the loss "
+          "lands before it, and the labels are sent to a stage without the loss (use pp=8, or "
+          "pipeline_split = layers)");
+    c.layout.pipeline_split = StageSplit::layers;  // one layer a stage
+    CHECK(validate(c).empty());
+    c.layout.pipeline_split = StageSplit::compute;
+    c.layout.pp = 8;  // the cast and loss on the last stage
+    CHECK(validate(c).empty());
+}

@@ -89,8 +89,9 @@ TEST_CASE("measured runs: every row of the benchmark builds a configuration") {
     // 20 rows' dp x mbs x grad_acc is not their gbs of 256 (16 to 4,096 sequences): the memory
     // follows the micro-batch and the micro-batches they ran, which the row gives.
     CHECK(other_batch == 20);
-    // More stages than layers (1B on 32 to 128, 8B on 64 and 128): none of them ran.
-    CHECK(refused == 58);
+    // More stages than layers (1B on 32 to 128, 8B on 64 and 128): none of them ran. And the 1B
+    // on 16 stages split by compute, whose last stage holds no block: 65 of those 66 failed.
+    CHECK(refused == 124);
 }
 
 // Before the expected peak, the first-order figure on paper (model states and activations) was
@@ -98,31 +99,31 @@ TEST_CASE("measured runs: every row of the benchmark builds a configuration") {
 TEST_CASE("measured runs: on paper is the first-order figure, far below the measured peak") {
     const Figures one = figures("1B", false), eight = figures("8B", false),
                   all = figures("", false);
-    CHECK(one.median() == Approx(0.5855).margin(5e-5));
+    CHECK(one.median() == Approx(0.5854).margin(5e-5));
     CHECK(eight.median() == Approx(0.4795).margin(5e-5));
-    CHECK(all.median() == Approx(0.5335).margin(5e-5));
-    CHECK(all.fits_accuracy() == Approx(0.7782).margin(5e-5));
+    CHECK(all.median() == Approx(0.5334).margin(5e-5));
+    CHECK(all.fits_accuracy() == Approx(0.8172).margin(5e-5));
 }
 
 // The targets (issue 32): median |error| under 10% over the runs that completed, and fits right
-// for at least 95% of all runs. Reached: 7.80% (1B 10.16%, 8B 5.53%) and 90.1%. What is left of
+// for at least 95% of all runs. Reached: 7.79% (1B 10.12%, 8B 5.53%) and 93.2%. What is left of
 // the error is mostly tensor parallelism across nodes (tp 16 and 32), where the runs hold 15-40%
 // more than the model finds, and the allocator's scatter: the same layout measured on other node
-// counts differs by up to 50%. Fits: about 180 runs that did not complete are predicted to fit,
-// half of them under 40 GB, which memory does not explain (crashes the benchmark does not tell
-// apart from OOM: 65 of the 66 runs of the 1B on 16 stages); no threshold on this peak is right
-// for more than about 90% of the rows.
+// counts differs by up to 50%. Fits: nanotron's split by compute leaves the 1B's last stage of 16
+// without a block, which validate() refuses (65 of those 66 runs failed; stages_test); of the
+// runs still predicted to fit that failed, 42 are ZeRO-0 runs whose ZeRO-1 twin completed (the
+// last test case), which memory does not explain.
 TEST_CASE("measured runs: the expected peak against the measured peak and outcome") {
     const Figures one = figures("1B", true), eight = figures("8B", true), all = figures("", true);
-    CHECK(one.errors.size() == 534);
+    CHECK(one.errors.size() == 533);
     CHECK(eight.errors.size() == 493);
     CHECK(all.median() < 0.10);  // the target
-    CHECK(one.median() == Approx(0.1016).margin(5e-5));
+    CHECK(one.median() == Approx(0.1012).margin(5e-5));
     CHECK(eight.median() == Approx(0.0553).margin(5e-5));
-    CHECK(all.median() == Approx(0.0780).margin(5e-5));
-    CHECK(one.fits_accuracy() == Approx(0.8625).margin(5e-5));
+    CHECK(all.median() == Approx(0.0779).margin(5e-5));
+    CHECK(one.fits_accuracy() == Approx(0.9244).margin(5e-5));
     CHECK(eight.fits_accuracy() == Approx(0.9388).margin(5e-5));
-    CHECK(all.fits_accuracy() == Approx(0.9013).margin(5e-5));
+    CHECK(all.fits_accuracy() == Approx(0.9317).margin(5e-5));
     CHECK(all.fits_accuracy() > figures("", false).fits_accuracy() + 0.1);
 }
 
@@ -213,4 +214,72 @@ TEST_CASE("measured runs: the predicted step ranks layouts as the measured throu
     CHECK(median_of(correlations) == Approx(0.748).margin(5e-4));
     CHECK(*std::min_element(correlations.begin(), correlations.end()) ==
           Approx(0.533).margin(5e-4));
+}
+
+namespace {
+
+// Layouts the benchmark ran twice, with ZeRO 0 and with ZeRO 1: the same matmuls, the same
+// collectives but one all-gather of the weights after the step, and less optimizer state.
+struct Twins {
+    Row zero0, zero1;
+};
+std::map<std::string, std::vector<Twins>> twins_by_group() {
+    std::map<std::string, std::map<std::string, Twins>> layouts;
+    for (const Row& r : engine_test::read_csv("measured/nanotron-h100-1b-8b.csv")) {
+        const std::string group = r.at("model") + " on " + r.at("nodes");
+        std::string layout;
+        for (const char* k : {"mbs", "grad_acc", "dp", "pp", "tp"}) layout += r.at(k) + ":";
+        Twins& t = layouts[group][layout];
+        (r.at("zero") == "0" ? t.zero0 : t.zero1) = r;
+    }
+    std::map<std::string, std::vector<Twins>> out;
+    for (const auto& [group, by_layout] : layouts)
+        for (const auto& [layout, t] : by_layout)
+            if (!t.zero0.empty() && !t.zero1.empty()) out[group].push_back(t);
+    return out;
+}
+
+bool completed(const Row& r) { return r.at("tok_s_gpu") != "nan"; }
+
+}  // namespace
+
+// What no model of the layout can reach: where the benchmark ran a layout with both ZeRO stages,
+// the two runs rank the layouts of their group far apart in half the groups (the 8B on 4 nodes:
+// 0.15), while the predicted step ranks them as the ZeRO-1 runs do better than the ZeRO-0 runs
+// themselves. And runs fail that memory does not explain: ZeRO-0 runs with a pipeline died where
+// their ZeRO-1 twin, which holds as much but for the optimizer's shards, completed, at expected
+// peaks from 3.1 GB. These bound the Spearman and fits targets; bench/measured.sh prints the
+// first table.
+TEST_CASE("measured runs: the benchmark's ZeRO 0 and 1 twins bound what a model can reach") {
+    std::vector<double> between, model;
+    int unexplained = 0, with_pipeline = 0;  // ZeRO-0 failed, ZeRO-1 completed, both fit
+    double smallest = 1e30;                   // the smallest expected peak among them
+    for (const auto& [group, pairs] : twins_by_group()) {
+        std::vector<double> a, b, p;
+        for (const Twins& t : pairs) {
+            if (!completed(t.zero1)) continue;
+            if (!completed(t.zero0)) {
+                const Config c = run_config(t.zero0);
+                if (!validate(c).empty() || !per_gpu_memory(c).fits) continue;
+                ++unexplained;
+                with_pipeline += c.layout.pp > 1;
+                smallest = std::min(smallest, per_gpu_memory(c).expected.total.value);
+                continue;
+            }
+            a.push_back(std::stod(t.zero0.at("tok_s_gpu")));
+            b.push_back(std::stod(t.zero1.at("tok_s_gpu")));
+            p.push_back(analyze(run_config(t.zero1)).step.tokens_per_second_per_gpu);
+        }
+        if (a.size() < 5) continue;
+        INFO(group);
+        between.push_back(spearman(a, b));
+        model.push_back(spearman(p, b));
+    }
+    REQUIRE(between.size() == 12);
+    CHECK(median_of(between) == Approx(0.80).margin(5e-3));
+    CHECK(*std::min_element(between.begin(), between.end()) == Approx(0.15).margin(5e-3));
+    CHECK(median_of(model) == Approx(0.96).margin(5e-3));
+    CHECK(unexplained == 42);
+    CHECK(with_pipeline == 41);
+    CHECK(smallest == Approx(3.10e9).margin(5e6));
 }

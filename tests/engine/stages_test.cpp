@@ -44,7 +44,7 @@ TEST_CASE("the even split: ceil(layers / pp) from the first stage, the ends on t
     CHECK_FALSE(three.front().head);
     CHECK(three.back().head);
     CHECK(head_stage(three) == 2);
-    CHECK(stage_shapes(m, 1, StageSplit::compute) == std::vector{StageShape{32, true, true}});
+    CHECK(stage_shapes(m, 1, StageSplit::compute) == std::vector{StageShape{32, true, true, true}});
 }
 
 TEST_CASE("the split by compute reproduces nanotron's build_model for the benchmark's models") {
@@ -59,6 +59,15 @@ TEST_CASE("the split by compute reproduces nanotron's build_model for the benchm
     const auto eight_stages = stage_shapes(one, 8, StageSplit::compute);
     CHECK(layers_of(eight_stages) == std::vector{3, 3, 2, 3, 2, 3, 0, 0});
     CHECK(head_stage(eight_stages) == 6);  // the last stage keeps only the fp32 cast and loss
+    CHECK(eight_stages[7].loss);
+    CHECK_FALSE(eight_stages[6].loss);
+    // 16 stages: the output layer on stage 12 passes its share, the cast goes to stage 13 and the
+    // loss to 14, and the last stage holds nothing (nanotron then sends the labels there).
+    const auto sixteen = stage_shapes(one, 16, StageSplit::compute);
+    CHECK(head_stage(sixteen) == 12);
+    CHECK(sixteen[13].empty());
+    CHECK(sixteen[14].loss);
+    CHECK(sixteen[15].empty());
     CHECK(layers_of(stage_shapes(eight, 2, StageSplit::compute)) == std::vector{18, 14});
     CHECK(layers_of(stage_shapes(eight, 4, StageSplit::compute)) == std::vector{9, 9, 8, 6});
 }
