@@ -111,7 +111,7 @@ class BytesChapter final : public ChapterBase {
         const double states =
             grid_figure(t, [](const engine::Report& r) { return r.model_states.value; });
         add_chrome(s, palette_, metrics_,
-                   chrome_at(t, {{tr("Per card"), format_bytes(states, locale_)},
+                   chrome_at(t, {{tr("Model states"), format_bytes(states, locale_)},
                                  {tr("Comm / step"), "—"},
                                  {tr("Bubble"), "—"}}));
         return s;

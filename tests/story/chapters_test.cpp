@@ -51,7 +51,7 @@ TEST_CASE("bytes_per_parameter shows the engine's figures before and after set b
     CHECK(beside(at13, "Total per parameter") ==
           format_bytes_per_param(r7.bytes_per_param.total()));
     CHECK(beside(at13, "Weights") == format_bytes_per_param(2));  // bf16
-    CHECK(stat(at13, "Per card") == Lines{format_bytes(r7.model_states.value)});
+    CHECK(stat(at13, "Model states") == Lines{format_bytes(r7.model_states.value)});
     // The product heads the right side, what it means and the cards it takes under it.
     CHECK(column_under(at13, "7B parameters × 16" + std::string(kThinSpace) +
                                  "B = " + format_bytes(r7.model_states.value)) ==
@@ -67,7 +67,9 @@ TEST_CASE("bytes_per_parameter shows the engine's figures before and after set b
                                  std::string(kThinSpace) + "GB") ==
           Lines{"model state before a single activation",
                 "14 × 80" + std::string(kThinSpace) + "GB H100 just to hold it"});
-    CHECK(stat(at19, "Per card") == Lines{format_bytes(r70.model_states.value)});
+    CHECK(stat(at19, "Model states") == Lines{format_bytes(r70.model_states.value)});
+    // The whole state over 14 drawn cards: named as the state, never "Per card" (issue 33).
+    CHECK(on_screen::count(at19, "Per card") == 0);
 
     engine::Config fp8 = seventy;
     fp8.training.precision = engine::Precision::fp8_mixed;
@@ -76,10 +78,10 @@ TEST_CASE("bytes_per_parameter shows the engine's figures before and after set b
     CHECK(r8.bytes_per_param.total() == 15);  // the total counted down from 16 B
     CHECK(beside(end, "Total per parameter") == format_bytes_per_param(r8.bytes_per_param.total()));
     CHECK(beside(end, "Weights") == format_bytes_per_param(1));  // fp8 weights
-    CHECK(stat(end, "Per card") == Lines{format_bytes(r8.model_states.value)});
+    CHECK(stat(end, "Model states") == Lines{format_bytes(r8.model_states.value)});
 
     // While a set: morphs, the numbers count between the two engine values.
-    const Lines mid = stat(chapter->scene_at(15.5), "Per card");
+    const Lines mid = stat(chapter->scene_at(15.5), "Model states");
     REQUIRE(mid.size() == 1);
     CHECK(mid.front().ends_with(std::string(kThinSpace) + "GB"));
     CHECK(mid != Lines{format_bytes(r7.model_states.value)});
