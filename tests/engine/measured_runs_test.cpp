@@ -253,7 +253,7 @@ bool completed(const Row& r) { return r.at("tok_s_gpu") != "nan"; }
 TEST_CASE("measured runs: the benchmark's ZeRO 0 and 1 twins bound what a model can reach") {
     std::vector<double> between, model;
     int unexplained = 0, with_pipeline = 0;  // ZeRO-0 failed, ZeRO-1 completed, both fit
-    double smallest = 1e30;                   // the smallest expected peak among them
+    double smallest = 1e30;                  // the smallest expected peak among them
     for (const auto& [group, pairs] : twins_by_group()) {
         std::vector<double> a, b, p;
         for (const Twins& t : pairs) {

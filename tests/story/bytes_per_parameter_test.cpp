@@ -79,7 +79,8 @@ void check_optimizer(const Scene& s, const engine::Config& c, const std::string&
                                   format_bytes_per_param(r.bytes_per_param.total()) + " = " +
                                   format_bytes(r.model_states.value)) ==
           "model state before a single activation");
-    CHECK(on_screen::stat(s, "Model states") == on_screen::Lines{format_bytes(r.model_states.value)});
+    CHECK(on_screen::stat(s, "Model states") ==
+          on_screen::Lines{format_bytes(r.model_states.value)});
 }
 
 }  // namespace
