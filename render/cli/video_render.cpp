@@ -197,8 +197,8 @@ int run_render(RenderArgs& args) {
 void add_render_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<RenderArgs>();
     // Each chapter's encoder already keeps batch.encoder.threads cores busy (plus the drawing
-    // thread beside it), so more chapters than cores / threads only add memory (README,
-    // Performance).
+    // thread beside it), so more chapters than cores / threads only add memory
+    // (docs/performance.md).
     args->batch.jobs =
         static_cast<int>(std::max(1u, std::thread::hardware_concurrency() /
                                           static_cast<unsigned>(args->batch.encoder.threads)));

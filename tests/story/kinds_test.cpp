@@ -1,5 +1,5 @@
 // What is derived from the kinds' registry and the schema, checked against the files that carry
-// it: README's table of chapter kinds (from each KindInfo) and libFuzzer's storyboard dictionary
+// it: docs/storyboard.md's table of chapter kinds (from each KindInfo) and libFuzzer's storyboard dictionary
 // (the schema's keys and values, then fuzz/syntax.dict). SHARDREEL_REGEN_DOCS=1 rewrites them:
 // `SHARDREEL_REGEN_DOCS=1 build/test_story '[docs]'`.
 #include <catch2/catch.hpp>
@@ -35,7 +35,7 @@ std::string joined(const std::vector<std::string>& names) {
     return out.empty() ? "—" : out;
 }
 
-// README's table of kinds, a row per kind in the registry's (alphabetical) order.
+// docs/storyboard.md's table of kinds, a row per kind in the registry's (alphabetical) order.
 std::string kinds_table() {
     std::string out =
         "| kind | still | default | `set:`-able | `show:` phases | shows |\n"
@@ -46,7 +46,7 @@ std::string kinds_table() {
         if (*k.set_note) settable += std::string(" (") + k.set_note + ")";
         std::vector<std::string> phases;
         for (const story::Phase& p : k.phases) phases.push_back(p.name);
-        out += "| `" + k.name + "` | <img src=\"tests/golden/" + png +
+        out += "| `" + k.name + "` | <img src=\"../tests/golden/" + png +
                ".png\" width=\"240\" alt=\"" + k.name + " still\"> | " +
                duration_text(k.default_duration) + " | " + settable + " | " + joined(phases) +
                " | " + k.shows + " |\n";
@@ -88,15 +88,15 @@ std::string fuzz_dictionary() {
 
 bool regenerating() { return std::getenv("SHARDREEL_REGEN_DOCS") != nullptr; }
 
-// README's text with the block that starts at `head` (up to the first line not starting with
+// A document's text with the block that starts at `head` (up to the first line not starting with
 // '|') replaced by table.
-std::string with_table(const std::string& readme, const std::string& head,
+std::string with_table(const std::string& doc, const std::string& head,
                        const std::string& table) {
-    const auto start = readme.find(head);
+    const auto start = doc.find(head);
     REQUIRE(start != std::string::npos);
     auto end = start;
-    while (end < readme.size() && readme[end] == '|') end = readme.find('\n', end) + 1;
-    return readme.substr(0, start) + table + readme.substr(end);
+    while (end < doc.size() && doc[end] == '|') end = doc.find('\n', end) + 1;
+    return doc.substr(0, start) + table + doc.substr(end);
 }
 
 void check_or_write(const fs::path& path, const std::string& expected) {
@@ -111,17 +111,17 @@ void check_or_write(const fs::path& path, const std::string& expected) {
 
 }  // namespace
 
-TEST_CASE("README's table of chapter kinds is the registry's", "[docs]") {
-    const std::string readme = slurp(kSource / "README.md");
-    const std::string table = kinds_table();
-    check_or_write(kSource / "README.md", with_table(readme, "| kind | still |", table));
+TEST_CASE("docs/storyboard.md's table of chapter kinds is the registry's", "[docs]") {
+    const fs::path doc = kSource / "docs/storyboard.md";
+    const std::string text = slurp(doc);
+    check_or_write(doc, with_table(text, "| kind | still |", kinds_table()));
     // Every kind has its row, its still and its line; none is listed twice.
     for (const story::KindInfo& k : story::chapter_kinds()) {
         INFO(k.name);
         CHECK(std::string(k.shows).size() > 40);
         REQUIRE_FALSE(k.goldens.empty());
         CHECK(fs::exists(kSource / "tests/golden" / (std::string(k.goldens.front().png) + ".png")));
-        CHECK(story_test::lines_matching(readme, "\\| `" + k.name + "` \\|.*").size() == 1);
+        CHECK(story_test::lines_matching(text, "\\| `" + k.name + "` \\|.*").size() == 1);
     }
 }
 
