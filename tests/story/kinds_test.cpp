@@ -1,27 +1,23 @@
 // What is derived from the kinds' registry and the schema, checked against the files that carry
-// it: docs/storyboard.md's table of chapter kinds (from each KindInfo) and libFuzzer's storyboard dictionary
-// (the schema's keys and values, then fuzz/syntax.dict). SHARDREEL_REGEN_DOCS=1 rewrites them:
-// `SHARDREEL_REGEN_DOCS=1 build/test_story '[docs]'`.
+// it: docs/storyboard.md's table of chapter kinds (from each KindInfo) and libFuzzer's storyboard
+// dictionary (the schema's keys and values, then fuzz/syntax.dict). SHARDREEL_REGEN_DOCS=1 rewrites
+// them: `SHARDREEL_REGEN_DOCS=1 build/test_story '[docs]'`.
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
 #include "story/chapter/chapter.hpp"
 #include "story/load/schema.hpp"
-#include "tests/story/chapter_fixture.hpp"
 #include "tests/story/lines.hpp"
+#include "tests/story/regen.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
 const fs::path kSource = SHARDREEL_SOURCE_DIR;
-
-std::string slurp(const fs::path& path) { return chapter_test::slurp(path.string()); }
 
 std::string duration_text(double seconds) {
     std::ostringstream out;
@@ -80,41 +76,18 @@ std::string fuzz_dictionary() {
     for (const std::string& k : keys) out += "\"" + k + "\"\n\"" + k + ": \"\n";
     for (const std::string& v : values)
         if (!keys.count(v)) out += "\"" + v + "\"\n";
-    std::istringstream syntax(slurp(kSource / "fuzz/syntax.dict"));
+    std::istringstream syntax(regen::slurp(kSource / "fuzz/syntax.dict"));
     for (std::string line; std::getline(syntax, line);)
         if (!line.starts_with("#")) out += line + "\n";
     return out;
-}
-
-bool regenerating() { return std::getenv("SHARDREEL_REGEN_DOCS") != nullptr; }
-
-// A document's text with the block that starts at `head` (up to the first line not starting with
-// '|') replaced by table.
-std::string with_table(const std::string& doc, const std::string& head,
-                       const std::string& table) {
-    const auto start = doc.find(head);
-    REQUIRE(start != std::string::npos);
-    auto end = start;
-    while (end < doc.size() && doc[end] == '|') end = doc.find('\n', end) + 1;
-    return doc.substr(0, start) + table + doc.substr(end);
-}
-
-void check_or_write(const fs::path& path, const std::string& expected) {
-    if (regenerating()) {
-        std::ofstream(path, std::ios::binary) << expected;
-        return;
-    }
-    INFO(path.string() << " differs from what the registry and schema give; rewrite it with "
-                          "SHARDREEL_REGEN_DOCS=1 build/test_story '[docs]'");
-    CHECK(slurp(path) == expected);
 }
 
 }  // namespace
 
 TEST_CASE("docs/storyboard.md's table of chapter kinds is the registry's", "[docs]") {
     const fs::path doc = kSource / "docs/storyboard.md";
-    const std::string text = slurp(doc);
-    check_or_write(doc, with_table(text, "| kind | still |", kinds_table()));
+    const std::string text = regen::slurp(doc);
+    regen::check_or_write(doc, regen::with_block(text, "| kind | still |", kinds_table()), "story");
     // Every kind has its row, its still and its line; none is listed twice.
     for (const story::KindInfo& k : story::chapter_kinds()) {
         INFO(k.name);
@@ -127,7 +100,7 @@ TEST_CASE("docs/storyboard.md's table of chapter kinds is the registry's", "[doc
 
 TEST_CASE("the fuzz dictionary is the schema's keys and values and fuzz/syntax.dict", "[docs]") {
     const std::string dict = fuzz_dictionary();
-    check_or_write(kSource / "fuzz/storyboard.dict", dict);
+    regen::check_or_write(kSource / "fuzz/storyboard.dict", dict, "story");
     for (const story::KindInfo& k : story::chapter_kinds())
         CHECK(story_test::has_line(dict, "\"" + k.name + "\""));
     for (const char* key : {"cp_split", "set", "pronounce"})

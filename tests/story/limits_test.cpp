@@ -1,6 +1,7 @@
 // Storyboard limits: the nesting scan that guards the YAML parser, the document size, frame sizes,
 // that the shipped storyboards stay far inside every bound, that each bound and keyword of the
-// table is the one the settings and the loader enforce, and that docs/reliability.md's table of limits has it.
+// table is the one the settings and the loader enforce, and that docs/reliability.md's table of
+// limits has it.
 #include "story/storyboard/limits.hpp"
 
 #include <algorithm>
@@ -256,8 +257,8 @@ TEST_CASE("a cluster of more GPUs than the limit is refused though each side is 
 
 namespace {
 
-// docs/reliability.md's table of limits: each row's first cell and its second (the bound), the rows that
-// follow the "| what | bound |" heading.
+// docs/reliability.md's table of limits: each row's first cell and its second (the bound), the rows
+// that follow the "| what | bound |" heading.
 std::map<std::string, std::string> documented_limits() {
     std::ifstream in(std::filesystem::path(SHARDREEL_SOURCE_DIR) / "docs/reliability.md");
     std::map<std::string, std::string> rows;
