@@ -2,7 +2,10 @@
 // scripts/deps.sh, and docs/commands/README.md's shared flags from render/cli/media_flags.cpp
 // with the commands that take each as the binary's --help says. SHARDREEL_REGEN_DOCS=1 rewrites
 // them: `SHARDREEL_REGEN_DOCS=1 build/test_render '[docs]'`.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <iterator>
+#include <map>
 #include <regex>
 
 #include "render/cli/media_flags.hpp"
@@ -44,7 +47,10 @@ std::vector<PackageList> package_lists(const std::string& script) {
         if (condition.ends_with("|| "))
             words += " (where `" + condition.substr(0, condition.size() - 4) + "` fails)";
         auto it = std::ranges::find(out, (*m)[3].str(), &PackageList::name);
-        if (it == out.end()) it = out.insert(out.end(), {(*m)[3], ""});
+        if (it == out.end()) {
+            out.push_back(PackageList{(*m)[3].str(), ""});
+            it = std::prev(out.end());
+        }
         it->packages += (it->packages.empty() ? "" : " ") + words;
     }
     return out;

@@ -57,8 +57,10 @@ std::pair<int, int> png_size(const fs::path& png) {
 }
 
 std::size_t files_under(const fs::path& dir) {
-    if (!fs::exists(dir)) return 0;
-    return static_cast<std::size_t>(std::ranges::distance(fs::recursive_directory_iterator(dir)));
+    std::size_t n = 0;
+    if (fs::exists(dir))
+        for ([[maybe_unused]] const auto& entry : fs::recursive_directory_iterator(dir)) ++n;
+    return n;
 }
 
 }  // namespace
