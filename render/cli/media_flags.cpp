@@ -14,10 +14,10 @@ const std::vector<SharedFlag>& shared_flags() {
         {"--json", "",
          "Print one JSON report on stdout: the file written (\"output\") and what it took", ""},
         {"--lang", "L",
-         "The language of the output, one the storyboard lists (default: its own); its outputs "
-         "are named out/<stem>.<lang>...",
+         "The language of the output, one the storyboard lists (default: its own); a default "
+         "output name gains .L after the storyboard's (out/NAME.L.mp4)",
          "The languages of the outputs, comma separated, or all the storyboard lists: one output "
-         "each, named out/<stem>.<lang>... (default: its own language, out/<stem>...)"},
+         "each, its default name with .L after the storyboard's (default: its own language)"},
         {"--size", "WxH", "Frame size WxH, even, up to 7680x4320; overrides --quality", ""},
         {"--quality", "Q",
          "Preset: low 854x480@15, medium 1280x720@30, high 1920x1080@30, 4k 3840x2160@30 "

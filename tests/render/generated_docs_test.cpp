@@ -82,7 +82,7 @@ std::string shared_flags_table() {
     for (const render::SharedFlag& f : render::shared_flags()) {
         const std::string names = std::regex_replace(f.names, std::regex(","), ", ");
         out += "| `" + names + (f.value.empty() ? "" : " " + f.value) + "` | " + f.help +
-               (f.many.empty() ? "" : ". On render and jobs: " + f.many) + " |";
+               (f.many.empty() ? "" : "; on render and jobs: " + f.many) + " |";
         for (const auto& options : takes)
             out += options.count(f.names.substr(f.names.find("--"))) ? " yes |" : " |";
         out += "\n";
