@@ -79,7 +79,8 @@ TEST_CASE("each media command takes the shared flags it lists, each with the one
     }
 }
 
-TEST_CASE("-q silences the summary and --json prints one report naming the file", "[flags]") {
+TEST_CASE("the quiet flag silences the summary and --json prints one report naming the file",
+          "[flags]") {
     for (const std::string command : {"render", "page", "still", "sheet"}) {
         INFO(command);
         TempDir dir;
@@ -114,7 +115,8 @@ TEST_CASE("jobs -q prints no note when every segment is cached", "[flags]") {
     CHECK(quiet.out.empty());
 }
 
-TEST_CASE("--quality and --size give still and sheet the frame size they give a film", "[flags]") {
+TEST_CASE("the flags --quality and --size give still and sheet the frame size they give a film",
+          "[flags]") {
     TempDir dir;
     const std::string board = q(short_film());
     const std::pair<std::string, std::pair<int, int>> cases[] = {
@@ -167,8 +169,9 @@ TEST_CASE("a bad --size, --quality or --lang is refused with the same line by ev
         }
 }
 
-TEST_CASE("--cache is where render, page and jobs keep segments and still and sheet speech",
-          "[flags]") {
+TEST_CASE(
+    "the flag --cache is where render, page and jobs keep segments and still and sheet speech",
+    "[flags]") {
     TempDir dir;
     for (const std::string command : {"render", "page"}) {
         INFO(command);
