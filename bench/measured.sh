@@ -5,7 +5,7 @@
 # the first stage's expected peak in PyTorch's allocator (what the benchmark logs: rank 0's
 # reserved peak, GiB) meets the measured one, whether the layout fits meets whether the run
 # completed, and the predicted tokens/s per GPU meet the measured ones. Prints two Markdown tables
-# for README: median |error| of the peak over the completed runs and fits accuracy over all runs,
+# for docs/performance.md: median |error| of the peak over the completed runs and fits accuracy over all runs,
 # per model and overall; then, per (model, nodes) group of completed runs, the Spearman rank
 # correlation of predicted against measured throughput and the measured throughput of the layout
 # the model ranks first among those it says fit, over the group's best.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark (not part of the test suite): how long `shardreel plan` takes to answer for clusters
 # of 1,024 to 65,536 GPUs, against one `numbers` call (a single layout's figures, the process's
-# own start-up included) on the same model and cluster. Prints a Markdown table for README.
+# own start-up included) on the same model and cluster. Prints a Markdown table for docs/performance.md.
 # Usage: [RUNS=N] bench/plan.sh [BUILD_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Benchmark (not part of the test suite): the studio's frame latency and playback rate on the
-# default film (bench/studio.mjs prints a Markdown table for README).
+# default film (bench/studio.mjs prints a Markdown table for docs/performance.md).
 # Usage: [SCRUBS=N] bench/studio.sh [BUILD_DIR] [STORYBOARD]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The message catalogue (README "Languages"): every message chapters draw, extracted from story/
+# The message catalogue (docs/languages.md): every message chapters draw, extracted from story/
 # with xgettext (the keywords tr and N_) into locale/shardreel.pot, and one translation per
 # language in locale/<language>.po. English is the msgids themselves and has no .po.
 # Usage: scripts/catalogue.sh update   rewrite the template and merge it into every .po

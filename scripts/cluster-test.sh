@@ -8,7 +8,7 @@
 # what `jobs` still lists must redraw only that one and assemble the same film. Last, `jobs
 # --page` through GNU parallel: the pages' films drawn by the workers, the pages drawing none of
 # their frames. Timings are
-# printed at the end (README "Cluster rendering" records them). Needs root (munged runs as the
+# printed at the end (docs/commands/jobs.md records them). Needs root (munged runs as the
 # munge user, slurmd as root); stops every daemon it started and removes its directory on exit.
 # Usage: scripts/cluster-test.sh [--engine slurm|parallel|both] [--quality Q] [STORYBOARD]
 #   default: both engines, storyboards/distributed-training.yaml at --quality low;

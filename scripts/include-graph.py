@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks a tree's includes against the graph of its folders (README "Architecture").
+"""Checks a tree's includes against the graph of its folders (docs/architecture.md).
 
 Usage: include-graph.py GRAPH [ROOT]   check the tree GRAPH names under ROOT (default: the
                                        repository holding this script); ctest runs it

@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
     // Blocks of 1 MB and more (x264's frame pool, Cairo's group surfaces) are mapped and given back
     // when freed. glibc's default raises this threshold after the first such free, so each
     // chapter's encoder then came from a fragmented heap and peak memory grew with the number of
-    // chapters: 287 MB for one at 1080p, 354 MB for eight (README, "Performance").
+    // chapters: 287 MB for one at 1080p, 354 MB for eight (docs/performance.md).
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
     CLI::App app{"shardreel: animated explainers of distributed training, from a YAML storyboard"};
     app.set_version_flag("--version", std::string("shardreel ") + SHARDREEL_VERSION);

@@ -3,8 +3,10 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "render/cli/commands.hpp"
+#include "render/cli/media_flags.hpp"
 #include "render/inputs/storyboard_inputs.hpp"
 #include "render/sheet/contact_sheet.hpp"
 #include "render/sys/cancel.hpp"
@@ -18,7 +20,8 @@ namespace {
 constexpr const char* html_still_size = "960x540";  // crisp at 480 px on high-density screens
 
 struct SheetArgs {
-    std::string storyboard, output, every, size, lang;
+    std::string storyboard, output, every;
+    MediaArgs media;
 };
 
 int usage_error(const std::string& message) {
@@ -27,8 +30,9 @@ int usage_error(const std::string& message) {
 }
 
 int run_sheet(const SheetArgs& args) {
-    const auto langs = parse_languages(args.lang, true, std::cerr);
+    const auto langs = parse_languages(args.media.lang, true, std::cerr);
     if (!langs) return 2;
+    if (!args.media.cache.empty()) speech_cache() = args.media.cache;
     const auto board = load_storyboard(args.storyboard, std::cerr, single_language(*langs));
     if (!board) return 2;
     const std::string output =
@@ -37,8 +41,9 @@ int run_sheet(const SheetArgs& args) {
     const std::string ext = std::filesystem::path(output).extension().string();
     if (ext != ".png" && ext != ".html")
         return usage_error("sheet output must end in .png or .html, got '" + output + "'");
-    VideoOverrides overrides;
-    overrides.size = args.size.empty() && ext == ".html" ? html_still_size : args.size;
+    VideoOverrides overrides = args.media.video;
+    if (overrides.size.empty() && overrides.quality.empty() && ext == ".html")
+        overrides.size = html_still_size;
     story::Video video;
     if (auto err = resolve_video(board->video, overrides, video)) return usage_error(*err);
     double every = 0;
@@ -57,7 +62,9 @@ int run_sheet(const SheetArgs& args) {
         write_sheet_html(*board, video, shots, output, fonts, process_token());
     else
         write_sheet_png(*board, video, shots, output, fonts, process_token());
-    std::cerr << "shardreel: wrote " << output << " (" << shots.size() << " stills)\n";
+    print_report({{"output", output}, {"stills", shots.size()}},
+                 "shardreel: wrote " + output + " (" + std::to_string(shots.size()) + " stills)",
+                 args.media.json, args.media.quiet);
     return 0;
 }
 
@@ -72,9 +79,8 @@ void add_sheet_command(CLI::App& app, int& exit_code) {
                     "Output .png grid or .html page (default out/<stem>-sheet.png)");
     cmd->add_option("--every", args->every,
                     "A still every TIME (2s, 500ms, 45f) instead of at the beats");
-    cmd->add_option("--size", args->size, "Size WxH of the HTML page's stills (default 960x540)");
-    cmd->add_option("--lang", args->lang,
-                    "Language of the text (one the storyboard lists; default: its own)");
+    // The HTML page's stills are 960x540 unless --size or --quality is given.
+    add_media_flags(cmd, args->media);
 
     cmd->callback(
         [args, &exit_code] { exit_code = run_guarded([&] { return run_sheet(*args); }); });

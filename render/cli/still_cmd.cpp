@@ -2,8 +2,10 @@
 #include <CLI/CLI.hpp>
 #include <filesystem>
 #include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "render/cli/commands.hpp"
+#include "render/cli/media_flags.hpp"
 #include "render/inputs/storyboard_inputs.hpp"
 #include "render/sinks/still.hpp"
 #include "render/sys/error.hpp"
@@ -15,8 +17,8 @@ namespace render {
 namespace {
 
 struct StillArgs {
-    std::string storyboard, at, output, lang;
-    VideoOverrides video;
+    std::string storyboard, at, output;
+    MediaArgs media;
 };
 
 std::string default_output(const std::string& stem, const std::string& at) {
@@ -27,12 +29,13 @@ std::string default_output(const std::string& stem, const std::string& at) {
 }
 
 int run_still(const StillArgs& args) {
-    const auto langs = parse_languages(args.lang, true, std::cerr);
+    const auto langs = parse_languages(args.media.lang, true, std::cerr);
     if (!langs) return 2;
+    if (!args.media.cache.empty()) speech_cache() = args.media.cache;
     auto board = load_storyboard(args.storyboard, std::cerr, single_language(*langs));
     if (!board) return 2;
     story::Video video;
-    if (auto err = resolve_video(board->video, args.video, video)) {
+    if (auto err = resolve_video(board->video, args.media.video, video)) {
         std::cerr << "shardreel: error: " << *err << "\n";
         return 2;
     }
@@ -53,6 +56,12 @@ int run_still(const StillArgs& args) {
         return 2;
     }
     render_still(board->chapters[at.chapter], video, at.t, output, Fonts(default_font_dir()));
+    print_report({{"output", output},
+                  {"chapter", board->chapters[at.chapter].id},
+                  {"frame", at.frame},
+                  {"width", video.width},
+                  {"height", video.height}},
+                 "shardreel: wrote " + output, args.media.json, args.media.quiet);
     return 0;
 }
 
@@ -66,9 +75,7 @@ void add_still_command(CLI::App& app, int& exit_code) {
         ->required();
     cmd->add_option("-o,--output", args->output,
                     "Output .png, .svg or .pdf (default out/<stem>-<id>-<time>.png)");
-    cmd->add_option("--size", args->video.size, "Frame size WxH (default: the storyboard's)");
-    cmd->add_option("--lang", args->lang,
-                    "Language of the text (one the storyboard lists; default: its own)");
+    add_media_flags(cmd, args->media);
 
     cmd->callback(
         [args, &exit_code] { exit_code = run_guarded([&] { return run_still(*args); }); });

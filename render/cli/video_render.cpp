@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "render/cli/commands.hpp"
+#include "render/cli/media_flags.hpp"
 #include "render/cli/video_module.hpp"
 #include "render/film/cache_prune.hpp"
 #include "render/film/director.hpp"
@@ -197,8 +198,8 @@ int run_render(RenderArgs& args) {
 void add_render_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<RenderArgs>();
     // Each chapter's encoder already keeps batch.encoder.threads cores busy (plus the drawing
-    // thread beside it), so more chapters than cores / threads only add memory (README,
-    // Performance).
+    // thread beside it), so more chapters than cores / threads only add memory
+    // (docs/performance.md).
     args->batch.jobs =
         static_cast<int>(std::max(1u, std::thread::hardware_concurrency() /
                                           static_cast<unsigned>(args->batch.encoder.threads)));
@@ -207,14 +208,8 @@ void add_render_command(CLI::App& app, int& exit_code) {
     cmd->add_option("storyboards", args->storyboards,
                     "Storyboard YAML files, or directories of them");
     cmd->add_option("-o,--output", args->output, "Output file (default out/<storyboard-stem>.mp4)");
-    cmd->add_option("--quality", args->video.quality,
-                    "low 854x480@15, medium 1280x720@30, high 1920x1080@30, 4k 3840x2160@30");
-    cmd->add_option("--size", args->video.size, "Frame size WxH, overrides the preset");
     cmd->add_option("--fps", args->video.fps, "Frames per second, overrides the preset");
     cmd->add_option("--only", args->only, "Render only these chapter ids (comma separated)");
-    cmd->add_option("--lang", args->lang,
-                    "Languages to render, one film each as out/<stem>.<lang>.mp4 (comma "
-                    "separated, or all the storyboard lists; default: its own, to out/<stem>.mp4)");
     cmd->add_option("--captions", args->captions,
                     "own: a caption track in the film's language (default); all: one per language "
                     "the storyboard lists, the film's first")
@@ -227,12 +222,16 @@ void add_render_command(CLI::App& app, int& exit_code) {
                     "Chapters drawn in parallel (default: CPU count / 2, the encoder's threads); "
                     "output is identical for any N")
         ->check(CLI::Range(1, 256));
-    auto* cache =
-        cmd->add_option("--cache", args->batch.cache_dir,
-                        "Segment cache directory (default: cache/ beside the output, out/cache)");
+    add_media_flags(cmd, {.quiet = &args->quiet,
+                          .json = &args->json,
+                          .lang = &args->lang,
+                          .many_languages = true,
+                          .size = &args->video.size,
+                          .quality = &args->video.quality,
+                          .cache = &args->batch.cache_dir});
     cmd->add_flag("--no-cache", args->no_cache,
                   "Draw every chapter; neither read nor write the cache")
-        ->excludes(cache);
+        ->excludes("--cache");
     cmd->add_flag(
         "--segment-only", args->batch.segment_only,
         "Draw the selected chapters' missing segments into the cache; do not assemble the film");
@@ -245,9 +244,6 @@ void add_render_command(CLI::App& app, int& exit_code) {
                   "out/<storyboard-stem>.m4a)")
         ->excludes(no_audio)
         ->excludes("--segment-only");
-    cmd->add_flag("--json", args->json,
-                  "Print a JSON report on stdout (with the sound's loudness and true peak)");
-    cmd->add_flag("-q,--quiet", args->quiet, "No progress output");
     cmd->callback(
         [args, &exit_code] { exit_code = run_guarded([&] { return run_render(*args); }); });
 }

@@ -71,7 +71,7 @@ TEST_CASE("tensor parallelism: collectives on every layer and the host's pace") 
     CHECK(s.stage.value == Approx(16 * 8e-3 + kHeadFlops * 4096 / 8 / rate));
     // The benchmark measured 6,907 tokens/s per GPU (tp 8, 256 micro-batches of one sequence), a
     // sixth of data parallelism's; predicted 3,876, a thirteenth: the host's doubled pace is
-    // slower than this run's (README: what the model leaves out).
+    // slower than this run's (docs/cost-model.md: what the model leaves out).
     Config measured = c;
     measured.training.micro_batches = 256;
     CHECK(analyze(measured).step.tokens_per_second_per_gpu == Approx(3'876).epsilon(0.001));

@@ -292,8 +292,8 @@ TEST_CASE("aac_window: owned frames tile the film's grid, the first owns the pri
     CHECK(last.input_end == n);
 }
 
-// The figures in README ("Sound"): MANY=150 build/test_render "[.seams]"; NOMUSIC=1 for lines
-// alone.
+// The figures in docs/commands/voices.md, "Sound": MANY=150 build/test_render "[.seams]"; NOMUSIC=1
+// for lines alone.
 TEST_CASE("seam statistics over many chapters", "[.seams]") {
     TempDir dir;
     std::vector<int> chapters;

@@ -170,10 +170,10 @@ TEST_CASE("bad sound files are errors at their key: unreadable, not audio, music
     CHECK(none.empty());
 }
 
-// The figures in README ("Sound"): the default film at --quality low (QUALITY overrides) with a
-// speech-like line at every `say:` (its reading time, cut before the next beat) and a click at
-// the last beat, rendered cold into a fresh cache, then the mix and the AAC encode alone.
-// SOUND=0 renders it silent; run each under /usr/bin/time -v for the peak memory:
+// The figures in docs/commands/voices.md, "Sound": the default film at --quality low (QUALITY
+// overrides) with a speech-like line at every `say:` (its reading time, cut before the next beat)
+// and a click at the last beat, rendered cold into a fresh cache, then the mix and the AAC encode
+// alone. SOUND=0 renders it silent; run each under /usr/bin/time -v for the peak memory:
 //   SOUND=1 /usr/bin/time -v build/test_render "[.bench]"
 TEST_CASE("the default film narrated: render, mix and encode times, lip-sync", "[.bench]") {
     TempDir dir;

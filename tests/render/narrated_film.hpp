@@ -17,8 +17,8 @@ namespace narrated_film {
 inline constexpr double kRate = 48000;
 
 // 17 s at 15 fps: lines at 0.3 s; 0.3, 3.5 and 6 s; 0.5 s (chapter times). "Three." is heard
-// by no neighbour's sound segment (README "Sound": more than 5.1 s before the seam after it, more
-// than 0.5 s after the one before).
+// by no neighbour's sound segment (docs/commands/voices.md "Sound": more than 5.1 s before the seam
+// after it, more than 0.5 s after the one before).
 extern const char* const kStoryboard;
 
 // Each line's film start and length in seconds, in the order above.

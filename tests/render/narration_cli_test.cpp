@@ -177,7 +177,8 @@ TEST_CASE("changing one line redraws its chapter only, and a missing take keeps 
     const nlohmann::json report = render_json(dir.path, "film.mp4", "cache");
     // Pictures: only the changed chapter is drawn again. Sound: the intro's segment, whose
     // window ends inside the unchanged first line, is reused; the changed chapter's is encoded
-    // again, and so is every later one whose start moved on the AAC frame grid (README, Sound).
+    // again, and so is every later one whose start moved on the AAC frame grid
+    // (docs/commands/voices.md, Sound).
     const auto state = cached(report);
     CHECK(state.at("intro") == std::pair{true, true});
     CHECK(state.at("bytes") == std::pair{false, false});

@@ -1,27 +1,23 @@
 // What is derived from the kinds' registry and the schema, checked against the files that carry
-// it: README's table of chapter kinds (from each KindInfo) and libFuzzer's storyboard dictionary
-// (the schema's keys and values, then fuzz/syntax.dict). SHARDREEL_REGEN_DOCS=1 rewrites them:
-// `SHARDREEL_REGEN_DOCS=1 build/test_story '[docs]'`.
+// it: docs/storyboard.md's table of chapter kinds (from each KindInfo) and libFuzzer's storyboard
+// dictionary (the schema's keys and values, then fuzz/syntax.dict). SHARDREEL_REGEN_DOCS=1 rewrites
+// them: `SHARDREEL_REGEN_DOCS=1 build/test_story '[docs]'`.
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
 #include "story/chapter/chapter.hpp"
 #include "story/load/schema.hpp"
-#include "tests/story/chapter_fixture.hpp"
 #include "tests/story/lines.hpp"
+#include "tests/story/regen.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
 const fs::path kSource = SHARDREEL_SOURCE_DIR;
-
-std::string slurp(const fs::path& path) { return chapter_test::slurp(path.string()); }
 
 std::string duration_text(double seconds) {
     std::ostringstream out;
@@ -35,7 +31,7 @@ std::string joined(const std::vector<std::string>& names) {
     return out.empty() ? "—" : out;
 }
 
-// README's table of kinds, a row per kind in the registry's (alphabetical) order.
+// docs/storyboard.md's table of kinds, a row per kind in the registry's (alphabetical) order.
 std::string kinds_table() {
     std::string out =
         "| kind | still | default | `set:`-able | `show:` phases | shows |\n"
@@ -46,7 +42,7 @@ std::string kinds_table() {
         if (*k.set_note) settable += std::string(" (") + k.set_note + ")";
         std::vector<std::string> phases;
         for (const story::Phase& p : k.phases) phases.push_back(p.name);
-        out += "| `" + k.name + "` | <img src=\"tests/golden/" + png +
+        out += "| `" + k.name + "` | <img src=\"../tests/golden/" + png +
                ".png\" width=\"240\" alt=\"" + k.name + " still\"> | " +
                duration_text(k.default_duration) + " | " + settable + " | " + joined(phases) +
                " | " + k.shows + " |\n";
@@ -80,54 +76,31 @@ std::string fuzz_dictionary() {
     for (const std::string& k : keys) out += "\"" + k + "\"\n\"" + k + ": \"\n";
     for (const std::string& v : values)
         if (!keys.count(v)) out += "\"" + v + "\"\n";
-    std::istringstream syntax(slurp(kSource / "fuzz/syntax.dict"));
+    std::istringstream syntax(regen::slurp(kSource / "fuzz/syntax.dict"));
     for (std::string line; std::getline(syntax, line);)
         if (!line.starts_with("#")) out += line + "\n";
     return out;
 }
 
-bool regenerating() { return std::getenv("SHARDREEL_REGEN_DOCS") != nullptr; }
-
-// README's text with the block that starts at `head` (up to the first line not starting with
-// '|') replaced by table.
-std::string with_table(const std::string& readme, const std::string& head,
-                       const std::string& table) {
-    const auto start = readme.find(head);
-    REQUIRE(start != std::string::npos);
-    auto end = start;
-    while (end < readme.size() && readme[end] == '|') end = readme.find('\n', end) + 1;
-    return readme.substr(0, start) + table + readme.substr(end);
-}
-
-void check_or_write(const fs::path& path, const std::string& expected) {
-    if (regenerating()) {
-        std::ofstream(path, std::ios::binary) << expected;
-        return;
-    }
-    INFO(path.string() << " differs from what the registry and schema give; rewrite it with "
-                          "SHARDREEL_REGEN_DOCS=1 build/test_story '[docs]'");
-    CHECK(slurp(path) == expected);
-}
-
 }  // namespace
 
-TEST_CASE("README's table of chapter kinds is the registry's", "[docs]") {
-    const std::string readme = slurp(kSource / "README.md");
-    const std::string table = kinds_table();
-    check_or_write(kSource / "README.md", with_table(readme, "| kind | still |", table));
+TEST_CASE("docs/storyboard.md's table of chapter kinds is the registry's", "[docs]") {
+    const fs::path doc = kSource / "docs/storyboard.md";
+    const std::string text = regen::slurp(doc);
+    regen::check_or_write(doc, regen::with_block(text, "| kind | still |", kinds_table()), "story");
     // Every kind has its row, its still and its line; none is listed twice.
     for (const story::KindInfo& k : story::chapter_kinds()) {
         INFO(k.name);
         CHECK(std::string(k.shows).size() > 40);
         REQUIRE_FALSE(k.goldens.empty());
         CHECK(fs::exists(kSource / "tests/golden" / (std::string(k.goldens.front().png) + ".png")));
-        CHECK(story_test::lines_matching(readme, "\\| `" + k.name + "` \\|.*").size() == 1);
+        CHECK(story_test::lines_matching(text, "\\| `" + k.name + "` \\|.*").size() == 1);
     }
 }
 
 TEST_CASE("the fuzz dictionary is the schema's keys and values and fuzz/syntax.dict", "[docs]") {
     const std::string dict = fuzz_dictionary();
-    check_or_write(kSource / "fuzz/storyboard.dict", dict);
+    regen::check_or_write(kSource / "fuzz/storyboard.dict", dict, "story");
     for (const story::KindInfo& k : story::chapter_kinds())
         CHECK(story_test::has_line(dict, "\"" + k.name + "\""));
     for (const char* key : {"cp_split", "set", "pronounce"})

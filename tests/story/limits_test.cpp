@@ -1,6 +1,7 @@
 // Storyboard limits: the nesting scan that guards the YAML parser, the document size, frame sizes,
 // that the shipped storyboards stay far inside every bound, that each bound and keyword of the
-// table is the one the settings and the loader enforce, and that README's table of limits has it.
+// table is the one the settings and the loader enforce, and that docs/reliability.md's table of
+// limits has it.
 #include "story/storyboard/limits.hpp"
 
 #include <algorithm>
@@ -256,10 +257,10 @@ TEST_CASE("a cluster of more GPUs than the limit is refused though each side is 
 
 namespace {
 
-// README's table of limits: each row's first cell and its second (the bound), the rows that
-// follow the "| what | bound |" heading.
-std::map<std::string, std::string> readme_limits() {
-    std::ifstream in(std::filesystem::path(SHARDREEL_SOURCE_DIR) / "README.md");
+// docs/reliability.md's table of limits: each row's first cell and its second (the bound), the rows
+// that follow the "| what | bound |" heading.
+std::map<std::string, std::string> documented_limits() {
+    std::ifstream in(std::filesystem::path(SHARDREEL_SOURCE_DIR) / "docs/reliability.md");
     std::map<std::string, std::string> rows;
     bool inside = false;  // past the heading
     for (std::string line; std::getline(in, line);) {
@@ -275,9 +276,9 @@ std::map<std::string, std::string> readme_limits() {
 
 }  // namespace
 
-TEST_CASE("README's table of limits gives every bound as limits.hpp has it") {
+TEST_CASE("docs/reliability.md's table of limits gives every bound as limits.hpp has it") {
     using namespace story::limits;
-    const auto rows = readme_limits();
+    const auto rows = documented_limits();
     REQUIRE(rows.size() >= 10);
     // Each bound, written as the table writes it, in exactly one row.
     const auto in_one_row = [&](const std::string& stated) {

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "render/cli/commands.hpp"
+#include "render/cli/media_flags.hpp"
 #include "render/cli/video/job_scripts.hpp"
 #include "render/film/director.hpp"
 #include "render/film/plan.hpp"
@@ -25,6 +26,7 @@ struct JobsArgs {
     SlurmOptions slurm{"", "", "out/slurm"};
     VideoOverrides video;
     bool page = false;  // also the article pages' films (captions as a track)
+    bool quiet = false;
 };
 
 // This binary, by absolute path ("shardreel" from PATH when the system does not say).
@@ -120,6 +122,7 @@ int run_jobs(const JobsArgs& args) {
     const JobList jobs =
         job_list(args, *films, pending_segments(*films, fonts, cache_dir), cache_dir);
     if (jobs.segments.empty()) {
+        if (args.quiet) return 0;
         std::cerr << "shardreel: every segment is in the cache " << cache_dir << ": nothing to draw"
                   << (args.format == "slurm" ? " or submit" : "") << "; `" << jobs.assemble
                   << "` assembles the films\n";
@@ -143,18 +146,18 @@ void add_jobs_command(CLI::App& app, int& exit_code) {
     cmd->add_option("storyboards", args->storyboards,
                     "Storyboard YAML files, or directories of them")
         ->required();
-    cmd->add_option("--cache", args->cache_dir,
-                    "Shared segment cache directory (default out/cache)");
     cmd->add_option("--only", args->only, "Only these chapter ids (comma separated)");
-    cmd->add_option("--lang", args->lang,
-                    "The films of these languages (comma separated, or all the storyboard lists)");
     cmd->add_flag("--page", args->page,
                   "Also the segments of each film's article page (captioned by a track), each "
                   "key once, and a `page` per film after the assemble")
         ->excludes("--only");
-    cmd->add_option("--quality", args->video.quality,
-                    "low, medium, high or 4k, passed on to each command");
-    cmd->add_option("--size", args->video.size, "Frame size WxH, passed on to each command");
+    // --lang, --size and --quality are passed on to each command.
+    add_media_flags(cmd, {.quiet = &args->quiet,
+                          .lang = &args->lang,
+                          .many_languages = true,
+                          .size = &args->video.size,
+                          .quality = &args->video.quality,
+                          .cache = &args->cache_dir});
     cmd->add_option("--fps", args->video.fps, "Frames per second, passed on to each command");
     cmd->add_option(
         "--program", args->program,

@@ -3,8 +3,10 @@
 #include <filesystem>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "render/cli/commands.hpp"
+#include "render/cli/media_flags.hpp"
 #include "render/inputs/storyboard_inputs.hpp"
 #include "render/inputs/video/film_sound.hpp"
 #include "render/page/page.hpp"
@@ -18,13 +20,13 @@ namespace {
 namespace fs = std::filesystem;
 
 struct PageArgs {
-    std::string storyboard, output, cache, lang;
-    VideoOverrides video;
-    bool json = false, no_audio = false;
+    std::string storyboard, output;
+    MediaArgs media;
+    bool no_audio = false;
 };
 
 int run_page(const PageArgs& args) {
-    const auto langs = parse_languages(args.lang, true, std::cerr);
+    const auto langs = parse_languages(args.media.lang, true, std::cerr);
     if (!langs) return 2;
     const std::string dir =
         args.output.empty()
@@ -32,12 +34,12 @@ int run_page(const PageArgs& args) {
             : args.output;
     BatchOptions batch;
     // The cache beside the page's directory (out/cache for out/<stem>-page), never inside it.
-    batch.cache_dir = args.cache.empty()
+    batch.cache_dir = args.media.cache.empty()
                           ? (fs::path(dir).lexically_normal().parent_path() / "cache").string()
-                          : args.cache;
+                          : args.media.cache;
     speech_cache() = batch.cache_dir;
     install_interrupt_handlers();  // a signal stops the speech too: exit 130
-    VideoOverrides video = args.video;
+    VideoOverrides video = args.media.video;
     video.captions = "track";  // the page's <track>, switchable
     auto films = load_films({args.storyboard}, "", video, std::cerr, *langs);
     if (!films) return 2;
@@ -48,20 +50,18 @@ int run_page(const PageArgs& args) {
     ensure_parent_dir(film.output);
     const Fonts fonts(default_font_dir());
     const PageReport r = write_page(film, fonts, batch, process_token());
-    if (args.json) {
-        std::cout << nlohmann::json{{"page", r.page},
-                                    {"figures", r.figures},
-                                    {"figures_drawn", r.figures_drawn},
-                                    {"page_bytes", r.page_bytes},
-                                    {"film", r.film.output},
-                                    {"film_frames_drawn", r.film.frames_drawn}}
-                         .dump()
-                  << "\n";
-    } else {
-        std::cerr << "shardreel: wrote " << r.page << " (" << r.figures << " figures, "
-                  << r.figures_drawn << " drawn; " << r.page_bytes / 1024 << " KiB besides "
-                  << r.film.output << ", " << r.film.frames_drawn << " frames drawn)\n";
-    }
+    std::ostringstream summary;
+    summary << "shardreel: wrote " << r.page << " (" << r.figures << " figures, " << r.figures_drawn
+            << " drawn; " << r.page_bytes / 1024 << " KiB besides " << r.film.output << ", "
+            << r.film.frames_drawn << " frames drawn)";
+    print_report({{"output", r.page},
+                  {"page", r.page},
+                  {"figures", r.figures},
+                  {"figures_drawn", r.figures_drawn},
+                  {"page_bytes", r.page_bytes},
+                  {"film", r.film.output},
+                  {"film_frames_drawn", r.film.frames_drawn}},
+                 summary.str(), args.media.json, args.media.quiet);
     return 0;
 }
 
@@ -75,17 +75,9 @@ void add_page_command(CLI::App& app, int& exit_code) {
         "formulas and explore: variants");
     cmd->add_option("storyboard", args->storyboard, "Storyboard YAML file")->required();
     cmd->add_option("-o,--output", args->output, "Output directory (default out/<stem>-page)");
-    cmd->add_option("--quality", args->video.quality,
-                    "low 854x480@15, medium 1280x720@30, high 1920x1080@30, 4k 3840x2160@30");
-    cmd->add_option("--size", args->video.size, "Frame size WxH of the film and the figures");
-    cmd->add_option("--fps", args->video.fps, "Frames per second of the film");
-    cmd->add_option("--lang", args->lang,
-                    "Language of the page and its film (one the storyboard lists; default: its "
-                    "own, to out/<stem>-page)");
-    cmd->add_option("--cache", args->cache,
-                    "Segment cache directory (default: cache/ beside the page's directory)");
+    add_media_flags(cmd, args->media);
+    cmd->add_option("--fps", args->media.video.fps, "Frames per second of the film");
     cmd->add_flag("--no-audio", args->no_audio, "A silent film");
-    cmd->add_flag("--json", args->json, "Print a JSON report on stdout");
     cmd->callback([args, &exit_code] { exit_code = run_guarded([&] { return run_page(*args); }); });
 }
 

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "render/cli/commands.hpp"
+#include "render/cli/media_flags.hpp"
 #include "render/inputs/storyboard_inputs.hpp"
 #include "render/studio/server.hpp"
 
@@ -22,13 +23,9 @@ void add_studio_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--allow-host", options->allowed_hosts,
                     "Also answer requests whose Host is this name (repeatable; by default only "
                     "the studio's own address: 127.0.0.1, localhost, [::1] or --host)");
-    cmd->add_option("--size", options->size,
-                    "Preview size WxH (default: the film's, fitted into 960x540)");
-    cmd->add_option("--cache", options->cache,
-                    "Cache of spoken lines and sound segments (default out/cache)");
+    // The preview is fitted into 960x540 unless --size is given.
     auto lang = std::make_shared<std::string>();
-    cmd->add_option("--lang", *lang,
-                    "The film's language, one the storyboard lists (default: its own)");
+    add_media_flags(cmd, {.lang = lang.get(), .size = &options->size, .cache = &options->cache});
     cmd->callback([options, lang, &exit_code] {
         if (options->storyboard.empty())
             options->storyboard = "storyboards/distributed-training.yaml";
