@@ -42,8 +42,16 @@ const CHAPTERS = { bytes_per_parameter: "Why a large model does not fit",
   pipeline_bubble: "The pipeline bubble", activation_checkpointing: "Activation checkpointing",
   interconnect: "The interconnect decides the layout", layout_3d: "Three ways to split, one rack",
   summary: "Every strategy, side by side" };
+// In the film's page (a frame of it), the chapters it has, by kind: a mention seeks its film.
+const seekable = new Set();
+function mention(kind) {
+  if (!seekable.has(kind)) return el("span", { "data-chapter": kind }, `“${CHAPTERS[kind]}”`);
+  const button = el("button", { type: "button", class: "seek", "data-chapter": kind }, `“${CHAPTERS[kind]}”`);
+  button.addEventListener("click", () => window.parent.postMessage({ seek: kind }, "*"));
+  return button;
+}
 function output(id, title, kinds, ...body) {
-  const names = kinds.map((k) => el("span", { "data-chapter": k }, `“${CHAPTERS[k]}”`));
+  const names = kinds.map(mention);
   const list = names.flatMap((n, i) => (i ? [", ", n] : [n]));
   return el("section", { class: "output", id, "aria-labelledby": `${id}-title` },
     el("h2", { id: `${id}-title` }, title), ...body,
@@ -138,6 +146,13 @@ function speedOutput(r) {
     row("Tokens per second per GPU", figure(r, "step.tokens_per_second_per_gpu", "rate"))];
   return output("speed", "Bubble and speed", ["pipeline_bubble", "summary"],
     el("table", {}, el("tbody", {}, ...rows)));
+}
+
+// The figures a reader looks for first, kept in sight (on a phone, above the form as it scrolls).
+function keyFigures(r) {
+  const item = (label, key, unit) => el("span", {}, `${label} `, shownAs(r, key, unit, "b"));
+  return [item("Peak per GPU", "expected_peak.total_bytes", "GB"), item("of", "expected_peak.capacity_bytes", "GB"),
+    item("step", "step.seconds", "seconds"), item("MFU", "step.mfu", "percent")];
 }
 
 // A whole run (--tokens): its steps, days and GPU-hours from the step time.
@@ -327,11 +342,21 @@ function start(calc, worker) {
     showErrors(controls, problems, answer.errors ?? [], results.childElementCount > 0);
     if (answer.errors) return;
     const report = JSON.parse(answer.report);
+    document.getElementById("key").replaceChildren(...keyFigures(report));
     results.replaceChildren(memoryOutput(report), peakOutput(report), commOutput(report), speedOutput(report),
       ...(report.run ? [runOutput(report)] : []), plan(flags));
   }
   form.addEventListener("input", update);
   window.addEventListener("hashchange", () => show(readFragment()));
+  // The film's page names its chapters by kind: its titles, each mention a button seeking there.
+  window.addEventListener("message", ({ source, data }) => {
+    if (source !== window.parent || source === window || !data?.chapters) return;
+    for (const [kind, title] of Object.entries(data.chapters)) {
+      CHAPTERS[kind] = title;
+      seekable.add(kind);
+    }
+    update();
+  });
   // For tests and benches: the inputs set as the controls set them, and the engine.
   window.calculator = { show, calc };
   show(readFragment());

@@ -15,7 +15,8 @@ import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { browserTools } from "../js/browser.mjs";
+import { browserTools, watchedPage } from "../js/browser.mjs";
+import { shown } from "./shown.mjs";
 import { draws } from "./draws.mjs";
 
 const [root, shardreel, outDir] = process.argv.slice(2, 5).map((p) => resolve(p));
@@ -26,16 +27,6 @@ const started = Date.now();
 rmSync(outDir, { recursive: true, force: true });
 const pagePath = execFileSync(shardreel, ["calculator", "-o", outDir], { encoding: "utf8" }).trim();
 
-// How the page writes a figure of each unit (README "shardreel calculator").
-const shown = {
-  GB: (v) => `${(v / 1e9).toFixed(1)} GB`,
-  percent: (v) => `${(v * 100).toFixed(1)} %`,
-  seconds: (v) => `${v.toFixed(3)} s`,
-  rate: (v) => `${Math.round(v).toLocaleString("en-US")} tokens/s`,
-  count: (v) => Math.round(v).toLocaleString("en-US"),
-  days: (v) => `${v.toFixed(1)} days`,
-  yes: (v) => (v ? "yes" : "no"),
-};
 const lookup = (json, key) => key.split(".").reduce((o, k) => (o == null ? o : o[k]), json);
 const KEPT = "The figures shown are the last result the engine accepted.";
 
@@ -88,13 +79,7 @@ function compare(seen, want, lastGood, controlled, where) {
   return false;
 }
 
-const browser = await puppeteer.launch({ executablePath: chromium, headless: true,
-  args: ["--no-sandbox", "--disable-gpu"] });
-const page = await browser.newPage();
-const problems = [];
-page.on("console", (m) => m.type() === "error" && problems.push(`console error: ${m.text()}`));
-page.on("pageerror", (e) => problems.push(`script error: ${e.message}`));
-page.on("request", (r) => /^(file|data):/.test(r.url()) || problems.push(`request: ${r.url()}`));
+const { browser, page, problems } = await watchedPage(puppeteer, chromium);
 const counts = { valid: 0, invalid: 0, cli: 0 };
 const timing = { page: 0, native: 0 };
 try {

@@ -5,14 +5,15 @@
 // shows the engine's own line beside its control (or at the top when the line names no flag)
 // and keeps the last result; that the URL fragment round-trips through a reload; no console
 // error and no request but file: and data:; axe-core 0 violations in light and dark; no
-// horizontal scroll at 390 px. Exits 77 (ctest: Skipped) when there is no chromium.
+// horizontal scroll at 390 px, the key figures in sight at the form's end. Exits 77 (ctest: Skipped) when there is no chromium.
 // Usage: node calc_page_test.mjs SOURCE_DIR SHARDREEL OUT_DIR
 import { execFileSync, spawnSync } from "node:child_process";
 import { rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { browserTools } from "../js/browser.mjs";
+import { browserTools, watchedPage } from "../js/browser.mjs";
+import { shown } from "./shown.mjs";
 
 const [root, shardreel, outDir] = process.argv.slice(2).map((p) => resolve(p));
 const { chromium, puppeteer, axeSource, failures, check } = browserTools(root);
@@ -34,24 +35,8 @@ function native(flags, command = "numbers") {
   return { errors: run.stderr.trim().split("\n").map((l) => l.replace(/^shardreel: error: /, "")) };
 }
 const lookup = (json, key) => key.split(".").reduce((o, k) => (o == null ? o : o[k]), json);
-// How the page writes a figure of each unit (README "shardreel calculator").
-const shown = {
-  GB: (v) => `${(v / 1e9).toFixed(1)} GB`,
-  percent: (v) => `${(v * 100).toFixed(1)} %`,
-  seconds: (v) => `${v.toFixed(3)} s`,
-  rate: (v) => `${Math.round(v).toLocaleString("en-US")} tokens/s`,
-  count: (v) => Math.round(v).toLocaleString("en-US"),
-  days: (v) => `${v.toFixed(1)} days`,
-};
 
-const browser = await puppeteer.launch({ executablePath: chromium, headless: true,
-  args: ["--no-sandbox", "--disable-gpu"] });
-const page = await browser.newPage();
-const problems = [];
-page.on("console", (m) => m.type() === "error" && problems.push(`console error: ${m.text()}`));
-page.on("pageerror", (e) => problems.push(`script error: ${e.message}`));
-page.on("request", (r) => /^(file|data):/.test(r.url()) || problems.push(`request: ${r.url()}`));
-page.on("requestfailed", (r) => problems.push(`failed request: ${r.url()}`));
+const { browser, page, problems } = await watchedPage(puppeteer, chromium);
 await page.setViewport({ width: 1280, height: 900 });
 
 const ready = () => page.waitForSelector("#results #speed", { timeout: 20000 });
@@ -211,7 +196,13 @@ try {
   await page.setViewport({ width: 390, height: 844 });
   const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
   check(widths[0] <= widths[1], `at 390 px the page scrolls to ${widths[0]} px of ${widths[1]}`);
-  console.log(`phone: ${widths[0]} px wide in ${widths[1]}`);
+  // The key figures stay in sight while the reader works down the form.
+  await page.focus("#settings fieldset:last-of-type .field:last-child input, #settings fieldset:last-of-type .field:last-child select");
+  const key = await page.$eval("#key", (k) => ({ top: k.getBoundingClientRect().top, bottom: k.getBoundingClientRect().bottom,
+    scrolled: window.scrollY, figures: k.querySelectorAll("[data-key]").length }));
+  check(key.scrolled > 0 && key.top >= 0 && key.bottom <= 844 && key.figures === 4,
+    `at 390 px, at the form's last control (scrolled ${key.scrolled} px), the key figures are at ${key.top}..${key.bottom} px`);
+  console.log(`phone: ${widths[0]} px wide in ${widths[1]}; at the form's end (scrolled ${key.scrolled} px) the key figures at ${Math.round(key.top)}..${Math.round(key.bottom)} px`);
 } finally {
   await browser.close();
 }

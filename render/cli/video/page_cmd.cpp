@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 struct PageArgs {
     std::string storyboard, output, cache, lang;
     VideoOverrides video;
-    bool json = false, no_audio = false;
+    bool json = false, no_audio = false, no_calculator = false;
 };
 
 int run_page(const PageArgs& args) {
@@ -45,9 +45,13 @@ int run_page(const PageArgs& args) {
     film.output = (fs::path(dir) / "film.mp4").string();
     if (!args.no_audio && !add_sound(film, std::cerr)) return 2;
 
+    // The calculator first: without its module nothing is written.
+    const std::string calculator = args.no_calculator ? "" : "calculator.html";
+    if (!calculator.empty() && !write_calculator_page((fs::path(dir) / calculator).string()))
+        return 1;
     ensure_parent_dir(film.output);
     const Fonts fonts(default_font_dir());
-    const PageReport r = write_page(film, fonts, batch, process_token());
+    const PageReport r = write_page(film, fonts, batch, process_token(), calculator);
     if (args.json) {
         std::cout << nlohmann::json{{"page", r.page},
                                     {"figures", r.figures},
@@ -85,6 +89,8 @@ void add_page_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--cache", args->cache,
                     "Segment cache directory (default: cache/ beside the page's directory)");
     cmd->add_flag("--no-audio", args->no_audio, "A silent film");
+    cmd->add_flag("--no-calculator", args->no_calculator,
+                  "Leave the calculator (calculator.html, framed at the end) out of the page");
     cmd->add_flag("--json", args->json, "Print a JSON report on stdout");
     cmd->callback([args, &exit_code] { exit_code = run_guarded([&] { return run_page(*args); }); });
 }
