@@ -107,8 +107,9 @@ std::string count_text(double n) {
 // --params and every shape flag, as c's model has them.
 std::map<std::string, std::string> shape_flags_of(engine::ModelSpec m) {
     std::map<std::string, std::string> flags{{"--params", count_text(m.params)}};
-    for (const FlagSpec& s : shape_flags())
-        if (*s.key) flags[s.flag] = std::to_string(shape_field(m, s.key));
+    for (const FlagSpec& s : shape_flags())  // a field at 0 is one a dense model has not
+        if (*s.key && shape_field(m, s.key) != 0)
+            flags[s.flag] = std::to_string(shape_field(m, s.key));
     if (m.experts == 0) flags.erase("--expert-ffn");
     if (m.experts > 0) flags["--ffn"] = std::to_string(m.dense_ffn > 0 ? m.dense_ffn : m.ffn);
     return flags;
@@ -122,7 +123,7 @@ std::map<std::string, std::string> model_flags(const engine::ModelSpec& m) {
                        std::map<std::string, std::string>{{model, count_text(m.params)}}}) {
         engine::Config c = story::default_config();
         if (!apply_config_values({flags, {}}, c).empty()) continue;
-        c.model.tie_embeddings = m.tie_embeddings;
+        story::apply_setting(c, "tie_embeddings", m.tie_embeddings ? "true" : "false");
         if (c.model == m) return flags;
     }
     return shape_flags_of(m);

@@ -50,7 +50,7 @@ TEST_CASE("every model preset and a nominal count come back as --model", "[confi
     }
     engine::Config c = story::default_config();
     REQUIRE_FALSE(story::apply_setting(c, "model", "30B"));
-    CHECK(render::config_flags(c).at("--model") == "30000000000");
+    CHECK(render::config_flags(c) == std::map<std::string, std::string>{{"--model", "30B"}});
     CHECK(again(c) == c);
 }
 
