@@ -6,21 +6,28 @@
 //   calc_input(n)   a buffer of n bytes for the input, in the module's memory
 //   calc_settings() the address of a NUL-terminated JSON array: every setting of the one
 //                   settings table (story/storyboard/settings.hpp) with its flag, section, type,
-//                   help and tried values, its keywords or presets, its bounds; then --params,
-//                   the shape flags and --global-batch (render/inputs/config_values.hpp)
+//                   help and tried values, its keywords or presets, its bounds, "planned" when
+//                   plan chooses it; then --params, the shape flags, --global-batch
+//                   (render/inputs/config_values.hpp) and numbers' --tokens
 //   calc_numbers()  reads the buffer: a JSON object of flags and their text, as typed on the
-//                   command line ({"--model": "llama-2-70b", "--tp": "8"}); returns the address
-//                   of a NUL-terminated JSON answer: {"report": TEXT} with TEXT the report as
-//                   `numbers --format json` prints it (without its final newline), or
-//                   {"errors": [...]} with the lines `numbers` prints after "shardreel: error: ".
+//                   command line ({"--model": "llama-2-70b", "--tp": "8", "--tokens": "2T"});
+//                   returns the address of a NUL-terminated JSON answer: {"report": TEXT} with
+//                   TEXT the report as `numbers --format json` prints it (without its final
+//                   newline), or {"errors": [...]} with the lines `numbers` prints after
+//                   "shardreel: error: ".
+//   calc_plan(top)  the same for `plan --format json --top TOP`, the flags of what the planner
+//                   chooses (--tp, --zero, ...) and --tokens left out of the buffer's.
 #include <cstddef>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "engine/report.hpp"
 #include "render/inputs/config_values.hpp"
 #include "render/inputs/numbers_json.hpp"
+#include "render/inputs/plan_json.hpp"
 #include "story/storyboard/limits.hpp"
 #include "story/storyboard/settings.hpp"
 
@@ -53,6 +60,7 @@ std::string settings() {
                             {"help", spec.help},
                             {"tried", spec.tried}};
         add_values(s, spec);
+        if (render::plan_chosen().contains(spec.name)) s["planned"] = true;
         out.push_back(std::move(s));
     }
     for (const render::FlagSpec& f : render::shape_flags()) {
@@ -66,31 +74,86 @@ std::string settings() {
         if (!*f.key) s["bounds"] = {story::limits::kMinParams, story::limits::kMaxParams};
         out.push_back(std::move(s));
     }
-    out.push_back({{"name", "global_batch"},
-                   {"flag", render::kGlobalBatchFlag.flag},
-                   {"section", "training"},
-                   {"type", "batch"},
-                   {"help", render::kGlobalBatchFlag.help}});
+    for (const auto& [name, type, f] :
+         {std::tuple{"global_batch", "batch", render::kGlobalBatchFlag},
+          std::tuple{"tokens", "tokens", render::kTokensFlag}})
+        out.push_back({{"name", name},
+                       {"flag", f.flag},
+                       {"section", "training"},
+                       {"type", type},
+                       {"help", f.help}});
     return out.dump();
 }
 
-// The answer for the flags in text (a JSON object of strings).
-std::string numbers(const std::string& text) {
-    const nlohmann::json flags = nlohmann::json::parse(text, nullptr, false);
-    if (!flags.is_object())
-        return nlohmann::json{{"errors", {"the input is not a JSON object"}}}.dump();
+nlohmann::json refusal(const std::vector<std::string>& errors) {
+    return nlohmann::json{{"errors", errors}};
+}
+
+// The flags of the settings named (the planner's choices: --tp for tp).
+std::set<std::string> flags_of(const std::set<std::string>& names) {
+    std::set<std::string> flags;
+    for (const story::SettingSpec& s : story::settings())
+        if (names.contains(s.name)) flags.insert(s.flag);
+    return flags;
+}
+
+// The flags in text (a JSON object of strings) as values, but for those in leave; a problem with
+// the input in errors.
+render::ConfigValues values_of(const std::string& text, std::vector<std::string>& errors,
+                               const std::set<std::string>& leave) {
     render::ConfigValues values;
-    for (const auto& [flag, value] : flags.items()) {
-        if (!value.is_string())
-            return nlohmann::json{{"errors", {flag + ": expected text, as on the command line"}}}
-                .dump();
-        values.given[flag] = value.get<std::string>();
+    const nlohmann::json flags = nlohmann::json::parse(text, nullptr, false);
+    if (!flags.is_object()) {
+        errors.push_back("the input is not a JSON object");
+        return values;
     }
+    for (const auto& [flag, value] : flags.items()) {
+        if (!value.is_string()) {
+            errors.push_back(flag + ": expected text, as on the command line");
+            return values;
+        }
+        if (!leave.contains(flag)) values.given[flag] = value.get<std::string>();
+    }
+    return values;
+}
+
+std::string text_of(const nlohmann::json& flags, const char* flag) {
+    return flags.is_object() && flags.contains(flag) && flags[flag].is_string()
+               ? flags[flag].get<std::string>()
+               : "";
+}
+
+// numbers' answer for the flags in text; --tokens adds the run's totals.
+std::string numbers(const std::string& text) {
+    std::vector<std::string> errors;
+    render::ConfigValues values = values_of(text, errors, {"--tokens"});
+    if (!errors.empty()) return refusal(errors).dump();
+    const std::string tokens = text_of(nlohmann::json::parse(text), "--tokens");
+    if (!tokens.empty())
+        if (auto e = render::tokens_problem(tokens)) errors.push_back(*e);
     engine::Config c = story::default_config();
-    std::vector<std::string> errors = render::apply_config_values(values, c);
+    for (std::string& e : render::apply_config_values(values, c)) errors.push_back(std::move(e));
     if (errors.empty()) errors = engine::validate(c);
-    if (!errors.empty()) return nlohmann::json{{"errors", errors}}.dump();
-    return nlohmann::json{{"report", render::report_json(engine::analyze(c)).dump(2)}}.dump();
+    if (!errors.empty()) return refusal(errors).dump();
+    const engine::Report r = engine::analyze(c);
+    return nlohmann::json{{"report", render::numbers_json(r, c.layout.gpus, tokens).dump(2)}}
+        .dump();
+}
+
+// plan's answer for the flags in text, those of what it chooses (the layout) and --tokens left
+// out: the top layouts as `plan --format json` prints them.
+std::string plan(const std::string& text, int top) {
+    std::set<std::string> leave = flags_of(render::plan_chosen());
+    leave.insert("--tokens");
+    std::vector<std::string> errors;
+    render::ConfigValues values = values_of(text, errors, leave);
+    if (!errors.empty()) return refusal(errors).dump();
+    values.chosen = render::plan_chosen();
+    const render::PlanRequest request = render::plan_request(values, top);
+    if (!request.errors.empty()) return refusal(request.errors).dump();
+    const engine::PlanResult r = engine::plan(request.base, request.options);
+    if (r.best.empty()) return refusal({render::plan_shortfall(request.base, r)}).dump();
+    return nlohmann::json{{"report", render::plan_json(r).dump(2)}}.dump();
 }
 
 }  // namespace
@@ -109,6 +172,11 @@ __attribute__((export_name("calc_settings"))) const char* calc_settings() {
 
 __attribute__((export_name("calc_numbers"))) const char* calc_numbers() {
     answer = numbers(input);
+    return answer.c_str();
+}
+
+__attribute__((export_name("calc_plan"))) const char* calc_plan(int top) {
+    answer = plan(input, top);
     return answer.c_str();
 }
 }

@@ -1,9 +1,9 @@
 // The calculator module's loader, for the page and for node: instantiates shardreel-calc.wasm
 // (the engine compiled for the browser, calc/calc.cpp) and wraps its exports. The module does no
 // I/O; the three WASI calls libc links in (on paths it never takes) are answered with nothing.
-const text = { encoder: new TextEncoder(), decoder: new TextDecoder() };
-
+// loadCalc refers to nothing outside itself, so a page can start it in a worker from its text.
 export async function loadCalc(bytes) {
+  const text = { encoder: new TextEncoder(), decoder: new TextDecoder() };
   const none = () => 0;
   const { instance } = await WebAssembly.instantiate(bytes, {
     wasi_snapshot_preview1: { fd_close: none, fd_seek: none, fd_write: none },
@@ -17,16 +17,28 @@ export async function loadCalc(bytes) {
     while (memory[end]) end++;
     return JSON.parse(text.decoder.decode(memory.subarray(at, end)));
   };
+  // The flags, as JSON, into the module's input buffer.
+  const give = (flags) => {
+    const input = text.encoder.encode(JSON.stringify(flags));
+    const at = calc.calc_input(input.length);
+    new Uint8Array(calc.memory.buffer, at, input.length).set(input);
+  };
   return {
     // Every setting the calculator takes: the one settings table, the shape and the batch.
     settings: () => answer(calc.calc_settings()),
     // {report: TEXT} as `shardreel numbers --format json` prints it, or {errors: [...]}, for
-    // flags given as on the command line ({"--tp": "4"}).
+    // flags given as on the command line ({"--tp": "4"}); with "--tokens": "15T", the run's
+    // totals as well.
     numbers(flags) {
-      const input = text.encoder.encode(JSON.stringify(flags));
-      const at = calc.calc_input(input.length);
-      new Uint8Array(calc.memory.buffer, at, input.length).set(input);
+      give(flags);
       return answer(calc.calc_numbers());
+    },
+    // {report: TEXT} as `shardreel plan --format json --top TOP` prints it (the top layouts,
+    // best first), or {errors: [...]}; the flags of what the planner chooses (--tp, --zero, ...)
+    // and --tokens are left out.
+    plan(flags, top = 5) {
+      give(flags);
+      return answer(calc.calc_plan(top));
     },
   };
 }

@@ -19,23 +19,43 @@ const FORMATS = {
   percent: (v) => `${(v * 100).toFixed(1)} %`,
   seconds: (v) => `${v.toFixed(3)} s`,
   rate: (v) => `${Math.round(v).toLocaleString("en-US")} tokens/s`,
-  count: (v) => String(v),
+  count: (v) => Math.round(v).toLocaleString("en-US"),
+  days: (v) => `${v.toFixed(1)} days`,
+  yes: (v) => (v ? "yes" : "no"),
 };
 const lookup = (json, key) => key.split(".").reduce((o, k) => (o == null ? o : o[k]), json);
 const words = (key) => key.replace(/_bytes(_per_gpu)?$|_seconds$/, "").replaceAll("_", " ");
 
-// A shown figure: its text and, for the tests, the report key it shows.
-function figure(report, key, unit) {
-  return el("td", { "data-key": key, "data-unit": unit }, FORMATS[unit](lookup(report, key)));
+// A shown figure: its text and, for the tests, the report key, unit and value it shows.
+function shownAs(report, key, unit, tag = "td", attrs = {}) {
+  const v = lookup(report, key);
+  return el(tag, { ...attrs, "data-key": key, "data-unit": unit, "data-value": JSON.stringify(v) }, FORMATS[unit](v));
 }
+const figure = (report, key, unit) => shownAs(report, key, unit);
 function row(label, ...cells) {
   return el("tr", {}, el("th", { scope: "row" }, label), ...cells);
 }
-function output(id, title, chapters, ...body) {
-  const names = chapters.map((c) => `“${c}”`).join(", ");
+// The film's chapters that explain an output, by chapter kind, with the default film's titles.
+const CHAPTERS = { bytes_per_parameter: "Why a large model does not fit",
+  ring_allreduce: "Data parallel: the ring all-reduce", zero_stages: "ZeRO: stop keeping copies",
+  fsdp_gather: "FSDP: gather, use, free", tensor_parallel: "Tensor parallelism",
+  pipeline_bubble: "The pipeline bubble", activation_checkpointing: "Activation checkpointing",
+  interconnect: "The interconnect decides the layout", layout_3d: "Three ways to split, one rack",
+  summary: "Every strategy, side by side" };
+// In the film's page (a frame of it), the chapters it has, by kind: a mention seeks its film.
+const seekable = new Set();
+function mention(kind) {
+  if (!seekable.has(kind)) return el("span", { "data-chapter": kind }, `“${CHAPTERS[kind]}”`);
+  const button = el("button", { type: "button", class: "seek", "data-chapter": kind }, `“${CHAPTERS[kind]}”`);
+  button.addEventListener("click", () => window.parent.postMessage({ seek: kind }, "*"));
+  return button;
+}
+function output(id, title, kinds, ...body) {
+  const names = kinds.map(mention);
+  const list = names.flatMap((n, i) => (i ? [", ", n] : [n]));
   return el("section", { class: "output", id, "aria-labelledby": `${id}-title` },
     el("h2", { id: `${id}-title` }, title), ...body,
-    el("p", { class: "chapter" }, `Explained in the film: ${names}.`));
+    el("p", { class: "chapter" }, "Explained in the film: ", ...list, "."));
 }
 
 // The stage of the expected peak (the first or the last), and its terms as the film stacks
@@ -85,31 +105,28 @@ function stackBar(r) {
 }
 
 function memoryOutput(r) {
-  const per = r.per_gpu;
   const legend = el("ul", { class: "legend" }, ...STACK.map(([part, label]) =>
-    el("li", {}, el("i", { class: `s-${part}` }), `${label} `, el("span", { "data-key": `per_gpu.${part}_bytes`,
-      "data-unit": "GB" }, FORMATS.GB(per[`${part}_bytes`])))),
+    el("li", {}, el("i", { class: `s-${part}` }), `${label} `, shownAs(r, `per_gpu.${part}_bytes`, "GB", "span"))),
     el("li", {}, el("i", { class: "s-other" }), "Other terms of the expected peak"));
   const table = el("table", {}, el("tbody", {},
     row("On paper, per GPU", figure(r, "per_gpu.total_bytes", "GB")),
     row("Card's capacity", figure(r, "per_gpu.capacity_bytes", "GB")),
-    row("Fits", el("td", { class: "fits", "data-key": "per_gpu.fits" }, per.fits ? "yes" : "no"))));
-  return output("memory", "Memory per GPU", ["Why a large model does not fit", "ZeRO: stop keeping copies",
-    "Activation checkpointing"], stackBar(r), legend, table);
+    row("Fits", shownAs(r, "per_gpu.fits", "yes", "td", { class: "fits" }))));
+  return output("memory", "Memory per GPU", ["bytes_per_parameter", "zero_stages",
+    "activation_checkpointing"], stackBar(r), legend, table);
 }
 
 // The expected peak: each term of the first and the last pipeline stage, as the report lists them.
 function peakOutput(r) {
-  const peak = r.expected_peak;
-  const terms = Object.keys(peak.first_stage).filter((k) => k.endsWith("_bytes"));
+  const terms = Object.keys(r.expected_peak.first_stage).filter((k) => k.endsWith("_bytes"));
   const head = el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Term"),
     el("th", { scope: "col" }, "First stage"), el("th", { scope: "col" }, "Last stage")));
   const body = el("tbody", {}, ...terms.map((t) => row(words(t),
     figure(r, `expected_peak.first_stage.${t}`, "GB"), figure(r, `expected_peak.last_stage.${t}`, "GB"))));
   const summary = el("table", {}, el("tbody", {},
     row("Expected peak", figure(r, "expected_peak.total_bytes", "GB")),
-    row("Fits", el("td", { class: "fits", "data-key": "expected_peak.fits" }, peak.fits ? "yes" : "no"))));
-  return output("peak", "Expected peak", ["Why a large model does not fit", "FSDP: gather, use, free"],
+    row("Fits", shownAs(r, "expected_peak.fits", "yes", "td", { class: "fits" }))));
+  return output("peak", "Expected peak", ["bytes_per_parameter", "fsdp_gather"],
     summary, el("table", { class: "terms" }, head, body));
 }
 
@@ -119,16 +136,80 @@ function commOutput(r) {
   const rows = kinds.map((k) => row(words(k), figure(r, `comm_per_step.${k}`, "GB")));
   rows.push(row("time", figure(r, "comm_per_step.seconds", "seconds")));
   if (r.offload.mode !== "none") rows.push(row("offload over PCIe", figure(r, "offload.pcie_bytes_per_step", "GB")));
-  return output("comm", "Communication per step, per GPU", ["Data parallel: the ring all-reduce",
-    "Tensor parallelism", "The interconnect decides the layout"], el("table", {}, el("tbody", {}, ...rows)));
+  return output("comm", "Communication per step, per GPU", ["ring_allreduce",
+    "tensor_parallel", "interconnect"], el("table", {}, el("tbody", {}, ...rows)));
 }
 
 function speedOutput(r) {
   const rows = [row("Pipeline bubble", figure(r, "pipeline.bubble_fraction", "percent")),
     row("Step time", figure(r, "step.seconds", "seconds")), row("MFU", figure(r, "step.mfu", "percent")),
     row("Tokens per second per GPU", figure(r, "step.tokens_per_second_per_gpu", "rate"))];
-  return output("speed", "Bubble and speed", ["The pipeline bubble", "Every strategy, side by side"],
+  return output("speed", "Bubble and speed", ["pipeline_bubble", "summary"],
     el("table", {}, el("tbody", {}, ...rows)));
+}
+
+// The figures a reader looks for first, kept in sight (on a phone, above the form as it scrolls).
+function keyFigures(r) {
+  const item = (label, key, unit) => el("span", {}, `${label} `, shownAs(r, key, unit, "b"));
+  return [item("Peak per GPU", "expected_peak.total_bytes", "GB"), item("of", "expected_peak.capacity_bytes", "GB"),
+    item("step", "step.seconds", "seconds"), item("MFU", "step.mfu", "percent")];
+}
+
+// A whole run (--tokens): its steps, days and GPU-hours from the step time.
+function runOutput(r) {
+  const rows = [row("Tokens", figure(r, "run.tokens", "count")), row("Steps", figure(r, "run.steps", "count")),
+    row("Days", figure(r, "run.days", "days")), row("GPU-hours", figure(r, "run.gpu_hours", "count"))];
+  return output("run", "The whole run", ["summary"], el("table", {}, el("tbody", {}, ...rows)));
+}
+
+// The planner's layouts as a reader names them, and as flat rows for CSV ("step.seconds").
+const layoutText = (e) => `dp ${e.dp} × tp ${e.tp} × pp ${e.pp}` + (e.cp > 1 ? ` × cp ${e.cp}` : "") +
+  (e.ep > 1 ? `, ep ${e.ep}` : "");
+const zeroText = (e) => `${e.zero}` + (e.shard_group ? ` in groups of ${e.shard_group}` : "") +
+  (e.offload.mode !== "none" ? `, offload ${e.offload.mode}` : "");
+const scheduleText = (e) => e.schedule + (e.schedule === "interleaved" ? ` (${e.chunks})` : "");
+const flat = (j, prefix = "") => Object.entries(j).flatMap(([k, v]) =>
+  (v && typeof v === "object" ? flat(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v]]));
+function planCsv(layouts) {
+  const rows = layouts.map((e) => flat(e));
+  return [rows[0].map(([k]) => k).join(","), ...rows.map((r) => r.map(([, v]) => JSON.stringify(v)).join(","))].join("\n") + "\n";
+}
+const PLAN_COLUMNS = [["Layout", layoutText], ["ZeRO", zeroText], ["Recompute", (e) => e.recompute],
+  ["Schedule", scheduleText], ["Micro-batches", (e) => `${e.micro_batches} × ${e.micro_batch}`],
+  ["Peak per GPU", (e) => FORMATS.GB(e.expected_peak.total_bytes)], ["Step", (e) => FORMATS.seconds(e.step.seconds)],
+  ["MFU", (e) => FORMATS.percent(e.step.mfu)]];
+
+// The top layouts plan finds for the inputs (all but the layout's own), each a button away from
+// being the inputs, with the list as CSV and JSON; or why none fits.
+const PLAN_KINDS = ["layout_3d", "interconnect"];
+function planOutput(answer, use) {
+  const kinds = PLAN_KINDS;
+  if (answer.errors) return output("plan", "Top layouts", kinds, ...answer.errors.map((e) => el("p", { class: "refusal" }, e)));
+  const layouts = JSON.parse(answer.report);
+  const head = el("tr", {}, el("th", { scope: "col" }, "#"), ...PLAN_COLUMNS.map(([name]) => el("th", { scope: "col" }, name)),
+    el("th", { scope: "col" }, el("span", { class: "sr" }, "Use")));
+  const rows = layouts.map((e, i) => {
+    const button = el("button", { type: "button", "data-use": i, "aria-label": `Use layout ${i + 1}: ${layoutText(e)}` }, "Use");
+    button.addEventListener("click", () => use(e));
+    return el("tr", { "data-layout": i }, el("th", { scope: "row" }, `${i + 1}`),
+      ...PLAN_COLUMNS.map(([, text]) => el("td", {}, text(e))), el("td", {}, button));
+  });
+  const data = (type, text) => `data:${type};charset=utf-8,${encodeURIComponent(text)}`;
+  const exports = el("p", { class: "exports" }, "Download: ",
+    el("a", { href: data("text/csv", planCsv(layouts)), download: "plan.csv" }, "CSV"), " · ",
+    el("a", { href: data("application/json", `${answer.report}\n`), download: "plan.json" }, "JSON"));
+  return output("plan", "Top layouts", kinds, el("div", { class: "scroll" },
+    el("table", { class: "plan" }, el("thead", {}, head), el("tbody", {}, ...rows))), exports);
+}
+
+// A layout of plan's as the flags of the settings it chooses; the global batch becomes its
+// micro-batches.
+function layoutFlags(settings, e) {
+  const flags = {};
+  for (const s of settings.filter((x) => x.planned)) {
+    flags[s.flag] = String(s.name === "offload" ? e.offload.mode : e[s.name]);
+  }
+  return flags;
 }
 
 // The fragment: "#--model=llama-2-70b&--tp=8"; unreadable parts are left out, never thrown.
@@ -201,30 +282,86 @@ function showErrors(controls, problems, errors, kept) {
   if (errors.length && kept) problems.append(el("p", {}, "The figures shown are the last result the engine accepted."));
 }
 
-function start(calc) {
+// A worker of its own for plan (which takes up to some 100 ms), so no input waits for it: the
+// loader's own text and the module's bytes, started from a data: URL (no request, from file://).
+function planWorker(bytes) {
+  const source = `${loadCalc}\nlet calc;\nonmessage = async ({ data }) => {
+  if (data.bytes) calc = loadCalc(data.bytes);
+  else postMessage({ key: data.key, answer: (await calc).plan(data.flags, data.top) });
+};`;
+  const worker = new Worker(`data:text/javascript;charset=utf-8,${encodeURIComponent(source)}`);
+  worker.postMessage({ bytes });
+  return worker;
+}
+
+// The plan for the inputs but the layout's own (and --tokens), asked of the worker only when
+// those inputs change; its answer drawn when it is still the latest asked.
+function planner(worker, settings, results, use) {
+  const left = new Set([...settings.filter((s) => s.planned).map((s) => s.flag), "--tokens"]);
+  let key = null, section = null;
+  worker.onmessage = ({ data }) => {
+    if (data.key !== key) return;
+    section = planOutput(data.answer, use);
+    document.getElementById("plan")?.replaceWith(section);
+    results.dataset.planned = key;
+  };
+  return (given) => {
+    const flags = Object.fromEntries(Object.entries(given).filter(([f]) => !left.has(f)));
+    const next = JSON.stringify(flags);
+    if (next !== key) {
+      key = next;
+      results.dataset.planned = "";
+      section = output("plan", "Top layouts", PLAN_KINDS, el("p", {}, "Planning…"));
+      worker.postMessage({ key, flags, top: 5 });
+    }
+    return section;
+  };
+}
+
+function start(calc, worker) {
   const form = document.getElementById("settings");
   const results = document.getElementById("results");
   const problems = document.getElementById("problems");
-  const controls = buildForm(form, calc.settings());
-  const update = () => {
-    const given = Object.fromEntries([...controls].map(([f, c]) => [f, c.input.value.trim()]).filter(([, v]) => v));
-    history.replaceState(null, "", `#${writeFragment(given)}`);
-    const answer = calc.numbers(given);
+  const settings = calc.settings();
+  const controls = buildForm(form, settings);
+  const given = () => Object.fromEntries([...controls].map(([f, c]) => [f, c.input.value.trim()]).filter(([, v]) => v));
+  const show = (flags) => {
+    for (const [f, c] of controls) c.input.value = flags[f] ?? "";
+    update();
+  };
+  const use = (layout) => {
+    const flags = { ...given(), ...layoutFlags(settings, layout) };
+    delete flags["--global-batch"];
+    show(flags);
+  };
+  const plan = planner(worker, settings, results, use);
+  function update() {
+    const flags = given();
+    history.replaceState(null, "", `#${writeFragment(flags)}`);
+    const answer = calc.numbers(flags);
     showErrors(controls, problems, answer.errors ?? [], results.childElementCount > 0);
     if (answer.errors) return;
     const report = JSON.parse(answer.report);
-    results.replaceChildren(memoryOutput(report), peakOutput(report), commOutput(report), speedOutput(report));
-  };
-  const load = () => {
-    const given = readFragment();
-    for (const [f, c] of controls) c.input.value = given[f] ?? "";
-    update();
-  };
+    document.getElementById("key").replaceChildren(...keyFigures(report));
+    results.replaceChildren(memoryOutput(report), peakOutput(report), commOutput(report), speedOutput(report),
+      ...(report.run ? [runOutput(report)] : []), plan(flags));
+  }
   form.addEventListener("input", update);
-  window.addEventListener("hashchange", load);
-  load();
+  window.addEventListener("hashchange", () => show(readFragment()));
+  // The film's page names its chapters by kind: its titles, each mention a button seeking there.
+  window.addEventListener("message", ({ source, data }) => {
+    if (source !== window.parent || source === window || !data?.chapters) return;
+    for (const [kind, title] of Object.entries(data.chapters)) {
+      CHAPTERS[kind] = title;
+      seekable.add(kind);
+    }
+    update();
+  });
+  // For tests and benches: the inputs set as the controls set them, and the engine.
+  window.calculator = { show, calc };
+  show(readFragment());
 }
 
 const moduleText = atob(document.getElementById("calc-module").textContent.trim());
 const moduleBytes = Uint8Array.from(moduleText, (ch) => ch.charCodeAt(0));
-start(await loadCalc(moduleBytes));
+start(await loadCalc(moduleBytes), planWorker(moduleBytes));

@@ -12,22 +12,27 @@ namespace render {
 namespace {
 
 int write_calculator(const std::string& dir) {
+    const std::string page = dir + "/index.html";
+    if (!write_calculator_page(page)) return 1;
+    std::cout << page << "\n";
+    return 0;
+}
+
+}  // namespace
+
+bool write_calculator_page(const std::string& path) {
     const std::string module = beside_binary("shardreel-calc.wasm");
     std::string error;
     const std::optional<std::string> wasm = read_file(module, error);
     if (!wasm) {
         std::cerr << "shardreel: error: cannot read the calculator module " << module << ": "
                   << error << " (built with -DSHARDREEL_CALC=ON)\n";
-        return 1;
+        return false;
     }
-    const std::string page = dir + "/index.html";
-    ensure_parent_dir(page);
-    write_file_atomic(page, calculator_page(*wasm));
-    std::cout << page << "\n";
-    return 0;
+    ensure_parent_dir(path);
+    write_file_atomic(path, calculator_page(*wasm));
+    return true;
 }
-
-}  // namespace
 
 void add_calculator_command(CLI::App& app, int& exit_code) {
     CLI::App* cmd = app.add_subcommand(

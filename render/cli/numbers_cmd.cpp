@@ -41,10 +41,8 @@ Errors build_config(const Flags& f, engine::Config& c) {
     if (f.format != "md" && f.format != "csv" && f.format != "json") {
         errors.push_back("--format: expected md, csv or json, got '" + f.format + "'");
     }
-    if (!f.tokens.empty() && !story::parse_count(f.tokens)) {
-        errors.push_back("--tokens: expected a count of tokens such as 15T, 300B or 2e12, got '" +
-                         f.tokens + "'");
-    }
+    if (!f.tokens.empty())
+        if (auto e = tokens_problem(f.tokens)) errors.push_back(*e);
     for (std::string& e : apply_config_flags(f.config, c)) errors.push_back(std::move(e));
     if (errors.empty()) errors = engine::validate(c);
     return errors;
@@ -203,13 +201,6 @@ void write_run_rows(std::ostream& out, const engine::RunTotals& run) {
         << "| run" << of << ": GPU-hours | " << story::format_sig3(run.gpu_hours) << " |\n";
 }
 
-Json run_json(const engine::RunTotals& run) {
-    return {{"tokens", run.tokens},
-            {"steps", run.steps},
-            {"days", run.days},
-            {"gpu_hours", run.gpu_hours}};
-}
-
 int run(const Flags& f) {
     engine::Config c = story::default_config();
     if (!f.at.empty() && f.storyboard.empty()) {
@@ -235,11 +226,7 @@ int run(const Flags& f) {
     for (const std::string& e : errors) std::cerr << "shardreel: error: " << e << "\n";
     if (!errors.empty()) return 2;
     const engine::Report r = engine::analyze(c);
-    std::optional<engine::RunTotals> run;
-    if (!f.tokens.empty())
-        run = engine::run_totals(r.flops, r.step, c.layout.gpus, *story::parse_count(f.tokens));
-    Json j = report_json(r);
-    if (run) j["run"] = run_json(*run);
+    const Json j = numbers_json(r, c.layout.gpus, f.tokens);
     if (f.format == "json") {
         std::cout << j.dump(2) << "\n";
     } else if (f.format == "csv") {
@@ -247,7 +234,7 @@ int run(const Flags& f) {
         write_csv(std::cout, j);
     } else {
         write_markdown(std::cout, c, r);
-        if (run) write_run_rows(std::cout, *run);
+        if (const auto run = run_of(r, c.layout.gpus, f.tokens)) write_run_rows(std::cout, *run);
     }
     return 0;
 }
@@ -264,9 +251,7 @@ void add_numbers_command(CLI::App& app, int& exit_code) {
                     "(3.5s, 500ms, 90f, end), as still --at names it");
     register_config_flags(cmd, f->config);
     cmd->add_option("--format", f->format, "md (default) | csv | json");
-    cmd->add_option("--tokens", f->tokens,
-                    "a whole run's tokens (15T, 300B): its steps, days and GPU-hours from the "
-                    "step time");
+    cmd->add_option(kTokensFlag.flag, f->tokens, kTokensFlag.help);
     cmd->callback([f, &exit_code] { exit_code = run(*f); });
 }
 

@@ -3,60 +3,24 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "engine/interconnect.hpp"
 #include "engine/layout3d.hpp"
 #include "engine/plan.hpp"
 #include "render/cli/commands.hpp"
 #include "render/cli/config_flags.hpp"
-#include "render/inputs/numbers_json.hpp"
+#include "render/inputs/plan_json.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/text/format.hpp"
 
 namespace render {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-// What the planner chooses itself: no flag for these.
-const std::set<std::string> kChosen = {"tp",
-                                       "pp",
-                                       "cp",
-                                       "ep",
-                                       "zero",
-                                       "shard_group",
-                                       "offload",
-                                       "micro_batch",
-                                       "micro_batches",
-                                       "schedule",
-                                       "chunks",
-                                       "recompute",
-                                       "sequence_parallel"};
-
 struct Flags {
     ConfigFlags config;
     int top = 5;
     std::string format = "md";
 };
-
-std::string layout_name(const engine::Config& c) {
-    const engine::Parallel& p = c.layout;
-    std::string name = "dp " + std::to_string(p.dp()) + " x tp " + std::to_string(p.tp) + " x pp " +
-                       std::to_string(p.pp);
-    if (p.cp > 1) name += " x cp " + std::to_string(p.cp);
-    if (p.ep > 1) name += ", ep " + std::to_string(p.ep);
-    return name;
-}
-
-// "3 in groups of 8, optimizer offloaded": the ZeRO stage with hybrid sharding and offload.
-std::string zero_name(const engine::Parallel& p) {
-    std::string name = std::to_string(p.zero);
-    if (p.shard_group > 0) name += " in groups of " + std::to_string(p.shard_group);
-    if (p.offload != engine::Offload::none)
-        name += ", offload " + std::string(engine::to_string(p.offload));
-    return name;
-}
 
 std::string schedule_name(const engine::Training& t) {
     std::string s(engine::to_string(t.schedule));
@@ -111,11 +75,11 @@ std::string placement_clauses(const engine::PlanEntry& w) {
 std::string why(const engine::PlanResult& r) {
     const engine::PlanEntry& w = r.best.front();
     const engine::StepReport& s = w.report.step;
-    std::string line = layout_name(w.config) + " wins";
+    std::string line = plan_layout_name(w.config) + " wins";
     if (r.best.size() > 1) {
         const engine::PlanEntry& n = r.best[1];
-        const std::string next = layout_name(n.config) + ", ZeRO-" + zero_name(n.config.layout) +
-                                 ", recompute " +
+        const std::string next = plan_layout_name(n.config) + ", ZeRO-" +
+                                 plan_zero_name(n.config.layout) + ", recompute " +
                                  std::string(engine::to_string(n.config.training.recompute)) +
                                  ", " + schedule_name(n.config.training);
         if (n.report.step.seconds - s.seconds < 5e-4 * s.seconds) {
@@ -166,8 +130,8 @@ void write_markdown(std::ostream& out, const engine::Config& base, int global_ba
     int rank = 0;
     for (const engine::PlanEntry& e : r.best) {
         const engine::Training& t = e.config.training;
-        out << "| " << ++rank << " | " << layout_name(e.config) << " | "
-            << zero_name(e.config.layout) << " | " << engine::to_string(t.recompute) << " | "
+        out << "| " << ++rank << " | " << plan_layout_name(e.config) << " | "
+            << plan_zero_name(e.config.layout) << " | " << engine::to_string(t.recompute) << " | "
             << schedule_name(t) << " | " << t.micro_batches << " x " << t.micro_batch << " | "
             << story::format_bytes(e.report.per_gpu.expected.total.value) << " | "
             << per_link(e.config) << " | " << story::format_percent(e.report.bubble_fraction)
@@ -177,79 +141,23 @@ void write_markdown(std::ostream& out, const engine::Config& base, int global_ba
     out << "\n" << why(r) << "\n";
 }
 
-Json layout_json(const engine::PlanEntry& e) {
-    const engine::Training& t = e.config.training;
-    Json j = {{"dp", e.config.layout.dp()},
-              {"tp", e.config.layout.tp},
-              {"pp", e.config.layout.pp},
-              {"cp", e.config.layout.cp},
-              {"ep", e.config.layout.ep},
-              {"zero", e.config.layout.zero},
-              {"shard_group", e.config.layout.shard_group},
-              {"recompute", engine::to_string(t.recompute)},
-              {"schedule", engine::to_string(t.schedule)},
-              {"chunks", t.chunks},
-              {"micro_batch", t.micro_batch},
-              {"micro_batches", t.micro_batches},
-              {"sequence_parallel", t.sequence_parallel}};
-    j.update(report_json(e.report));
-    return j;
-}
-
-// Nothing fits: the leanest layout's need and what would make room.
-int write_shortfall(const engine::Config& base, const engine::PlanResult& r) {
-    std::cerr << "shardreel: error: no layout of " << base.model.name << " fits "
-              << story::format_int(base.layout.gpus) << " x " << base.cluster.gpu.name;
-    if (r.leanest) {
-        const engine::PlanEntry& l = *r.leanest;
-        const engine::PerGpu& g = l.report.per_gpu;
-        std::cerr << ": the nearest (" << layout_name(l.config) << ", ZeRO-"
-                  << zero_name(l.config.layout) << ", "
-                  << engine::to_string(l.config.training.recompute) << " recompute) needs "
-                  << story::format_bytes(g.expected.total.value) << " per GPU of "
-                  << story::format_bytes(g.capacity.value);
-        if (g.host.value > 0)
-            std::cerr << " and " << story::format_bytes(g.host.value) << " of host memory of "
-                      << story::format_bytes(g.host_capacity.value);
-        const engine::GpuSpec* bigger = nullptr;
-        for (const engine::GpuSpec& gpu : engine::gpu_presets()) {
-            if (gpu.memory.value >= g.expected.total.value &&
-                gpu.host_memory.value >= g.host.value &&
-                (!bigger || gpu.memory.value < bigger->memory.value))
-                bigger = &gpu;
-        }
-        if (bigger && bigger->name != l.config.cluster.gpu.name)
-            std::cerr << "; a GPU with more memory would hold it (--gpu " << bigger->name << ")";
-    }
-    if (r.gpus_that_fit > 0)
-        std::cerr << "; " << story::format_int(r.gpus_that_fit) << " GPUs would (--gpus "
-                  << r.gpus_that_fit << ")";
-    std::cerr << "\n";
-    return 2;
-}
-
 int run(const Flags& f) {
-    engine::Config c = story::default_config();
     std::vector<std::string> errors;
     if (f.format != "md" && f.format != "json")
         errors.push_back("--format: expected md or json, got '" + f.format + "'");
-    if (f.top < 1) errors.push_back("--top: expected at least 1, got " + std::to_string(f.top));
-    ConfigFlags config = f.config;
-    for (std::string& e : apply_config_flags(config, c)) errors.push_back(std::move(e));
-    GlobalBatch batch{2048, ""};
-    if (config.given("--global-batch"))
-        batch = parse_global_batch(config.values.at("--global-batch"), c.training.seq_len);
-    if (!batch.error.empty()) errors.push_back("--global-batch: " + batch.error);
+    const PlanRequest request = plan_request(f.config.given_values(), f.top);
+    errors.insert(errors.end(), request.errors.begin(), request.errors.end());
     for (const std::string& e : errors) std::cerr << "shardreel: error: " << e << "\n";
     if (!errors.empty()) return 2;
-    const engine::PlanResult r = engine::plan(c, {f.top, int(batch.sequences)});
-    if (r.best.empty()) return write_shortfall(c, r);
+    const engine::PlanResult r = engine::plan(request.base, request.options);
+    if (r.best.empty()) {
+        std::cerr << "shardreel: error: " << plan_shortfall(request.base, r) << "\n";
+        return 2;
+    }
     if (f.format == "json") {
-        Json out = Json::array();
-        for (const engine::PlanEntry& e : r.best) out.push_back(layout_json(e));
-        std::cout << out.dump(2) << "\n";
+        std::cout << plan_json(r).dump(2) << "\n";
     } else {
-        write_markdown(std::cout, c, int(batch.sequences), r);
+        write_markdown(std::cout, request.base, request.options.global_batch, r);
     }
     return 0;
 }
@@ -260,7 +168,7 @@ void add_plan_command(CLI::App& app, int& exit_code) {
     auto f = std::make_shared<Flags>();
     CLI::App* cmd = app.add_subcommand(
         "plan", "Rank the layouts of a model on a cluster by estimated step time (md or json)");
-    register_config_flags(cmd, f->config, kChosen);
+    register_config_flags(cmd, f->config, plan_chosen());
     cmd->add_option("--top", f->top, "how many layouts to print (5)");
     cmd->add_option("--format", f->format, "md (default) | json");
     cmd->callback([f, &exit_code] { exit_code = run(*f); });

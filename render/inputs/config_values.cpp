@@ -2,9 +2,11 @@
 #include "render/inputs/config_values.hpp"
 
 #include <cctype>
+#include <cstdio>
 #include <string_view>
 
 #include "story/storyboard/limits.hpp"
+#include "story/storyboard/setting_text.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/storyboard/units.hpp"
 
@@ -95,7 +97,51 @@ void apply_global_batch(const ConfigValues& v, engine::Config& c, Errors& errors
     }
 }
 
+// A parameter count as --params and --model read it: "70000000000".
+std::string count_text(double n) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, n == double((long long)n) ? "%.0f" : "%.17g", n);
+    return buf;
+}
+
+// --params and every shape flag, as c's model has them.
+std::map<std::string, std::string> shape_flags_of(engine::ModelSpec m) {
+    std::map<std::string, std::string> flags{{"--params", count_text(m.params)}};
+    for (const FlagSpec& s : shape_flags())  // a field at 0 is one a dense model has not
+        if (*s.key && shape_field(m, s.key) != 0)
+            flags[s.flag] = std::to_string(shape_field(m, s.key));
+    if (m.experts == 0) flags.erase("--expert-ffn");
+    if (m.experts > 0) flags["--ffn"] = std::to_string(m.dense_ffn > 0 ? m.dense_ffn : m.ffn);
+    return flags;
+}
+
+// The model's flags: the first of its preset, its count and its shape that gives it (but for
+// whether it ties its embeddings, a setting of its own).
+std::map<std::string, std::string> model_flags(const engine::ModelSpec& m) {
+    const std::string& model = story::find_setting("model")->flag;
+    for (auto flags : {std::map<std::string, std::string>{{model, m.name}},
+                       std::map<std::string, std::string>{{model, count_text(m.params)}}}) {
+        engine::Config c = story::default_config();
+        if (!apply_config_values({flags, {}}, c).empty()) continue;
+        story::apply_setting(c, "tie_embeddings", m.tie_embeddings ? "true" : "false");
+        if (c.model == m) return flags;
+    }
+    return shape_flags_of(m);
+}
+
 }  // namespace
+
+std::map<std::string, std::string> config_flags(const engine::Config& c) {
+    std::map<std::string, std::string> flags = model_flags(c.model);
+    engine::Config base = story::default_config();
+    apply_config_values({flags, {}}, base);
+    for (const story::SettingSpec& s : story::settings()) {
+        if (s.section == story::SettingSection::model) continue;
+        const std::string text = story::setting_text(c, s.name);
+        if (text != story::setting_text(base, s.name)) flags[s.flag] = text;
+    }
+    return flags;
+}
 
 // A custom shape for --params; fields not given come from the nearest preset.
 const std::vector<FlagSpec>& shape_flags() {

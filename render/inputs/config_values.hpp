@@ -34,6 +34,12 @@ extern const FlagSpec kGlobalBatchFlag;
 // itself); every problem, one a line ("--tp: ...").
 std::vector<std::string> apply_config_values(const ConfigValues& v, engine::Config& c);
 
+// The flags that give c from story::default_config() through apply_config_values: the model (a
+// preset's name, a nominal model's parameter count, else --params and the whole shape), then each
+// setting whose text (story::setting_text) differs from what the model alone gives. What the
+// article page opens a chapter's configuration in the calculator with.
+std::map<std::string, std::string> config_flags(const engine::Config& c);
+
 // "2048" (sequences) or "16M tokens" / "16Mtokens" (divided by seq_len) as sequences.
 struct GlobalBatch {
     long long sequences = 0;

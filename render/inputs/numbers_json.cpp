@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdint>
 
+#include "story/storyboard/units.hpp"
+
 namespace render {
 namespace {
 
@@ -118,6 +120,31 @@ nlohmann::ordered_json report_json(const engine::Report& r) {
           {"hfu", r.step.hfu},
           {"tokens_per_second_per_gpu", r.step.tokens_per_second_per_gpu}}},
     };
+}
+
+const FlagSpec kTokensFlag{
+    "--tokens", "",
+    "a whole run's tokens (15T, 300B): its steps, days and GPU-hours from the step time"};
+
+std::optional<std::string> tokens_problem(const std::string& tokens) {
+    if (story::parse_count(tokens)) return std::nullopt;
+    return "--tokens: expected a count of tokens such as 15T, 300B or 2e12, got '" + tokens + "'";
+}
+
+std::optional<engine::RunTotals> run_of(const engine::Report& r, int gpus,
+                                        const std::string& tokens) {
+    if (tokens.empty()) return std::nullopt;
+    return engine::run_totals(r.flops, r.step, gpus, *story::parse_count(tokens));
+}
+
+nlohmann::ordered_json numbers_json(const engine::Report& r, int gpus, const std::string& tokens) {
+    Json j = report_json(r);
+    if (const auto run = run_of(r, gpus, tokens))
+        j["run"] = {{"tokens", run->tokens},
+                    {"steps", run->steps},
+                    {"days", run->days},
+                    {"gpu_hours", run->gpu_hours}};
+    return j;
 }
 
 }  // namespace render

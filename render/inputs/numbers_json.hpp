@@ -4,12 +4,26 @@
 #pragma once
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 
 #include "engine/report.hpp"
+#include "render/inputs/config_values.hpp"
 
 namespace render {
 
 nlohmann::ordered_json report_json(const engine::Report& r);
+
+// --tokens, a whole run's length (15T, 300B, 2e12): numbers' flag, and the problem with its
+// text, if any.
+extern const FlagSpec kTokensFlag;
+std::optional<std::string> tokens_problem(const std::string& tokens);
+// The run's steps, days and GPU-hours for tokens (none when tokens is empty; checked first).
+std::optional<engine::RunTotals> run_of(const engine::Report& r, int gpus,
+                                        const std::string& tokens);
+// What `numbers --format json` prints: the report, and the run's totals under "run" with
+// --tokens.
+nlohmann::ordered_json numbers_json(const engine::Report& r, int gpus, const std::string& tokens);
 
 // How it writes a figure: bytes as a whole number, other numbers without a fraction when
 // integral ("16", not "16.0").

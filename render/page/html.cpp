@@ -46,6 +46,8 @@ a{color:var(--accent)}
 .lede{font-size:1.15rem;color:var(--muted)}
 video{display:block;width:100%;height:auto;background:#000;border-radius:6px}
 nav.chapters ol{padding-inline-start:1.5rem;columns:2 18rem}
+#calculator iframe{display:block;width:100%;height:90vh;border:1px solid currentColor;border-radius:6px}
+p.calc{margin:.5rem 0}
 nav.chapters li{margin:.2rem 0}
 button.seek{font:inherit;color:var(--accent);background:none;border:0;padding:.15rem .2rem;cursor:pointer;text-align:start;text-decoration:underline}
 button.seek:focus-visible,input:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
@@ -118,6 +120,8 @@ const char* kScript = R"JS(
         cell.dataset.value = JSON.stringify(s.value);
       }
       section.querySelector('.maths').innerHTML = v.maths;
+      const calc = section.querySelector('a[data-calc]');
+      if (calc) calc.href = calc.getAttribute('href').split('#')[0] + '#' + v.calculator;
       controls.forEach((c, i) => {
         if (!c.matches('input')) return;
         const text = data.values[i][at[i]];
@@ -127,6 +131,22 @@ const char* kScript = R"JS(
     };
     box.addEventListener('input', show);
   }
+  // The calculator's frame: its outputs seek the film to the chapter that explains them (by
+  // kind), and it learns the film's titles; a chapter's link opens its configuration there.
+  const frame = document.querySelector('iframe[name="calculator"]');
+  if (!frame) return;
+  const seeks = [...document.querySelectorAll('nav.chapters button.seek')];
+  const titles = {};
+  for (const b of seeks.reverse()) titles[b.dataset.kind] = b.textContent;
+  frame.addEventListener('load', () => frame.contentWindow.postMessage({ chapters: titles }, '*'));
+  addEventListener('message', (e) => {
+    const b = e.source === frame.contentWindow && seeks.find(s => s.dataset.kind === e.data.seek);
+    if (!b) return;
+    film.currentTime = Number(b.dataset.start);
+    film.scrollIntoView({ block: 'nearest' });
+  });
+  for (const a of document.querySelectorAll('a[data-calc]'))
+    a.addEventListener('click', () => frame.scrollIntoView());
 })();
 )JS";
 
@@ -196,11 +216,10 @@ std::string variant_data(const PageChapter& c) {
         nlohmann::ordered_json stats = nlohmann::ordered_json::object(), settings = stats;
         for (const Stat& s : v.facts.stats) stats[s.key] = {{"text", s.text}, {"value", s.value}};
         for (const story::Setting& s : v.settings) settings[s.key] = s.value;
-        data["variants"][key_of(v.index)] = {{"figure", figure_id(c, v)},
-                                             {"alt", v.alt},
-                                             {"settings", settings},
-                                             {"stats", stats},
-                                             {"maths", v.facts.maths}};
+        data["variants"][key_of(v.index)] = {
+            {"figure", figure_id(c, v)}, {"alt", v.alt},
+            {"settings", settings},      {"stats", stats},
+            {"maths", v.facts.maths},    {"calculator", v.calculator}};
         if (!v.svg.empty())
             templates += "<template id=\"" + figure_id(c, v) + "\">" + v.svg + "</template>\n";
     }
@@ -211,14 +230,30 @@ std::string variant_data(const PageChapter& c) {
            "</script>\n";
 }
 
-std::string chapter_section(const PageChapter& c, const Locale& l) {
+// The link that opens the chapter's configuration in the calculator's frame.
+std::string calculator_link(const PageChapter& c, const std::string& calculator, const Locale& l) {
+    if (calculator.empty()) return "";
+    return "<p class=\"calc\"><a data-calc=\"" + c.at + "\" href=\"" + xml_escape(calculator) +
+           "#" + xml_escape(c.calculator) + "\" target=\"calculator\">" +
+           xml_escape(l.tr("Open this configuration in the calculator")) + "</a></p>\n";
+}
+
+std::string calculator_section(const std::string& calculator, const Locale& l) {
+    if (calculator.empty()) return "";
+    const std::string name = xml_escape(l.tr("Calculator"));
+    return "<section id=\"calculator\" aria-labelledby=\"h-calculator\"><h2 id=\"h-calculator\">" +
+           name + "</h2>\n<iframe name=\"calculator\" src=\"" + xml_escape(calculator) +
+           "\" title=\"" + name + "\"></iframe></section>\n";
+}
+
+std::string chapter_section(const PageChapter& c, const std::string& calculator, const Locale& l) {
     std::string out = "<section class=\"chapter\" id=\"ch-" + c.id + "\" data-kind=\"" + c.kind +
                       "\" aria-labelledby=\"h-" + c.id + "\">\n<h2 id=\"h-" + c.id + "\">" +
                       xml_escape(c.title) + "</h2>\n";
     out += "<figure><div class=\"art\" role=\"img\" aria-label=\"" + xml_escape(c.alt) + "\">" +
            c.svg + "</div><figcaption>" + xml_escape(c.alt) + "</figcaption></figure>\n";
     if (!c.explore.empty()) out += controls(c, l);
-    out += stats_table(c, l);
+    out += stats_table(c, l) + calculator_link(c, calculator, l);
     if (!c.facts.maths.empty() || !c.explore.empty())
         out += "<div class=\"maths\">" + c.facts.maths + "</div>\n";
     if (!c.transcript.empty()) {
@@ -230,12 +265,13 @@ std::string chapter_section(const PageChapter& c, const Locale& l) {
     return out + "</section>\n";
 }
 
-// WebVTT as a data: URL, percent-encoded (so nothing in it can end the attribute).
-std::string vtt_url(const std::string& vtt) {
+// Text percent-encoded but for unreserved characters (so nothing in it can end the attribute);
+// keep: more characters left as they are.
+std::string percent_encoded(const std::string& text, const char* keep = ":,!*'()") {
     static const char* hex = "0123456789ABCDEF";
-    std::string out = "data:text/vtt;charset=utf-8,";
-    for (unsigned char c : vtt) {
-        if (std::isalnum(c) || std::strchr("-._~:,!*'()", c)) {
+    std::string out;
+    for (unsigned char c : text) {
+        if (std::isalnum(c) || std::strchr("-._~", c) || std::strchr(keep, c)) {
             out += static_cast<char>(c);
         } else {
             out += '%';
@@ -244,6 +280,11 @@ std::string vtt_url(const std::string& vtt) {
         }
     }
     return out;
+}
+
+// WebVTT as a data: URL.
+std::string vtt_url(const std::string& vtt) {
+    return "data:text/vtt;charset=utf-8," + percent_encoded(vtt);
 }
 
 std::string film_section(const PageModel& p, const Locale& l) {
@@ -259,10 +300,11 @@ std::string film_section(const PageModel& p, const Locale& l) {
         "\"></video>\n";
     out += "<nav class=\"chapters\" aria-label=\"" + chapters + "\"><ol>\n";
     for (const PageChapter& c : p.chapters)
-        out += "<li><button type=\"button\" class=\"seek\" data-start=\"" + seconds_text(c.start) +
-               "\">" + xml_escape(c.title) + "</button> <span class=\"time\">" + clock(c.start) +
-               "</span> <a href=\"#ch-" + c.id + "\">" + xml_escape(l.tr("read")) +
-               "<span class=\"glyphs\"> " + xml_escape(c.title) + "</span></a></li>\n";
+        out += "<li><button type=\"button\" class=\"seek\" data-kind=\"" + c.kind +
+               "\" data-start=\"" + seconds_text(c.start) + "\">" + xml_escape(c.title) +
+               "</button> <span class=\"time\">" + clock(c.start) + "</span> <a href=\"#ch-" +
+               c.id + "\">" + xml_escape(l.tr("read")) + "<span class=\"glyphs\"> " +
+               xml_escape(c.title) + "</span></a></li>\n";
     return out + "</ol></nav>\n</section>\n";
 }
 
@@ -304,13 +346,21 @@ std::string page_html(const PageModel& p) {
                       xml_escape(p.title) + "</h1>\n";
     if (!p.text.lede.empty()) out += "<p class=\"lede\">" + xml_escape(p.text.lede) + "</p>\n";
     out += "</header>\n<main>\n" + film_section(p, l);
-    for (const PageChapter& c : p.chapters) out += chapter_section(c, l);
-    out += questions(p.text, l);
+    for (const PageChapter& c : p.chapters) out += chapter_section(c, p.calculator, l);
+    out += calculator_section(p.calculator, l) + questions(p.text, l);
     out +=
         "</main>\n<footer><p>" +
         xml_escape(l.tr("Made with shardreel: every figure and number on this page comes from its "
                         "cost model.")) +
         "</p></footer>\n<script>" + std::string(kScript) + "</script>\n</body>\n</html>\n";
+    return out;
+}
+
+std::string calculator_fragment(const std::map<std::string, std::string>& flags) {
+    std::string out;
+    for (const auto& [flag, value] : flags)
+        out +=
+            (out.empty() ? "" : "&") + percent_encoded(flag, "") + "=" + percent_encoded(value, "");
     return out;
 }
 

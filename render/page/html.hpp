@@ -3,6 +3,7 @@
 // external request, no framework; light and dark follow prefers-color-scheme, and
 // prefers-reduced-motion keeps the film on its poster.
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct PageVariant {
     std::string svg;  // empty for the written variant: its figure is the chapter's own
     std::string alt;
     Facts facts;
+    std::string calculator;  // its configuration as the calculator's fragment ("--model=...&...")
 };
 
 struct PageChapter {
@@ -28,6 +30,7 @@ struct PageChapter {
     std::vector<story::ExploreParam> explore;
     std::vector<std::size_t> written;  // the variant the figure shows
     std::vector<PageVariant> variants;
+    std::string calculator;  // the figure's configuration as the calculator's fragment
 };
 
 struct PageModel {
@@ -41,7 +44,13 @@ struct PageModel {
     std::string captions_vtt, chapters_vtt;
     int width = 0, height = 0;
     std::string lang = "en";  // the page's and its tracks' language (BCP-47)
+    // The calculator's page beside index.html (shardreel page writes it; empty: none): shown in a
+    // frame, each chapter's configuration a link into it, its outputs seeking the film.
+    std::string calculator;
 };
+
+// flags as a URL fragment's text, percent-encoded: "--model=llama-2-70b&--tp=8".
+std::string calculator_fragment(const std::map<std::string, std::string>& flags);
 
 std::string page_html(const PageModel& page);
 

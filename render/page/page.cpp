@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "render/inputs/config_values.hpp"
 #include "render/page/figures.hpp"
 #include "render/page/html.hpp"
 #include "render/page/stills.hpp"
@@ -43,7 +44,9 @@ PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTim
     if (spec.explore.empty()) {
         const FigureSvgs svgs = cache.figure(spec, video, t);
         c.svg = sheet.add(svgs.dark, svgs.light, "f-" + spec.id + "-");
-        c.facts = chapter_facts(spec.kind, story::config_at(spec, t, video.fps), locale);
+        const engine::Config config = story::config_at(spec, t, video.fps);
+        c.facts = chapter_facts(spec.kind, config, locale);
+        c.calculator = calculator_fragment(config_flags(config));
         return c;
     }
     c.written = story::written_variant(spec, t, video.fps);
@@ -51,12 +54,17 @@ PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTim
         const FigureSvgs svgs = cache.figure(v.spec, video, t);
         std::string prefix = "f-" + spec.id;
         for (std::size_t i : v.index) prefix += "-" + std::to_string(i);
-        PageVariant out{v.index, v.settings, sheet.add(svgs.dark, svgs.light, prefix + "-"),
+        const engine::Config config = story::config_at(v.spec, t, video.fps);
+        PageVariant out{v.index,
+                        v.settings,
+                        sheet.add(svgs.dark, svgs.light, prefix + "-"),
                         variant_alt(c.alt, v.settings, locale),
-                        chapter_facts(spec.kind, story::config_at(v.spec, t, video.fps), locale)};
+                        chapter_facts(spec.kind, config, locale),
+                        calculator_fragment(config_flags(config))};
         if (v.index == c.written) {
             c.svg = std::move(out.svg);
             c.facts = out.facts;
+            c.calculator = out.calculator;
             out.svg.clear();
         }
         c.variants.push_back(std::move(out));
@@ -73,7 +81,7 @@ long long bytes_of(const std::vector<std::string>& paths) {
 }  // namespace
 
 PageReport write_page(const FilmJob& film, const Fonts& fonts, const BatchOptions& batch,
-                      const CancelToken& cancel) {
+                      const CancelToken& cancel, const std::string& calculator) {
     PageReport report;
     const fs::path dir = fs::path(film.output).parent_path();
     report.film = render_films({film}, fonts, batch, cancel, {}).at(0);
@@ -94,6 +102,7 @@ PageReport write_page(const FilmJob& film, const Fonts& fonts, const BatchOption
         film.video.width,
         film.video.height,
         film.board.video.lang};
+    page.calculator = calculator;
     const story::Locale locale(film.video.lang);  // the page's words and figures
     for (std::size_t i = 0; i < film.board.chapters.size(); ++i) {
         cancel.check();
@@ -121,7 +130,9 @@ PageReport write_page(const FilmJob& film, const Fonts& fonts, const BatchOption
 
     report.figures = cache.drawn() + cache.reused();
     report.figures_drawn = cache.drawn();
-    report.page_bytes = bytes_of({report.page, (dir / page.poster).string(), chapters, captions});
+    std::vector<std::string> files{report.page, (dir / page.poster).string(), chapters, captions};
+    if (!calculator.empty()) files.push_back((dir / calculator).string());
+    report.page_bytes = bytes_of(files);
     return report;
 }
 

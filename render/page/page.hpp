@@ -19,8 +19,9 @@ struct PageReport {
 
 // Renders film.output (DIR/film.mp4, captions a track, not burned) through the segment cache,
 // then the figures through <cache>/figures, then the page; each file is written beside its
-// final name and renamed into place, the page last.
+// final name and renamed into place, the page last. calculator: the calculator's page already
+// written beside it (DIR/calculator.html), which the page frames and links into; empty: none.
 PageReport write_page(const FilmJob& film, const Fonts& fonts, const BatchOptions& batch,
-                      const CancelToken& cancel);
+                      const CancelToken& cancel, const std::string& calculator = "");
 
 }  // namespace render

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "story/text/plain_numbers.hpp"
+
 namespace story {
 
 namespace {
@@ -12,24 +14,14 @@ std::string with_unit(const std::string& number, const char* unit) {
     return number + kThinSpace + unit;
 }
 
-// v rounded to 3 significant figures, in binary (half away from zero): ICU then only writes it.
-double round_sig3(double v) {
-    if (v == 0 || !std::isfinite(v)) return 0;
-    const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(v))));
-    const double step = std::pow(10.0, magnitude - 2);
-    return std::round(v / step) * step;
-}
-
 }  // namespace
 
 // Trailing zeros carry no information on screen: "16 B", not "16.0 B".
 std::string format_sig3(double v, const Locale& l) { return l.numbers().decimal(round_sig3(v)); }
 
 std::string format_bytes(double bytes, const Locale& l) {
-    if (bytes == 0) return with_unit(format_int(0, l), "B");
-    if (round_sig3(bytes / 1e3) < 1000) return with_unit(format_sig3(bytes / 1e3, l), "kB");
-    if (round_sig3(bytes / 1e6) < 1000) return with_unit(format_sig3(bytes / 1e6, l), "MB");
-    return with_unit(format_sig3(bytes / 1e9, l), "GB");
+    const ScaledBytes s = scale_bytes(bytes);
+    return with_unit(bytes == 0 ? format_int(0, l) : format_sig3(s.value, l), s.unit);
 }
 
 std::string format_bytes_per_param(double b, const Locale& l) {

@@ -5,14 +5,15 @@
 // shows the engine's own line beside its control (or at the top when the line names no flag)
 // and keeps the last result; that the URL fragment round-trips through a reload; no console
 // error and no request but file: and data:; axe-core 0 violations in light and dark; no
-// horizontal scroll at 390 px. Exits 77 (ctest: Skipped) when there is no chromium.
+// horizontal scroll at 390 px, the key figures in sight at the form's end. Exits 77 (ctest: Skipped) when there is no chromium.
 // Usage: node calc_page_test.mjs SOURCE_DIR SHARDREEL OUT_DIR
 import { execFileSync, spawnSync } from "node:child_process";
 import { rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-import { browserTools } from "../js/browser.mjs";
+import { browserTools, watchedPage } from "../js/browser.mjs";
+import { shown } from "./shown.mjs";
 
 const [root, shardreel, outDir] = process.argv.slice(2).map((p) => resolve(p));
 const { chromium, puppeteer, axeSource, failures, check } = browserTools(root);
@@ -27,29 +28,15 @@ console.log(`page: ${size} bytes`);
 const url = pathToFileURL(pagePath).href;
 
 // The native answer: the report, or the lines after "shardreel: error: ".
-function native(flags) {
-  const args = ["numbers", ...Object.entries(flags).flat(), "--format", "json"];
+function native(flags, command = "numbers") {
+  const args = [command, ...Object.entries(flags).flat(), "--format", "json"];
   const run = spawnSync(shardreel, args, { encoding: "utf8" });
-  if (run.status === 0) return { report: JSON.parse(run.stdout) };
+  if (run.status === 0) return { report: JSON.parse(run.stdout), text: run.stdout };
   return { errors: run.stderr.trim().split("\n").map((l) => l.replace(/^shardreel: error: /, "")) };
 }
 const lookup = (json, key) => key.split(".").reduce((o, k) => (o == null ? o : o[k]), json);
-// How the page writes a figure of each unit (README "shardreel calculator").
-const shown = {
-  GB: (v) => `${(v / 1e9).toFixed(1)} GB`,
-  percent: (v) => `${(v * 100).toFixed(1)} %`,
-  seconds: (v) => `${v.toFixed(3)} s`,
-  rate: (v) => `${Math.round(v).toLocaleString("en-US")} tokens/s`,
-};
 
-const browser = await puppeteer.launch({ executablePath: chromium, headless: true,
-  args: ["--no-sandbox", "--disable-gpu"] });
-const page = await browser.newPage();
-const problems = [];
-page.on("console", (m) => m.type() === "error" && problems.push(`console error: ${m.text()}`));
-page.on("pageerror", (e) => problems.push(`script error: ${e.message}`));
-page.on("request", (r) => /^(file|data):/.test(r.url()) || problems.push(`request: ${r.url()}`));
-page.on("requestfailed", (r) => problems.push(`failed request: ${r.url()}`));
+const { browser, page, problems } = await watchedPage(puppeteer, chromium);
 await page.setViewport({ width: 1280, height: 900 });
 
 const ready = () => page.waitForSelector("#results #speed", { timeout: 20000 });
@@ -133,6 +120,44 @@ async function refuse(flags, flag, value, placeAt) {
   console.log(`${flag} ${value}: "${errors[0]}" shown ${placeAt}, the last result kept`);
 }
 
+// The top layouts: each row against `plan --format json` for the inputs but the layout's own,
+// the CSV and JSON downloads, and the last row's button making that layout the inputs.
+async function planned(flags) {
+  await page.waitForFunction(() => document.getElementById("results").dataset.planned, { timeout: 20000 });
+  const layoutFlags = ["--tp", "--pp", "--cp", "--ep", "--zero", "--shard-group", "--offload", "--micro-batch",
+    "--micro-batches", "--schedule", "--chunks", "--recompute", "--sequence-parallel"];
+  const rest = Object.fromEntries(Object.entries(flags).filter(([f]) => !layoutFlags.includes(f)));
+  const { report: layouts, text } = native({ ...rest, "--top": "5" }, "plan");
+  const rows = await page.$$eval("#plan tbody tr", (all) => all.map((r) => [...r.cells].map((c) => c.textContent)));
+  check(rows.length === layouts.length, `plan: ${rows.length} rows shown, plan prints ${layouts.length}`);
+  layouts.forEach((e, i) => {
+    const want = [`${i + 1}`, `dp ${e.dp} × tp ${e.tp} × pp ${e.pp}${e.cp > 1 ? ` × cp ${e.cp}` : ""}`,
+      `${e.micro_batches} × ${e.micro_batch}`, shown.GB(e.expected_peak.total_bytes), shown.seconds(e.step.seconds),
+      shown.percent(e.step.mfu)];
+    for (const cell of want) check(rows[i]?.includes(cell), `plan row ${i + 1}: ${JSON.stringify(rows[i])} lacks "${cell}"`);
+  });
+  const links = await page.$$eval("#plan a[download]", (all) => Object.fromEntries(all.map((a) => [a.download, a.href])));
+  const body = (href) => decodeURIComponent(href.slice(href.indexOf(",") + 1));
+  check(body(links["plan.json"] ?? ",") === text, "plan.json is not what plan --format json prints");
+  const csv = body(links["plan.csv"] ?? ",").trim().split("\n").map((l) => l.split(","));
+  const stepColumn = csv[0].indexOf("step.seconds");
+  check(csv.length === layouts.length + 1 && stepColumn >= 0 &&
+    layouts.every((e, i) => Number(csv[i + 1][stepColumn]) === e.step.seconds), "plan.csv's step.seconds column differs from plan's");
+  const last = layouts.length - 1, chosen = layouts[last];
+  await page.click(`#plan [data-use="${last}"]`);
+  const now = await inputs();
+  const want = { "--tp": chosen.tp, "--pp": chosen.pp, "--zero": chosen.zero, "--micro-batches": chosen.micro_batches,
+    "--schedule": chosen.schedule, "--recompute": chosen.recompute, "--offload": chosen.offload.mode };
+  for (const [flag, value] of Object.entries(want))
+    check(now[flag] === String(value), `after "Use" on layout ${last + 1}: ${flag} is "${now[flag]}", not ${value}`);
+  const given = Object.fromEntries(Object.entries(now).filter(([, v]) => v));
+  const result = await compare(given, `layout ${last + 1} of plan, one click away`);
+  const peak = result?.find((f) => f.key === "expected_peak.total_bytes");
+  check(peak?.text === shown.GB(chosen.expected_peak.total_bytes), `layout ${last + 1}: the peak shown is not plan's`);
+  console.log(`plan: ${rows.length} layouts as plan prints them, CSV and JSON, layout ${last + 1} one click away`);
+  return given;
+}
+
 async function axeRun(scheme) {
   await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: scheme }]);
   await page.addScriptTag({ content: axeSource });
@@ -162,12 +187,22 @@ try {
   check(JSON.stringify(await inputs()) === JSON.stringify(before), "a reload gives other inputs");
   check(JSON.stringify(await figures()) === JSON.stringify(result), "a reload gives other figures");
   console.log(`fragment: ${hash} round-trips through a reload`);
+  const layout = await planned(flags);
+  await set("--tokens", "2T");
+  await compare({ ...layout, "--tokens": "2T" }, "a run of 2T tokens");
+  check(await page.$("#run") !== null, "no run totals for --tokens 2T");
   await axeRun("light");
   await axeRun("dark");
   await page.setViewport({ width: 390, height: 844 });
   const widths = await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.clientWidth]);
   check(widths[0] <= widths[1], `at 390 px the page scrolls to ${widths[0]} px of ${widths[1]}`);
-  console.log(`phone: ${widths[0]} px wide in ${widths[1]}`);
+  // The key figures stay in sight while the reader works down the form.
+  await page.focus("#settings fieldset:last-of-type .field:last-child input, #settings fieldset:last-of-type .field:last-child select");
+  const key = await page.$eval("#key", (k) => ({ top: k.getBoundingClientRect().top, bottom: k.getBoundingClientRect().bottom,
+    scrolled: window.scrollY, figures: k.querySelectorAll("[data-key]").length }));
+  check(key.scrolled > 0 && key.top >= 0 && key.bottom <= 844 && key.figures === 4,
+    `at 390 px, at the form's last control (scrolled ${key.scrolled} px), the key figures are at ${key.top}..${key.bottom} px`);
+  console.log(`phone: ${widths[0]} px wide in ${widths[1]}; at the form's end (scrolled ${key.scrolled} px) the key figures at ${Math.round(key.top)}..${Math.round(key.bottom)} px`);
 } finally {
   await browser.close();
 }

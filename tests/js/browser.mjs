@@ -21,3 +21,17 @@ export function browserTools(root) {
     check: (ok, what) => ok || failures.push(what),
   };
 }
+
+// chromium with a page that notes every console error, script error, failed request and request
+// other than file: or data: in problems.
+export async function watchedPage(puppeteer, chromium) {
+  const browser = await puppeteer.launch({ executablePath: chromium, headless: true,
+    args: ["--no-sandbox", "--disable-gpu"] });
+  const page = await browser.newPage();
+  const problems = [];
+  page.on("console", (m) => m.type() === "error" && problems.push(`console error: ${m.text()}`));
+  page.on("pageerror", (e) => problems.push(`script error: ${e.message}`));
+  page.on("request", (r) => /^(file|data):/.test(r.url()) || problems.push(`request: ${r.url()}`));
+  page.on("requestfailed", (r) => problems.push(`failed request: ${r.url()}`));
+  return { browser, page, problems };
+}

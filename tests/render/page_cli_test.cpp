@@ -100,6 +100,29 @@ TEST_CASE("page writes the film, its tracks, a poster and one self-contained ind
     CHECK(ids_starting(html, "glyph").empty());  // every glyph moved to the page's sheet
     CHECK(report["figures"] == 1 + 5 + 3);       // each variant is a figure
     CHECK(report["page_bytes"].get<long long>() < 3 * 1024 * 1024);
+    // The calculator beside, framed last; each chapter's configuration a link into the frame.
+    CHECK(slurp(page / "calculator.html").starts_with("<!doctype html>"));
+    CHECK(element(html, "iframe").attrs ==
+          Attrs{{"name", "calculator"}, {"src", "calculator.html"}, {"title", "Calculator"}});
+    std::vector<std::string> links;
+    for (const Element& e : elements(html, "a", {{"target", "calculator"}}))
+        links.push_back(e.attr("data-calc") + " " + e.attr("href"));
+    CHECK(links == std::vector<std::string>{
+                       "bytes@29f calculator.html#--model=llama-2-7b&--pp=4",
+                       "bubble@39f calculator.html#--micro-batches=16&--model=llama-2-7b&--pp=4",
+                       "zero@29f calculator.html#--model=llama-2-7b&--pp=4"});
+}
+
+TEST_CASE("page --no-calculator leaves the calculator out") {
+    TempDir tmp;
+    const auto run = run_cli(
+        "page " + q(kExplore.string()) + " -o " + q(tmp.path / "page") + " --no-calculator --json",
+        tmp.path);
+    REQUIRE(run.exit_code == 0);
+    CHECK_FALSE(fs::exists(tmp.path / "page/calculator.html"));
+    const std::string html = slurp(tmp.path / "page/index.html");
+    CHECK(elements(html, "iframe").empty());
+    CHECK(elements(html, "a", {{"target", "calculator"}}).empty());
 }
 
 TEST_CASE("a re-run draws no figure - a changed chapter redraws its own figures only") {

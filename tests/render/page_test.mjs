@@ -3,7 +3,8 @@
 // meets: no console error, no failed and no external request; the film's metadata and duration
 // (read from the MP4's own header), the chapter track against the chapter list, seeking; every
 // slider position and pill, operated from the keyboard, against the pre-rendered figure and
-// `shardreel numbers --format json`; axe-core in light and dark; no overflow at 1280x800 and
+// `shardreel numbers --format json`; the calculator framed at the end, opened at each chapter's
+// configuration and seeking the film; axe-core in light and dark; no overflow at 1280x800 and
 // 390x844 (screenshots in SHOTS to look at); prefers-reduced-motion keeps the film still.
 // Exits 77 (ctest: Skipped) when there is no chromium.
 // Usage: node page_test.mjs SOURCE_DIR SHARDREEL PAGE_DIR STORYBOARD SHOTS_DIR
@@ -200,6 +201,47 @@ async function checkExplore(page) {
   console.log(`explore: ${boxes.length} boxes, ${positions} positions match their figure and numbers`);
 }
 
+// The calculator framed at the end: each chapter's link opens its configuration there (every
+// figure the frame shows equal to `numbers STORYBOARD --at` the chapter's figure), and a chapter
+// the calculator names seeks the film to that chapter.
+async function checkCalculator(page) {
+  // The frame as it is now: a link loads the calculator again.
+  const calculator = () => page.frames().find((f) => f.name() === "calculator");
+  if (!check(calculator(), "no calculator frame")) return;
+  await calculator().waitForSelector("#results #speed", { timeout: 20000 });
+  const links = await page.$$eval("a[data-calc]", (all) => all.map((a) => a.dataset.calc));
+  let figures = 0, frame;
+  for (const at of links) {
+    const href = await page.$eval(`a[data-calc="${at}"]`, (a) => a.href);
+    await page.click(`a[data-calc="${at}"]`);
+    // The calculator writes its fragment back in its controls' order.
+    const params = (u) => [...new URLSearchParams(new URL(u).hash.slice(1))].sort().join("&");
+    for (let i = 0; i < 100 && params(calculator()?.url() ?? href + "?") !== params(href); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    frame = calculator();
+    check(params(frame.url()) === params(href), `the calculator shows ${frame.url()}, not ${href}`);
+    await frame.waitForSelector("#results #speed", { timeout: 20000 });
+    const report = JSON.parse(execFileSync(shardreel, ["numbers", storyboard, "--at", at, "--format", "json"]));
+    const shownFigures = await frame.$$eval("#results [data-key]", (all) => all.map((e) => [e.dataset.key, e.dataset.value]));
+    for (const [key, value] of shownFigures)
+      check(value === JSON.stringify(lookup(report, key)), `calculator for ${at}: ${key} holds ${value}, numbers --at says ${JSON.stringify(lookup(report, key))}`);
+    check(shownFigures.length > 40, `calculator for ${at}: ${shownFigures.length} figures`);
+    figures += shownFigures.length;
+  }
+  check(links.length > 0, "no chapter links into the calculator");
+  await page.evaluate(() => document.getElementById("film").pause());
+  const starts = await page.$$eval("nav.chapters button.seek", (all) => Object.fromEntries(all.reverse().map((b) => [b.dataset.kind, Number(b.dataset.start)])));
+  const mentions = await frame.$$eval("button.seek[data-chapter]", (all) => [...new Set(all.map((b) => b.dataset.chapter))]);
+  check(mentions.length > 0, "the calculator seeks no chapter of the film");
+  for (const kind of mentions) {
+    await frame.click(`button.seek[data-chapter="${kind}"]`);
+    await page.waitForFunction((t) => Math.abs(document.getElementById("film").currentTime - t) < 0.05, { timeout: 5000 }, starts[kind])
+      .catch(() => check(false, `the calculator's "${kind}" does not seek the film to ${starts[kind]} s`));
+  }
+  console.log(`calculator: ${links.length} chapters open in it (${figures} figures equal to numbers --at), ` +
+    `${mentions.length} chapter kinds it names seek the film`);
+}
+
 async function checkAxe(page, scheme) {
   await page.addScriptTag({ content: axeSource });
   const violations = await page.evaluate(async () => (await axe.run(document)).violations);
@@ -258,6 +300,7 @@ try {
   const { page, problems } = await openPage(browser);
   await checkFilm(page);
   await checkExplore(page);
+  await checkCalculator(page);
   await checkAxe(page, "light");
   await checkOverflow(page, "desktop-1280x800-light");
   await page.emulateMediaFeatures([{ name: "prefers-color-scheme", value: "dark" }]);

@@ -22,7 +22,7 @@ namespace fs = std::filesystem;
 struct PageArgs {
     std::string storyboard, output;
     MediaArgs media;
-    bool no_audio = false;
+    bool no_audio = false, no_calculator = false;
 };
 
 int run_page(const PageArgs& args) {
@@ -47,9 +47,13 @@ int run_page(const PageArgs& args) {
     film.output = (fs::path(dir) / "film.mp4").string();
     if (!args.no_audio && !add_sound(film, std::cerr)) return 2;
 
+    // The calculator first: without its module nothing is written.
+    const std::string calculator = args.no_calculator ? "" : "calculator.html";
+    if (!calculator.empty() && !write_calculator_page((fs::path(dir) / calculator).string()))
+        return 1;
     ensure_parent_dir(film.output);
     const Fonts fonts(default_font_dir());
-    const PageReport r = write_page(film, fonts, batch, process_token());
+    const PageReport r = write_page(film, fonts, batch, process_token(), calculator);
     std::ostringstream summary;
     summary << "shardreel: wrote " << r.page << " (" << r.figures << " figures, " << r.figures_drawn
             << " drawn; " << r.page_bytes / 1024 << " KiB besides " << r.film.output << ", "
@@ -78,6 +82,8 @@ void add_page_command(CLI::App& app, int& exit_code) {
     add_media_flags(cmd, args->media);
     cmd->add_option("--fps", args->media.video.fps, "Frames per second of the film");
     cmd->add_flag("--no-audio", args->no_audio, "A silent film");
+    cmd->add_flag("--no-calculator", args->no_calculator,
+                  "Leave the calculator (calculator.html, framed at the end) out of the page");
     cmd->callback([args, &exit_code] { exit_code = run_guarded([&] { return run_page(*args); }); });
 }
 

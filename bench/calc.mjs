@@ -1,0 +1,68 @@
+// The calculator page's latency in Debian's chromium (bench/calc.sh): an input change until
+// every output is drawn, and plan for 64 GPUs, each timed inside the page.
+// Usage: node bench/calc.mjs SOURCE_DIR PAGE.html CHANGES
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+import { browserTools } from "../tests/js/browser.mjs";
+
+const [root, pagePath, changes = "300"] = process.argv.slice(2);
+const { chromium, puppeteer } = browserTools(resolve(root));
+const quantile = (list, q) => [...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(q * list.length))];
+const ms = (v) => v.toFixed(1);
+
+// In the page: a control changed as a reader changes it (its value, then its input event), the
+// time until the handler has redrawn every output, and until the next frame is painted.
+async function change(flag, value) {
+  const input = document.getElementById(`in${flag}`);
+  const t0 = performance.now();
+  input.value = value;
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+  const handled = performance.now() - t0;
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done)));
+  return [handled, performance.now() - t0];
+}
+
+// In the page: plan's top 5 for a model on 64 GPUs, timed; and its size.
+function plan(model) {
+  const t0 = performance.now();
+  const answer = window.calculator.calc.plan({ "--model": model, "--gpus": "64" }, 5);
+  return [performance.now() - t0, answer.report ? JSON.parse(answer.report).length : answer.errors[0]];
+}
+
+const browser = await puppeteer.launch({ executablePath: chromium, headless: true,
+  args: ["--no-sandbox", "--disable-gpu"] });
+try {
+  const page = await browser.newPage();
+  await page.setViewport({ width: 1280, height: 900 });
+  await page.goto(`${pathToFileURL(pagePath).href}#--model=llama-2-70b&--gpus=64&--tp=8`, { waitUntil: "load" });
+  await page.waitForSelector("#results #speed");
+  // The changes a reader makes: micro-batches, tp, ZeRO stage, sequence length, in turn.
+  const steps = [["--micro-batches", ["4", "8", "16", "32"]], ["--tp", ["1", "2", "4", "8"]],
+    ["--zero", ["0", "1", "2", "3"]], ["--seq", ["2048", "4096", "8192"]]];
+  const handled = [], framed = [];
+  for (let i = 0; i < +changes; i++) {
+    const [flag, values] = steps[i % steps.length];
+    const [h, f] = await page.evaluate(change, flag, values[Math.floor(i / steps.length) % values.length]);
+    handled.push(h);
+    framed.push(f);
+  }
+  const plans = [];
+  for (const model of ["llama-2-7b", "llama-2-70b", "llama-3.1-405b", "deepseek-v3"]) {
+    const times = [];
+    let layouts;
+    for (let i = 0; i < 10; i++) {
+      const [t, n] = await page.evaluate(plan, model);
+      times.push(t);
+      layouts = n;
+    }
+    plans.push([model, times, layouts]);
+  }
+  console.log(`| what | runs | p50 (ms) | p95 (ms) | max (ms) |\n|---|---:|---:|---:|---:|`);
+  console.log(`| input change → every output redrawn (handler) | ${handled.length} | ${ms(quantile(handled, 0.5))} | ${ms(quantile(handled, 0.95))} | ${ms(Math.max(...handled))} |`);
+  console.log(`| input change → next frame painted | ${framed.length} | ${ms(quantile(framed, 0.5))} | ${ms(quantile(framed, 0.95))} | ${ms(Math.max(...framed))} |`);
+  for (const [model, times, layouts] of plans)
+    console.log(`| plan, ${model} on 64 GPUs (top ${layouts}) | ${times.length} | ${ms(quantile(times, 0.5))} | ${ms(quantile(times, 0.95))} | ${ms(Math.max(...times))} |`);
+} finally {
+  await browser.close();
+}

@@ -1,0 +1,124 @@
+// `plan`'s answer as text; see plan_json.hpp.
+#include "render/inputs/plan_json.hpp"
+
+#include "render/inputs/numbers_json.hpp"
+#include "story/storyboard/settings.hpp"
+#include "story/text/plain_numbers.hpp"
+
+namespace render {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json layout_json(const engine::PlanEntry& e) {
+    const engine::Training& t = e.config.training;
+    Json j = {{"dp", e.config.layout.dp()},
+              {"tp", e.config.layout.tp},
+              {"pp", e.config.layout.pp},
+              {"cp", e.config.layout.cp},
+              {"ep", e.config.layout.ep},
+              {"zero", e.config.layout.zero},
+              {"shard_group", e.config.layout.shard_group},
+              {"recompute", engine::to_string(t.recompute)},
+              {"schedule", engine::to_string(t.schedule)},
+              {"chunks", t.chunks},
+              {"micro_batch", t.micro_batch},
+              {"micro_batches", t.micro_batches},
+              {"sequence_parallel", t.sequence_parallel}};
+    j.update(report_json(e.report));
+    return j;
+}
+
+// The smallest preset that holds what the leanest layout needs, on the GPU and the host.
+const engine::GpuSpec* bigger_gpu(const engine::PerGpu& g) {
+    const engine::GpuSpec* bigger = nullptr;
+    for (const engine::GpuSpec& gpu : engine::gpu_presets()) {
+        if (gpu.memory.value >= g.expected.total.value && gpu.host_memory.value >= g.host.value &&
+            (!bigger || gpu.memory.value < bigger->memory.value))
+            bigger = &gpu;
+    }
+    return bigger;
+}
+
+// ": the nearest (dp 8 x tp 1 x pp 2, ZeRO-3, full recompute) needs 84.6 GB per GPU of 80 GB".
+std::string nearest(const engine::PlanEntry& l) {
+    const engine::PerGpu& g = l.report.per_gpu;
+    std::string out = ": the nearest (" + plan_layout_name(l.config) + ", ZeRO-" +
+                      plan_zero_name(l.config.layout) + ", " +
+                      std::string(engine::to_string(l.config.training.recompute)) +
+                      " recompute) needs " + story::plain_bytes(g.expected.total.value) +
+                      " per GPU of " + story::plain_bytes(g.capacity.value);
+    if (g.host.value > 0)
+        out += " and " + story::plain_bytes(g.host.value) + " of host memory of " +
+               story::plain_bytes(g.host_capacity.value);
+    const engine::GpuSpec* bigger = bigger_gpu(g);
+    if (bigger && bigger->name != l.config.cluster.gpu.name)
+        out += "; a GPU with more memory would hold it (--gpu " + bigger->name + ")";
+    return out;
+}
+
+}  // namespace
+
+const std::set<std::string>& plan_chosen() {
+    static const std::set<std::string> chosen = {"tp",
+                                                 "pp",
+                                                 "cp",
+                                                 "ep",
+                                                 "zero",
+                                                 "shard_group",
+                                                 "offload",
+                                                 "micro_batch",
+                                                 "micro_batches",
+                                                 "schedule",
+                                                 "chunks",
+                                                 "recompute",
+                                                 "sequence_parallel"};
+    return chosen;
+}
+
+PlanRequest plan_request(const ConfigValues& values, int top) {
+    PlanRequest r{story::default_config(), {top, 2048, 0}, {}};
+    if (top < 1) r.errors.push_back("--top: expected at least 1, got " + std::to_string(top));
+    for (std::string& e : apply_config_values(values, r.base)) r.errors.push_back(std::move(e));
+    const auto batch = values.given.find(kGlobalBatchFlag.flag);
+    if (batch == values.given.end()) return r;
+    const GlobalBatch b = parse_global_batch(batch->second, r.base.training.seq_len);
+    if (!b.error.empty()) r.errors.push_back(std::string(kGlobalBatchFlag.flag) + ": " + b.error);
+    r.options.global_batch = int(b.sequences);
+    return r;
+}
+
+Json plan_json(const engine::PlanResult& r) {
+    Json out = Json::array();
+    for (const engine::PlanEntry& e : r.best) out.push_back(layout_json(e));
+    return out;
+}
+
+std::string plan_shortfall(const engine::Config& base, const engine::PlanResult& r) {
+    std::string out = "no layout of " + base.model.name + " fits " +
+                      story::plain_int(base.layout.gpus) + " x " + base.cluster.gpu.name;
+    if (r.leanest) out += nearest(*r.leanest);
+    if (r.gpus_that_fit > 0)
+        out += "; " + story::plain_int(r.gpus_that_fit) + " GPUs would (--gpus " +
+               std::to_string(r.gpus_that_fit) + ")";
+    return out;
+}
+
+std::string plan_layout_name(const engine::Config& c) {
+    const engine::Parallel& p = c.layout;
+    std::string name = "dp " + std::to_string(p.dp()) + " x tp " + std::to_string(p.tp) + " x pp " +
+                       std::to_string(p.pp);
+    if (p.cp > 1) name += " x cp " + std::to_string(p.cp);
+    if (p.ep > 1) name += ", ep " + std::to_string(p.ep);
+    return name;
+}
+
+std::string plan_zero_name(const engine::Parallel& p) {
+    std::string name = std::to_string(p.zero);
+    if (p.shard_group > 0) name += " in groups of " + std::to_string(p.shard_group);
+    if (p.offload != engine::Offload::none)
+        name += ", offload " + std::string(engine::to_string(p.offload));
+    return name;
+}
+
+}  // namespace render

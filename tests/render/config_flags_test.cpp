@@ -1,0 +1,80 @@
+// A configuration written back as flags (render/inputs/config_values.hpp config_flags, with
+// story::setting_text): the flags give the very configuration again, for every moment a beat
+// begins in the fixtures' chapters and for every value the settings' tests try. The article
+// page opens a chapter's configuration in the calculator with these flags.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <sstream>
+
+#include "render/inputs/config_values.hpp"
+#include "render/inputs/storyboard_inputs.hpp"
+#include "story/storyboard/setting_text.hpp"
+#include "story/storyboard/settings.hpp"
+#include "story/uses/explore.hpp"
+
+namespace {
+
+// c, from its flags.
+engine::Config again(const engine::Config& c) {
+    engine::Config out = story::default_config();
+    const std::vector<std::string> errors =
+        render::apply_config_values({render::config_flags(c), {}}, out);
+    INFO((errors.empty() ? "" : errors.front()));
+    CHECK(errors.empty());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("every setting's tried values come back through their text", "[config_flags]") {
+    for (const story::SettingSpec& s : story::settings()) {
+        if (s.section == story::SettingSection::model) continue;
+        for (const std::string& value : s.tried) {
+            engine::Config c = story::default_config();
+            REQUIRE_FALSE(story::apply_setting(c, s.name, value));
+            INFO(s.name << " = " << value << ", written " << story::setting_text(c, s.name));
+            engine::Config read = story::default_config();
+            CHECK_FALSE(story::apply_setting(read, s.name, story::setting_text(c, s.name)));
+            CHECK(read == c);
+            CHECK(again(c) == c);
+        }
+    }
+}
+
+TEST_CASE("every model preset and a nominal count come back as --model", "[config_flags]") {
+    for (const engine::ModelSpec& m : engine::model_presets()) {
+        engine::Config c = story::default_config();
+        c.model = m;
+        CHECK(render::config_flags(c) == std::map<std::string, std::string>{{"--model", m.name}});
+        CHECK(again(c) == c);
+    }
+    engine::Config c = story::default_config();
+    REQUIRE_FALSE(story::apply_setting(c, "model", "30B"));
+    CHECK(render::config_flags(c) == std::map<std::string, std::string>{{"--model", "30B"}});
+    CHECK(again(c) == c);
+}
+
+TEST_CASE("each beat's configuration in the fixtures comes back from its flags", "[config_flags]") {
+    int moments = 0;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(SHARDREEL_SOURCE_DIR "/tests/storyboards/good")) {
+        const std::string name = entry.path().filename().string();
+        if (!name.starts_with("kind_") && name != "explore.yaml" && name != "planned.yaml")
+            continue;
+        std::ostringstream err;
+        const auto board = render::load_storyboard(entry.path().string(), err);
+        INFO(name << ": " << err.str());
+        REQUIRE(board);
+        for (const story::ChapterSpec& chapter : board->chapters) {
+            std::vector<double> times{0, chapter.duration};
+            for (const story::Beat& b : chapter.beats) times.push_back(b.at + b.over);
+            for (double t : times) {
+                const engine::Config c = story::config_at(chapter, t, board->video.fps);
+                INFO(chapter.id << " at " << t << " s");
+                CHECK(again(c) == c);
+                ++moments;
+            }
+        }
+    }
+    CHECK(moments > 50);
+}
