@@ -1,10 +1,10 @@
 // How long shaping takes on a cache miss (README "The text layer"): new strings each time, Latin
 // (the fast path) and Arabic with a Latin name in it (bidi, a fallback face, nine runs).
-#include <catch2/catch.hpp>
 #include <chrono>
 #include <string>
 
 #include "render/draw/fonts.hpp"
+#include "tests/catch.hpp"
 
 namespace {
 

@@ -2,7 +2,6 @@
 // it: README's table of chapter kinds (from each KindInfo) and libFuzzer's storyboard dictionary
 // (the schema's keys and values, then fuzz/syntax.dict). SHARDREEL_REGEN_DOCS=1 rewrites them:
 // `SHARDREEL_REGEN_DOCS=1 build/test_story '[docs]'`.
-#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +11,7 @@
 
 #include "story/chapter/chapter.hpp"
 #include "story/load/schema.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/chapter_fixture.hpp"
 #include "tests/story/lines.hpp"
 
