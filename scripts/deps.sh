@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages shardreel needs (only those missing), or prints the exact
 # apt-get line when not root; `test` also installs the Node test tools of tests/js.
-# Usage: scripts/deps.sh build|test|fuzz|bench|cluster
+# Usage: scripts/deps.sh build|test|fuzz|bench|cluster|mirror
 set -euo pipefail
 
 # The narration's voices (the voice module): espeak-ng with its data, Festival with the HTS voice
@@ -38,6 +38,21 @@ bench_pkgs=(ffmpeg time)
 # scripts/cluster-test.sh starts a single-node Slurm (munged, slurmctld, slurmd) and runs GNU
 # parallel; python3 finds it free ports.
 cluster_pkgs=(slurm-wlm munge parallel python3)
+
+# The archive the system's apt fetches Debian from: the first URI of its deb822 sources or its
+# one-line sources.list that is not the security archive; deb.debian.org when there is none.
+debian_mirror() {
+  local uri
+  uri=$({ sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
+    sed -n 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?//p' /etc/apt/sources.list \
+      /etc/apt/sources.list.d/*.list 2>/dev/null; } |
+    tr ' \t' '\n\n' | grep -E '^[a-z+]+://' | grep -v -- '-security' | head -n1 || true)
+  echo "${uri:-http://deb.debian.org/debian}"
+}
+
+# `deps.sh mirror` prints that archive and installs nothing (scripts/debian-test.sh bootstraps
+# its roots from it).
+if [ "${1:-}" = mirror ]; then debian_mirror; exit 0; fi
 
 installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]; }
 
@@ -88,17 +103,6 @@ install_debian() {
     apt-get update -q >&2
     apt-get install -y -q --no-install-recommends "${missing[@]}" >&2
   fi
-}
-
-# The archive the system's apt fetches Debian from: the first URI of its deb822 sources or its
-# one-line sources.list that is not the security archive; deb.debian.org when there is none.
-debian_mirror() {
-  local uri
-  uri=$({ sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
-    sed -n 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?//p' /etc/apt/sources.list \
-      /etc/apt/sources.list.d/*.list 2>/dev/null; } |
-    tr ' \t' '\n\n' | grep -E '^[a-z+]+://' | grep -v -- '-security' | head -n1 || true)
-  echo "${uri:-http://deb.debian.org/debian}"
 }
 
 # contrib_pkgs, each fetched from the mirror's contrib with an apt configuration of its own (a

@@ -28,8 +28,9 @@ if [ "${1:-}" = --sanitize ]; then
 fi
 # Configure every time with the tests required: a build directory first made by ./shardreel,
 # before Catch2 was installed, would otherwise keep building no tests at all.
+# Warnings are errors here (and so in CI), never in a user's plain build.
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" -DSHARDREEL_TESTS=ON \
-      -DSHARDREEL_SANITIZE="$sanitize" > /dev/null
+      -DSHARDREEL_WERROR=ON -DSHARDREEL_SANITIZE="$sanitize" > /dev/null
 SHARDREEL_BUILD="$build" "$root/scripts/build.sh"
 cd "$build"
 ctest --output-on-failure --no-tests=error -j "$(nproc)" "$@"

@@ -1,7 +1,12 @@
-// Catch2 v2 entry point shared by every test executable, and test_support::skip: a run in which
-// a test skipped and none failed exits 77, so ctest says Skipped rather than Passed.
+// Catch2's entry point (version 2 or 3, tests/catch.hpp) shared by every test executable, and
+// test_support::skip: a run in which a test skipped and none failed exits 77, so ctest says
+// Skipped rather than Passed.
+#if SHARDREEL_CATCH2_V3
+#include <catch2/catch_session.hpp>
+#else
 #define CATCH_CONFIG_RUNNER
 #include <catch2/catch.hpp>
+#endif
 #include <iostream>
 
 #include "tests/skip.hpp"

@@ -68,7 +68,8 @@ void apply_model(const ConfigValues& v, engine::Config& c, Errors& errors) {
     } else if (given(v, model)) {
         apply(c, model, "model", value(v, model), errors);
     } else if (given(v, "--params")) {
-        const std::string& params = value(v, "--params");
+        // A copy: GCC 14's -Wdangling-reference takes the flag's temporary for what is returned.
+        const std::string params = value(v, "--params");
         if (!story::parse_count(params)) {
             errors.push_back("--params: " + story::unit_error(params, story::Quantity::count));
         } else {

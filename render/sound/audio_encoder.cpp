@@ -39,6 +39,20 @@ const AudioCodecSetup& wav_setup() {
 
 namespace {
 
+// The codec's sample formats, ended by AV_SAMPLE_FMT_NONE, or null when it takes any. FFmpeg 7.1
+// (libavcodec 61.13) deprecates AVCodec::sample_fmts for avcodec_get_supported_config.
+const AVSampleFormat* sample_formats(const AVCodec* codec) {
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(61, 13, 100)
+    const void* formats = nullptr;
+    av_check(avcodec_get_supported_config(nullptr, codec, AV_CODEC_CONFIG_SAMPLE_FORMAT, 0,
+                                          &formats, nullptr),
+             std::string("cannot list the sample formats of ") + codec->name);
+    return static_cast<const AVSampleFormat*>(formats);
+#else
+    return codec->sample_fmts;
+#endif
+}
+
 CodecContextPtr open_audio_encoder(const AudioCodecSetup& setup, bool global_header) {
     const AVCodec* codec = avcodec_find_encoder_by_name(setup.encoder.c_str());
     if (!codec) throw SystemError("libavcodec was built without the " + setup.encoder + " encoder");
@@ -49,8 +63,9 @@ CodecContextPtr open_audio_encoder(const AudioCodecSetup& setup, bool global_hea
     const AVChannelLayout stereo = AV_CHANNEL_LAYOUT_STEREO;
     av_check(av_channel_layout_copy(&ctx->ch_layout, &stereo), "cannot set up " + setup.encoder);
     // The codec's own float layout: planar for AAC, interleaved for Opus and PCM.
-    ctx->sample_fmt = codec->sample_fmts ? codec->sample_fmts[0] : AV_SAMPLE_FMT_FLT;
-    for (const AVSampleFormat* f = codec->sample_fmts; f && *f != AV_SAMPLE_FMT_NONE; ++f)
+    const AVSampleFormat* formats = sample_formats(codec);
+    ctx->sample_fmt = formats ? formats[0] : AV_SAMPLE_FMT_FLT;
+    for (const AVSampleFormat* f = formats; f && *f != AV_SAMPLE_FMT_NONE; ++f)
         if (*f == AV_SAMPLE_FMT_FLT || *f == AV_SAMPLE_FMT_FLTP) ctx->sample_fmt = *f;
     ctx->bit_rate = setup.bit_rate;
     if (setup.quality > 0) {

@@ -1,9 +1,8 @@
 // Collective volumes, the links each group crosses, and a simulated ring all-reduce.
 #include "engine/comm.hpp"
 
-#include <catch2/catch.hpp>
-
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 using engine_test::llama7b;

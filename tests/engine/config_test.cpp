@@ -1,7 +1,6 @@
 // validate(): each problem named with its values and a suggested fix.
-#include <catch2/catch.hpp>
-
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 using engine_test::config_for;

@@ -2,13 +2,13 @@
 // exchanged around a ring or all-gathered, and ranks placed tp fastest, then cp, pp, dp.
 #include "engine/context_parallel.hpp"
 
-#include <catch2/catch.hpp>
 #include <string>
 
 #include "engine/comm.hpp"
 #include "engine/layout3d.hpp"
 #include "engine/memory.hpp"
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 using engine_test::config_for;

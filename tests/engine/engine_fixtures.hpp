@@ -1,6 +1,5 @@
 // Configurations shared by the engine tests: a preset model on H100 nodes of eight.
 #pragma once
-#include <catch2/catch.hpp>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -9,6 +8,7 @@
 
 #include "engine/config.hpp"
 #include "engine/presets.hpp"
+#include "tests/catch.hpp"
 
 // Quantities print as their value when a check fails.
 namespace Catch {

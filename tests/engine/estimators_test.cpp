@@ -1,9 +1,8 @@
 // shardreel's model-state memory against DeepSpeed's own estimator, where the two count the same
 // things, and where and why they differ.
-#include <catch2/catch.hpp>
-
 #include "engine/memory.hpp"
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 

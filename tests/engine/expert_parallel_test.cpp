@@ -1,12 +1,12 @@
 // Expert parallelism: routed experts split over ep ranks of the data-parallel group, their
 // ZeRO shards over dp / ep, and four all-to-alls per MoE layer per micro-batch.
-#include <catch2/catch.hpp>
 #include <string>
 
 #include "engine/comm.hpp"
 #include "engine/memory.hpp"
 #include "engine/report.hpp"
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 using engine_test::config_for;

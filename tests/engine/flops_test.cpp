@@ -2,11 +2,11 @@
 // section 6, PaLM appendix B), and the step time and utilisations built on them.
 #include "engine/flops.hpp"
 
-#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "engine/report.hpp"
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 using engine_test::config_for;

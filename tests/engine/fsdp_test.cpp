@@ -1,9 +1,8 @@
 // FSDP timeline: gather / compute / reshard per layer, reverse order backward, live memory.
 #include "engine/fsdp.hpp"
 
-#include <catch2/catch.hpp>
-
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 using engine_test::llama7b;

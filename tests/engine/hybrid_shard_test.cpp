@@ -1,11 +1,11 @@
 // Hybrid sharding: ZeRO-3 inside groups of S replicas, copies across them (FSDP HYBRID_SHARD).
-#include <catch2/catch.hpp>
 #include <string>
 
 #include "engine/comm.hpp"
 #include "engine/layout3d.hpp"
 #include "engine/memory.hpp"
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 using engine_test::llama7b;

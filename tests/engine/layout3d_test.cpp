@@ -1,8 +1,9 @@
 // Rank placement: tp fastest, then pp, then dp; nodes hold consecutive ranks.
 #include "engine/layout3d.hpp"
 
-#include <catch2/catch.hpp>
 #include <map>
+
+#include "tests/catch.hpp"
 
 using namespace engine;
 

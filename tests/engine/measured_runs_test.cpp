@@ -4,7 +4,6 @@
 // peak; whether it fits meets whether the run completed. The figures below are the ones the model
 // reaches; bench/measured.sh prints them through `shardreel numbers`.
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
 #include <string>
@@ -14,6 +13,7 @@
 #include "engine/presets.hpp"
 #include "engine/report.hpp"
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 

@@ -2,7 +2,6 @@
 #include "engine/memory.hpp"
 
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -11,6 +10,7 @@
 #include "engine/comm.hpp"
 #include "engine/pipeline.hpp"
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 using engine_test::config_for;

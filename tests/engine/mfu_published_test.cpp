@@ -10,13 +10,13 @@
 // counted four times. shardreel recomputes the layers' forward only (Megatron's convention: the
 // head's logits are not checkpointed), so its HFU is below theirs by the head's share.
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "engine/report.hpp"
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 

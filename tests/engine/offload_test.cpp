@@ -1,12 +1,12 @@
 // ZeRO-Offload and ZeRO-Infinity: what moves to host memory, and the PCIe traffic per step.
 #include "engine/offload.hpp"
 
-#include <catch2/catch.hpp>
 #include <string>
 
 #include "engine/memory.hpp"
 #include "engine/report.hpp"
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 using engine_test::llama7b;

@@ -3,11 +3,10 @@
 // beside it stays the published one (memory_test.cpp).
 #include "engine/peak.hpp"
 
-#include <catch2/catch.hpp>
-
 #include "engine/memory.hpp"
 #include "engine/presets.hpp"
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 

@@ -3,11 +3,11 @@
 #include "engine/pipeline.hpp"
 
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <map>
 #include <tuple>
 
 #include "engine/memory.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 

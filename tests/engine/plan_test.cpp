@@ -3,10 +3,10 @@
 #include "engine/plan.hpp"
 
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <map>
 
 #include "engine/layout3d.hpp"
+#include "tests/catch.hpp"
 #include "tests/engine/engine_fixtures.hpp"
 
 using engine::Config;

@@ -1,10 +1,10 @@
 // Parameter counts from architecture match the published model sizes; presets and nominal models.
 #include "engine/presets.hpp"
 
-#include <catch2/catch.hpp>
 #include <string>
 
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 

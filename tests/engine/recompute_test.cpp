@@ -1,10 +1,9 @@
 // Activation coefficients (34, 5as/h, 2) and the compute recompute costs (+1/3 when full).
 #include "engine/recompute.hpp"
 
-#include <catch2/catch.hpp>
-
 #include "engine/memory.hpp"
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 

@@ -1,9 +1,8 @@
 // analyze(): one call gathers the figures the film and `shardreel numbers` show.
 #include "engine/report.hpp"
 
-#include <catch2/catch.hpp>
-
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 using engine_test::config_for;

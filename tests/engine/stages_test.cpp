@@ -3,13 +3,13 @@
 // simulated schedules.
 #include "engine/stages.hpp"
 
-#include <catch2/catch.hpp>
 #include <vector>
 
 #include "engine/memory.hpp"
 #include "engine/pipeline.hpp"
 #include "engine/presets.hpp"
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 

@@ -4,12 +4,11 @@
 // the collectives' bandwidth against the measured anchors.
 #include "engine/step_model.hpp"
 
-#include <catch2/catch.hpp>
-
 #include "engine/flops.hpp"
 #include "engine/presets.hpp"
 #include "engine/report.hpp"
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 

@@ -1,10 +1,9 @@
 // Tensor-parallel traffic: the all-reduce buffer, the count per layer, and time per link.
 #include "engine/tensor_parallel.hpp"
 
-#include <catch2/catch.hpp>
-
 #include "engine/comm.hpp"
 #include "engine_fixtures.hpp"
+#include "tests/catch.hpp"
 
 using namespace engine;
 using engine_test::llama7b;

@@ -4,7 +4,6 @@
 // encode of the whole film).
 #include "render/sound/audio_mix.hpp"
 
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -13,6 +12,7 @@
 #include "render/sound/aac_segment.hpp"
 #include "render/sound/loudness.hpp"
 #include "render/sys/temp_file.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/sounds.hpp"
 

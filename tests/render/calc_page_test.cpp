@@ -5,10 +5,10 @@
 // tests/calc/calc_page_test.mjs.
 #include "render/calc_page/calc_page.hpp"
 
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
 
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 
 namespace {

@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <catch2/catch.hpp>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -15,6 +14,7 @@
 
 #include "render/sinks/video/gif_sink.hpp"
 #include "render/sys/parallel.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/test_scene.hpp"
 

@@ -1,11 +1,11 @@
 // Chapter stills for golden tests; see chapter_still.hpp.
 #include "tests/render/chapter_still.hpp"
 
-#include <catch2/catch.hpp>
 #include <sstream>
 
 #include "render/inputs/storyboard_inputs.hpp"
 #include "render/sinks/still.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/test_scene.hpp"
 
 namespace render_test {

@@ -1,11 +1,11 @@
 // `shardreel check` end to end: exit codes, the exact diagnostics on stderr, the summary line on
 // stdout, and that nothing is written (it runs in an empty directory that must stay empty).
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/story/expectations.hpp"
 

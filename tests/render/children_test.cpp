@@ -8,13 +8,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
 #include <chrono>
 #include <fstream>
 #include <map>
 #include <set>
 #include <thread>
 
+#include "tests/catch.hpp"
 #include "tests/render/test_scene.hpp"
 
 namespace {

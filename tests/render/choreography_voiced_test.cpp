@@ -1,12 +1,12 @@
 // The default film's phases timed by the voices it ships (tests/story/choreography_test.cpp times
 // them by reading estimates): each shown phase begins on its line, in English (Festival) and
 // German (espeak-ng), drawn with the shipped fonts. The lines are spoken into a scratch cache.
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <sstream>
 
 #include "render/draw/fonts.hpp"
 #include "render/inputs/storyboard_inputs.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/pins.hpp"
 
 TEST_CASE("the default film's phases begin on their lines as its voices time them",

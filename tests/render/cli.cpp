@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -14,6 +13,7 @@
 #include <vector>
 
 #include "story/load/timed.hpp"
+#include "tests/catch.hpp"
 
 namespace fs = std::filesystem;
 

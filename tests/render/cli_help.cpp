@@ -1,8 +1,7 @@
 // Reading the binary's --help; see cli_help.hpp.
 #include "tests/render/cli_help.hpp"
 
-#include <catch2/catch.hpp>
-
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 
 namespace render_test {

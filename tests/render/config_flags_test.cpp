@@ -2,7 +2,6 @@
 // story::setting_text): the flags give the very configuration again, for every moment a beat
 // begins in the fixtures' chapters and for every value the settings' tests try. The article
 // page opens a chapter's configuration in the calculator with these flags.
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <sstream>
 
@@ -11,6 +10,7 @@
 #include "story/storyboard/setting_text.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/uses/explore.hpp"
+#include "tests/catch.hpp"
 
 namespace {
 

@@ -1,10 +1,10 @@
 // render/sound/decode/audio_decode: any libav-readable sound as 48 kHz float, mono or stereo, its
 // pitch and timing kept through the resampler; files that are not sound fail naming the file.
-#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "render/sound/decode/audio_decode.hpp"
 #include "render/sys/error.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/sound.hpp"
 

@@ -7,7 +7,6 @@
 #include "render/film/digest.hpp"
 
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <functional>
 #include <iterator>
@@ -18,6 +17,7 @@
 #include "render/film/sound_plan.hpp"
 #include "render/voice/speech_cache.hpp"
 #include "story/load/load.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;

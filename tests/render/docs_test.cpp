@@ -5,7 +5,6 @@
 // render/cli/media_flags.cpp and the binary's --help. SHARDREEL_REGEN_DOCS=1 rewrites the tables:
 // `SHARDREEL_REGEN_DOCS=1 build/test_render '[docs]'`.
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cctype>
 #include <functional>
 #include <map>
@@ -18,6 +17,7 @@
 #include "render/cli/media_flags.hpp"
 #include "render/inputs/storyboard_inputs.hpp"
 #include "story/load/schema.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/cli_help.hpp"
 #include "tests/story/regen.hpp"

@@ -4,7 +4,6 @@
 // holds what they say.
 #include "render/page/facts.hpp"
 
-#include <catch2/catch.hpp>
 #include <sstream>
 
 #include "render/inputs/numbers_json.hpp"
@@ -12,6 +11,7 @@
 #include "story/chapter/chapter.hpp"
 #include "story/text/format.hpp"
 #include "story/uses/explore.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/markup.hpp"
 
 namespace {

@@ -6,7 +6,6 @@
 // again, byte for byte as a cold render writes it.
 #include <sys/stat.h>
 
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -17,6 +16,7 @@
 #include "render/film/director.hpp"
 #include "render/film/film_key.hpp"
 #include "render/sound/decode/audio_decode.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/sounds.hpp"
 

@@ -2,7 +2,6 @@
 // the MP4's AAC track and the WebM's Opus decoded with libav, loudness, a cue on its frame, the
 // sound-only outputs, and the storyboard's bad sound files. The sound segments in the cache:
 // sound_segments_test.cpp.
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <ctime>
@@ -18,6 +17,7 @@
 #include "render/sys/stopwatch.hpp"
 #include "story/load/load.hpp"
 #include "story/time/film_time.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/narrated_film.hpp"
 #include "tests/render/sounds.hpp"

@@ -1,10 +1,10 @@
 // The studio's film source: what it remembers after a load, and a save seen while it loads.
 #include "render/studio/film_source.hpp"
 
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 
+#include "tests/catch.hpp"
 #include "tests/render/test_scene.hpp"
 
 namespace fs = std::filesystem;

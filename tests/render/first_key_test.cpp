@@ -4,7 +4,6 @@
 // `jobs` plans through the same records; a pruned segment takes its records with it.
 #include <algorithm>
 #include <atomic>
-#include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -21,6 +20,7 @@
 #include "render/film/segment_cache.hpp"
 #include "render/inputs/storyboard_inputs.hpp"
 #include "story/load/load.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;

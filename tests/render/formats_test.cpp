@@ -1,7 +1,6 @@
 // WebM, GIF and PNG-sequence outputs, read back: VP9 and GIF decoded frame by frame against the
 // stills, GIF timing, the sequence's files; deterministic bytes and nothing left behind on abort.
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <tuple>
@@ -12,6 +11,7 @@
 #include "render/sinks/video/make_sink.hpp"
 #include "render/sinks/video/palette.hpp"
 #include "render/sys/error.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/pixels.hpp"
 #include "tests/render/test_scene.hpp"

@@ -1,6 +1,5 @@
 // FrameRaster (redrawing only what changed between frames) must give exactly the pixels of a full
 // rasterize() of every frame, whatever stays still, moves or changes canvas.
-#include <catch2/catch.hpp>
 #include <sstream>
 #include <vector>
 
@@ -9,6 +8,7 @@
 #include "story/chapter/chapter.hpp"
 #include "story/storyboard/time.hpp"
 #include "test_scene.hpp"
+#include "tests/catch.hpp"
 
 namespace {
 

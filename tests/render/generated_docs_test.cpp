@@ -3,12 +3,12 @@
 // with the commands that take each as the binary's --help says. SHARDREEL_REGEN_DOCS=1 rewrites
 // them: `SHARDREEL_REGEN_DOCS=1 build/test_render '[docs]'`.
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <iterator>
 #include <map>
 #include <regex>
 
 #include "render/cli/media_flags.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/cli_help.hpp"
 #include "tests/story/regen.hpp"

@@ -3,12 +3,12 @@
 
 #include <cairo.h>
 
-#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 
 #include "render/sinks/png_writer.hpp"
+#include "tests/catch.hpp"
 
 namespace render_test {
 namespace {

@@ -1,12 +1,12 @@
 // Golden stills of every chapter kind, as each kind's KindInfo::goldens names them: the first
 // chapter of the kind in tests/storyboards/good/kind_<kind>.yaml at each golden's moment, at
 // 480x270. A kind without its storyboard or a golden fails here.
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <sstream>
 
 #include "render/inputs/storyboard_inputs.hpp"
 #include "story/chapter/chapter.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/chapter_still.hpp"
 #include "tests/render/golden.hpp"
 

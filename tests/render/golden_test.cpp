@@ -3,10 +3,10 @@
 
 #include <cairo.h>
 
-#include <catch2/catch.hpp>
 #include <filesystem>
 
 #include "render/sinks/png_writer.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/test_scene.hpp"
 
 using render_test::compare_golden;

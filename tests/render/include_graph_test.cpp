@@ -4,11 +4,11 @@
 // the graph lacks), naming that file, line and edge alone; and it refuses a graph with a cycle.
 #include <algorithm>
 #include <array>
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;

@@ -3,12 +3,12 @@
 // libav, the English film is the same bytes with and without text maps, a German film's segments
 // are its own, `jobs --lang` lists each segment once, `still`, `page` and `check` in each
 // language.
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
 
 #include "render/container/video_probe.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/markup.hpp"
 

@@ -5,7 +5,6 @@
 #include <hb.h>
 
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +13,7 @@
 #include "story/scene/layout.hpp"
 #include "story/scene/theme.hpp"
 #include "story/text/lang.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/golden.hpp"
 #include "tests/render/test_scene.hpp"

@@ -5,7 +5,6 @@
 #include "story/scene/layout.hpp"
 
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 #include <set>
@@ -14,6 +13,7 @@
 #include "render/draw/fonts.hpp"
 #include "story/chapter/chapter.hpp"
 #include "story/storyboard/time.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;

@@ -1,8 +1,8 @@
 // Limits on the command line: frame size and fps beyond what a storyboard may ask for are usage
 // errors (exit 2, nothing written), not attempts to allocate an enormous frame.
-#include <catch2/catch.hpp>
 #include <filesystem>
 
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;

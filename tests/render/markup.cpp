@@ -2,9 +2,10 @@
 #include "tests/render/markup.hpp"
 
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cstddef>
 #include <set>
+
+#include "tests/catch.hpp"
 
 namespace render_test {
 namespace {

@@ -2,7 +2,6 @@
 // (codec, size, colour tags, rate, frame count, chapters, captions) and decoded pixels.
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -15,6 +14,7 @@
 #include "render/draw/fonts.hpp"
 #include "render/sinks/video/mp4_sink.hpp"
 #include "render/sys/error.hpp"
+#include "tests/catch.hpp"
 
 namespace fs = std::filesystem;
 using render::Frame;

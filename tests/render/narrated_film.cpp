@@ -1,12 +1,12 @@
 // See narrated_film.hpp.
 #include "tests/render/narrated_film.hpp"
 
-#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "render/sound/film_audio.hpp"
 #include "render/sys/cancel.hpp"
 #include "story/load/load.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/sounds.hpp"
 

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 #include <iterator>
@@ -19,6 +18,7 @@
 
 #include "render/container/video_probe.hpp"
 #include "render/sound/decode/audio_decode.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/sounds.hpp"
 

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <array>
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -15,6 +14,7 @@
 
 #include "engine/report.hpp"
 #include "story/storyboard/settings.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 
 namespace {

@@ -1,13 +1,13 @@
 // `shardreel numbers` run as a process, issue 32's figures: tied embeddings and the expected
 // peak's settings, the step time (predicted, overridden by --mfu, or measured) and a whole run's
 // totals with --tokens.
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 
 namespace {

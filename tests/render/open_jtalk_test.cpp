@@ -2,12 +2,12 @@
 // worker spoke before, levelled, bookmarks where its phones say their words start, no pause for
 // the spaces around numbers, wpm, and its errors. Skipped where it is not installed.
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "render/voice/open_jtalk_files.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/sound.hpp"
 #include "tests/render/voice_fixture.hpp"

@@ -1,13 +1,13 @@
 // `shardreel page` through the CLI: the files it writes, the film read back with libav, figures
 // merged for both colour schemes, the figure cache, and bad input (exit 2, nothing written).
 // The page in a real browser is tests/render/page_test.mjs (ctest "page: chromium loads it ...").
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
 
 #include "render/container/video_probe.hpp"
 #include "render/page/figures.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/markup.hpp"
 #include "tests/story/expectations.hpp"

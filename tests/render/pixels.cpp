@@ -3,8 +3,9 @@
 
 #include <cairo.h>
 
-#include <catch2/catch.hpp>
 #include <cstdlib>
+
+#include "tests/catch.hpp"
 
 namespace render_test {
 

@@ -1,9 +1,9 @@
 // `shardreel plan` run as a process: its JSON layouts are what `numbers` reports for the same
 // flags, the Markdown names the winner and why, and bad input or a model nothing holds exits 2.
 // Also `numbers`' --global-batch and MoE shape flags, which plan shares.
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 
 namespace {

@@ -5,7 +5,6 @@
 
 #include <cairo.h>
 
-#include <catch2/catch.hpp>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -14,6 +13,7 @@
 #include "render/draw/painter.hpp"
 #include "render/sys/error.hpp"
 #include "story/chapter/chapter.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/test_scene.hpp"
 

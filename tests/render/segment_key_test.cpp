@@ -1,7 +1,6 @@
 // Segment cache keys: derived from what a chapter draws, so two chapters share a key exactly when
 // every frame's display list is equal (same video, encoder, fonts); checked for every chapter kind
 // and settable parameter, for engine figures, and for what is not drawn (positions, ids).
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -17,6 +16,7 @@
 #include "story/load/load.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/storyboard/time.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;

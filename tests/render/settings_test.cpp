@@ -5,7 +5,6 @@
 #include "story/storyboard/settings.hpp"
 
 #include <CLI/CLI.hpp>
-#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -13,6 +12,7 @@
 #include "story/load/schema.hpp"
 #include "story/load/schema_keys.hpp"
 #include "story/storyboard/limits.hpp"
+#include "tests/catch.hpp"
 
 namespace {
 

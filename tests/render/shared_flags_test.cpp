@@ -3,7 +3,6 @@
 // prints one report naming the file written, --quality and --size give the frame size, --lang
 // and a bad --size or --quality are refused with the same line (exit 2, nothing written), and
 // --cache is where what the command caches goes.
-#include <catch2/catch.hpp>
 #include <cstdint>
 #include <fstream>
 #include <map>
@@ -11,6 +10,7 @@
 #include <set>
 
 #include "render/cli/media_flags.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/cli_help.hpp"
 

@@ -2,12 +2,12 @@
 // shots chosen at beats and chapter ends, and the exit codes.
 #include <cairo.h>
 
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <set>
 
 #include "render/inputs/storyboard_inputs.hpp"
 #include "render/sheet/contact_sheet.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/markup.hpp"
 

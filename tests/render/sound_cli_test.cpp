@@ -1,10 +1,10 @@
 // `shardreel render` and sound on the command line: --audio-only wants a .wav or .m4a and a film
 // that sounds, --no-audio excludes it, and a silent storyboard renders and reports as before.
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "render/container/video_probe.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;

@@ -1,13 +1,13 @@
 // The films' sound segments in the cache (narrated_film): a second render reuses them, -j2 and
 // --no-cache give the same bytes, a changed line re-encodes its chapter's alone, a damaged one is
 // encoded again, pruning removes them, and --segment-only makes none.
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <map>
 
 #include "render/film/director.hpp"
 #include "render/film/segment_cache.hpp"
 #include "render/sys/cancel.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/narrated_film.hpp"
 

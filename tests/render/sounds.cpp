@@ -1,13 +1,13 @@
 // Synthetic sounds; see sounds.hpp.
 #include "tests/render/sounds.hpp"
 
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
 #include <random>
 
 #include "render/sound/decode/audio_decode.hpp"
 #include "render/sound/loudness.hpp"
+#include "tests/catch.hpp"
 
 namespace render_test {
 

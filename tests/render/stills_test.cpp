@@ -2,7 +2,6 @@
 // atomic writes, and the same picture at every output size.
 #include <algorithm>
 #include <array>
-#include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +11,7 @@
 #include "render/draw/raster.hpp"
 #include "render/sinks/video/make_sink.hpp"
 #include "render/sys/error.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/markup.hpp"
 #include "tests/render/test_scene.hpp"
 

@@ -2,10 +2,10 @@
 // every language (and, with --captions all, every other language's captions) resolved from it.
 #include "render/inputs/storyboard_inputs.hpp"
 
-#include <catch2/catch.hpp>
 #include <sstream>
 
 #include "story/load/yaml_tree.hpp"
+#include "tests/catch.hpp"
 
 namespace {
 

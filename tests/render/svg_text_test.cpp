@@ -2,10 +2,10 @@
 // elements at the same places; checked with xmllint (valid XML, the elements and their text).
 #include <algorithm>
 #include <array>
-#include <catch2/catch.hpp>
 #include <cstdio>
 #include <regex>
 
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/markup.hpp"
 #include "tests/render/test_scene.hpp"

@@ -1,10 +1,10 @@
 // Recorded takes (narration: recorded): decoded at 48 kHz, trimmed and levelled like a voice's
 // lines, found by the beat's place or its take:, and a missing, ambiguous, unreadable or
 // non-audio take is an error at its line.
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
 
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/sound.hpp"
 #include "tests/render/voice_fixture.hpp"

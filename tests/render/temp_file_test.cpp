@@ -3,7 +3,6 @@
 
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -11,6 +10,7 @@
 
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/test_scene.hpp"
 
 namespace fs = std::filesystem;

@@ -1,11 +1,11 @@
 // How long shaping takes on a cache miss (docs/architecture.md "The text layer"): new strings each
 // time, Latin (the fast path) and Arabic with a Latin name in it (bidi, a fallback face, nine
 // runs).
-#include <catch2/catch.hpp>
 #include <chrono>
 #include <string>
 
 #include "render/draw/fonts.hpp"
+#include "tests/catch.hpp"
 
 namespace {
 

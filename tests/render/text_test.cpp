@@ -1,7 +1,6 @@
 // Shaping and metrics of the shipped Inter faces: tabular figures, kerning, linear scaling,
 // alignment of drawn text, the font digest and missing-font errors.
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -9,6 +8,7 @@
 
 #include "render/draw/raster.hpp"
 #include "render/sys/error.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/test_scene.hpp"
 
 using render_test::shipped_fonts;

@@ -2,10 +2,10 @@
 // numbers, sheet and schema never map it, nor a render with nothing to make (the dynamic
 // loader's own log says which libraries a process opened), and a missing module is a runtime
 // error naming it.
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
 
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 
 using namespace render_test;

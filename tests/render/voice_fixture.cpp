@@ -1,12 +1,12 @@
 // See voice_fixture.hpp.
 #include "tests/render/voice_fixture.hpp"
 
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <sstream>
 
 #include "render/sound/decode/audio_decode.hpp"
 #include "render/voice/speech.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;

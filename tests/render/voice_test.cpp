@@ -4,7 +4,6 @@
 // lines without loading the voice module, and `voices` lists them. Recorded takes:
 // takes_test.cpp; Open JTalk: open_jtalk_test.cpp.
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +11,7 @@
 
 #include "render/sys/files.hpp"
 #include "render/voice/speech.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/sound.hpp"
 #include "tests/render/voice_fixture.hpp"

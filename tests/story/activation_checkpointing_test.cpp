@@ -1,10 +1,9 @@
 // activation_checkpointing shows Korthikanti's per-layer bytes and the compute recompute costs.
-#include <catch2/catch.hpp>
-
 #include "chapter_fixture.hpp"
 #include "engine/recompute.hpp"
 #include "engine/report.hpp"
 #include "story/text/format.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

@@ -1,10 +1,10 @@
 // The flat settings a beat's `set:` and the command line write: each name parsed onto the config,
 // bad values refused with the config unchanged, and every name listed in the table's order.
 #include <algorithm>
-#include <catch2/catch.hpp>
 
 #include "engine/presets.hpp"
 #include "story/storyboard/settings.hpp"
+#include "tests/catch.hpp"
 
 TEST_CASE("apply_setting parses each flat name onto the config") {
     engine::Config c = story::default_config();

@@ -3,13 +3,13 @@
 // comparison (halved, seven times, hidden, overflowing, the planner leaning on context
 // parallelism) holds in the engine.
 #include <algorithm>
-#include <catch2/catch.hpp>
 
 #include "engine/context_parallel.hpp"
 #include "engine/plan.hpp"
 #include "engine/report.hpp"
 #include "story/text/format.hpp"
 #include "story/time/timeline.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/chapter_fixture.hpp"
 
 using namespace story;

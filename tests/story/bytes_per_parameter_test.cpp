@@ -2,13 +2,13 @@
 // the grid shows, and counts from the engine's figure before the `set:` to the one after it; a
 // `set:` of the optimizer names it on its segment, with the engine's bytes and totals.
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <regex>
 #include <string>
 
 #include "chapter_fixture.hpp"
 #include "engine/report.hpp"
 #include "story/text/format.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

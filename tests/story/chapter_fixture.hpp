@@ -2,7 +2,6 @@
 // metrics, and find the rectangles a scene draws (texts are read with tests/story/on_screen.hpp).
 #pragma once
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -10,6 +9,7 @@
 #include "story/chapter/chapter.hpp"
 #include "story/load/timed.hpp"
 #include "story/time/timeline.hpp"
+#include "tests/catch.hpp"
 
 namespace chapter_test {
 

@@ -1,11 +1,10 @@
 // bytes_per_parameter reads out the engine's figures beside their labels; the number formats;
 // captions burned in only when asked.
-#include <catch2/catch.hpp>
-
 #include "engine/report.hpp"
 #include "story/chapter/chapter.hpp"
 #include "story/chapter/chapter_base.hpp"
 #include "story/text/format.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

@@ -3,11 +3,11 @@
 // phase a line names begins on that line, in every language, and the drawing follows it.
 #include "story/chapter/choreography.hpp"
 
-#include <catch2/catch.hpp>
 #include <fstream>
 #include <sstream>
 
 #include "story/chapter/chapter.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/chapter_fixture.hpp"
 #include "tests/story/pins.hpp"
 

@@ -1,7 +1,7 @@
 // Colours derived from the palette (story/draw/color.hpp): mixes, readable text, pass shades.
 #include "story/draw/color.hpp"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 using namespace story;
 

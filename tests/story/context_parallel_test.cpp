@@ -3,12 +3,12 @@
 // `set:` (the split, cp, the exchange); a context-parallel group wider than it draws is refused.
 #include "engine/context_parallel.hpp"
 
-#include <catch2/catch.hpp>
 #include <regex>
 #include <set>
 
 #include "engine/report.hpp"
 #include "story/text/format.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/chapter_fixture.hpp"
 #include "tests/story/on_screen.hpp"
 

@@ -4,12 +4,12 @@
 // film's clock (the caption files, the contact sheet, the studio) must give the same answer.
 #include "story/time/cue.hpp"
 
-#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "story/storyboard/time.hpp"
 #include "story/time/film_time.hpp"
 #include "story/time/timeline.hpp"
+#include "tests/catch.hpp"
 
 using namespace story;
 

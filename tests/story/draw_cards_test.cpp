@@ -1,12 +1,12 @@
 // Rows of GPU cards (story/vocab/cards.hpp): shown ranks, one overflow label, narrow labels,
 // chunk tokens labelled only when the label fits.
 #include <algorithm>
-#include <catch2/catch.hpp>
 
 #include "story/draw/text.hpp"
 #include "story/text/format.hpp"
 #include "story/vocab/cards.hpp"
 #include "story/vocab/vocab.hpp"
+#include "tests/catch.hpp"
 
 using namespace story;
 

@@ -1,7 +1,6 @@
 // middle_of (story/draw/text.hpp): the y a line of text is centred on, centred_baseline's inverse.
-#include <catch2/catch.hpp>
-
 #include "story/draw/text.hpp"
+#include "tests/catch.hpp"
 
 using namespace story;
 

@@ -1,7 +1,7 @@
 // The shared drawing vocabulary (story/draw/): boxes, rows and grids, text columns, fades.
 #include "story/draw/draw.hpp"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 using namespace story;
 

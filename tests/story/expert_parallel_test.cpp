@@ -2,13 +2,12 @@
 // engine's for the configuration showing, before and after each `set:` (ep, then the capacity
 // factor, under which copies over capacity are drawn dropped); what the kind cannot draw (a dense
 // model, too many cards or experts per card) is refused with a reason.
-#include <catch2/catch.hpp>
-
 #include "engine/comm.hpp"
 #include "engine/presets.hpp"
 #include "engine/report.hpp"
 #include "story/scene/theme.hpp"
 #include "story/text/format.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/chapter_fixture.hpp"
 #include "tests/story/on_screen.hpp"
 

@@ -1,9 +1,8 @@
 // story/uses/explore: the page figure's moment, the configuration on screen, and explore: variants.
 #include "story/uses/explore.hpp"
 
-#include <catch2/catch.hpp>
-
 #include "story/load/timed.hpp"
+#include "tests/catch.hpp"
 
 namespace {
 

@@ -2,7 +2,6 @@
 // always had them, and what is on screen at the boundaries between chapters, beats and cues.
 #include "story/time/film_time.hpp"
 
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +10,7 @@
 #include "story/load/timed.hpp"
 #include "story/storyboard/time.hpp"
 #include "story/time/timeline.hpp"
+#include "tests/catch.hpp"
 
 using namespace story;
 

@@ -1,10 +1,9 @@
 // fsdp_gather: the film follows engine::fsdp_plan (slices forward, then backward), the gauge
 // shows the plan's resident bytes, and the traffic reads 1.5x data parallel.
-#include <catch2/catch.hpp>
-
 #include "engine/fsdp.hpp"
 #include "engine/report.hpp"
 #include "story/text/format.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/chapter_fixture.hpp"
 #include "tests/story/on_screen.hpp"
 

@@ -1,13 +1,13 @@
 // Every input the fuzzers (fuzz/, scripts/fuzz.sh) once crashed on, kept in
 // tests/storyboards/fuzz/: each must now load with exactly its expected diagnostics or, when it
 // opens with "# expect: ok", validate and draw every chapter at the times the still fuzzer samples.
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "fuzz/exercise.hpp"
 #include "story/load/timed.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/expectations.hpp"
 
 using story_test::slurp;

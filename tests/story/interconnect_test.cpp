@@ -2,13 +2,12 @@
 // links with the engine's figures, and the link each group uses marked from the engine's layout.
 #include "engine/interconnect.hpp"
 
-#include <catch2/catch.hpp>
-
 #include "chapter_fixture.hpp"
 #include "engine/report.hpp"
 #include "story/scene/theme.hpp"
 #include "story/text/format.hpp"
 #include "story/time/timeline.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

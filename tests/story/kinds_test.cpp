@@ -2,7 +2,6 @@
 // it: docs/storyboard.md's table of chapter kinds (from each KindInfo) and libFuzzer's storyboard
 // dictionary (the schema's keys and values, then fuzz/syntax.dict). SHARDREEL_REGEN_DOCS=1 rewrites
 // them: `SHARDREEL_REGEN_DOCS=1 build/test_story '[docs]'`.
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -10,6 +9,7 @@
 
 #include "story/chapter/chapter.hpp"
 #include "story/load/schema.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/lines.hpp"
 #include "tests/story/regen.hpp"
 

@@ -1,7 +1,7 @@
 // Language tags (issue 18): the subtags drawing needs, and which languages run right to left.
 #include "story/text/lang.hpp"
 
-#include <catch2/catch.hpp>
+#include "tests/catch.hpp"
 
 using story::is_rtl;
 using story::parse_lang;

@@ -3,11 +3,10 @@
 // the voice of each language, and the diagnostics of another language's timing.
 #include "story/storyboard/languages.hpp"
 
-#include <catch2/catch.hpp>
-
 #include "story/load/load.hpp"
 #include "story/load/timed.hpp"
 #include "story/text/lang.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/expectations.hpp"
 
 namespace {

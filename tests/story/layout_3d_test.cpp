@@ -1,6 +1,5 @@
 // The layout_3d chapter: every card's coordinates are engine::layout_3d's, the groups drawn are
 // its groups, and the per-card memory is analyze()'s, before and after the re-slicing set:.
-#include <catch2/catch.hpp>
 #include <tuple>
 
 #include "chapter_fixture.hpp"
@@ -8,6 +7,7 @@
 #include "engine/report.hpp"
 #include "story/text/format.hpp"
 #include "story/time/timeline.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

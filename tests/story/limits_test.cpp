@@ -5,7 +5,6 @@
 #include "story/storyboard/limits.hpp"
 
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +17,7 @@
 #include "story/storyboard/diagnostics.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/text/format.hpp"
+#include "tests/catch.hpp"
 
 namespace {
 

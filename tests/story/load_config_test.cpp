@@ -1,11 +1,10 @@
 // The configuration a storyboard writes: a link beside a gpu preset, a model given as a map (dense
 // or a mixture of experts), and the parallel: and training: keys.
-#include <catch2/catch.hpp>
-
 #include "engine/presets.hpp"
 #include "story/chapter/chapter.hpp"
 #include "story/storyboard/limits.hpp"
 #include "story/storyboard/settings.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/load_fixture.hpp"
 
 using story_test::errors_of;

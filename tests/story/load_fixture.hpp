@@ -2,12 +2,12 @@
 // commands time it), failing the test on a diagnostic, or its diagnostics as the loader prints
 // them.
 #pragma once
-#include <catch2/catch.hpp>
 #include <string>
 #include <vector>
 
 #include "story/load/load.hpp"
 #include "story/load/timed.hpp"
+#include "tests/catch.hpp"
 
 namespace story_test {
 

@@ -1,12 +1,11 @@
 // Narration and timing as the loader reads them: off, a voice or a map, overridden per chapter
 // field by field; duration: auto and fit:; beats at after and mark, gap, take, sound and
 // bookmarks; and their errors where they are written.
-#include <catch2/catch.hpp>
-
 #include "engine/presets.hpp"
 #include "story/chapter/chapter.hpp"
 #include "story/storyboard/limits.hpp"
 #include "story/storyboard/settings.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/load_fixture.hpp"
 
 using story_test::errors_of;

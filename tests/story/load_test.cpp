@@ -5,7 +5,6 @@
 #include "story/load/load.hpp"
 
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +15,7 @@
 #include "story/load/timed.hpp"
 #include "story/storyboard/limits.hpp"
 #include "story/storyboard/settings.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/expectations.hpp"
 #include "tests/story/load_fixture.hpp"
 

@@ -2,11 +2,11 @@
 // the catalogues with their placeholders, and English where a catalogue has no translation.
 #include "story/text/locale.hpp"
 
-#include <catch2/catch.hpp>
 #include <string>
 
 #include "story/text/catalogue.hpp"
 #include "story/text/format.hpp"
+#include "tests/catch.hpp"
 
 using namespace story;
 

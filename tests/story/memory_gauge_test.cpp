@@ -1,8 +1,7 @@
 // The memory gauge's overflow: linear up to its cap, or on a log scale that keeps rows far over
 // capacity in order (the summary's DP, ZeRO-1 and ZeRO-2 rows at 70B: 1,210, 398, 262 GB).
-#include <catch2/catch.hpp>
-
 #include "story/vocab/cluster_vocab.hpp"
+#include "tests/catch.hpp"
 
 using namespace story;
 

@@ -1,9 +1,8 @@
 // story/time/moment: ID@TIME as still --at and the studio name a frame, and seconds into the film.
 #include "story/time/moment.hpp"
 
-#include <catch2/catch.hpp>
-
 #include "story/load/timed.hpp"
+#include "tests/catch.hpp"
 
 namespace {
 

@@ -4,12 +4,11 @@
 // engine::exposed_offload_seconds; parts cross the link as parcels only while offload changes.
 #include "engine/offload.hpp"
 
-#include <catch2/catch.hpp>
-
 #include "engine/report.hpp"
 #include "story/scene/theme.hpp"
 #include "story/text/format.hpp"
 #include "story/vocab/vocab.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/chapter_fixture.hpp"
 #include "tests/story/on_screen.hpp"
 

@@ -2,10 +2,9 @@
 // under the wrong label fails even though the value is on screen.
 #include "tests/story/on_screen.hpp"
 
-#include <catch2/catch.hpp>
-
 #include "story/scene/layout.hpp"
 #include "story/scene/theme.hpp"
+#include "tests/catch.hpp"
 
 using namespace story;
 using namespace on_screen;

@@ -1,8 +1,7 @@
 // A storyboard's text parsed once (story::ParsedStoryboard) and resolved in each of its
 // languages, as the commands load several languages of one file.
-#include <catch2/catch.hpp>
-
 #include "story/load/load.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/expectations.hpp"
 
 namespace {

@@ -2,12 +2,12 @@
 // that shows a phase begins that phase, and the drawing follows it.
 #pragma once
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "story/chapter/chapter.hpp"
 #include "story/chapter/choreography.hpp"
 #include "story/scene/text_metrics.hpp"
+#include "tests/catch.hpp"
 
 namespace chapter_test {
 

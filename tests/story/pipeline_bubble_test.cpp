@@ -1,5 +1,4 @@
 // pipeline_bubble draws the engine's schedule slot for slot and reads out its bubble.
-#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "chapter_fixture.hpp"
@@ -7,6 +6,7 @@
 #include "engine/report.hpp"
 #include "story/draw/color.hpp"
 #include "story/text/format.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

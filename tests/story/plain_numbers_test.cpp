@@ -2,12 +2,12 @@
 // module writes plan's shortfall message with: the same text as ICU's English for every size.
 #include "story/text/plain_numbers.hpp"
 
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <random>
 #include <string>
 
 #include "story/text/format.hpp"
+#include "tests/catch.hpp"
 
 using namespace story;
 

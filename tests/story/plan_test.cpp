@@ -3,13 +3,13 @@
 #include "engine/plan.hpp"
 
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <regex>
 
 #include "chapter_fixture.hpp"
 #include "engine/layout3d.hpp"
 #include "story/text/format.hpp"
 #include "story/time/timeline.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

@@ -2,7 +2,6 @@
 // worker pool) draws what a fresh instance draws at that time, for every chapter of every kind
 // and of every shipped storyboard.
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -11,6 +10,7 @@
 
 #include "chapter_fixture.hpp"
 #include "story/chapter/chapter.hpp"
+#include "tests/catch.hpp"
 
 using namespace story;
 namespace fs = std::filesystem;

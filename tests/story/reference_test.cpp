@@ -2,12 +2,12 @@
 // limits its values are checked against: every key a storyboard's sections and `set:` take, and
 // the flag `numbers` and `plan` take for it. SHARDREEL_REGEN_DOCS=1 rewrites it:
 // `SHARDREEL_REGEN_DOCS=1 build/test_story '[docs]'`.
-#include <catch2/catch.hpp>
 #include <cstdio>
 
 #include "story/storyboard/limits.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/text/format.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/lines.hpp"
 #include "tests/story/regen.hpp"
 

@@ -2,12 +2,13 @@
 // the committed file with what the code gives, and SHARDREEL_REGEN_DOCS=1 rewrites it instead:
 // `SHARDREEL_REGEN_DOCS=1 build/test_story '[docs]'` and `... build/test_render '[docs]'`.
 #pragma once
-#include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+
+#include "tests/catch.hpp"
 
 namespace regen {
 

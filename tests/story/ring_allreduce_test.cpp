@@ -1,11 +1,10 @@
 // ring_allreduce: the bytes and times read out are the engine's, and the chunks drawn follow
 // engine::ring_allreduce_schedule step by step.
-#include <catch2/catch.hpp>
-
 #include "engine/comm.hpp"
 #include "engine/report.hpp"
 #include "story/scene/theme.hpp"
 #include "story/text/format.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/chapter_fixture.hpp"
 #include "tests/story/on_screen.hpp"
 

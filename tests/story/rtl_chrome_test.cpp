@@ -3,9 +3,9 @@
 // centred block, every line set in the film's language; the diagrams keep their left-to-right
 // layout.
 #include <algorithm>
-#include <catch2/catch.hpp>
 
 #include "story/scene/layout.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/chapter_fixture.hpp"
 
 using namespace story;

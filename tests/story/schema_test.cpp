@@ -5,7 +5,6 @@
 #include "story/load/schema.hpp"
 
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -18,6 +17,7 @@
 #include "story/load/schema_keys.hpp"
 #include "story/storyboard/limits.hpp"
 #include "story/storyboard/settings.hpp"
+#include "tests/catch.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

@@ -2,9 +2,8 @@
 // as Markdown and as RFC 4180 CSV.
 #include "story/uses/script.hpp"
 
-#include <catch2/catch.hpp>
-
 #include "story/load/timed.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/lines.hpp"
 
 namespace {

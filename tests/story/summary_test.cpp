@@ -1,13 +1,13 @@
 // The summary chapter: each row is analyze() on engine::strategy_configs of the chapter's
 // config, before and after the model grows.
 #include <algorithm>
-#include <catch2/catch.hpp>
 
 #include "chapter_fixture.hpp"
 #include "engine/report.hpp"
 #include "engine/strategies.hpp"
 #include "story/text/format.hpp"
 #include "story/time/timeline.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

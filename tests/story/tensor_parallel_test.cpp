@@ -2,13 +2,13 @@
 #include "engine/tensor_parallel.hpp"
 
 #include <algorithm>
-#include <catch2/catch.hpp>
 
 #include "chapter_fixture.hpp"
 #include "engine/comm.hpp"
 #include "engine/memory.hpp"
 #include "engine/report.hpp"
 #include "story/text/format.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

@@ -1,11 +1,10 @@
 // Time, easing and beat timelines: the clock every chapter runs on.
 #include "story/storyboard/time.hpp"
 
-#include <catch2/catch.hpp>
-
 #include "engine/presets.hpp"
 #include "story/time/easing.hpp"
 #include "story/time/timeline.hpp"
+#include "tests/catch.hpp"
 
 using namespace story;
 

@@ -3,10 +3,10 @@
 // silent films; check's speech summary.
 #include "story/load/timed.hpp"
 
-#include <catch2/catch.hpp>
 #include <stdexcept>
 
 #include "story/load/load.hpp"
+#include "tests/catch.hpp"
 
 namespace {
 

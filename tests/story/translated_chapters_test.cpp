@@ -2,7 +2,6 @@
 // viewer reads them, and no chapter of any kind, in any shipped language, draws an English
 // message its catalogue translates (a word that bypassed tr()), nor English-style numbers in
 // German.
-#include <catch2/catch.hpp>
 #include <cctype>
 #include <regex>
 #include <string>
@@ -11,6 +10,7 @@
 #include "chapter_fixture.hpp"
 #include "story/text/catalogue.hpp"
 #include "story/text/locale.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

@@ -1,11 +1,11 @@
 // Unit parsing tables (sizes, bandwidths, times, counts) and the diagnostics helpers.
 #include "story/storyboard/units.hpp"
 
-#include <catch2/catch.hpp>
 #include <functional>
 #include <regex>
 
 #include "story/storyboard/diagnostics.hpp"
+#include "tests/catch.hpp"
 
 using story::FrameSize;
 using Opt = std::optional<double>;

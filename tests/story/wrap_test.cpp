@@ -3,11 +3,11 @@
 // language (between Japanese characters, at spaces elsewhere), and a word too long for any line
 // is cut.
 #include <algorithm>
-#include <catch2/catch.hpp>
 #include <numeric>
 
 #include "story/scene/layout.hpp"
 #include "story/scene/text_metrics.hpp"
+#include "tests/catch.hpp"
 
 using namespace story;
 

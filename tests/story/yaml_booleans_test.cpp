@@ -1,11 +1,10 @@
 // YAML 1.1 booleans as storyboards write them: every spelling a flag, captions' false ones as
 // off, and the fixture that writes them read as flags and its text as text.
-#include <catch2/catch.hpp>
-
 #include "engine/presets.hpp"
 #include "story/chapter/chapter.hpp"
 #include "story/storyboard/limits.hpp"
 #include "story/storyboard/settings.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/expectations.hpp"
 #include "tests/story/load_fixture.hpp"
 

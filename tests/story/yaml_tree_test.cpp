@@ -3,10 +3,10 @@
 // budget, and the limits and YAML errors reported as one diagnostic.
 #include "story/load/yaml_tree.hpp"
 
-#include <catch2/catch.hpp>
 #include <string>
 
 #include "story/storyboard/limits.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/lines.hpp"
 
 using story::SourcePos;

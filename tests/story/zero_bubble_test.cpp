@@ -2,7 +2,6 @@
 // idle share, peak micro-batches held and their bytes read out beside its row are the engine's;
 // on a `set:` the Ws slide from their place in the old schedule to their place in the new one;
 // what the kind cannot draw is refused with a reason.
-#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "chapter_fixture.hpp"
@@ -10,6 +9,7 @@
 #include "engine/report.hpp"
 #include "story/text/format.hpp"
 #include "story/vocab/pipeline_timeline.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/on_screen.hpp"
 
 using namespace story;

@@ -1,10 +1,9 @@
 // zero_stages: the per-card model states of each stage and the reduction against plain data
 // parallelism are the engine's, and match ZeRO Table 1 at 64 cards.
-#include <catch2/catch.hpp>
-
 #include "engine/memory.hpp"
 #include "engine/report.hpp"
 #include "story/text/format.hpp"
+#include "tests/catch.hpp"
 #include "tests/story/chapter_fixture.hpp"
 #include "tests/story/on_screen.hpp"
 

@@ -19,13 +19,29 @@ namespace render::voice {
 
 namespace {
 
-// Anchors the collector's stack scan at base, a local of the calling entry point. Left where
-// festival_initialize put it, a call from higher up the stack (another caller, a later test)
-// keeps live cells in frames the scan does not reach, and they are freed under it.
-void anchor_stack(LISP* base) {
-    stack_start_ptr = base;
-    stack_limit_ptr = reinterpret_cast<LISP*>(reinterpret_cast<char*>(base) - stack_size);
-}
+// Anchors the collector's stack scan at this object, a local of the calling entry point, until
+// it goes out of scope. Left where festival_initialize put it, a call from higher up the stack
+// (another caller, a later test) keeps live cells in frames the scan does not reach, and they are
+// freed under it. The previous anchor is put back on the way out, so that no global is left
+// pointing into a finished frame (GCC 14's -Wdangling-pointer).
+class StackAnchor {
+  public:
+    StackAnchor() : start_(stack_start_ptr), limit_(stack_limit_ptr) {
+        stack_start_ptr = &base_;
+        stack_limit_ptr = reinterpret_cast<LISP*>(reinterpret_cast<char*>(&base_) - stack_size);
+    }
+    ~StackAnchor() {
+        stack_start_ptr = start_;
+        stack_limit_ptr = limit_;
+    }
+    StackAnchor(const StackAnchor&) = delete;
+    StackAnchor& operator=(const StackAnchor&) = delete;
+
+  private:
+    LISP base_ = NIL;
+    LISP* start_;
+    LISP* limit_;
+};
 
 // The text as a Scheme string literal.
 std::string quoted(const std::string& text) {
@@ -101,15 +117,13 @@ constexpr int kHeapCells = 2000000;
 }  // namespace
 
 Festival::Festival() {
-    LISP base = NIL;
     festival_initialize(/*load_init_files=*/1, kHeapCells);
-    anchor_stack(&base);
+    const StackAnchor anchor;
     voices_ = list_voices();
 }
 
 void Festival::select(const std::string& voice) {
-    LISP base = NIL;
-    anchor_stack(&base);
+    const StackAnchor anchor;
     if (voice == voice_) return;
     eval("(voice_" + voice + ")");
     eval("(set! shardreel_hts_params hts_engine_params)");  // the voice's own, before "-r"
@@ -120,8 +134,7 @@ void Festival::select(const std::string& voice) {
 }
 
 RawSpeech Festival::speak(int wpm, const std::string& text, const std::vector<std::size_t>& marks) {
-    LISP base = NIL;
-    anchor_stack(&base);
+    const StackAnchor anchor;
     // HTS voices ignore Duration_Stretch: their engine's "-r" sets their pace.
     const double speed = speed_ratio(wpm);
     eval("(set! hts_engine_params (append shardreel_hts_params (list (list \"-r\" " +
