@@ -125,7 +125,7 @@ Rows expected_rows(const engine::PerGpu& g) {
     Rows rows;
     for (const auto& [name, term] : kTerms)
         rows.emplace_back(std::string("expected peak: ") + name,
-                          stages_cell(e, [term](const T& t) { return t.*term; }));
+                          stages_cell(e, [member = term](const T& t) { return t.*member; }));
     rows.emplace_back("expected peak: PyTorch's allocator (max_memory_reserved)",
                       stages_cell(e, [](const T& t) { return t.allocator(); }));
     rows.emplace_back("expected peak per GPU", story::format_bytes(e.total.value) + " of " +

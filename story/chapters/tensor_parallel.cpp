@@ -45,7 +45,6 @@ constexpr double kTrafficTop = 686, kGroupGap = 10;  // the step's traffic a lit
 constexpr double kPipsX = kRightX + 300, kPipW = 62, kPipH = 36, kPipGap = 10;
 // Link-time bars start after the row names and leave room for "1,000 ms" after them.
 constexpr double kBarX = kRightX + 230, kBarH = 22, kBarGap = 8, kTimeRoom = 150, kTimeGap = 12;
-constexpr double kNvlinkBar = 8, kNetworkBar = 3;
 
 // Per state: the GPU's memory with this split and with none, and the traffic figures.
 struct TpState {
