@@ -2,7 +2,6 @@
 // fuzz/corpus/ and every crasher fixed since (tests/fuzz/), replayed through the targets' own
 // code (fuzz/*_input.hpp), each held to what the target checks; and the studio's pages answered
 // with no socket, as fuzz_studio calls them, byte for byte.
-#include <catch2/catch.hpp>
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -11,6 +10,7 @@
 #include "fuzz/audio_input.hpp"
 #include "fuzz/flags_input.hpp"
 #include "fuzz/studio_input.hpp"
+#include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 
 namespace fs = std::filesystem;
