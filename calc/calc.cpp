@@ -35,7 +35,6 @@ namespace {
 
 std::string input, answer;
 
-const char* const kSections[] = {"model", "training", "cluster", "parallel"};
 const char* const kTypes[] = {"model", "gpu", "choice", "whole", "flag", "bandwidth", "ranged"};
 
 // What a setting takes: its keywords or presets, its whole-number bounds or its range.
@@ -55,7 +54,7 @@ std::string settings() {
     for (const story::SettingSpec& spec : story::settings()) {
         nlohmann::json s = {{"name", spec.name},
                             {"flag", spec.flag},
-                            {"section", kSections[int(spec.section)]},
+                            {"section", story::section_name(spec.section)},
                             {"type", kTypes[int(spec.type)]},
                             {"help", spec.help},
                             {"tried", spec.tried}};

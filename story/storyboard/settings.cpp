@@ -288,6 +288,11 @@ const SettingSpec* find_setting(const std::string& name) {
     return it == table().end() ? nullptr : &*it;
 }
 
+const char* section_name(SettingSection section) {
+    static const char* const kNames[] = {"model", "training", "cluster", "parallel"};
+    return kNames[static_cast<int>(section)];
+}
+
 std::vector<std::string> section_keys(SettingSection section) {
     std::vector<std::string> keys;
     for (const SettingSpec& s : table())

@@ -40,6 +40,8 @@ const std::vector<SettingSpec>& settings();
 const SettingSpec* find_setting(const std::string& name);  // nullptr: no such name
 // The keys of one section, in that order.
 std::vector<std::string> section_keys(SettingSection section);
+// The section's key in a storyboard: "model" (itself a key), "training", "cluster", "parallel".
+const char* section_name(SettingSection section);
 // Their names, in that order.
 const std::vector<std::string>& setting_names();
 std::optional<SettingType> setting_type(const std::string& name);  // nullopt: no such name

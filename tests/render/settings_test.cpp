@@ -18,17 +18,9 @@ namespace {
 
 using story::SettingSection;
 
-const char* section_name(SettingSection s) {
-    switch (s) {
-        case SettingSection::training:
-            return "training";
-        case SettingSection::cluster:
-            return "cluster";
-        case SettingSection::parallel:
-            return "parallel";
-        default:
-            return "defaults";  // model: a key of defaults (and of a chapter) itself
-    }
+// The loader's section holding a setting: model is a key of defaults (and of a chapter) itself.
+const char* loader_section(SettingSection s) {
+    return s == SettingSection::model ? "defaults" : story::section_name(s);
 }
 
 bool loader_takes(const std::string& where, const std::string& key) {
@@ -58,7 +50,7 @@ TEST_CASE("every setting reaches the loader, set:, limits, the schema and the fl
     std::set<std::string> flags;
     for (const story::SettingSpec& s : story::settings()) {
         INFO(s.name);
-        CHECK(loader_takes(section_name(s.section), s.name));
+        CHECK(loader_takes(loader_section(s.section), s.name));
         CHECK(props.contains(s.name));
         CHECK(set.contains(s.name));
         CHECK(story::setting_type(s.name) == s.type);

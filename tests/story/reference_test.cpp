@@ -16,19 +16,7 @@ using namespace story;
 
 namespace {
 
-std::string section_of(SettingSection s) {
-    switch (s) {
-        case SettingSection::model:
-            return "`model:`";
-        case SettingSection::training:
-            return "`training:`";
-        case SettingSection::cluster:
-            return "`cluster:`";
-        case SettingSection::parallel:
-            return "`parallel:`";
-    }
-    return "";
-}
+std::string section_of(SettingSection s) { return std::string("`") + section_name(s) + ":`"; }
 
 std::string number(double v) {
     char text[32];
