@@ -5,19 +5,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "tests/catch.hpp"
+#include "tests/story/expectations.hpp"
 
 namespace regen {
 
-inline std::string slurp(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream out;
-    out << in.rdbuf();
-    return out.str();
-}
+using story_test::slurp;  // the committed file read whole
 
 inline bool regenerating() { return std::getenv("SHARDREEL_REGEN_DOCS") != nullptr; }
 
