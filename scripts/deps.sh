@@ -31,8 +31,6 @@ contrib_pkgs=(hts-voice-nitech-jp-atr503-m001)
 test_pkgs=(catch2 poppler-utils libxml2-utils clang-format git python3-jsonschema python3-yaml
   chromium parallel gettext)
 command -v node >/dev/null || test_pkgs+=(nodejs npm)
-# scripts/fuzz.sh builds with clang and links libFuzzer from compiler-rt.
-fuzz_pkgs=(clang-14 libclang-rt-14-dev)
 # bench/run.sh times the ffmpeg CLI (the encoder floor) and reads peak memory from GNU time.
 bench_pkgs=(ffmpeg time)
 # scripts/cluster-test.sh starts a single-node Slurm (munged, slurmctld, slurmd) and runs GNU
@@ -74,6 +72,10 @@ wasm_llvm() {
   echo 14
 }
 llvm=$(wasm_llvm)
+# `deps.sh llvm` prints that version and installs nothing (scripts/fuzz.sh builds with its clang).
+if [ "${1:-}" = llvm ]; then echo "$llvm"; exit 0; fi
+# scripts/fuzz.sh builds with that clang and links libFuzzer from its compiler-rt.
+fuzz_pkgs=(clang-$llvm libclang-rt-$llvm-dev)
 build_pkgs+=(clang-$llvm lld-$llvm wasi-libc libc++-$llvm-dev-wasm32 libc++abi-$llvm-dev-wasm32
   libclang-rt-$llvm-dev-wasm32)
 

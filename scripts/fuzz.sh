@@ -26,7 +26,7 @@ targets=("$target")
 "$root/scripts/deps.sh" fuzz
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_CXX_COMPILER=clang++-14 -DSHARDREEL_FUZZ=ON -DSHARDREEL_CALC=OFF \
+    -DCMAKE_CXX_COMPILER="clang++-$("$root/scripts/deps.sh" llvm)" -DSHARDREEL_FUZZ=ON -DSHARDREEL_CALC=OFF \
     -DSHARDREEL_WERROR=ON >&2
 fi
 ninja -C "$build" --quiet "${targets[@]/#/fuzz_}" >&2
