@@ -7,6 +7,7 @@
 #include "engine/context_parallel.hpp"
 #include "engine/plan.hpp"
 #include "engine/report.hpp"
+#include "engine/strategies.hpp"
 #include "story/text/format.hpp"
 #include "story/time/timeline.hpp"
 #include "tests/catch.hpp"
@@ -112,4 +113,19 @@ TEST_CASE("beyond-3d: Mixtral's experts and the planner's context parallelism",
     const Timeline t(chapter("plan"), Video{}.fps);
     CHECK(winner_cp(t.states().at(1)) >
           winner_cp(t.states().at(0)));  // "leans harder on context parallelism"
+}
+
+TEST_CASE("beyond-3d: the summary's sharded rows, ZeRO-1 and 2 over and FSDP fitting",
+          "[film][beyond3d]") {
+    const auto rows = engine::strategy_configs(chapter("summary").config);
+    std::vector<engine::Report> r;
+    for (const auto& row : rows) r.push_back(engine::analyze(row.config));
+    REQUIRE(rows.size() >= 4);
+    CHECK(rows[1].kind == engine::Strategy::zero1);  // "ZeRO-1 and 2 still overflow"
+    CHECK(rows[2].kind == engine::Strategy::zero2);
+    CHECK(rows[3].kind == engine::Strategy::fsdp);
+    CHECK(r[1].per_gpu.total > r[1].per_gpu.capacity);
+    CHECK(r[2].per_gpu.total > r[2].per_gpu.capacity);
+    CHECK(r[3].per_gpu.total < r[3].per_gpu.capacity);  // "it fits"
+    says("summary", 2, "moves " + format_bytes(r[3].comm.sent_per_gpu().value) + " a step");
 }
