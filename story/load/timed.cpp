@@ -10,6 +10,8 @@
 #include "story/storyboard/languages.hpp"
 #include "story/storyboard/limits.hpp"
 #include "story/storyboard/units.hpp"
+#include "story/text/lang.hpp"
+#include "story/time/cue.hpp"
 
 namespace story {
 namespace {
@@ -18,12 +20,6 @@ constexpr double kShortestLine = 1;  // seconds a line takes to read at least
 constexpr double kSlack = 1e-9;      // seconds below which two times are the same
 
 bool speaks(const Beat& b) { return !b.say.empty(); }
-
-// Code points: a reader reads characters, not UTF-8 bytes.
-std::size_t characters(std::string_view text) {
-    return static_cast<std::size_t>(std::ranges::count_if(
-        text, [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
 
 const Speech& speech_of(const Beat& b) {
     if (!b.speech) throw std::logic_error("story::timed: a line without its speech: " + b.say);
@@ -161,13 +157,35 @@ class Timer {
 
 }  // namespace
 
+void reading_pace(const Storyboard& sb, std::vector<Diagnostic>& warnings) {
+    if (sb.video.captions == Captions::off) return;
+    for (const ChapterSpec& spec : sb.chapters) {
+        if (spec.narration.engine != VoiceEngine::off) continue;
+        for (std::size_t i = 0; i < spec.beats.size(); ++i) {
+            const Beat& b = spec.beats[i];
+            if (!speaks(b) || b.at >= spec.duration) continue;
+            const double shown = caption_end(spec, i) - b.at,
+                         needs = caption_reading_seconds(b.say, sb.video.lang);
+            if (shown + 0.005 >= needs) continue;
+            warnings.push_back(
+                {sb.file, b.say_pos,
+                 "this caption shows for " + format_seconds(shown) + " but needs " + amount(needs) +
+                     " to read at " + std::to_string(int(kCaptionWordsPerMinute)) +
+                     " words a minute with no voice: give it " + amount(needs - shown) +
+                     " more (move the next beat or lengthen the chapter), shorten it, or "
+                     "narrate the chapter",
+                 Severity::warning});
+        }
+    }
+}
+
 Speech reading_estimate(const Beat& beat, std::string_view lang) {
-    const double length = static_cast<double>(characters(beat.say));
+    const double length = static_cast<double>(code_points(beat.say));
     Speech s;
     s.seconds = std::max(kShortestLine, length / reading_rate(lang));
     for (const Bookmark& m : beat.marks) {
         const double before = static_cast<double>(
-            characters(std::string_view(beat.say).substr(0, std::min(m.offset, beat.say.size()))));
+            code_points(std::string_view(beat.say).substr(0, std::min(m.offset, beat.say.size()))));
         s.marks.push_back(length > 0 ? s.seconds * before / length : 0);
     }
     return s;

@@ -19,6 +19,12 @@ namespace story {
 // speech of a line no voice speaks.
 Speech reading_estimate(const Beat& beat, std::string_view lang = "en");
 
+// An editor's warning, not a rule of loading: where no voice speaks and captions show, each
+// caption the timed `sb` shows for less than caption_reading_seconds (its words at 180 a
+// minute), at its `say:`. `check` and the commands that render print them; load_timed does not
+// add them (a test's storyboard need not be watchable).
+void reading_pace(const Storyboard& sb, std::vector<Diagnostic>& warnings);
+
 // Gives every beat with a `say:` and no speech yet its reading estimate: in the chapters whose
 // narration is off, or in all of them when `voiced_too` (no voice at hand).
 void estimate_speech(Storyboard& sb, bool voiced_too = false);

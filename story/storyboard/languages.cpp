@@ -139,6 +139,20 @@ std::string default_voice_name(std::string_view lang) { return primary_language(
 
 double reading_rate(std::string_view lang) { return primary_language(lang) == "ja" ? 4 : 15; }
 
+double caption_reading_seconds(std::string_view text, std::string_view lang) {
+    if (primary_language(lang) == "ja") {
+        return static_cast<double>(code_points(text)) / reading_rate(lang);
+    }
+    double words = 0;
+    bool in_word = false;
+    for (char c : text) {
+        const bool space = c == ' ' || c == '\n' || c == '\t';
+        if (!space && !in_word) ++words;
+        in_word = !space;
+    }
+    return words * 60 / kCaptionWordsPerMinute;
+}
+
 std::string TextPlace::describe() const {
     if (beat > 0)
         return "the " + field + " of beat " + std::to_string(beat) + " in chapter '" + chapter +

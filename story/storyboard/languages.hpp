@@ -48,6 +48,11 @@ std::string default_voice_name(std::string_view lang);
 // Characters a second a viewer reads captions of `lang` at: 15, the subtitle norm; Japanese 4,
 // the rule Japanese subtitlers keep (1秒4文字), as each kanji or kana carries a syllable or more.
 double reading_rate(std::string_view lang);
+// Words a minute a silent film's captions may ask of a viewer (`check` warns past it).
+constexpr double kCaptionWordsPerMinute = 180;
+// The least time a viewer needs to read `text` in `lang` with no voice: its words at
+// kCaptionWordsPerMinute; Japanese, written without spaces, its characters at reading_rate.
+double caption_reading_seconds(std::string_view text, std::string_view lang);
 
 // A text field as written: a plain string (the default language's text) or a map by language.
 struct Translation {

@@ -47,4 +47,10 @@ bool is_rtl(std::string_view lang) {
            rtl_languages.end();
 }
 
+std::size_t code_points(std::string_view utf8) {
+    std::size_t n = 0;
+    for (unsigned char c : utf8) n += (c & 0xC0) != 0x80;  // not a continuation byte
+    return n;
+}
+
 }  // namespace story

@@ -2,6 +2,7 @@
 // its subtags, and which way its text runs. The one place that decides it, for layout and the
 // text layer alike.
 #pragma once
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -19,5 +20,8 @@ LangTag parse_lang(std::string_view lang);
 // (ar, fa, ur, ps, he or its old code iw, yi), or any tag whose script subtag is Arabic or Hebrew
 // ("az-Arab"); another script subtag makes it left to right ("ur-Latn"). "" (unknown) is false.
 bool is_rtl(std::string_view lang);
+
+// The characters a reader sees in UTF-8 text: its code points, not its bytes.
+std::size_t code_points(std::string_view utf8);
 
 }  // namespace story
