@@ -200,6 +200,20 @@ class ZeroChapter final : public ChapterBase {
         s.add(Text{kTableRight, y, format_sig3(dp / states, locale_) + "×", kFigureStyle,
                    palette_.highlight, Align::right},
               alpha);
+        if (z > 0)
+            s.add(Text{kTableRight, text.baseline(1), limit_note(z, m), style_of(Role::note),
+                       palette_.muted, Align::right},
+                  alpha);
+    }
+
+    // What stage z saves as the cards grow (ZeRO's Figure 1): stage 1 at most the model states
+    // over the weights and gradients (4x with Adam's 16 bytes), stage 2 over the weights alone
+    // (8x); stage 3 saves as many times as there are cards, without a limit of its own.
+    std::string limit_note(int z, const Morph& m) const {
+        if (z == 3) return tr("limit: the card count");
+        const engine::BytesPerParam b = reports_[m.u < 0.5 ? m.from : m.to].bytes_per_param;
+        const double kept = z == 1 ? b.weights + b.gradients : b.weights;
+        return tr("limit {x}×", {{"x", format_sig3(b.total() / kept, locale_)}});
     }
 
     const Stagger cards_in_;
@@ -218,7 +232,7 @@ const KindRegistrar registrar{{
     .make = make_of<ZeroChapter>,
     .shows = "optimizer state, then gradients, then weights sharded, each a morph; model "
              "states per card and the reduction against plain DP (ZeRO Table 1's figures at "
-             "64 cards)",
+             "64 cards), with the limit each stage approaches as the cards grow (4x, 8x)",
     .goldens = {{"chapter_zero_stages", 16.5, "ZeRO-3 reached, the table complete"}},
     .phases = {{"cards", kCardsAt, "the cards, each with its model states"},
                {"table", kTableAt, "the table of stages, per card"}},

@@ -95,4 +95,19 @@ TEST_CASE("zero_stages at 64 cards with 7.5B parameters is ZeRO Table 1", "[chap
     CHECK(row_beside(end, "ZeRO-1") == Lines{"31.4" + ts + "GB", "3.82×"});  // "4x" in the paper
     CHECK(row_beside(end, "ZeRO-2") == Lines{"16.6" + ts + "GB", "7.21×"});  // "8x"
     CHECK(row_beside(end, "ZeRO-3") == Lines{"1.88" + ts + "GB", "64×"});    // N x
+    // The paper's 4x and 8x are the limits the rows approach, named under their ratios.
+    CHECK(row_beside(end, "optimizer state sharded") == Lines{"limit 4×"});
+    CHECK(row_beside(end, "+ gradients sharded") == Lines{"limit 8×"});
+    CHECK(row_beside(end, "+ weights sharded") == Lines{"limit: the card count"});
+    CHECK(row_beside(end, "nothing sharded").empty());
+}
+
+TEST_CASE("zero_stages' limits follow the bytes a parameter keeps", "[chapters][zero]") {
+    // Gradients accumulated in fp32: 2 + 4 + 12 = 18 bytes, so stage 1 tends to 18 / 6 = 3x and
+    // stage 2 to 18 / 2 = 9x.
+    ChapterSpec spec = load_spec("kind_zero_stages.yaml", "zero");
+    spec.config.training.grad_dtype = engine::GradDtype::fp32;
+    const Scene end = make_chapter(spec, Video{}, kMetrics)->scene_at(25.9);
+    CHECK(row_beside(end, "optimizer state sharded") == Lines{"limit 3×"});
+    CHECK(row_beside(end, "+ gradients sharded") == Lines{"limit 9×"});
 }
