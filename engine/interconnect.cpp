@@ -2,6 +2,9 @@
 // one-direction bandwidth, and whether the layout makes the group cross nodes.
 #include "engine/interconnect.hpp"
 
+#include <cmath>
+#include <utility>
+
 #include "engine/layout3d.hpp"
 
 namespace engine {
@@ -23,6 +26,15 @@ LinkTimings link_timings(const Config& c) {
     return {timing(c, s.dp_per_gpu, within_node(c.layout, g, RankGroup::dp)),
             timing(c, s.tp_per_gpu, within_node(c.layout, g, RankGroup::tp)),
             timing(c, s.pp_per_gpu, within_node(c.layout, g, RankGroup::pp))};
+}
+
+std::string_view infiniband_generation(BytesPerSecond per_gpu) {
+    // Signalling rate per port in Gb/s (InfiniBand Trade Association roadmap), 8 bits a byte.
+    static constexpr std::pair<double, std::string_view> kPorts[] = {
+        {100, "EDR"}, {200, "HDR"}, {400, "NDR"}, {800, "XDR"}};
+    for (const auto& [gbits, name] : kPorts)
+        if (std::abs(per_gpu.value - gbits * 1e9 / 8) < 1e6) return name;
+    return "";
 }
 
 }  // namespace engine

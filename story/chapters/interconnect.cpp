@@ -27,10 +27,12 @@ constexpr double kNodeStep = 0.1, kTilesAfter = 0.2, kTileStep = 0.06, kLinkFor 
 constexpr double kBarsAfter = 0.3, kBarsFor = 0.8;
 
 // Nodes: two frames side by side, a row of tiles kTileDrop below each frame's top (at most
-// kTileW wide, centred in kTileRowW), the NVLink bar kBusDrop below the tiles.
+// kTileW wide, centred in kTileRowW), the NVLink bar kBusDrop below the tiles, named kBusNameDrop
+// under it; the network between the nodes named kNetworkLift above it.
 constexpr Box kNodes{frame::kLeft, 252, frame::kRight - frame::kLeft, 226};
 constexpr double kNodeGap = 180, kTileDrop = 56, kTileRowW = 724, kTileH = 64, kTileW = 84;
-constexpr double kTileGap = 8, kNamedTileW = 70, kBusDrop = 54, kNetworkLift = 26;
+constexpr double kTileGap = 8, kNamedTileW = 70, kBusDrop = 54, kNetworkLift = 26,
+                 kBusNameDrop = 36;
 constexpr int kMaxTiles = 16;
 // Under the nodes, one text column: the two links drawn to scale, kScaleGap apart, then the
 // table's header kSectionGap below, its rule kRuleGap under the header and the rows under that.
@@ -94,6 +96,10 @@ class InterconnectChapter final : public ChapterBase {
             rows_in_.push_back(Fade::in(at(kRowAt[i])));
             bars_in_.push_back(Fade::in(at(kRowAt[i]) + kBarsAfter, kBarsFor));
         }
+        infiniband_ = engine::infiniband_generation(timeline_.states()[0].cluster.network);
+        for (const engine::Config& c : timeline_.states())
+            if (engine::infiniband_generation(c.cluster.network) != infiniband_)
+                infiniband_.clear();
         place_nodes();
         place_column();
     }
@@ -126,7 +132,7 @@ class InterconnectChapter final : public ChapterBase {
     void place_column() {
         column_.line("NVLink", kLinkName, palette_.text)
             .gap(kScaleGap)
-            .line(tr("Network"), kLinkName, palette_.text)
+            .line(network_name(), kLinkName, palette_.text)
             .gap(kSectionGap)
             .line(tr("Traffic per GPU per step"), kHeader, palette_.muted);
         rule_y_ = column_.bottom() + kRuleGap;
@@ -135,6 +141,11 @@ class InterconnectChapter final : public ChapterBase {
     }
     const engine::Config& config(double t) const {
         return timeline_.states()[timeline_.morph_at(t).to];
+    }
+    // "InfiniBand NDR" when every state's network is one InfiniBand port a GPU of one
+    // generation (engine::infiniband_generation), else the generic name.
+    std::string network_name() const {
+        return infiniband_.empty() ? tr("Network") : "InfiniBand " + infiniband_;
     }
 
     static double bandwidth(const engine::Config& c, int link) {
@@ -183,6 +194,9 @@ class InterconnectChapter final : public ChapterBase {
         }
         const Point a = bus_left(n), b = bus_right(n);
         if (bus > 0) s.add(Line{a, {lerp(a.x, b.x, bus), bus_y_}, palette_.muted, width});
+        s.add(Text{nodes_[n].cx(), bus_y_ + kBusNameDrop, "NVLink",
+                   weighted(style_of(Role::small), Weight::medium), palette_.muted, Align::center},
+              bus);
         add_flow(s, t, at(kNvlinkAt) + kLinkFor, kNvlink, a, b);
     }
 
@@ -194,7 +208,8 @@ class InterconnectChapter final : public ChapterBase {
                    {lerp(a.x, b.x, u), bus_y_},
                    palette_.muted,
                    link_width(bandwidth_at(t, kNetwork), fastest_)});
-        s.add(Text{(nodes_[0].right() + nodes_[1].x) / 2, bus_y_ - kNetworkLift, tr("network"),
+        const std::string name = infiniband_.empty() ? tr("network") : "InfiniBand";
+        s.add(Text{(nodes_[0].right() + nodes_[1].x) / 2, bus_y_ - kNetworkLift, name,
                    weighted(style_of(Role::small), Weight::medium), palette_.muted, Align::center},
               u);
         add_flow(s, t, at(kNetworkAt) + kLinkFor, kNetwork, a, b);
@@ -317,6 +332,7 @@ class InterconnectChapter final : public ChapterBase {
 
     std::vector<engine::LinkTimings> timings_;
     double longest_ = 1e-12, fastest_ = 1;
+    std::string infiniband_;  // the network's InfiniBand generation, or "" (network_name)
     Box nodes_[2];
     std::vector<Box> tiles_[2];
     double bus_y_ = 0;
@@ -335,7 +351,8 @@ const KindRegistrar registrar{{
     .default_duration = kDefaultDuration,
     .settable = {"nvlink", "network", "gpus_per_node", "nodes", "tp", "pp", "gpus", "model"},
     .make = make_of<InterconnectChapter>,
-    .shows = "two nodes, NVLink and the network drawn to scale; each strategy's traffic per "
+    .shows = "two nodes, NVLink and the network (InfiniBand and its generation where the "
+             "bandwidth is one port a GPU) drawn to scale and named; each strategy's traffic per "
              "step timed on each link; the link each group uses in this layout",
     .goldens = {{"chapter_interconnect", 17.5,
                  "traffic on both links, the link each group uses framed"}},

@@ -2,6 +2,7 @@
 #include "engine/interconnect.hpp"
 
 #include "engine/memory.hpp"
+#include "engine/presets.hpp"
 #include "engine_fixtures.hpp"
 
 using namespace engine;
@@ -31,4 +32,15 @@ TEST_CASE("link timings: ring bytes 2(n-1)/n x gradients for data parallel") {
     const Config c = engine_test::llama7b(16, 4, 2);
     const double grads = 2.0 * params_per_gpu(c.model, c.layout);
     CHECK(link_timings(c).dp.bytes.value == Approx(2.0 * 1 / 2 * grads));
+}
+
+TEST_CASE("the InfiniBand generation of one port a GPU") {
+    // DGX A100: HDR 200 Gb/s a GPU; DGX H100: NDR 400 Gb/s.
+    CHECK(infiniband_generation(BytesPerSecond(25e9)) == "HDR");
+    CHECK(infiniband_generation(BytesPerSecond(50e9)) == "NDR");
+    CHECK(infiniband_generation(BytesPerSecond(100e9)) == "XDR");
+    CHECK(infiniband_generation(BytesPerSecond(12.5e9)) == "EDR");
+    CHECK(infiniband_generation(BytesPerSecond(40e9)).empty());
+    CHECK(infiniband_generation(find_gpu("h100-sxm-80gb")->network) == "NDR");
+    CHECK(infiniband_generation(find_gpu("a100-sxm-80gb")->network) == "HDR");
 }

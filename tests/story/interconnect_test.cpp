@@ -2,8 +2,12 @@
 // links with the engine's figures, and the link each group uses marked from the engine's layout.
 #include "engine/interconnect.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "chapter_fixture.hpp"
 #include "engine/report.hpp"
+#include "story/scene/layout.hpp"
 #include "story/scene/theme.hpp"
 #include "story/text/format.hpp"
 #include "story/time/timeline.hpp"
@@ -20,6 +24,22 @@ using on_screen::stat;
 namespace {
 const std::string ts = kThinSpace;
 
+// The figure drawn right of a link's name in the scale at the frame's left edge (the bars under
+// the nodes carry the same name).
+std::string scale_of(const Scene& s, const std::string& link) {
+    const auto all = on_screen::shown(s);
+    const auto name = std::find_if(all.begin(), all.end(), [&](const on_screen::Shown& t) {
+        return t.text == link && t.left < frame::kLeft + 1;
+    });
+    if (name == all.end()) return "(" + link + " not in the scale)";
+    const on_screen::Shown* best = nullptr;
+    for (const on_screen::Shown& t : all)
+        if (t.left > name->right && std::abs(t.middle() - name->middle()) < name->size / 2 &&
+            (!best || t.left < best->left))
+            best = &t;
+    return best ? best->text : "(nothing beside " + link + ")";
+}
+
 // A traffic row: bytes, time on NVLink, time on the network.
 Lines timed(const engine::LinkTiming& row) {
     return {format_bytes(row.bytes.value), format_time(row.on_nvlink.value),
@@ -35,8 +55,12 @@ TEST_CASE("interconnect shows the engine's traffic on each link", "[chapters][in
     REQUIRE(before.layout == engine::Parallel{16, 4, 2, 0});
 
     const Scene s = chapter->scene_at(17.5);
-    CHECK(beside(s, "NVLink") == "900" + ts + "GB/s (450" + ts + "GB/s each way)");
-    CHECK(beside(s, "Network") == "50" + ts + "GB/s each way");
+    CHECK(scale_of(s, "NVLink") == "900" + ts + "GB/s (450" + ts + "GB/s each way)");
+    CHECK(beside(s, "InfiniBand NDR") == "50" + ts + "GB/s each way");
+    // Both links named on the drawing: NVLink under each node's bar, InfiniBand between nodes.
+    CHECK(on_screen::count(s, "NVLink") == 3);  // two bars and the scale
+    CHECK(on_screen::count(s, "InfiniBand") == 1);
+    CHECK(on_screen::count(s, "network") == 0);
     const engine::LinkTimings l = engine::link_timings(before);
     CHECK(row_beside(s, "Data parallel") == timed(l.dp));
     CHECK(row_beside(s, "Tensor parallel") == timed(l.tp));
@@ -85,4 +109,14 @@ TEST_CASE("interconnect: a set: of tp/pp moves the pipeline onto the network",
     CHECK(mid.ends_with(ts + "GB"));
     CHECK(mid != format_bytes(b.tp.bytes.value));
     CHECK(mid != format_bytes(l.tp.bytes.value));
+}
+
+TEST_CASE("interconnect names a network that is no InfiniBand port a GPU generically",
+          "[chapters][interconnect]") {
+    ChapterSpec spec = chapter_test::load_spec("kind_interconnect.yaml");
+    spec.config.cluster.network = engine::BytesPerSecond(40e9);
+    const Scene s = make_chapter(spec, Video{}, chapter_test::kMetrics)->scene_at(17.5);
+    CHECK(beside(s, "Network") == "40" + ts + "GB/s each way");
+    CHECK(on_screen::count(s, "network") == 1);
+    CHECK(on_screen::count(s, "InfiniBand") == 0);
 }
