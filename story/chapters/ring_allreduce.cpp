@@ -220,9 +220,10 @@ class RingChapter final : public ChapterBase {
             card.max_spill = kMaxSpill;
             auto items = gpu_card(palette_, metrics_, locale_, card);
             // A row of identical cards labels its overflow once.
-            add_items(
-                s, i == 0 ? std::move(items) : without_spill_label(std::move(items), palette_.comm),
-                alpha);
+            add_items(s,
+                      i == 0 ? std::move(items)
+                             : without_spill_label(std::move(items), palette_.highlight),
+                      alpha);
             if (i < run.ring.n) add_strip(s, b, counts[i], i, run, t, alpha * strips);
         }
     }

@@ -158,9 +158,10 @@ class ZeroChapter final : public ChapterBase {
         card.label_size = card_label_size(b.w);
         card.max_spill = kMaxSpill;
         auto items = gpu_card(palette_, metrics_, locale_, card);
-        add_items(
-            s, rank == 0 ? std::move(items) : without_spill_label(std::move(items), palette_.comm),
-            alpha);
+        add_items(s,
+                  rank == 0 ? std::move(items)
+                            : without_spill_label(std::move(items), palette_.highlight),
+                  alpha);
     }
 
     // Rows appear as their stage is reached; the current one is outlined.

@@ -80,11 +80,11 @@ std::vector<Item> memory_gauge(const Palette& p, const Locale& l, const GaugeSpe
     const double over = used - g.capacity;
     if (over > 0 && g.max_spill > 0) {
         const double w = spill_width(g, over);
-        out.push_back({Rect{b.right(), b.y, w, b.h, 0, p.comm}});
+        add_overflow(out, p, overflow(g.stack, g.capacity), {b.right(), b.y, w, b.h}, false);
         if (g.label_size > 0) {
             const TextStyle lab{g.label_size, Weight::semibold, true};
-            out.push_back({Text{b.right() + w + 10, b.cy() + g.label_size * 0.36,
-                                "+" + format_bytes(over, l), lab, p.comm}});
+            out.push_back({Text{b.right() + w + 10, b.cy() + g.label_size * 0.36, over_by(l, over),
+                                lab, p.highlight}});
         }
     }
     out.push_back({Line{{b.right(), b.y - 6}, {b.right(), b.bottom() + 6}, p.text, 2, true}});

@@ -40,8 +40,9 @@ std::vector<double> chunk_offsets(double travelled, double length, double spacin
 Item chunk(const Palette& p, Point at, double size = 16, double opacity = 1);
 
 // Horizontal memory gauge: segments left to right (weights, gradients, optimizer, activations)
-// against a dashed capacity line at box.right(); overflow spills past it in the communication
-// colour, at most max_spill px, labelled "+32 GB" when there is room (label_size > 0).
+// against a dashed capacity line at box.right(); overflow spills past it in its layers' colours,
+// hatched (story::add_overflow), at most max_spill px, labelled "over by 32 GB" in the highlight
+// colour when there is room (label_size > 0).
 // With spill_full > 0 the spill is drawn on a log scale instead, reaching max_spill at an
 // overflow of spill_full capacities: rows far over capacity keep their order (1,210 GB spills
 // further than 398 GB) instead of all stopping at max_spill.

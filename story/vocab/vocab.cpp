@@ -66,12 +66,45 @@ std::vector<Item> gpu_card(const Palette& p, const TextMetrics& m, const Locale&
     if (c.show_overflow && over > 0) {
         // Spill above the card, at the card's scale but capped so it stays on screen.
         const double h = std::min(over * px_per_byte, c.h * c.max_spill);
-        out.push_back({Rect{c.x + kPad, c.y - h, c.w - 2 * kPad, h, 0, p.comm}});
+        add_overflow(out, p, overflow(c.stack, c.capacity),
+                     {c.x + kPad, c.y - h, c.w - 2 * kPad, h}, true);
         const TextStyle lab{c.label_size, Weight::semibold, true};
-        out.push_back({Text{c.x + c.w / 2, c.y - h - 12, "+" + format_bytes(over, l), lab, p.comm,
-                            Align::center}});
+        out.push_back(
+            {Text{c.x + c.w / 2, c.y - h - 12, over_by(l, over), lab, p.highlight, Align::center}});
     }
     return out;
+}
+
+std::vector<MemorySegment> overflow(const std::vector<MemorySegment>& stack, double capacity) {
+    std::vector<MemorySegment> out;
+    double below = 0;  // bytes under the segment
+    for (const MemorySegment& seg : stack) {
+        const double above = std::min(seg.bytes, below + seg.bytes - capacity);
+        if (above > 0) out.push_back({above, seg.color});
+        below += seg.bytes;
+    }
+    return out;
+}
+
+void add_overflow(std::vector<Item>& out, const Palette& p, const std::vector<MemorySegment>& parts,
+                  const Box& area, bool vertical) {
+    double total = 0;
+    for (const MemorySegment& part : parts) total += part.bytes;
+    double done = 0;
+    for (const MemorySegment& part : parts) {
+        const double a = done / total, b = (done + part.bytes) / total;
+        done += part.bytes;
+        Rect r = vertical ? Rect{area.x, area.bottom() - b * area.h, area.w, (b - a) * area.h}
+                          : Rect{area.x + a * area.w, area.y, (b - a) * area.w, area.h};
+        if (std::min(r.w, r.h) < 0.01) continue;
+        r.fill = part.color;
+        r.hatch = p.background;
+        out.push_back({r});
+    }
+}
+
+std::string over_by(const Locale& l, double over) {
+    return l.tr("over by {bytes}", {{"bytes", format_bytes(over, l)}});
 }
 
 Box stack_area(const TextMetrics& m, const CardSpec& c) {

@@ -1,5 +1,6 @@
 // The shared visual vocabulary (STYLE.md): GPU cards with memory stacks against a dashed
-// capacity line, overflow spilling above the card, drawn the same way in every chapter.
+// capacity line, overflow spilling above the card in its layers' colours, hatched, with "over by
+// X GB" in the highlight colour, drawn the same way in every chapter.
 #pragma once
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@ namespace story {
 struct MemorySegment {
     double bytes = 0;
     Color color;
+    bool operator==(const MemorySegment&) const = default;
 };
 
 struct CardSpec {
@@ -24,7 +26,7 @@ struct CardSpec {
     double capacity = 80e9;            // bytes: the dashed line sits at the top of the stack area
     std::vector<MemorySegment> stack;  // bottom to top
     bool capacity_label = true;        // "80 GB" in the header row, when it fits beside the name
-    bool show_overflow = true;         // spill above the card, labelled "+32 GB"
+    bool show_overflow = true;         // spill above the card, labelled "over by 32 GB"
     double label_size = 26;
     double max_spill = 0.45;  // tallest overflow drawn, as a fraction of the card height
 };
@@ -35,6 +37,16 @@ std::vector<Item> gpu_card(const Palette& p, const TextMetrics& m, const Locale&
 // Where gpu_card draws the stack: from under the capacity line (its top, c.capacity bytes up)
 // to the card's bottom padding. Labels beside a card line up with its segments from this.
 Box stack_area(const TextMetrics& m, const CardSpec& c);
+
+// The parts of `stack` above `capacity` bytes, bottom to top, each in its segment's colour: which
+// layers overflow.
+std::vector<MemorySegment> overflow(const std::vector<MemorySegment>& stack, double capacity);
+// An overflow's parts drawn hatched (STYLE.md), each in its colour, in `area` (the spill's box)
+// in proportion to their bytes, from its bottom up (`vertical`) or from its left.
+void add_overflow(std::vector<Item>& out, const Palette& p, const std::vector<MemorySegment>& parts,
+                  const Box& area, bool vertical);
+// "over by 32 GB", the overflow's label everywhere, in the highlight colour.
+std::string over_by(const Locale& l, double over);
 
 // "h100-sxm-80gb" -> "H100"
 std::string gpu_display_name(const engine::GpuSpec& g);

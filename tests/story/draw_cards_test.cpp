@@ -25,11 +25,11 @@ TEST_CASE("cards in a row label their overflow once and shrink names when narrow
     const auto spill_texts = [&](const std::vector<Item>& v) {
         return std::count_if(v.begin(), v.end(), [&](const Item& i) {
             const auto* t = std::get_if<Text>(&i.shape);
-            return t && t->color == p.comm;
+            return t && t->color == p.highlight;
         });
     };
     CHECK(spill_texts(items) == 1);
-    const auto bare = without_spill_label(items, p.comm);
+    const auto bare = without_spill_label(items, p.highlight);
     CHECK(spill_texts(bare) == 0);
     CHECK(bare.size() == items.size() - 1);  // the spill itself stays drawn
     CHECK(card_label_size(kNarrowCard - 1) == style_of(Role::small).size);
@@ -50,4 +50,39 @@ TEST_CASE("a token carries its label only when it fits", "[draw]") {
     CHECK(std::get<Rect>(big.items[0].shape).w == 30);
     CHECK(small.items.size() == 1);
     CHECK(empty.items.empty());
+}
+
+TEST_CASE("an overflow keeps its layers' colours above the line, hatched, and says by how much",
+          "[draw]") {
+    // 40 GB of weights and 60 GB of activations on an 80 GB card: 20 GB of activations over.
+    const ApproxTextMetrics m;
+    const Palette& p = palette(ThemeName::dark);
+    CHECK(overflow({{40e9, p.weights}, {60e9, p.activations}}, 80e9) ==
+          std::vector<MemorySegment>{{20e9, p.activations}});
+    // 100 GB of weights and 20 of gradients: 20 GB of weights and all the gradients over.
+    const std::vector<MemorySegment> both =
+        overflow({{100e9, p.weights}, {20e9, p.gradients}}, 80e9);
+    CHECK(both == std::vector<MemorySegment>{{20e9, p.weights}, {20e9, p.gradients}});
+
+    CardSpec c{0, 300, 200, 400, "GPU 0", 80e9, {{100e9, p.weights}, {20e9, p.gradients}}};
+    std::vector<Rect> spill;
+    std::vector<Text> labels;
+    for (const Item& i : gpu_card(p, m, Locale::english(), c)) {
+        if (const auto* r = std::get_if<Rect>(&i.shape); r && r->y + r->h <= c.y + 0.01)
+            spill.push_back(*r);
+        if (const auto* t = std::get_if<Text>(&i.shape); t && t->y < c.y) labels.push_back(*t);
+    }
+    // Above the card: the weights' part at the bottom, the gradients' on top, equal heights, each
+    // hatched; no part in the communication colour.
+    REQUIRE(spill.size() == 2);
+    CHECK(spill[0].fill == p.weights);
+    CHECK(spill[1].fill == p.gradients);
+    CHECK(spill[0].hatch == p.background);
+    CHECK(spill[1].hatch == p.background);
+    CHECK(spill[0].h == Approx(spill[1].h));
+    CHECK(spill[1].y + spill[1].h == Approx(spill[0].y));
+    CHECK(spill[0].y + spill[0].h == Approx(c.y));
+    REQUIRE(labels.size() == 1);
+    CHECK(labels[0].text == "over by 40" + std::string(kThinSpace) + "GB");
+    CHECK(labels[0].color == p.highlight);
 }
