@@ -49,6 +49,7 @@ std::optional<story::Storyboard> check_language(const story::ParsedStoryboard& p
     story::Diagnostics errors;
     std::vector<story::Diagnostic> warnings;
     auto sb = timed_storyboard(parsed, errors, warnings, lang);
+    if (sb) story::reading_pace(*sb, warnings);  // an editor's warning, check's alone
     std::cerr << story::format_diagnostics(errors, warnings);
     if (!sb) return std::nullopt;
     const std::size_t n = sb->chapters.size();

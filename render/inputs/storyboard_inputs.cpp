@@ -52,9 +52,7 @@ std::optional<story::Storyboard> timed_storyboard(const story::ParsedStoryboard&
                                                   story::Diagnostics& errors,
                                                   std::vector<story::Diagnostic>& warnings,
                                                   const std::string& lang) {
-    auto board = story::load_timed(parsed, errors, warnings, fill_voice_speech, lang);
-    if (board) story::reading_pace(*board, warnings);
-    return board;
+    return story::load_timed(parsed, errors, warnings, fill_voice_speech, lang);
 }
 
 namespace {
@@ -89,7 +87,6 @@ std::optional<story::Storyboard> load_selected(const story::ParsedStoryboard& pa
             fill_voice_speech(sb, diags);
         },
         lang);
-    if (board) story::reading_pace(*board, warnings);
     err << story::format_diagnostics(errors, warnings);
     return board;
 }

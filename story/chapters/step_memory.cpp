@@ -53,6 +53,20 @@ struct Sweep {
     double start, length, from, to;
 };
 
+// The page's formula: the expected peak as the sum the table adds up, with its values.
+std::vector<Formula> peak_formula(const engine::Config&, const engine::Report& r, const Locale& l) {
+    const engine::PeakTerms& e = r.per_gpu.expected.first.terms;
+    const auto b = [&l](engine::Bytes v) { return mn(format_bytes(v.value, l)); };
+    const Math symbols = mi("M") + mo("+") + mi("A") + mo("+") + mi("L") + mo("+") + mi("B") +
+                         mo("+") + mi("R") + mo("+") + mi("C");
+    const Math values = b(e.weights + e.gradients + e.optimizer + e.grad_accum) + mo("+") +
+                        b(e.activations) + mo("+") + b(e.logits) + mo("+") +
+                        b(e.dp_buckets + e.param_gather + e.tp_gather) + mo("+") + b(e.reserve) +
+                        mo("+") + b(e.context);
+    return {
+        {l.tr("Expected peak"), symbols, values, format_bytes(r.per_gpu.expected.total.value, l)}};
+}
+
 std::optional<std::string> cannot_draw(const engine::Config& c) {
     if (c.layout.pp > 1)
         return "step_memory draws one GPU's step without pipeline parallelism (pp 1): use "
@@ -75,7 +89,8 @@ class StepMemoryChapter final : public ChapterBase {
         const double forward_end = 1 - 0.5 / slots, loss = 1 + 0.5 * kBackwardUnits / slots;
         sweeps_ = {{at(kForwardAt), span(kForwardAt, kForwardFor), 0, forward_end},
                    {at(kLossAt), span(kLossAt, kLossFor), forward_end, loss},
-                   {at(kBackwardAt), span(kBackwardAt, kBackwardFor), loss, pass_start(1, StepPass::forward)},
+                   {at(kBackwardAt), span(kBackwardAt, kBackwardFor), loss,
+                    pass_start(1, StepPass::forward)},
                    {at(kStepAt), span(kStepAt, kStepFor), pass_start(1, StepPass::forward),
                     step_units(micro_batches_)}};
         const engine::PerGpu& g = reports_.front().per_gpu;
@@ -143,7 +158,8 @@ class StepMemoryChapter final : public ChapterBase {
         const int shown = micro_batches_ <= 4 ? micro_batches_ : 2;
         for (int k = 0; k < shown; ++k) {
             const double mid = (x_of(pass_start(k, StepPass::forward)) +
-                                x_of(pass_start(k + 1, StepPass::forward))) / 2;
+                                x_of(pass_start(k + 1, StepPass::forward))) /
+                               2;
             s.add(Text{mid, y, tr("micro-batch {n}", {{"n", k + 1}}), kTerm, palette_.muted,
                        Align::center},
                   in);
@@ -152,8 +168,8 @@ class StepMemoryChapter final : public ChapterBase {
             s.add(Text{x_of(pass_start(shown, StepPass::forward)) + 10, y,
                        tr("… {n} in all", {{"n", micro_batches_}}), kTerm, palette_.muted},
                   in);
-        s.add(Text{kChart.right(), y + kKeyPitch * 0.8, tr("optimizer step"), kTerm,
-                   palette_.muted, Align::right},
+        s.add(Text{kChart.right(), y + kKeyPitch * 0.8, tr("optimizer step"), kTerm, palette_.muted,
+                   Align::right},
               in);
     }
 
@@ -166,8 +182,12 @@ class StepMemoryChapter final : public ChapterBase {
         const StepBands b = step_bands(stage_, micro_batches_, 0);
         double below = 0;
         const auto flat = [&](double bytes, Color c, bool hatched) {
-            Rect r{kChart.x, y_of(below + bytes), right - kChart.x, y_of(below) - y_of(below + bytes),
-                   0, c};
+            Rect r{kChart.x,
+                   y_of(below + bytes),
+                   right - kChart.x,
+                   y_of(below) - y_of(below + bytes),
+                   0,
+                   c};
             if (hatched) r.hatch = palette_.muted;
             s.add(r, in);
             below += bytes;
@@ -212,8 +232,8 @@ class StepMemoryChapter final : public ChapterBase {
             acts.points.push_back({e, y_of(below + b.activations)});
             if (b.logits > 0)
                 s.add(Rect{a, y_of(below + b.activations + b.logits), e - a,
-                           y_of(below + b.activations) - y_of(below + b.activations + b.logits),
-                           0, logits_color()});
+                           y_of(below + b.activations) - y_of(below + b.activations + b.logits), 0,
+                           logits_color()});
         }
         acts.points.push_back({acts.points.back().x, y_of(below)});
         if (acts.points.size() > 3) s.add(acts);
@@ -225,20 +245,19 @@ class StepMemoryChapter final : public ChapterBase {
         const double in = states_in_.at(t), peak = peak_in_.at(t);
         const engine::PerGpu& g = memory();
         const double cap = g.capacity.value, top = g.expected.total.value;
-        const auto level = [&](double bytes, Color c, std::string label, double alpha,
-                               bool above) {
+        const auto level = [&](double bytes, Color c, std::string label, double alpha, bool above) {
             const double y = y_of(bytes);
             s.add(Line{{kChart.x, y}, {kChart.right(), y}, c, 2, true}, alpha);
-            s.add(Text{kChart.right(), above ? y - kLevelGap : y + kLevelGap + 16,
-                       std::move(label), kTerm, c, Align::right},
+            s.add(Text{kChart.right(), above ? y - kLevelGap : y + kLevelGap + 16, std::move(label),
+                       kTerm, c, Align::right},
                   alpha);
         };
         level(cap, palette_.text, tr("capacity {bytes}", {{"bytes", format_bytes(cap, locale_)}}),
               in, cap >= top);
         level(g.total.value, palette_.muted,
               tr("on paper {bytes}", {{"bytes", format_bytes(g.total.value, locale_)}}), in, true);
-        level(top, palette_.highlight,
-              tr("peak {bytes}", {{"bytes", format_bytes(top, locale_)}}), peak, top > cap);
+        level(top, palette_.highlight, tr("peak {bytes}", {{"bytes", format_bytes(top, locale_)}}),
+              peak, top > cap);
     }
 
     // The model states' colours under the chart; the table's rows are the key to the rest.
@@ -251,18 +270,24 @@ class StepMemoryChapter final : public ChapterBase {
     // The colour a table row is drawn in on the chart (none for the model states: the key).
     std::optional<LegendEntry> swatch(int row) const {
         switch (row) {
-            case kActs: return LegendEntry{"", palette_.activations};
-            case kLogits: return LegendEntry{"", logits_color()};
-            case kBuffers: return LegendEntry{"", buffers_color()};
-            case kReserve: return LegendEntry{"", palette_.muted, true};
-            case kContext: return LegendEntry{"", palette_.grid};
-            default: return std::nullopt;
+            case kActs:
+                return LegendEntry{"", palette_.activations};
+            case kLogits:
+                return LegendEntry{"", logits_color()};
+            case kBuffers:
+                return LegendEntry{"", buffers_color()};
+            case kReserve:
+                return LegendEntry{"", palette_.muted, true};
+            case kContext:
+                return LegendEntry{"", palette_.grid};
+            default:
+                return std::nullopt;
         }
     }
     void add_swatch(Scene& s, int row, double baseline, double alpha) const {
         const auto sw = swatch(row);
         if (!sw) return;
-        Rect r{kTableX - kSwatchGap - kSwatch, baseline - kSwatch, kSwatch, kSwatch, 3,
+        Rect r{kTableX - kSwatchGap - kSwatch,          baseline - kSwatch, kSwatch, kSwatch, 3,
                sw->hatched ? palette_.panel : sw->color};
         if (sw->hatched) r.hatch = sw->color;
         s.add(r, alpha);
@@ -275,16 +300,20 @@ class StepMemoryChapter final : public ChapterBase {
         if (in <= 0) return;
         const engine::PerGpu& g = memory();
         const engine::PeakTerms& e = stage_.terms;
-        const std::array<double, kTermRows> paper{(g.weights + g.gradients + g.optimizer).value,
-                                                  g.activations.value, 0, 0, 0, 0};
+        const std::array<double, kTermRows> paper{
+            (g.weights + g.gradients + g.optimizer).value, g.activations.value, 0, 0, 0, 0};
         const std::array<double, kTermRows> expected{
-            (e.weights + e.gradients + e.optimizer + e.grad_accum).value, e.activations.value,
-            e.logits.value, (e.dp_buckets + e.param_gather + e.tp_gather).value, e.reserve.value,
+            (e.weights + e.gradients + e.optimizer + e.grad_accum).value,
+            e.activations.value,
+            e.logits.value,
+            (e.dp_buckets + e.param_gather + e.tp_gather).value,
+            e.reserve.value,
             e.context.value};
         s.add(Text{kPaperRight, kTableTop, tr("on paper"), kHeader, palette_.muted, Align::right},
               in);
-        s.add(Text{kExpectedRight, kTableTop, tr("expected"), kHeader, palette_.muted, Align::right},
-              peak);
+        s.add(
+            Text{kExpectedRight, kTableTop, tr("expected"), kHeader, palette_.muted, Align::right},
+            peak);
         double y = kTableTop + kRowPitch;
         for (int r = 0; r < kTermRows; ++r, y += kRowPitch) {
             s.add(Text{kTableX, y, tr(kTermName[r]), kTerm, palette_.text}, r < 2 ? in : peak);
@@ -313,9 +342,9 @@ class StepMemoryChapter final : public ChapterBase {
     void add_verdict(Scene& s, double y, double alpha) const {
         const engine::PerGpu& g = memory();
         const double spare = g.capacity.value - g.expected.total.value;
-        const std::string text =
-            spare >= 0 ? tr("{bytes} to spare on the card", {{"bytes", format_bytes(spare, locale_)}})
-                       : over_by(locale_, -spare);
+        const std::string text = spare >= 0 ? tr("{bytes} to spare on the card",
+                                                 {{"bytes", format_bytes(spare, locale_)}})
+                                            : over_by(locale_, -spare);
         s.add(Text{kExpectedRight, y, text, kTerm, spare >= 0 ? palette_.muted : palette_.highlight,
                    Align::right},
               alpha);
@@ -350,7 +379,8 @@ const KindRegistrar registrar{{
                {"backward", kBackwardAt, "the backward frees them and fills the gradients"},
                {"step", kStepAt, "every micro-batch, then the optimizer step"},
                {"peak", kPeakAt, "the peak beside the figure on paper, each term named"}},
-    .facts = {.rows = {rows::memory, rows::activations, rows::fits}},
+    .facts = {.rows = {rows::memory, rows::activations, rows::fits},
+              .formulas = {formulas::memory, peak_formula}},
 }};
 
 }  // namespace

@@ -21,8 +21,8 @@ Speech reading_estimate(const Beat& beat, std::string_view lang = "en");
 
 // An editor's warning, not a rule of loading: where no voice speaks and captions show, each
 // caption the timed `sb` shows for less than caption_reading_seconds (its words at 180 a
-// minute), at its `say:`. `check` and the commands that render print them; load_timed does not
-// add them (a test's storyboard need not be watchable).
+// minute), at its `say:`. `check` prints them; load_timed does not add them, nor do the
+// commands that render (a test's storyboard need not be watchable).
 void reading_pace(const Storyboard& sb, std::vector<Diagnostic>& warnings);
 
 // Gives every beat with a `say:` and no speech yet its reading estimate: in the chapters whose

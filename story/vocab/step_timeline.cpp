@@ -6,7 +6,9 @@
 
 namespace story {
 
-double step_units(int micro_batches) { return micro_batches * (1 + kBackwardUnits) + kOptimizerUnits; }
+double step_units(int micro_batches) {
+    return micro_batches * (1 + kBackwardUnits) + kOptimizerUnits;
+}
 
 double pass_start(int k, StepPass pass) {
     const double start = k * (1 + kBackwardUnits);
@@ -64,7 +66,8 @@ std::vector<double> step_breaks(const engine::StagePeak& stage, int micro_batche
     std::vector<double> out;
     for (int k = 0; k < micro_batches; ++k)
         for (StepPass pass : {StepPass::forward, StepPass::backward}) {
-            const double start = pass_start(k, pass), length = pass == StepPass::forward ? 1 : kBackwardUnits;
+            const double start = pass_start(k, pass),
+                         length = pass == StepPass::forward ? 1 : kBackwardUnits;
             for (int i = 0; i < slots; ++i) out.push_back(start + length * i / slots);
         }
     out.push_back(micro_batches * (1 + kBackwardUnits));

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "story/scene/layout.hpp"
 #include "story/text/format.hpp"
 
 namespace story {
@@ -68,9 +69,12 @@ std::vector<Item> gpu_card(const Palette& p, const TextMetrics& m, const Locale&
         const double h = std::min(over * px_per_byte, c.h * c.max_spill);
         add_overflow(out, p, overflow(c.stack, c.capacity),
                      {c.x + kPad, c.y - h, c.w - 2 * kPad, h}, true);
+        // Centred over the card, kept inside the safe area where the label is wider than it.
         const TextStyle lab{c.label_size, Weight::semibold, true};
-        out.push_back(
-            {Text{c.x + c.w / 2, c.y - h - 12, over_by(l, over), lab, p.highlight, Align::center}});
+        const std::string label = over_by(l, over);
+        const double half = m.measure(label, lab).advance / 2;
+        const double x = std::clamp(c.x + c.w / 2, frame::kLeft + half, frame::kRight - half);
+        out.push_back({Text{x, c.y - h - 12, label, lab, p.highlight, Align::center}});
     }
     return out;
 }

@@ -71,7 +71,8 @@ TEST_CASE("the default film's practice chapter quotes the engine's peak and its 
     const engine::PerGpu g = engine::per_gpu_memory(it->config);
     const auto plain = [](std::string s) {  // a caption writes figures with an ordinary space
         const std::string thin = kThinSpace;
-        for (std::size_t at; (at = s.find(thin)) != std::string::npos;) s.replace(at, thin.size(), " ");
+        for (std::size_t at; (at = s.find(thin)) != std::string::npos;)
+            s.replace(at, thin.size(), " ");
         return s;
     };
     const std::string& line = it->beats.back().say;
