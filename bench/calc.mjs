@@ -1,5 +1,6 @@
 // The calculator page's latency in Debian's chromium (bench/calc.sh): an input change until
-// every output is drawn, and plan for 64 GPUs, each timed inside the page.
+// every output is drawn, the top layouts redrawn after a change plan reads, and plan for 64
+// GPUs, each timed inside the page.
 // Usage: node bench/calc.mjs SOURCE_DIR PAGE.html CHANGES
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -30,6 +31,16 @@ async function change(flag, value) {
   return [handled, end - t0, handled + end - frame];
 }
 
+// In the page: a change of an input plan reads (the sequence length), until the top layouts
+// for it are drawn (plan runs in its worker, outside the input's frame).
+async function replanned(value) {
+  const results = document.getElementById("results");
+  const t0 = performance.now();
+  window.calculator.show({ ...Object.fromEntries(new URLSearchParams(location.hash.slice(1))), "--seq": value });
+  while (!results.dataset.planned) await new Promise((done) => setTimeout(done, 1));
+  return performance.now() - t0;
+}
+
 // In the page: plan's top 5 for a model on 64 GPUs, timed; and its size.
 function plan(model) {
   const t0 = performance.now();
@@ -55,6 +66,9 @@ try {
     framed.push(f);
     worked.push(w);
   }
+  await page.evaluate(() => window.calculator.flush?.());  // (a page before the flush wrote it at once)
+  const layouts = [];
+  for (let i = 0; i < 20; i++) layouts.push(await page.evaluate(replanned, ["2048", "4096", "8192"][i % 3]));
   const plans = [];
   for (const model of ["llama-2-7b", "llama-2-70b", "llama-3.1-405b", "deepseek-v3"]) {
     const times = [];
@@ -71,6 +85,7 @@ try {
   row("input change → every output redrawn (handler)", handled);
   row("input change → handler and the next frame's style, layout, paint", worked);
   row("input change → next frame painted (with the wait for it)", framed);
+  row("input change plan reads → top layouts redrawn (llama-2-70b on 64 GPUs)", layouts);
   for (const [model, times, layouts] of plans) row(`plan, ${model} on 64 GPUs (top ${layouts})`, times);
 } finally {
   await browser.close();
