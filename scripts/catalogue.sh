@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The message catalogue (docs/languages.md): every message chapters draw, extracted from story/
-# with xgettext (the keywords tr and N_) into locale/shardreel.pot, and one translation per
+# (and the page's and the calculator's words from render/) with xgettext (the keywords tr and N_) into locale/shardreel.pot, and one translation per
 # language in locale/<language>.po. English is the msgids themselves and has no .po.
 # Usage: scripts/catalogue.sh update   rewrite the template and merge it into every .po
 #        scripts/catalogue.sh check    fail when the template is stale, when a .po misses (or has
@@ -22,7 +22,10 @@ shared_sources() {
     find story -name '*.cpp' ! -path 'story/chapters/*' | LC_ALL=C sort
     ls render/page/*.cpp
 }
-all_sources() { shared_sources; ls story/chapters/*.cpp; }
+# The calculator page's words (its template's, in calc_page.cpp, and its script's): translated
+# where a language has them, English otherwise, never required of a language.
+calculator_sources() { ls render/calc_page/*.cpp render/calc_page/calculator.js; }
+all_sources() { shared_sources; ls story/chapters/*.cpp; calculator_sources; }
 film_sources() {
     shared_sources
     sed -n 's/^ *kind: *\([a-z0-9_]*\).*/story\/chapters\/\1.cpp/p' "$film" | sort -u
@@ -33,7 +36,8 @@ film_sources() {
 extract() {
     local out=$1
     shift
-    xgettext --from-code=UTF-8 --language=C++ --keyword= --keyword=tr --keyword=N_ \
+    # The language by extension: C++, and JavaScript for the calculator's script.
+    xgettext --from-code=UTF-8 --keyword= --keyword=tr --keyword=N_ \
         --add-location=file --sort-by-file --no-wrap --package-name=shardreel -o "$out" "$@"
     sed -i -e '/^"POT-Creation-Date: /d' \
         -e '1s|.*|# The words shardreel draws on screen (scripts/catalogue.sh update writes this file).|' \

@@ -223,11 +223,8 @@ std::string variant_data(const PageChapter& c) {
         if (!v.svg.empty())
             templates += "<template id=\"" + figure_id(c, v) + "\">" + v.svg + "</template>\n";
     }
-    std::string json = data.dump();
-    std::string safe;  // "<" only ever inside strings: escaped, no "</script>" can end the block
-    for (char ch : json) safe += ch == '<' ? std::string("\\u003c") : std::string(1, ch);
-    return templates + "<script type=\"application/json\" id=\"variants-" + c.id + "\">" + safe +
-           "</script>\n";
+    return templates + "<script type=\"application/json\" id=\"variants-" + c.id + "\">" +
+           script_json(data.dump()) + "</script>\n";
 }
 
 // The link that opens the chapter's configuration in the calculator's frame.
