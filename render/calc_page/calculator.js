@@ -14,6 +14,16 @@ const TERMS = [N_("layers"), N_("in flight micro batches"), N_("weights"), N_("g
   N_("optimizer"), N_("dp buckets"), N_("param gather"), N_("tp gather"), N_("activations"), N_("logits"),
   N_("reserve"), N_("context"), N_("allocator"), N_("total"), N_("dp"), N_("tp"), N_("pp"), N_("dp intra"),
   N_("dp inter"), N_("ep"), N_("cp"), N_("time")];
+// The settings' names as the controls' labels write them (the table's name, "_" a space); a
+// setting added to the table is labelled in English until it is listed here and translated.
+const SETTING_NAMES = [N_("model"), N_("precision"), N_("grad dtype"), N_("grad accum dtype"),
+  N_("tie embeddings"), N_("optimizer"), N_("seq len"), N_("micro batch"), N_("micro batches"),
+  N_("recompute"), N_("flash attention"), N_("sequence parallel"), N_("schedule"), N_("chunks"), N_("mfu"),
+  N_("overlap"), N_("step time"), N_("capacity factor"), N_("gpu"), N_("gpus per node"), N_("nodes"),
+  N_("nvlink"), N_("network"), N_("gpus"), N_("tp"), N_("pp"), N_("zero"), N_("ep"), N_("shard group"),
+  N_("offload"), N_("pipeline split"), N_("cp"), N_("cp mode"), N_("cp split"), N_("params"), N_("layers"),
+  N_("hidden"), N_("heads"), N_("kv heads"), N_("ffn"), N_("vocab"), N_("experts"), N_("top k"),
+  N_("expert ffn"), N_("shared experts"), N_("dense layers"), N_("global batch"), N_("tokens")];
 const SVG = "http://www.w3.org/2000/svg";
 
 function el(tag, attrs = {}, ...kids) {
@@ -280,7 +290,7 @@ function control(s) {
   }
   input.setAttribute("aria-describedby", `${id}-help ${id}-error`);
   const error = el("span", { class: "error", id: `${id}-error` });
-  const field = el("div", { class: "field" }, el("label", { for: id }, s.name.replaceAll("_", " ")), input,
+  const field = el("div", { class: "field" }, el("label", { for: id }, tr(s.name.replaceAll("_", " "))), input,
     el("span", { class: "help", id: `${id}-help` }, `${s.flag}: ${s.help}`), error);
   return { flag: s.flag, input, error, field };
 }

@@ -1,11 +1,11 @@
 // The calculator page in the page's language (`shardreel calculator --lang L`, as `shardreel
 // page` writes it for a film in L), in Debian's chromium: German and Arabic. The page's language
-// and direction, its words from the message catalogue (locale/L.po, read here, not from the
-// page), and its figures in that language's digits and separators: each figure shown is the
-// English text the calculator writes (tests/calc/shown.mjs) with the locale's decimal sign,
-// grouping sign and digits put in, so a figure that kept English digits or separators fails; a
-// refusal in the engine's English beside its control; a clean console. Exits 77 (ctest:
-// Skipped) when there is no chromium.
+// and direction, its words (labels and its controls' names) from the message catalogue
+// (locale/L.po, read here, not from the page), and its figures in that language's digits and
+// separators: each figure shown is the English text the calculator writes (tests/calc/shown.mjs)
+// with the locale's decimal sign, grouping sign and digits put in, so a figure that kept English
+// digits or separators fails; a refusal in the engine's English beside its control; a clean
+// console. Exits 77 (ctest: Skipped) when there is no chromium.
 // Usage: node calc_page_lang_test.mjs SOURCE_DIR SHARDREEL OUT_DIR
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
@@ -56,6 +56,16 @@ try {
       const texts = await page.$$eval(selector, (all) => all.map((e) => e.firstChild.textContent.trim()));
       check(want && want !== msgid && texts.includes(want), `${lang}: no ${selector} reads "${want}" (${texts.join(" | ")})`);
     }
+    // Every control's label: the setting's name in the catalogue's words, where it has them.
+    const controls = await page.evaluate(() => window.calculator.calc.settings().map((s) =>
+      [s.name.replaceAll("_", " "), document.querySelector(`label[for="in${s.flag}"]`).textContent]));
+    let named = 0;
+    for (const [name, text] of controls) {
+      const want = translation(lang, name) || name;
+      check(text === want, `${lang}: the label of ${name} reads "${text}", not "${want}"`);
+      named += want !== name;
+    }
+    check(named >= 40, `${lang}: ${named} of ${controls.length} controls' labels translated`);
     // Every figure: the English text in the locale's signs and digits (days and tokens/s in the
     // catalogue's words around the number).
     const figures = await page.$$eval("#results [data-key], #key [data-key]", (all) =>
@@ -74,7 +84,7 @@ try {
     await page.evaluate(() => window.calculator.show({ "--model": "llama-2-70b", "--tp": "0" }));
     const beside = await page.$eval('[id="in--tp-error"]', (e) => e.textContent);
     check(beside === "--tp: 'tp' must be between 1 and 65536, got 0", `${lang}: beside --tp: "${beside}"`);
-    console.log(`${lang}: ${LABELS.length} labels, ${numbers} figures in the locale's digits and signs, the refusal beside --tp`);
+    console.log(`${lang}: ${LABELS.length} labels, ${named} controls' names, ${numbers} figures in the locale's digits and signs, the refusal beside --tp`);
   }
 } finally {
   await browser.close();
