@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -54,17 +55,18 @@ void fill(std::string& page, const std::string& key, const std::string& text) {
     page.replace(at, mark.size(), text);
 }
 
-// The messages the script translates: the text of each tr("...") and N_("...") in it.
+// The messages the script translates, each once, sorted: the text of each tr("...") and
+// N_("...") in it (its comments must not write one).
 std::vector<std::string> script_msgids(std::string_view script) {
-    std::vector<std::string> ids;
+    std::set<std::string> ids;
     for (const std::string_view call : {"tr(\"", "N_(\""}) {
         for (std::size_t at = script.find(call); at != std::string_view::npos;
              at = script.find(call, at)) {
             at += call.size();
-            ids.emplace_back(script.substr(at, script.find('"', at) - at));
+            ids.emplace(script.substr(at, script.find('"', at) - at));
         }
     }
-    return ids;
+    return {ids.begin(), ids.end()};
 }
 
 // What the script needs of the page's language: its tag, the numbering system of its numbers

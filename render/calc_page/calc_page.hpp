@@ -15,7 +15,7 @@ namespace render {
 // The page's HTML around the module's bytes, in lang (a BCP-47 tag; std::invalid_argument if
 // it is not one).
 std::string calculator_page(std::string_view wasm, const std::string& lang = "en");
-// The messages the page's script translates (each tr("...") and N_("...") in it).
+// The messages the page's script translates (each tr("...") and N_("...") in it), each once.
 std::vector<std::string> calculator_msgids();
 // RFC 4648 base64, padded.
 std::string base64(std::string_view bytes);

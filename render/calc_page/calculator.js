@@ -2,7 +2,7 @@
 // calc.settings(), the inputs kept in the URL fragment, the engine's answer drawn as outputs, and
 // its refusals shown beside their controls while the last good result stays on screen.
 // Its words and numbers follow the page's language (#calc-locale, written by calc_page.cpp from
-// the message catalogue: each tr("...") and N_("...") of this script, translated).
+// the message catalogue: the messages of this script's tr() and N_() calls, translated).
 const LOCALE = JSON.parse(document.getElementById("calc-locale").textContent);
 const N_ = (msgid) => msgid;
 const tr = (msgid, args = {}) => (LOCALE.words[msgid] ?? msgid).replace(/\{(\w+)\}/g, (m, k) => args[k] ?? m);

@@ -6,6 +6,7 @@
 // (and, in German and Arabic, calc_page_lang_test.mjs).
 #include "render/calc_page/calc_page.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -134,6 +135,7 @@ TEST_CASE("every shipped language translates every message of the calculator's s
           "[calc_page]") {
     const std::vector<std::string> ids = render::calculator_msgids();
     CHECK(ids.size() > 100);
+    CHECK(std::ranges::adjacent_find(ids) == ids.end());  // each once
     CHECK(story::shipped_catalogues().size() == 4);
     for (const story::Catalogue& c : story::shipped_catalogues())
         for (const std::string& id : ids) {
