@@ -51,17 +51,21 @@ function refresh(report) {
 
 // Figures as shown: bytes in GB (10^9, as the film), fractions in percent, seconds, tokens; in
 // the page's digits and separators (its numbering system, as the binary's ICU writes the film's
-// figures), each formatter made once.
-const decimals = (digits, grouping = false) => new Intl.NumberFormat(LOCALE.lang, { numberingSystem: LOCALE.numbering,
-  minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: grouping, signDisplay: "negative" });
+// figures), each formatter made once. Rounded as toFixed rounds (the double's exact value; Intl
+// alone rounds its shortest decimal, 4.55 GB up to 4.6 where the value is 4.5499...), then written.
+const decimals = (digits, grouping = false) => {
+  const format = new Intl.NumberFormat(LOCALE.lang, { numberingSystem: LOCALE.numbering,
+    minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: grouping, signDisplay: "negative" });
+  return (v) => format.format(Number(v.toFixed(digits)));
+};
 const NUMBER = { one: decimals(1), three: decimals(3), whole: decimals(0, true), plain: decimals(0) };
 const FORMATS = {
-  GB: (v) => `${NUMBER.one.format(v / 1e9)} GB`,
-  percent: (v) => `${NUMBER.one.format(v * 100)} %`,
-  seconds: (v) => `${NUMBER.three.format(v)} s`,
-  rate: (v) => tr("{n} tokens/s", { n: NUMBER.whole.format(Math.round(v)) }),
-  count: (v) => NUMBER.whole.format(Math.round(v)),
-  days: (v) => tr("{n} days", { n: NUMBER.one.format(v) }),
+  GB: (v) => `${NUMBER.one(v / 1e9)} GB`,
+  percent: (v) => `${NUMBER.one(v * 100)} %`,
+  seconds: (v) => `${NUMBER.three(v)} s`,
+  rate: (v) => tr("{n} tokens/s", { n: NUMBER.whole(Math.round(v)) }),
+  count: (v) => NUMBER.whole(Math.round(v)),
+  days: (v) => tr("{n} days", { n: NUMBER.one(v) }),
   yes: (v) => (v ? tr("yes") : tr("no")),
 };
 const lookup = (json, key) => key.split(".").reduce((o, k) => (o == null ? o : o[k]), json);
@@ -206,7 +210,7 @@ function runOutput(r) {
 
 // The planner's layouts as a reader names them, and as flat rows for CSV ("step.seconds").
 // (Its counts in the page's digits, ungrouped.)
-const int = (n) => NUMBER.plain.format(n);
+const int = (n) => NUMBER.plain(n);
 const layoutText = (e) => `dp ${int(e.dp)} × tp ${int(e.tp)} × pp ${int(e.pp)}` + (e.cp > 1 ? ` × cp ${int(e.cp)}` : "") +
   (e.ep > 1 ? `, ep ${int(e.ep)}` : "");
 const zeroText = (e) => {
