@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The message catalogue (docs/languages.md): every message chapters draw, extracted from story/
-# with xgettext (the keywords tr and N_) into locale/shardreel.pot, and one translation per
-# language in locale/<language>.po. English is the msgids themselves and has no .po.
+# (and the page's and the calculator's words from render/) with xgettext (the keywords tr and
+# N_) into locale/shardreel.pot, and one translation per language in locale/<language>.po.
+# English is the msgids themselves and has no .po.
 # Usage: scripts/catalogue.sh update   rewrite the template and merge it into every .po
 #        scripts/catalogue.sh check    fail when the template is stale, when a .po misses (or has
 #                                      only a fuzzy) translation of a message the default film
@@ -17,10 +18,11 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # Sources with their path from the root, sorted: every .cpp under story/ whatever its folder,
-# but the kinds in story/chapters/, which count only for the kinds given.
+# but the kinds in story/chapters/, which count only for the kinds given; the article page's and
+# the calculator page's words (its template's, in calc_page.cpp, and its script's).
 shared_sources() {
     find story -name '*.cpp' ! -path 'story/chapters/*' | LC_ALL=C sort
-    ls render/page/*.cpp
+    ls render/page/*.cpp render/calc_page/*.cpp render/calc_page/calculator.js
 }
 all_sources() { shared_sources; ls story/chapters/*.cpp; }
 film_sources() {
@@ -33,7 +35,8 @@ film_sources() {
 extract() {
     local out=$1
     shift
-    xgettext --from-code=UTF-8 --language=C++ --keyword= --keyword=tr --keyword=N_ \
+    # The language by extension: C++, and JavaScript for the calculator's script.
+    xgettext --from-code=UTF-8 --keyword= --keyword=tr --keyword=N_ \
         --add-location=file --sort-by-file --no-wrap --package-name=shardreel -o "$out" "$@"
     sed -i -e '/^"POT-Creation-Date: /d' \
         -e '1s|.*|# The words shardreel draws on screen (scripts/catalogue.sh update writes this file).|' \
@@ -79,7 +82,9 @@ update() {
     mapfile -t sources < <(all_sources)
     extract "$template" "${sources[@]}"
     for po in locale/*.po; do
-        msgmerge --quiet --update --backup=none --no-wrap --add-location=file "$po" "$template"
+        # No fuzzy matching: a new message arrives untranslated, never with a near one's text.
+        msgmerge --quiet --update --backup=none --no-wrap --no-fuzzy-matching --add-location=file \
+            "$po" "$template"
         msgattrib --no-wrap --no-obsolete -o "$po" "$po"
     done
 }

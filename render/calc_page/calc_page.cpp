@@ -4,11 +4,17 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <nlohmann/json.hpp>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
 #include "render/calc_page_assets.hpp"
+#include "render/markup/markup.hpp"
 #include "story/scene/theme.hpp"
+#include "story/text/lang.hpp"
+#include "story/text/locale.hpp"
+#include "story/text/numbering.hpp"
 
 namespace render {
 namespace {
@@ -49,7 +55,51 @@ void fill(std::string& page, const std::string& key, const std::string& text) {
     page.replace(at, mark.size(), text);
 }
 
+// The messages the script translates, each once, sorted: the text of each tr("...") and
+// N_("...") in it (its comments must not write one).
+std::vector<std::string> script_msgids(std::string_view script) {
+    std::set<std::string> ids;
+    for (const std::string_view call : {"tr(\"", "N_(\""}) {
+        for (std::size_t at = script.find(call); at != std::string_view::npos;
+             at = script.find(call, at)) {
+            at += call.size();
+            ids.emplace(script.substr(at, script.find('"', at) - at));
+        }
+    }
+    return {ids.begin(), ids.end()};
+}
+
+// What the script needs of the page's language: its tag, the numbering system of its numbers
+// and each of its messages the catalogue translates.
+std::string locale_json(const story::Locale& l) {
+    nlohmann::ordered_json words = nlohmann::ordered_json::object();
+    for (const std::string& id : calculator_msgids())
+        if (const std::string text = l.tr(id); text != id) words[id] = text;
+    const nlohmann::ordered_json locale{
+        {"lang", l.tag()}, {"numbering", story::numbering_system(l.tag())}, {"words", words}};
+    return script_json(locale.dump());
+}
+
+// The template's words, in the page's language.
+void fill_words(std::string& page, const story::Locale& l) {
+    fill(page, "lang", xml_escape(l.tag()));
+    fill(page, "dir", story::is_rtl(l.tag()) ? "rtl" : "ltr");
+    fill(page, "title", xml_escape(l.tr("shardreel calculator")));
+    fill(page, "heading", xml_escape(l.tr("Training calculator")));
+    fill(page, "lede",
+         xml_escape(l.tr("Memory, communication, bubble and speed of one training step, for any "
+                         "model and cluster, computed in this page by shardreel’s own cost model "
+                         "(the engine the film is drawn from, compiled to WebAssembly). The "
+                         "settings live in the address: copy it to share the calculation.")));
+    fill(page, "key-figures", xml_escape(l.tr("Key figures")));
+    fill(page, "settings", xml_escape(l.tr("Settings")));
+    fill(page, "footer",
+         xml_escape(l.tr("Made by shardreel calculator. Works offline: nothing is fetched.")));
+}
+
 }  // namespace
+
+std::vector<std::string> calculator_msgids() { return script_msgids(embedded::kCalculatorJs); }
 
 std::string base64(std::string_view bytes) {
     static const char* const digits =
@@ -67,9 +117,13 @@ std::string base64(std::string_view bytes) {
     return out;
 }
 
-std::string calculator_page(std::string_view wasm) {
+std::string calculator_page(std::string_view wasm, const std::string& lang) {
+    const story::Locale l(lang);
     std::string page = embedded::kCalculatorHtml;
-    // The module first: the scripts are filled in after it, so no text of theirs is searched.
+    // The words, locale and module first: the scripts are filled in after them, so no text of
+    // theirs is searched.
+    fill_words(page, l);
+    fill(page, "locale", locale_json(l));
     fill(page, "module", base64(wasm));
     fill(page, "style", palette_css() + embedded::kCalculatorCss);
     fill(page, "script", std::string(embedded::kCalcJs) + "\n" + embedded::kCalculatorJs);

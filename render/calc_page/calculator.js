@@ -1,9 +1,29 @@
 // The calculator page's script (after calc/calc.js in the same module): controls generated from
 // calc.settings(), the inputs kept in the URL fragment, the engine's answer drawn as outputs, and
 // its refusals shown beside their controls while the last good result stays on screen.
-const SECTIONS = { model: "Model", training: "Training", cluster: "Cluster", parallel: "Parallelism" };
-const STACK = [["weights", "Weights"], ["gradients", "Gradients"], ["optimizer", "Optimizer states"],
-  ["activations", "Activations"]];
+// Its words and numbers follow the page's language (#calc-locale, written by calc_page.cpp from
+// the message catalogue: the messages of this script's tr() and N_() calls, translated).
+const LOCALE = JSON.parse(document.getElementById("calc-locale").textContent);
+const N_ = (msgid) => msgid;
+const tr = (msgid, args = {}) => (LOCALE.words[msgid] ?? msgid).replace(/\{(\w+)\}/g, (m, k) => args[k] ?? m);
+const SECTIONS = { model: N_("Model"), training: N_("Training"), cluster: N_("Cluster"), parallel: N_("Parallelism") };
+const STACK = [["weights", N_("Weights")], ["gradients", N_("Gradients")], ["optimizer", N_("Optimizer states")],
+  ["activations", N_("Activations")]];
+// The report's terms as words(key) names them: the expected peak's and communication's kinds.
+const TERMS = [N_("layers"), N_("in flight micro batches"), N_("weights"), N_("gradients"), N_("grad accum"),
+  N_("optimizer"), N_("dp buckets"), N_("param gather"), N_("tp gather"), N_("activations"), N_("logits"),
+  N_("reserve"), N_("context"), N_("allocator"), N_("total"), N_("dp"), N_("tp"), N_("pp"), N_("dp intra"),
+  N_("dp inter"), N_("ep"), N_("cp"), N_("time")];
+// The settings' names as the controls' labels write them (the table's name, "_" a space); a
+// setting added to the table is labelled in English until it is listed here and translated.
+const SETTING_NAMES = [N_("model"), N_("precision"), N_("grad dtype"), N_("grad accum dtype"),
+  N_("tie embeddings"), N_("optimizer"), N_("seq len"), N_("micro batch"), N_("micro batches"),
+  N_("recompute"), N_("flash attention"), N_("sequence parallel"), N_("schedule"), N_("chunks"), N_("mfu"),
+  N_("overlap"), N_("step time"), N_("capacity factor"), N_("gpu"), N_("gpus per node"), N_("nodes"),
+  N_("nvlink"), N_("network"), N_("gpus"), N_("tp"), N_("pp"), N_("zero"), N_("ep"), N_("shard group"),
+  N_("offload"), N_("pipeline split"), N_("cp"), N_("cp mode"), N_("cp split"), N_("params"), N_("layers"),
+  N_("hidden"), N_("heads"), N_("kv heads"), N_("ffn"), N_("vocab"), N_("experts"), N_("top k"),
+  N_("expert ffn"), N_("shared experts"), N_("dense layers"), N_("global batch"), N_("tokens")];
 const SVG = "http://www.w3.org/2000/svg";
 
 function el(tag, attrs = {}, ...kids) {
@@ -13,15 +33,40 @@ function el(tag, attrs = {}, ...kids) {
   return e;
 }
 
-// Figures as shown: bytes in GB (10^9, as the film), fractions in percent, seconds, tokens.
+// What the outputs of a report are made of besides its figures: the terms and kinds it lists,
+// offload, the run, the chapters the film's page has. The same shape as the outputs on screen:
+// refresh() rewrites only the figures and the bar (so a change restyles, lays out and repaints
+// only those), else they are built again.
+const shape = (r) => JSON.stringify([Object.keys(r.expected_peak.first_stage), Object.keys(r.comm_per_step),
+  r.offload.mode, Boolean(r.run), [...seekable], CHAPTERS]);
+function refresh(report) {
+  for (const e of document.querySelectorAll("#key [data-key], #results [data-key]")) {
+    const v = lookup(report, e.dataset.key), value = JSON.stringify(v);
+    if (e.dataset.value === value) continue;
+    e.dataset.value = value;
+    e.textContent = FORMATS[e.dataset.unit](v);
+  }
+  document.querySelector("#results svg.stack").replaceWith(stackBar(report));
+}
+
+// Figures as shown: bytes in GB (10^9, as the film), fractions in percent, seconds, tokens; in
+// the page's digits and separators (its numbering system, as the binary's ICU writes the film's
+// figures), each formatter made once. Rounded as toFixed rounds (the double's exact value; Intl
+// alone rounds its shortest decimal, 4.55 GB up to 4.6 where the value is 4.5499...), then written.
+const decimals = (digits, grouping = false) => {
+  const format = new Intl.NumberFormat(LOCALE.lang, { numberingSystem: LOCALE.numbering,
+    minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: grouping, signDisplay: "negative" });
+  return (v) => format.format(Number(v.toFixed(digits)));
+};
+const NUMBER = { one: decimals(1), three: decimals(3), whole: decimals(0, true), plain: decimals(0) };
 const FORMATS = {
-  GB: (v) => `${(v / 1e9).toFixed(1)} GB`,
-  percent: (v) => `${(v * 100).toFixed(1)} %`,
-  seconds: (v) => `${v.toFixed(3)} s`,
-  rate: (v) => `${Math.round(v).toLocaleString("en-US")} tokens/s`,
-  count: (v) => Math.round(v).toLocaleString("en-US"),
-  days: (v) => `${v.toFixed(1)} days`,
-  yes: (v) => (v ? "yes" : "no"),
+  GB: (v) => `${NUMBER.one(v / 1e9)} GB`,
+  percent: (v) => `${NUMBER.one(v * 100)} %`,
+  seconds: (v) => `${NUMBER.three(v)} s`,
+  rate: (v) => tr("{n} tokens/s", { n: NUMBER.whole(Math.round(v)) }),
+  count: (v) => NUMBER.whole(Math.round(v)),
+  days: (v) => tr("{n} days", { n: NUMBER.one(v) }),
+  yes: (v) => (v ? tr("yes") : tr("no")),
 };
 const lookup = (json, key) => key.split(".").reduce((o, k) => (o == null ? o : o[k]), json);
 const words = (key) => key.replace(/_bytes(_per_gpu)?$|_seconds$/, "").replaceAll("_", " ");
@@ -36,17 +81,18 @@ function row(label, ...cells) {
   return el("tr", {}, el("th", { scope: "row" }, label), ...cells);
 }
 // The film's chapters that explain an output, by chapter kind, with the default film's titles.
-const CHAPTERS = { bytes_per_parameter: "Why a large model does not fit",
-  ring_allreduce: "Data parallel: the ring all-reduce", zero_stages: "ZeRO: stop keeping copies",
-  fsdp_gather: "FSDP: gather, use, free", tensor_parallel: "Tensor parallelism",
-  pipeline_bubble: "The pipeline bubble", activation_checkpointing: "Activation checkpointing",
-  interconnect: "The interconnect decides the layout", layout_3d: "Three ways to split, one rack",
-  summary: "Every strategy, side by side" };
+const CHAPTERS = { bytes_per_parameter: N_("Why a large model does not fit"),
+  ring_allreduce: N_("Data parallel: the ring all-reduce"), zero_stages: N_("ZeRO: stop keeping copies"),
+  fsdp_gather: N_("FSDP: gather, use, free"), tensor_parallel: N_("Tensor parallelism"),
+  pipeline_bubble: N_("The pipeline bubble"), activation_checkpointing: N_("Activation checkpointing"),
+  interconnect: N_("The interconnect decides the layout"), layout_3d: N_("Three ways to split, one rack"),
+  summary: N_("Every strategy, side by side") };
 // In the film's page (a frame of it), the chapters it has, by kind: a mention seeks its film.
 const seekable = new Set();
 function mention(kind) {
-  if (!seekable.has(kind)) return el("span", { "data-chapter": kind }, `“${CHAPTERS[kind]}”`);
-  const button = el("button", { type: "button", class: "seek", "data-chapter": kind }, `“${CHAPTERS[kind]}”`);
+  const quoted = tr("“{title}”", { title: tr(CHAPTERS[kind]) });
+  if (!seekable.has(kind)) return el("span", { "data-chapter": kind }, quoted);
+  const button = el("button", { type: "button", class: "seek", "data-chapter": kind }, quoted);
   button.addEventListener("click", () => window.parent.postMessage({ seek: kind }, "*"));
   return button;
 }
@@ -55,7 +101,7 @@ function output(id, title, kinds, ...body) {
   const list = names.flatMap((n, i) => (i ? [", ", n] : [n]));
   return el("section", { class: "output", id, "aria-labelledby": `${id}-title` },
     el("h2", { id: `${id}-title` }, title), ...body,
-    el("p", { class: "chapter" }, "Explained in the film: ", ...list, "."));
+    el("p", { class: "chapter" }, tr("Explained in the film:"), " ", ...list, "."));
 }
 
 // The stage of the expected peak (the first or the last), and its terms as the film stacks
@@ -71,7 +117,7 @@ function peakStack(r) {
 // One row of the bar: its parts from x = 1, what is over capacity hatched and labelled.
 function barRow(svg, row, y, { parts, total }, scale, capacity) {
   const height = 34;
-  svg.append(el("svg:text", { x: 1, y: y - 8 }, row === "paper" ? "On paper" : "Expected peak"));
+  svg.append(el("svg:text", { x: 1, y: y - 8 }, row === "paper" ? tr("On paper") : tr("Expected peak")));
   let x = 1;
   for (const [part, bytes] of Object.entries(parts)) {
     svg.append(el("svg:rect", { class: `s-${part}`, "data-row": row, "data-part": part, x, y, width: bytes * scale, height }));
@@ -81,7 +127,7 @@ function barRow(svg, row, y, { parts, total }, scale, capacity) {
   if (over <= 0) return;
   const cap = 1 + capacity * scale;
   svg.append(el("svg:rect", { class: "over", "data-row": row, "data-part": "over", x: cap, y, width: over * scale, height }));
-  svg.append(el("svg:text", { x: 598, y: y - 8, "text-anchor": "end", "data-over": row }, `over by ${FORMATS.GB(over)}`));
+  svg.append(el("svg:text", { x: 598, y: y - 8, "text-anchor": "end", "data-over": row }, tr("over by {n}", { n: FORMATS.GB(over) })));
 }
 
 // The per-GPU stack on paper and at the expected peak against the card's capacity (a dashed
@@ -91,8 +137,8 @@ function stackBar(r) {
   const capacity = per.capacity_bytes;
   const scale = 598 / Math.max(per.total_bytes, peak.total, capacity);
   const svg = el("svg:svg", { class: "stack", viewBox: "0 0 600 150", role: "img", "aria-label":
-    `${FORMATS.GB(per.total_bytes)} per GPU on paper, ${FORMATS.GB(peak.total)} at the expected peak, ` +
-    `against ${FORMATS.GB(capacity)}` });
+    tr("{paper} per GPU on paper, {peak} at the expected peak, against {capacity}",
+    { paper: FORMATS.GB(per.total_bytes), peak: FORMATS.GB(peak.total), capacity: FORMATS.GB(capacity) }) });
   svg.append(el("svg:defs", {}, el("svg:pattern", { id: "over-hatch", class: "hatch", width: 10, height: 10,
     patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, el("svg:line", { x1: 0, y1: 0, x2: 0, y2: 10 }))));
   barRow(svg, "paper", 24, { parts: Object.fromEntries(STACK.map(([p]) => [p, per[`${p}_bytes`]])),
@@ -100,105 +146,109 @@ function stackBar(r) {
   barRow(svg, "peak", 86, peak, scale, capacity);
   const cap = 1 + capacity * scale;
   svg.append(el("svg:line", { class: "capacity", x1: cap, x2: cap, y1: 18, y2: 124 }));
-  svg.append(el("svg:text", { x: Math.min(cap, 450), y: 142 }, `capacity ${FORMATS.GB(capacity)}`));
+  svg.append(el("svg:text", { x: Math.min(cap, 450), y: 142 }, tr("capacity {n}", { n: FORMATS.GB(capacity) })));
   return svg;
 }
 
 function memoryOutput(r) {
   const legend = el("ul", { class: "legend" }, ...STACK.map(([part, label]) =>
-    el("li", {}, el("i", { class: `s-${part}` }), `${label} `, shownAs(r, `per_gpu.${part}_bytes`, "GB", "span"))),
-    el("li", {}, el("i", { class: "s-other" }), "Other terms of the expected peak"));
+    el("li", {}, el("i", { class: `s-${part}` }), tr(label), " ", shownAs(r, `per_gpu.${part}_bytes`, "GB", "span"))),
+    el("li", {}, el("i", { class: "s-other" }), tr("Other terms of the expected peak")));
   const table = el("table", {}, el("tbody", {},
-    row("On paper, per GPU", figure(r, "per_gpu.total_bytes", "GB")),
-    row("Card's capacity", figure(r, "per_gpu.capacity_bytes", "GB")),
-    row("Fits", shownAs(r, "per_gpu.fits", "yes", "td", { class: "fits" }))));
-  return output("memory", "Memory per GPU", ["bytes_per_parameter", "zero_stages",
+    row(tr("On paper, per GPU"), figure(r, "per_gpu.total_bytes", "GB")),
+    row(tr("Card’s capacity"), figure(r, "per_gpu.capacity_bytes", "GB")),
+    row(tr("Fits"), shownAs(r, "per_gpu.fits", "yes", "td", { class: "fits" }))));
+  return output("memory", tr("Memory per GPU"), ["bytes_per_parameter", "zero_stages",
     "activation_checkpointing"], stackBar(r), legend, table);
 }
 
 // The expected peak: each term of the first and the last pipeline stage, as the report lists them.
 function peakOutput(r) {
   const terms = Object.keys(r.expected_peak.first_stage).filter((k) => k.endsWith("_bytes"));
-  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Term"),
-    el("th", { scope: "col" }, "First stage"), el("th", { scope: "col" }, "Last stage")));
-  const body = el("tbody", {}, ...terms.map((t) => row(words(t),
+  const head = el("thead", {}, el("tr", {}, el("th", { scope: "col" }, tr("Term")),
+    el("th", { scope: "col" }, tr("First stage")), el("th", { scope: "col" }, tr("Last stage"))));
+  const body = el("tbody", {}, ...terms.map((t) => row(tr(words(t)),
     figure(r, `expected_peak.first_stage.${t}`, "GB"), figure(r, `expected_peak.last_stage.${t}`, "GB"))));
   const summary = el("table", {}, el("tbody", {},
-    row("Expected peak", figure(r, "expected_peak.total_bytes", "GB")),
-    row("Fits", shownAs(r, "expected_peak.fits", "yes", "td", { class: "fits" }))));
-  return output("peak", "Expected peak", ["bytes_per_parameter", "fsdp_gather"],
+    row(tr("Expected peak"), figure(r, "expected_peak.total_bytes", "GB")),
+    row(tr("Fits"), shownAs(r, "expected_peak.fits", "yes", "td", { class: "fits" }))));
+  return output("peak", tr("Expected peak"), ["bytes_per_parameter", "fsdp_gather"],
     summary, el("table", { class: "terms" }, head, body));
 }
 
 function commOutput(r) {
   const comm = r.comm_per_step;
   const kinds = Object.keys(comm).filter((k) => k.endsWith("_bytes_per_gpu"));
-  const rows = kinds.map((k) => row(words(k), figure(r, `comm_per_step.${k}`, "GB")));
-  rows.push(row("time", figure(r, "comm_per_step.seconds", "seconds")));
-  if (r.offload.mode !== "none") rows.push(row("offload over PCIe", figure(r, "offload.pcie_bytes_per_step", "GB")));
-  return output("comm", "Communication per step, per GPU", ["ring_allreduce",
+  const rows = kinds.map((k) => row(tr(words(k)), figure(r, `comm_per_step.${k}`, "GB")));
+  rows.push(row(tr("time"), figure(r, "comm_per_step.seconds", "seconds")));
+  if (r.offload.mode !== "none") rows.push(row(tr("offload over PCIe"), figure(r, "offload.pcie_bytes_per_step", "GB")));
+  return output("comm", tr("Communication per step, per GPU"), ["ring_allreduce",
     "tensor_parallel", "interconnect"], el("table", {}, el("tbody", {}, ...rows)));
 }
 
 function speedOutput(r) {
-  const rows = [row("Pipeline bubble", figure(r, "pipeline.bubble_fraction", "percent")),
-    row("Step time", figure(r, "step.seconds", "seconds")), row("MFU", figure(r, "step.mfu", "percent")),
-    row("Tokens per second per GPU", figure(r, "step.tokens_per_second_per_gpu", "rate"))];
-  return output("speed", "Bubble and speed", ["pipeline_bubble", "summary"],
+  const rows = [row(tr("Pipeline bubble"), figure(r, "pipeline.bubble_fraction", "percent")),
+    row(tr("Step time"), figure(r, "step.seconds", "seconds")), row(tr("MFU"), figure(r, "step.mfu", "percent")),
+    row(tr("Tokens per second per GPU"), figure(r, "step.tokens_per_second_per_gpu", "rate"))];
+  return output("speed", tr("Bubble and speed"), ["pipeline_bubble", "summary"],
     el("table", {}, el("tbody", {}, ...rows)));
 }
 
 // The figures a reader looks for first, kept in sight (on a phone, above the form as it scrolls).
 function keyFigures(r) {
   const item = (label, key, unit) => el("span", {}, `${label} `, shownAs(r, key, unit, "b"));
-  return [item("Peak per GPU", "expected_peak.total_bytes", "GB"), item("of", "expected_peak.capacity_bytes", "GB"),
-    item("step", "step.seconds", "seconds"), item("MFU", "step.mfu", "percent")];
+  return [item(tr("Peak per GPU"), "expected_peak.total_bytes", "GB"), item(tr("of"), "expected_peak.capacity_bytes", "GB"),
+    item(tr("step"), "step.seconds", "seconds"), item(tr("MFU"), "step.mfu", "percent")];
 }
 
 // A whole run (--tokens): its steps, days and GPU-hours from the step time.
 function runOutput(r) {
-  const rows = [row("Tokens", figure(r, "run.tokens", "count")), row("Steps", figure(r, "run.steps", "count")),
-    row("Days", figure(r, "run.days", "days")), row("GPU-hours", figure(r, "run.gpu_hours", "count"))];
-  return output("run", "The whole run", ["summary"], el("table", {}, el("tbody", {}, ...rows)));
+  const rows = [row(tr("Tokens"), figure(r, "run.tokens", "count")), row(tr("Steps"), figure(r, "run.steps", "count")),
+    row(tr("Days"), figure(r, "run.days", "days")), row(tr("GPU-hours"), figure(r, "run.gpu_hours", "count"))];
+  return output("run", tr("The whole run"), ["summary"], el("table", {}, el("tbody", {}, ...rows)));
 }
 
 // The planner's layouts as a reader names them, and as flat rows for CSV ("step.seconds").
-const layoutText = (e) => `dp ${e.dp} × tp ${e.tp} × pp ${e.pp}` + (e.cp > 1 ? ` × cp ${e.cp}` : "") +
-  (e.ep > 1 ? `, ep ${e.ep}` : "");
-const zeroText = (e) => `${e.zero}` + (e.shard_group ? ` in groups of ${e.shard_group}` : "") +
-  (e.offload.mode !== "none" ? `, offload ${e.offload.mode}` : "");
-const scheduleText = (e) => e.schedule + (e.schedule === "interleaved" ? ` (${e.chunks})` : "");
+// (Its counts in the page's digits, ungrouped.)
+const int = (n) => NUMBER.plain(n);
+const layoutText = (e) => `dp ${int(e.dp)} × tp ${int(e.tp)} × pp ${int(e.pp)}` + (e.cp > 1 ? ` × cp ${int(e.cp)}` : "") +
+  (e.ep > 1 ? `, ep ${int(e.ep)}` : "");
+const zeroText = (e) => {
+  const stage = e.shard_group ? tr("{zero} in groups of {n}", { zero: int(e.zero), n: int(e.shard_group) }) : int(e.zero);
+  return e.offload.mode !== "none" ? tr("{zero}, offload {mode}", { zero: stage, mode: e.offload.mode }) : stage;
+};
+const scheduleText = (e) => e.schedule + (e.schedule === "interleaved" ? ` (${int(e.chunks)})` : "");
 const flat = (j, prefix = "") => Object.entries(j).flatMap(([k, v]) =>
   (v && typeof v === "object" ? flat(v, `${prefix}${k}.`) : [[`${prefix}${k}`, v]]));
 function planCsv(layouts) {
   const rows = layouts.map((e) => flat(e));
   return [rows[0].map(([k]) => k).join(","), ...rows.map((r) => r.map(([, v]) => JSON.stringify(v)).join(","))].join("\n") + "\n";
 }
-const PLAN_COLUMNS = [["Layout", layoutText], ["ZeRO", zeroText], ["Recompute", (e) => e.recompute],
-  ["Schedule", scheduleText], ["Micro-batches", (e) => `${e.micro_batches} × ${e.micro_batch}`],
-  ["Peak per GPU", (e) => FORMATS.GB(e.expected_peak.total_bytes)], ["Step", (e) => FORMATS.seconds(e.step.seconds)],
-  ["MFU", (e) => FORMATS.percent(e.step.mfu)]];
+const PLAN_COLUMNS = [[N_("Layout"), layoutText], [N_("ZeRO"), zeroText], [N_("Recompute"), (e) => e.recompute],
+  [N_("Schedule"), scheduleText], [N_("Micro-batches"), (e) => `${int(e.micro_batches)} × ${int(e.micro_batch)}`],
+  [N_("Peak per GPU"), (e) => FORMATS.GB(e.expected_peak.total_bytes)], [N_("Step"), (e) => FORMATS.seconds(e.step.seconds)],
+  [N_("MFU"), (e) => FORMATS.percent(e.step.mfu)]];
 
 // The top layouts plan finds for the inputs (all but the layout's own), each a button away from
 // being the inputs, with the list as CSV and JSON; or why none fits.
 const PLAN_KINDS = ["layout_3d", "interconnect"];
 function planOutput(answer, use) {
   const kinds = PLAN_KINDS;
-  if (answer.errors) return output("plan", "Top layouts", kinds, ...answer.errors.map((e) => el("p", { class: "refusal" }, e)));
+  if (answer.errors) return output("plan", tr("Top layouts"), kinds, ...answer.errors.map((e) => el("p", { class: "refusal" }, e)));
   const layouts = JSON.parse(answer.report);
-  const head = el("tr", {}, el("th", { scope: "col" }, "#"), ...PLAN_COLUMNS.map(([name]) => el("th", { scope: "col" }, name)),
-    el("th", { scope: "col" }, el("span", { class: "sr" }, "Use")));
+  const head = el("tr", {}, el("th", { scope: "col" }, "#"), ...PLAN_COLUMNS.map(([name]) => el("th", { scope: "col" }, tr(name))),
+    el("th", { scope: "col" }, el("span", { class: "sr" }, tr("Use"))));
   const rows = layouts.map((e, i) => {
-    const button = el("button", { type: "button", "data-use": i, "aria-label": `Use layout ${i + 1}: ${layoutText(e)}` }, "Use");
+    const button = el("button", { type: "button", "data-use": i, "aria-label": tr("Use layout {n}: {layout}", { n: int(i + 1), layout: layoutText(e) }) }, tr("Use"));
     button.addEventListener("click", () => use(e));
-    return el("tr", { "data-layout": i }, el("th", { scope: "row" }, `${i + 1}`),
+    return el("tr", { "data-layout": i }, el("th", { scope: "row" }, int(i + 1)),
       ...PLAN_COLUMNS.map(([, text]) => el("td", {}, text(e))), el("td", {}, button));
   });
   const data = (type, text) => `data:${type};charset=utf-8,${encodeURIComponent(text)}`;
-  const exports = el("p", { class: "exports" }, "Download: ",
+  const exports = el("p", { class: "exports" }, tr("Download:"), " ",
     el("a", { href: data("text/csv", planCsv(layouts)), download: "plan.csv" }, "CSV"), " · ",
     el("a", { href: data("application/json", `${answer.report}\n`), download: "plan.json" }, "JSON"));
-  return output("plan", "Top layouts", kinds, el("div", { class: "scroll" },
+  return output("plan", tr("Top layouts"), kinds, el("div", { class: "scroll" },
     el("table", { class: "plan" }, el("thead", {}, head), el("tbody", {}, ...rows))), exports);
 }
 
@@ -234,17 +284,17 @@ function control(s) {
   const values = s.choices ?? (s.type === "flag" ? ["true", "false"] : null);
   let input;
   if (values) {
-    input = el("select", { id }, el("option", { value: "" }, "default"),
-      ...values.map((v) => el("option", { value: v }, s.type === "flag" ? (v === "true" ? "on" : "off") : v)));
+    input = el("select", { id }, el("option", { value: "" }, tr("default")),
+      ...values.map((v) => el("option", { value: v }, s.type === "flag" ? (v === "true" ? tr("on") : tr("off")) : v)));
   } else if (s.bounds && (s.type === "whole" || s.type === "ranged")) {
     input = el("input", { id, type: "number", min: s.bounds[0], max: s.bounds[1],
-      step: s.type === "whole" ? "1" : "any", placeholder: "default" });
+      step: s.type === "whole" ? "1" : "any", placeholder: tr("default") });
   } else {
-    input = el("input", { id, type: "text", spellcheck: "false", placeholder: "default" });
+    input = el("input", { id, type: "text", spellcheck: "false", placeholder: tr("default") });
   }
   input.setAttribute("aria-describedby", `${id}-help ${id}-error`);
   const error = el("span", { class: "error", id: `${id}-error` });
-  const field = el("div", { class: "field" }, el("label", { for: id }, s.name.replaceAll("_", " ")), input,
+  const field = el("div", { class: "field" }, el("label", { for: id }, tr(s.name.replaceAll("_", " "))), input,
     el("span", { class: "help", id: `${id}-help` }, `${s.flag}: ${s.help}`), error);
   return { flag: s.flag, input, error, field };
 }
@@ -255,7 +305,7 @@ function buildForm(form, settings) {
   const sections = new Map();
   for (const s of settings) {
     if (!sections.has(s.section)) {
-      sections.set(s.section, el("fieldset", {}, el("legend", {}, SECTIONS[s.section] ?? s.section)));
+      sections.set(s.section, el("fieldset", {}, el("legend", {}, tr(SECTIONS[s.section] ?? s.section))));
       form.append(sections.get(s.section));
     }
     const c = control(s);
@@ -279,7 +329,7 @@ function showErrors(controls, problems, errors, kept) {
       c.input.setAttribute("aria-invalid", "true");
     } else problems.append(el("p", {}, line));
   }
-  if (errors.length && kept) problems.append(el("p", {}, "The figures shown are the last result the engine accepted."));
+  if (errors.length && kept) problems.append(el("p", {}, tr("The figures shown are the last result the engine accepted.")));
 }
 
 // A worker of its own for plan (which takes up to some 100 ms), so no input waits for it: the
@@ -311,11 +361,29 @@ function planner(worker, settings, results, use) {
     if (next !== key) {
       key = next;
       results.dataset.planned = "";
-      section = output("plan", "Top layouts", PLAN_KINDS, el("p", {}, "Planning…"));
+      section = output("plan", tr("Top layouts"), PLAN_KINDS, el("p", {}, tr("Planning…")));
       worker.postMessage({ key, flags, top: 5 });
     }
     return section;
   };
+}
+
+// The URL fragment written once the inputs rest for a moment (history.replaceState is a round
+// trip to the browser of some milliseconds: not in an input's frame, nor once per step of a
+// dragged value); flush() writes it at once.
+function fragmentWriter(delay = 150) {
+  let latest = null, timer = 0;
+  const flush = () => {
+    clearTimeout(timer);
+    if (latest !== null) history.replaceState(null, "", `#${writeFragment(latest)}`);
+    latest = null;
+  };
+  const write = (flags) => {
+    latest = flags;
+    clearTimeout(timer);
+    timer = setTimeout(flush, delay);
+  };
+  return { write, flush };
 }
 
 function start(calc, worker) {
@@ -335,13 +403,23 @@ function start(calc, worker) {
     show(flags);
   };
   const plan = planner(worker, settings, results, use);
+  const fragment = fragmentWriter();
+  addEventListener("pagehide", fragment.flush);
+  let shown = "";  // the shape of the outputs on screen
   function update() {
     const flags = given();
-    history.replaceState(null, "", `#${writeFragment(flags)}`);
+    fragment.write(flags);
     const answer = calc.numbers(flags);
     showErrors(controls, problems, answer.errors ?? [], results.childElementCount > 0);
     if (answer.errors) return;
     const report = JSON.parse(answer.report);
+    if (shape(report) === shown) {
+      refresh(report);
+      const planned = plan(flags), now = document.getElementById("plan");
+      if (now !== planned) now.replaceWith(planned);
+      return;
+    }
+    shown = shape(report);
     document.getElementById("key").replaceChildren(...keyFigures(report));
     results.replaceChildren(memoryOutput(report), peakOutput(report), commOutput(report), speedOutput(report),
       ...(report.run ? [runOutput(report)] : []), plan(flags));
@@ -358,7 +436,7 @@ function start(calc, worker) {
     update();
   });
   // For tests and benches: the inputs set as the controls set them, and the engine.
-  window.calculator = { show, calc };
+  window.calculator = { show, calc, flush: fragment.flush };
   show(readFragment());
 }
 

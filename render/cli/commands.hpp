@@ -26,9 +26,10 @@ void add_script_command(CLI::App& app, int& exit_code);
 void add_voices_command(CLI::App& app, int& exit_code);
 // `calculator`: the standalone calculator page (render/calc_page).
 void add_calculator_command(CLI::App& app, int& exit_code);
-// Writes the calculator page to path with the module beside the binary (shardreel-calc.wasm);
-// false, with the reason on stderr, when the module cannot be read.
-bool write_calculator_page(const std::string& path);
+// Writes the calculator page to path with the module beside the binary (shardreel-calc.wasm),
+// in lang (its words and numbers); false, with the reason on stderr, when the module cannot be
+// read.
+bool write_calculator_page(const std::string& path, const std::string& lang);
 
 // Runs a command body: SystemError becomes exit 1 with its message, Interrupted by a signal exit
 // 130 (by anything else, 1).

@@ -1,6 +1,6 @@
 // The flags every command that writes media shares (-q, --json, --lang, --size, --quality,
 // --cache), registered by one function so that each means the same on every command that takes
-// it (render, page, still, sheet, jobs, studio) and is documented once
+// it (render, page, still, sheet, jobs, studio; calculator its --lang) and is documented once
 // (docs/commands/README.md, written from shared_flags() by tests/render/docs_test.cpp).
 #pragma once
 #include <nlohmann/json_fwd.hpp>

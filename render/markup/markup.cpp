@@ -26,4 +26,10 @@ std::string xml_escape(const std::string& text) {
     return out;
 }
 
+std::string script_json(const std::string& json) {
+    std::string safe;
+    for (char ch : json) safe += ch == '<' ? std::string("\\u003c") : std::string(1, ch);
+    return safe;
+}
+
 }  // namespace render

@@ -48,6 +48,7 @@ video{display:block;width:100%;height:auto;background:#000;border-radius:6px}
 nav.chapters ol{padding-inline-start:1.5rem;columns:2 18rem}
 #calculator iframe{display:block;width:100%;height:90vh;border:1px solid currentColor;border-radius:6px}
 p.calc{margin:.5rem 0}
+ul.calc-beats{margin:.25rem 0;padding-inline-start:1.5rem;font-size:.95rem}
 nav.chapters li{margin:.2rem 0}
 button.seek{font:inherit;color:var(--accent);background:none;border:0;padding:.15rem .2rem;cursor:pointer;text-align:start;text-decoration:underline}
 button.seek:focus-visible,input:focus-visible{outline:3px solid var(--accent);outline-offset:2px}
@@ -120,7 +121,7 @@ const char* kScript = R"JS(
         cell.dataset.value = JSON.stringify(s.value);
       }
       section.querySelector('.maths').innerHTML = v.maths;
-      const calc = section.querySelector('a[data-calc]');
+      const calc = section.querySelector('p.calc a[data-calc]');
       if (calc) calc.href = calc.getAttribute('href').split('#')[0] + '#' + v.calculator;
       controls.forEach((c, i) => {
         if (!c.matches('input')) return;
@@ -223,19 +224,33 @@ std::string variant_data(const PageChapter& c) {
         if (!v.svg.empty())
             templates += "<template id=\"" + figure_id(c, v) + "\">" + v.svg + "</template>\n";
     }
-    std::string json = data.dump();
-    std::string safe;  // "<" only ever inside strings: escaped, no "</script>" can end the block
-    for (char ch : json) safe += ch == '<' ? std::string("\\u003c") : std::string(1, ch);
-    return templates + "<script type=\"application/json\" id=\"variants-" + c.id + "\">" + safe +
-           "</script>\n";
+    return templates + "<script type=\"application/json\" id=\"variants-" + c.id + "\">" +
+           script_json(data.dump()) + "</script>\n";
 }
 
-// The link that opens the chapter's configuration in the calculator's frame.
+// A link that opens a configuration (`at` the moment it is on screen) in the calculator's frame.
+std::string calc_anchor(const std::string& at, const std::string& calculator,
+                        const std::string& fragment, const std::string& text) {
+    return "<a data-calc=\"" + at + "\" href=\"" + xml_escape(calculator) + "#" +
+           xml_escape(fragment) + "\" target=\"calculator\">" + xml_escape(text) + "</a>";
+}
+
+// The chapter's configuration in the calculator, then each beat's that sets its own.
 std::string calculator_link(const PageChapter& c, const std::string& calculator, const Locale& l) {
     if (calculator.empty()) return "";
-    return "<p class=\"calc\"><a data-calc=\"" + c.at + "\" href=\"" + xml_escape(calculator) +
-           "#" + xml_escape(c.calculator) + "\" target=\"calculator\">" +
-           xml_escape(l.tr("Open this configuration in the calculator")) + "</a></p>\n";
+    std::string out = "<p class=\"calc\">" +
+                      calc_anchor(c.at, calculator, c.calculator,
+                                  l.tr("Open this configuration in the calculator")) +
+                      "</p>\n";
+    if (c.beats.empty()) return out;
+    out += "<ul class=\"calc-beats\">";
+    for (const BeatLink& b : c.beats)
+        out += "<li>" +
+               calc_anchor(
+                   b.at, calculator, b.calculator,
+                   l.tr("Open beat {n}’s configuration in the calculator", {{"n", b.number}})) +
+               "</li>";
+    return out + "</ul>\n";
 }
 
 std::string calculator_section(const std::string& calculator, const Locale& l) {

@@ -21,6 +21,13 @@ struct PageVariant {
     std::string calculator;  // its configuration as the calculator's fragment ("--model=...&...")
 };
 
+// A beat that sets its own configuration (`set:`), as a link into the calculator.
+struct BeatLink {
+    int number = 0;          // the beat's place in its chapter, from 1
+    std::string at;          // where its picture rests, its set: applied, as ID@FRAMEf
+    std::string calculator;  // the configuration on screen then, as the calculator's fragment
+};
+
 struct PageChapter {
     std::string id, title, kind, alt, svg;  // svg: the figure, inline
     std::string at;                         // the figure's moment as ID@FRAMEf (still --at)
@@ -30,7 +37,8 @@ struct PageChapter {
     std::vector<story::ExploreParam> explore;
     std::vector<std::size_t> written;  // the variant the figure shows
     std::vector<PageVariant> variants;
-    std::string calculator;  // the figure's configuration as the calculator's fragment
+    std::string calculator;       // the figure's configuration as the calculator's fragment
+    std::vector<BeatLink> beats;  // each beat with a set:, in order (as written, explore or not)
 };
 
 struct PageModel {

@@ -13,6 +13,7 @@
 #include "story/chapter/chapter.hpp"
 #include "story/storyboard/time.hpp"
 #include "story/time/film_time.hpp"
+#include "story/time/timeline.hpp"
 #include "story/uses/explore.hpp"
 
 namespace render {
@@ -28,6 +29,23 @@ std::string variant_alt(const std::string& alt, const std::vector<story::Setting
     return out + ")";
 }
 
+// Each beat that sets its own configuration, at the frame where its picture rests (its set:
+// applied in full, the next beat not begun), as the chapter is written.
+std::vector<BeatLink> beat_links(const story::ChapterSpec& spec, const story::Video& video) {
+    const story::Timeline timeline(spec, video.fps);
+    std::vector<BeatLink> out;
+    for (std::size_t i = 0; i < spec.beats.size(); ++i) {
+        if (spec.beats[i].set.empty()) continue;
+        const int frame = timeline.rest_frame(i);
+        const engine::Config config =
+            timeline
+                .states()[static_cast<std::size_t>(timeline.morph_at(timeline.seconds(frame)).to)];
+        out.push_back({spec.beats[i].number, spec.id + "@" + std::to_string(frame) + "f",
+                       calculator_fragment(config_flags(config))});
+    }
+    return out;
+}
+
 // A chapter's section: its figure (and every explore: variant's), facts and transcript.
 PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTime& time,
                          const story::Video& video, const story::Locale& locale, FigureCache& cache,
@@ -41,6 +59,7 @@ PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTim
     for (const story::Beat& b : spec.beats)
         if (!b.say.empty()) c.transcript.push_back(b.say);
     c.explore = spec.explore;
+    c.beats = beat_links(spec, video);
     if (spec.explore.empty()) {
         const FigureSvgs svgs = cache.figure(spec, video, t);
         c.svg = sheet.add(svgs.dark, svgs.light, "f-" + spec.id + "-");

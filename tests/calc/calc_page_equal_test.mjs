@@ -37,6 +37,7 @@ function showAll(list) {
     .map((p) => p.split("=").map(decodeURIComponent)));
   return list.map((flags) => {
     window.calculator.show(flags);
+    window.calculator.flush();  // the fragment, written at once rather than once the inputs rest
     return {
       given: fragment(),
       figures: [...document.querySelectorAll("#results [data-key]")].map((e) =>

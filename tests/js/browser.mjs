@@ -35,3 +35,12 @@ export async function watchedPage(puppeteer, chromium) {
   page.on("requestfailed", (r) => problems.push(`failed request: ${r.url()}`));
   return { browser, page, problems };
 }
+
+// The end of a chromium test: the page's problems among the failures, each printed, then a last
+// line (`passed` when there are none) and the exit code.
+export function finish(failures, problems, passed) {
+  failures.push(...problems);
+  for (const f of failures) console.error(`FAIL: ${f}`);
+  console.log(failures.length ? `${failures.length} failures` : passed);
+  process.exit(failures.length ? 1 : 0);
+}

@@ -1,13 +1,20 @@
 // The calculator page as written (render/calc_page, `shardreel calculator`): base64 by RFC 4648's
 // vectors, the page's module element holding exactly the module's bytes, its script beginning
 // with calc/calc.js as it is, the film's palette as its colours; and the command finding the
-// module beside the binary, or exiting 1 naming it. The page in a browser is
-// tests/calc/calc_page_test.mjs.
+// module beside the binary, or exiting 1 naming it; the page in a language (--lang): its words
+// from the catalogue, its numbering system. The page in a browser is tests/calc/calc_page_test.mjs
+// (and, in German and Arabic, calc_page_lang_test.mjs).
 #include "render/calc_page/calc_page.hpp"
 
+#include <algorithm>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
+#include <tuple>
+#include <vector>
 
+#include "story/text/catalogue.hpp"
+#include "story/text/locale.hpp"
 #include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 
@@ -95,4 +102,57 @@ TEST_CASE("shardreel calculator exits 1 naming the module it cannot find", "[cal
                                    (tmp.path / "shardreel-calc.wasm").string() +
                                    ": No such file or directory (built with -DSHARDREEL_CALC=ON)"});
     CHECK_FALSE(fs::exists(tmp.path / "page"));
+}
+
+TEST_CASE("the calculator page speaks its language: the catalogue's words, ICU's digits",
+          "[calc_page]") {
+    const std::string locale_tag = "<script id=\"calc-locale\" type=\"application/json\">";
+    for (const auto& [lang, dir, numbering] :
+         {std::tuple{"en", "ltr", "latn"}, {"de", "ltr", "latn"}, {"ar", "rtl", "arab"}}) {
+        INFO(lang);
+        const story::Locale l(lang);
+        const std::string page = render::calculator_page(every_byte(), lang);
+        CHECK(page.starts_with(std::string("<!doctype html>\n<html lang=\"") + lang + "\" dir=\"" +
+                               dir + "\"><head><meta charset=\"utf-8\"><title>" +
+                               l.tr("shardreel calculator") + "</title>"));
+        CHECK(page.find("<h1>" + l.tr("Training calculator") + "</h1>") != std::string::npos);
+        const auto locale = nlohmann::json::parse(element_text(page, locale_tag));
+        CHECK(locale["lang"] == lang);
+        CHECK(locale["numbering"] == numbering);
+        // Each message of the script the catalogue translates, as it translates it.
+        std::size_t translated = 0;
+        for (const std::string& id : render::calculator_msgids()) {
+            const std::string text = l.tr(id);
+            CHECK(locale["words"].contains(id) == (text != id));
+            if (text != id) CHECK(locale["words"][id] == text);
+            translated += text != id;
+        }
+        CHECK(locale["words"].size() == (lang == std::string("en") ? 0u : translated));
+    }
+}
+
+TEST_CASE("every shipped language translates every message of the calculator's script",
+          "[calc_page]") {
+    const std::vector<std::string> ids = render::calculator_msgids();
+    CHECK(ids.size() > 100);
+    CHECK(std::ranges::adjacent_find(ids) == ids.end());  // each once
+    CHECK(story::shipped_catalogues().size() == 4);
+    for (const story::Catalogue& c : story::shipped_catalogues())
+        for (const std::string& id : ids) {
+            INFO(c.language() << ": " << id);
+            CHECK(c.find(id).has_value());
+        }
+}
+
+TEST_CASE("shardreel calculator --lang writes the page in that language", "[calc_page]") {
+    render_test::TempDir tmp;
+    const fs::path bin = tmp.path / "bin";
+    fs::create_directories(bin);
+    fs::copy_file(SHARDREEL_BINARY, bin / "shardreel");
+    render_test::write_text(bin / "shardreel-calc.wasm", every_byte());
+    const auto run = render_test::run_shell(q(bin / "shardreel") + " calculator --lang ar -o " +
+                                            q(tmp.path / "page"));
+    REQUIRE(run.exit_code == 0);
+    CHECK(render_test::slurp(tmp.path / "page/index.html") ==
+          render::calculator_page(every_byte(), "ar"));
 }

@@ -67,8 +67,8 @@ std::string package_table() {
 }
 
 // The media commands, in the table's order.
-const std::vector<std::string> kMediaCommands = {"render", "page", "still",
-                                                 "sheet",  "jobs", "studio"};
+const std::vector<std::string> kMediaCommands = {"render", "page",   "still",     "sheet",
+                                                 "jobs",   "studio", "calculator"};
 
 std::string shared_flags_table() {
     std::string out = "| flag | meaning |", rule = "|---|---|";

@@ -100,7 +100,9 @@ TEST_CASE("page writes the film, its tracks, a poster and one self-contained ind
     CHECK(ids_starting(html, "glyph").empty());  // every glyph moved to the page's sheet
     CHECK(report["figures"] == 1 + 5 + 3);       // each variant is a figure
     CHECK(report["page_bytes"].get<long long>() < 3 * 1024 * 1024);
-    // The calculator beside, framed last; each chapter's configuration a link into the frame.
+    // The calculator beside, framed last; each chapter's configuration a link into the frame,
+    // and each beat's that sets its own (bubble's second, where its picture rests: 2 s + 1 s of
+    // morph + 0.5 s, frame 35 at 10 fps).
     CHECK(slurp(page / "calculator.html").starts_with("<!doctype html>"));
     CHECK(element(html, "iframe").attrs ==
           Attrs{{"name", "calculator"}, {"src", "calculator.html"}, {"title", "Calculator"}});
@@ -110,7 +112,10 @@ TEST_CASE("page writes the film, its tracks, a poster and one self-contained ind
     CHECK(links == std::vector<std::string>{
                        "bytes@29f calculator.html#--model=llama-2-7b&--pp=4",
                        "bubble@39f calculator.html#--micro-batches=16&--model=llama-2-7b&--pp=4",
+                       "bubble@35f calculator.html#--micro-batches=16&--model=llama-2-7b&--pp=4",
                        "zero@29f calculator.html#--model=llama-2-7b&--pp=4"});
+    CHECK(texts(html, "a", {{"target", "calculator"}}).at(2) ==
+          "Open beat 2’s configuration in the calculator");
 }
 
 TEST_CASE("page --no-calculator leaves the calculator out") {

@@ -27,6 +27,7 @@ const std::map<std::string, std::set<std::string>> kTakes = {
     {"sheet", {"--quiet", "--json", "--lang", "--size", "--quality", "--cache"}},
     {"jobs", {"--quiet", "--lang", "--size", "--quality", "--cache"}},
     {"studio", {"--lang", "--size", "--cache"}},
+    {"calculator", {"--lang"}},
 };
 
 // The long name of a shared flag ("-q,--quiet": "--quiet").
@@ -161,6 +162,7 @@ TEST_CASE("a bad --size, --quality or --lang is refused with the same line by ev
             auto runs = writers(dir.path);
             runs["jobs"] = "jobs " + q(short_film()) + " --cache " + q(dir.path / "c");
             runs["studio"] = "studio " + q(short_film()) + " --port 0";
+            runs["calculator"] = "calculator -o " + q(dir.path / "calculator");
             const CliRun run = run_cli(runs.at(command) + " " + flag, dir.path);
             CHECK(run.exit_code == 2);
             CHECK(run.err == line + "\n");

@@ -49,7 +49,8 @@ int run_page(const PageArgs& args) {
 
     // The calculator first: without its module nothing is written.
     const std::string calculator = args.no_calculator ? "" : "calculator.html";
-    if (!calculator.empty() && !write_calculator_page((fs::path(dir) / calculator).string()))
+    if (!calculator.empty() &&
+        !write_calculator_page((fs::path(dir) / calculator).string(), film.video.lang))
         return 1;
     ensure_parent_dir(film.output);
     const Fonts fonts(default_font_dir());
