@@ -68,8 +68,10 @@ std::vector<Item> gpu_card(const Palette& p, const TextMetrics& m, const Locale&
         const double h = std::min(over * px_per_byte, c.h * c.max_spill);
         out.push_back({Rect{c.x + kPad, c.y - h, c.w - 2 * kPad, h, 0, p.comm}});
         const TextStyle lab{c.label_size, Weight::semibold, true};
-        out.push_back({Text{c.x + c.w / 2, c.y - h - 12, "+" + format_bytes(over, l), lab, p.comm,
-                            Align::center}});
+        const double named = c.over_label.value_or(over);
+        if (named > 0)
+            out.push_back({Text{c.x + c.w / 2, c.y - h - 12, "+" + format_bytes(named, l), lab,
+                                p.comm, Align::center}});
     }
     return out;
 }

@@ -1,6 +1,7 @@
 // The shared visual vocabulary (STYLE.md): GPU cards with memory stacks against a dashed
 // capacity line, overflow spilling above the card, drawn the same way in every chapter.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ struct CardSpec {
     bool show_overflow = true;         // spill above the card, labelled "+32 GB"
     double label_size = 26;
     double max_spill = 0.45;  // tallest overflow drawn, as a fraction of the card height
+    // The bytes the overflow's label names, where the stack is drawn mid-morph (a collapsing
+    // ghost) and the label must stay the shown state's figure; nullopt: the stack's own.
+    std::optional<double> over_label;
 };
 
 // Drawn in absolute coordinates, figures in the locale's numbers; returns the items to add.
