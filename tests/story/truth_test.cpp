@@ -124,7 +124,8 @@ void check_stats(const ChapterSpec& spec, const std::vector<Stat>& stats, engine
 // Times inside the k-th state's morph, from just after its start to just before its end.
 std::vector<double> through_morph(const Timeline& timeline, int k) {
     std::vector<double> out;
-    for (int i = 1; i < 10; ++i) out.push_back(timeline.state_start(k) + timeline.state_over(k) * i / 10);
+    for (int i = 1; i < 10; ++i)
+        out.push_back(timeline.state_start(k) + timeline.state_over(k) * i / 10);
     return out;
 }
 
@@ -140,8 +141,9 @@ std::set<std::string> figures(const Scene& s) {
 
 }  // namespace
 
-TEST_CASE("every stat of every beat of the shipped films is the engine's figure for the state on screen",
-          "[truth]") {
+TEST_CASE(
+    "every stat of every beat of the shipped films is the engine's figure for the state on screen",
+    "[truth]") {
     for (const Board& board : shipped())
         for (const ChapterSpec& spec : board.storyboard.chapters) {
             const int fps = board.storyboard.video.fps;
