@@ -15,6 +15,7 @@
 #include "render/cli/config_flags.hpp"
 #include "render/inputs/numbers_json.hpp"
 #include "render/inputs/storyboard_inputs.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/storyboard/limits.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/storyboard/units.hpp"
@@ -219,7 +220,8 @@ int run(const Flags& f) {
                 std::cerr << "shardreel: error: " << *bad << "\n";
                 return 2;
             }
-            c = story::config_at(board->chapters[at.chapter], at.t, board->video.fps);
+            const story::ChapterSpec& spec = board->chapters[at.chapter];
+            c = story::as_drawn(spec.kind, story::config_at(spec, at.t, board->video.fps));
         }
     }
     const Errors errors = build_config(f, c);

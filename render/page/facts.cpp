@@ -82,7 +82,7 @@ Facts chapter_facts(const std::string& kind, const engine::Config& config,
     const story::KindInfo* info = story::find_kind(kind);
     if (!info) return {};
     const story::KindFacts& kf = info->facts;
-    const engine::Config shown = kf.shown ? kf.shown(config) : config;
+    const engine::Config shown = story::as_drawn(kind, config);
     const engine::Report report = engine::analyze(shown);
     Facts facts;
     for (const story::FactRow& row : kf.rows) {

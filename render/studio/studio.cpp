@@ -20,6 +20,7 @@
 #include "render/sys/error.hpp"
 #include "render/sys/files.hpp"
 #include "render/sys/temp_dir.hpp"
+#include "story/chapter/chapter.hpp"
 #include "story/text/format.hpp"
 #include "story/uses/explore.hpp"
 
@@ -140,11 +141,12 @@ void Studio::numbers(const httplib::Request& req, httplib::Response& res) {
     nlohmann::ordered_json stats = nlohmann::ordered_json::array();
     for (const Stat& s : facts.stats)
         stats.push_back({{"key", s.key}, {"label", s.label}, {"text", s.text}, {"value", s.value}});
-    const nlohmann::ordered_json out{{"chapter", spec.id},
-                                     {"t", at.t},
-                                     {"stats", stats},
-                                     {"maths", facts.maths},
-                                     {"numbers", report_json(engine::analyze(config))}};
+    const nlohmann::ordered_json out{
+        {"chapter", spec.id},
+        {"t", at.t},
+        {"stats", stats},
+        {"maths", facts.maths},
+        {"numbers", report_json(engine::analyze(story::as_drawn(spec.kind, config)))}};
     res.set_content(out.dump(), "application/json");
 }
 

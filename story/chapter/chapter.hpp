@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "story/chapter/kind_facts.hpp"
+#include "story/scene/layout.hpp"
 #include "story/scene/scene.hpp"
 #include "story/scene/text_metrics.hpp"
 #include "story/storyboard/storyboard.hpp"
@@ -19,6 +20,8 @@ class Chapter {
     virtual ~Chapter() = default;
     // Display list at t seconds from the chapter start, 0 <= t <= duration. Pure.
     virtual Scene scene_at(double t) const = 0;
+    // The stat panel scene_at(t) draws (none: empty), its figures those of the state on screen.
+    virtual std::vector<Stat> stats_at(double t) const = 0;
 };
 
 // A 7B model on two nodes of eight H100s, tp 2 and pp 2: the sample configuration of most kinds.
@@ -84,6 +87,9 @@ std::vector<Phase> phases_of(const KindInfo& kind, const ChapterSpec& spec);
 
 const std::vector<KindInfo>& chapter_kinds();  // sorted by name
 const KindInfo* find_kind(std::string_view name);
+// The configuration whose figures a chapter of `kind` draws for c (KindFacts::shown: fsdp_gather's
+// ZeRO-3, plan's winner), else c: what `numbers --at`, the studio and the page report.
+engine::Config as_drawn(std::string_view kind, const engine::Config& c);
 std::vector<std::string> kind_names();
 
 // What the cost model rejects in c (engine::validate), and what `kind` cannot draw (when known).

@@ -2,6 +2,10 @@
 #include "story/chapter/chapter_base.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "story/text/format.hpp"
 
@@ -58,12 +62,11 @@ Chrome ChapterBase::chrome_at(double t, std::vector<Stat> stats) const {
 
 double ChapterBase::figure_at(double t,
                               const std::function<double(const engine::Report&)>& f) const {
-    const Morph m = timeline_.morph_at(t);
-    return lerp(f(reports_[m.from]), f(reports_[m.to]), m.u);
+    return f(report_at(t));
 }
 
 const engine::Report& ChapterBase::report_at(double t) const {
-    return reports_[timeline_.morph_at(t).to];
+    return reports_[timeline_.morph_at(t).shown()];
 }
 
 std::vector<MemorySegment> ChapterBase::memory_at(double t) const {
@@ -77,12 +80,11 @@ std::vector<MemorySegment> ChapterBase::memory_at(double t) const {
              palette_.activations}};
 }
 
-std::vector<Stat> ChapterBase::stat_panel(double card_bytes, double comm_bytes, double comm_seconds,
-                                          double bubble) const {
-    return {
-        {tr("Per card"), format_bytes(card_bytes, locale_)},
-        {tr("Comm / step"), format_bytes(comm_bytes, locale_), format_time(comm_seconds, locale_)},
-        {tr("Bubble"), format_percent(bubble, locale_)}};
+std::vector<Stat> ChapterBase::stat_panel(const engine::Report& r) const {
+    return {{tr("Per card"), format_bytes(r.per_gpu.total.value, locale_)},
+            {tr("Comm / step"), format_bytes(r.comm.sent_per_gpu().value, locale_),
+             comm_detail(r.comm, locale_)},
+            {tr("Bubble"), format_percent(r.bubble_fraction, locale_)}};
 }
 
 std::vector<LegendEntry> ChapterBase::memory_legend() const {
@@ -96,13 +98,6 @@ void ChapterBase::add_frame(Scene& s, double t) const {
     add_chrome(s, palette_, metrics_, chrome_at(t, stats_at(t)));
 }
 
-std::vector<Stat> ChapterBase::stats_at(double t) const {
-    const double card = figure_at(t, [](const engine::Report& r) { return r.per_gpu.total.value; });
-    const double comm =
-        figure_at(t, [](const engine::Report& r) { return r.comm.sent_per_gpu().value; });
-    const double secs = figure_at(t, [](const engine::Report& r) { return r.comm.total().value; });
-    const double bubble = figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
-    return stat_panel(card, comm, secs, bubble);
-}
+std::vector<Stat> ChapterBase::stats_at(double t) const { return stat_panel(report_at(t)); }
 
 }  // namespace story

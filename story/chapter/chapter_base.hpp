@@ -21,6 +21,8 @@ namespace story {
 class ChapterBase : public Chapter {
   public:
     ChapterBase(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics);
+    // stat_panel of the engine's report of the state on screen (report_at).
+    std::vector<Stat> stats_at(double t) const override;
 
   protected:
     // A message in the film's language (locale_, from Video::lang): tr("Per card"),
@@ -37,8 +39,8 @@ class ChapterBase : public Chapter {
     double span(double from, double length) const { return choreography_.span(from, length); }
     // Whether a beat shows the kind's phase `name` (`show:`), its moment then the beat's start.
     bool shows(std::string_view name) const;
-    // A per-state value (one per timeline state, built in the constructor) at t: counting or
-    // sliding from the previous state's value while a `set:` morphs.
+    // A per-state value (one per timeline state, built in the constructor) at t: a number is the
+    // shown state's (Morph::shown), a box slides from the previous state's while a `set:` morphs.
     template <class T>
     T value_at(double t, const std::vector<T>& per_state) const {
         return morphed(timeline_.morph_at(t), per_state);
@@ -47,22 +49,20 @@ class ChapterBase : public Chapter {
     Scene blank() const;
     // Title, caption of the beat showing at t, and the given stats.
     Chrome chrome_at(double t, std::vector<Stat> stats) const;
-    // An engine figure at time t: the value of the current state, counting from the previous
-    // state's value while a `set:` morphs (endpoints are the engine's, never guessed).
+    // An engine figure at time t: the shown state's (Morph::shown: the previous state's until
+    // halfway through a `set:` morph, the new one's from then), never a blend of the two.
     double figure_at(double t, const std::function<double(const engine::Report&)>& f) const;
-    const engine::Report& report_at(double t) const;
+    const engine::Report& report_at(double t) const;  // the shown state's
     // The most loaded card's memory at t, bottom to top as STYLE.md stacks it (weights,
-    // gradients, optimizer, activations), counting while a `set:` morphs.
+    // gradients, optimizer, activations), the shown state's.
     std::vector<MemorySegment> memory_at(double t) const;
     // The key to a memory stack: weights, gradients, optimizer state and activations in their
     // colours.
     std::vector<LegendEntry> memory_legend() const;
-    // The stat panel every chapter past the first shows: "Per card" (the most loaded GPU),
-    // "Comm / step" (bytes each GPU sends, their time on the links beneath), "Bubble".
-    std::vector<Stat> stat_panel(double card_bytes, double comm_bytes, double comm_seconds,
-                                 double bubble) const;
-    // stat_panel of the engine's figures at t.
-    std::vector<Stat> stats_at(double t) const;
+    // The stat panel most chapters show, of one report: "Per card" (the most loaded GPU's
+    // total), "Comm / step" (the bytes each GPU sends; beneath, which traffic they are, largest
+    // first, and their time on the links: "tp + dp · 122 ms"), "Bubble".
+    std::vector<Stat> stat_panel(const engine::Report& r) const;
     // The shared frame (title, stat panel of stats_at, caption) over the scene at t.
     void add_frame(Scene& s, double t) const;
 

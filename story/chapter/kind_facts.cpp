@@ -2,6 +2,10 @@
 #include "story/chapter/kind_facts.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "story/text/format.hpp"
 
@@ -48,6 +52,31 @@ Math operator+(Math a, Math b) {
 
 Formula formula(const char* label, Math symbols, Math values, std::string result, const Locale& l) {
     return {l.tr(label), std::move(symbols), std::move(values), std::move(result)};
+}
+
+namespace {
+
+// The parallel groups whose traffic a step sends, largest first, as the film names them:
+// "tp + dp"; empty when nothing is sent.
+std::string traffic_names(const engine::CommPerStep& c) {
+    std::vector<std::pair<double, const char*>> sent{{c.dp_per_gpu.value, "dp"},
+                                                     {c.tp_per_gpu.value, "tp"},
+                                                     {c.pp_per_gpu.value, "pp"},
+                                                     {c.ep_per_gpu.value, "ep"},
+                                                     {c.cp_per_gpu.value, "cp"}};
+    std::ranges::stable_sort(sent, std::greater{}, [](const auto& p) { return p.first; });
+    std::string out;
+    for (const auto& [bytes, name] : sent)
+        if (bytes > 0) out += (out.empty() ? "" : " + ") + std::string(name);
+    return out;
+}
+
+}  // namespace
+
+std::string comm_detail(const engine::CommPerStep& c, const Locale& l) {
+    const std::string time = format_time(c.total().value, l), traffic = traffic_names(c);
+    return traffic.empty() ? time
+                           : l.tr("{traffic} · {time}", {{"traffic", traffic}, {"time", time}});
 }
 
 namespace rows {

@@ -59,6 +59,10 @@ struct KindFacts {
     engine::Config (*shown)(const engine::Config&) = nullptr;
 };
 
+// What the stat panel writes under a step's bytes sent: the groups that send them, largest
+// first, and their time on the links: "tp + dp · 122 ms" (the time alone when nothing is sent).
+std::string comm_detail(const engine::CommPerStep& c, const Locale& l);
+
 // Rows more than one kind shows.
 namespace rows {
 extern const FactRow params, bytes_per_param, model_states, gpus_to_hold;

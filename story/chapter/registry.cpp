@@ -56,4 +56,9 @@ std::unique_ptr<Chapter> make_chapter(const ChapterSpec& spec, const Video& vide
     return kind->make(spec, video, metrics);
 }
 
+engine::Config as_drawn(std::string_view kind, const engine::Config& c) {
+    const KindInfo* info = find_kind(kind);
+    return info && info->facts.shown ? info->facts.shown(c) : c;
+}
+
 }  // namespace story

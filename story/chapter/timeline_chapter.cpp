@@ -29,18 +29,13 @@ void TimelineChapter::add_timeline(Scene& s, double t, const TimelineFrame& f, d
     view_.add_timeline(s, f, rows_in_, t, alpha);
 }
 
-double TimelineChapter::measured_bubble(const Morph& m) const {
-    return lerp(laid_[m.from].bubble, laid_[m.to].bubble, m.u);
-}
+double TimelineChapter::measured_bubble(const Morph& m) const { return laid_[m.shown()].bubble; }
 
 TextColumn TimelineChapter::bubble_readout(double t, const Morph& m, double width,
                                            const std::string& measured) const {
     constexpr double kReadoutGap = 10;  // px under the time axis's label
-    const engine::Config& a = timeline_.states()[m.from];
-    const engine::Config& b = state(m);
-    const auto n = [&](auto field) {
-        return format_int(count_between(field(a), field(b), m.u), locale_);
-    };
+    const engine::Config& b = timeline_.states()[m.shown()];
+    const auto n = [&](auto field) { return format_int(field(b), locale_); };
     const std::string p = n([](const engine::Config& c) { return c.layout.pp; });
     const std::string mb = n([](const engine::Config& c) { return c.training.micro_batches; });
     const std::string v = n([](const engine::Config& c) { return c.training.chunks; });

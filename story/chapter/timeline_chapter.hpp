@@ -26,10 +26,10 @@ class TimelineChapter : public ChapterBase {
     // name) on `baseline`, then the rows, axis, slots and playhead.
     void add_timeline(Scene& s, double t, const TimelineFrame& f, double legend_x, double baseline,
                       bool split_legend) const;
-    const engine::Config& state(const Morph& m) const { return timeline_.states()[m.to]; }
+    const engine::Config& state(const Morph& m) const { return timeline_.states()[m.shown()]; }
     const LaidOutSchedule& laid(int state) const { return laid_[state]; }
-    // The bubble measured on the slots (the most idle GPU's share of its own span), sliding from
-    // the old state's to the new one's.
+    // The bubble measured on the slots (the most idle GPU's share of its own span): the shown
+    // state's (Morph::shown).
     double measured_bubble(const Morph& m) const;
 
     // Under the time axis, from the timeline's left: the schedule's bubble formula with the

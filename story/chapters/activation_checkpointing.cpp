@@ -123,13 +123,10 @@ class CheckpointChapter final : public ChapterBase {
             .line("extra", kResultStyle, palette_.text);
     }
 
-    const engine::Config& state(double t) const {
-        return timeline_.states()[timeline_.morph_at(t).to];
-    }
+    const engine::Config& state(double t) const { return timeline_.state_at(t); }
 
     double mine(double t, double (*f)(const CkptState&)) const {
-        const Morph m = timeline_.morph_at(t);
-        return lerp(f(ckpt_[m.from]), f(ckpt_[m.to]), m.u);
+        return f(ckpt_[timeline_.morph_at(t).shown()]);
     }
 
     // A line of the read-out column at t: text in its style, shrunk to fit the column's width.

@@ -23,10 +23,11 @@ constexpr double kHeadingAt = 0.3, kSegmentFor = 0.6, kLabelAfter = 0.2, kFillFo
 constexpr double kSpreadFor = 1.0, kCardsAfterSpread = 0.8, kCardStep = 0.06, kCardFor = 0.4;
 // Shares of the spread: the lone card's spill drains in the first half, the count fades in after.
 constexpr double kDrainShare = 0.5;
-// Shares of a `set:` that changes the card count: a growing grid slides over the first
-// kSlideShare, then counts up while its new cards fade in from kGrowFrom; a shrinking one counts
-// down while its leaving cards fade over the first kShrinkShare, then slides.
-constexpr double kSlideShare = 0.5, kGrowFrom = 0.4, kShrinkShare = 0.4;
+// Shares of a `set:` that changes the card count, around its halfway (where the figures change,
+// Morph::shown): a growing grid slides over the first kCardShare, then its new cards fade in by
+// halfway; a shrinking one keeps its leaving cards until halfway, fades them over kCardShare,
+// then slides. The cards named never outnumber the cards drawn.
+constexpr double kCardShare = 0.25;
 
 // Left column: bytes per parameter as a stacked bar, its labels beside it.
 constexpr double kBarX = 150, kBarW = 150, kBarBottom = 860,
@@ -108,13 +109,15 @@ class BytesChapter final : public ChapterBase {
         add_bytes_bar(s, t);
         add_model_heading(s, t);
         add_cards(s, t);
-        const double states =
-            grid_figure(t, [](const engine::Report& r) { return r.model_states.value; });
-        add_chrome(s, palette_, metrics_,
-                   chrome_at(t, {{tr("Model states"), format_bytes(states, locale_)},
-                                 {tr("Comm / step"), "—"},
-                                 {tr("Bubble"), "—"}}));
+        add_frame(s, t);
         return s;
+    }
+
+    // The whole model's state (not a card's share): the figure the grid pours into cards.
+    std::vector<Stat> stats_at(double t) const override {
+        return {{tr("Model states"), format_bytes(grid_report(t).model_states.value, locale_)},
+                {tr("Comm / step"), "—"},
+                {tr("Bubble"), "—"}};
     }
 
   private:
@@ -247,12 +250,10 @@ class BytesChapter final : public ChapterBase {
                 {o * fill, palette_.optimizer}};
     }
 
-    double capacity(double t) const {
-        return timeline_.states()[timeline_.morph_at(t).to].cluster.gpu.memory.value;
-    }
+    double capacity(double t) const { return timeline_.state_at(t).cluster.gpu.memory.value; }
 
     std::string gpu_name(double t) const {
-        return gpu_display_name(timeline_.states()[timeline_.morph_at(t).to].cluster.gpu);
+        return gpu_display_name(timeline_.state_at(t).cluster.gpu);
     }
 
     // One card first, overflowing; then the overflow moves onto the further cards needed, and
@@ -293,28 +294,22 @@ class BytesChapter final : public ChapterBase {
     // A growing grid first slides the cards it has, then fades the new ones in where they
     // belong; a shrinking one first fades the leaving cards out, then slides. Cards never cross.
     static double slide_u(int n_from, int n_to, double u) {
-        return n_to >= n_from ? within(u, 0, kSlideShare)
-                              : within(u, kShrinkShare, 1 - kShrinkShare);
+        return n_to >= n_from ? within(u, 0, kCardShare) : within(u, 0.5 + kCardShare, kCardShare);
     }
 
-    // Progress of the state's growth (or shrinking) through a `set:`: a growing grid first
-    // slides, then the state counts up while the new cards fade in to hold it; a shrinking one
-    // counts down while the leaving cards fade, then slides. The numbers, the poured stack, the
-    // new and leaving cards' fades and the "N x 80 GB" line all follow it, so they never
-    // disagree with the cards on screen.
+    // Progress of the new and leaving cards' fades through a `set:`: a growing grid's new cards
+    // are all in by halfway, when the figures (the state, the poured stack, "N x 80 GB") change
+    // to the new state's; a shrinking grid's leaving cards fade only after it.
     static double count_share(int n_from, int n_to, double u) {
-        if (n_to > n_from) return within(u, kGrowFrom, 1 - kGrowFrom);
-        if (n_to < n_from) return within(u, 0, kShrinkShare);
+        if (n_to > n_from) return within(u, kCardShare, 0.5 - kCardShare);
+        if (n_to < n_from) return within(u, 0.5, kCardShare);
         return u;
     }
-    double count_u(const Morph& m) const {
-        return count_share(reports_[m.from].gpus_to_hold_model_states,
-                           reports_[m.to].gpus_to_hold_model_states, m.u);
-    }
+    // The state the grid's figures are of: the shown one (Morph::shown), as everywhere.
+    const engine::Report& grid_report(double t) const { return report_at(t); }
 
     double grid_figure(double t, double (*f)(const engine::Report&)) const {
-        const Morph m = timeline_.morph_at(t);
-        return lerp(f(reports_[m.from]), f(reports_[m.to]), count_u(m));
+        return f(grid_report(t));
     }
 
     static Box grid_slot(int i, int n_from, int n_to, double u) {
@@ -332,13 +327,7 @@ class BytesChapter final : public ChapterBase {
 
     void add_cards_needed(Scene& s, double t, double cap, double alpha) const {
         // The cards that hold the state as it is drawn now: the engine's count at either end.
-        const Morph m = timeline_.morph_at(t);
-        const double u = count_u(m);
-        const double states =
-            grid_figure(t, [](const engine::Report& r) { return r.model_states.value; });
-        const long long held = u <= 0   ? reports_[m.from].gpus_to_hold_model_states
-                               : u >= 1 ? reports_[m.to].gpus_to_hold_model_states
-                                        : static_cast<long long>(std::ceil(states / cap - 1e-9));
+        const long long held = grid_report(t).gpus_to_hold_model_states;
         const std::string line =
             tr("{n} × {capacity} {gpu} just to hold it", {{"n", format_int(held, locale_)},
                                                           {"capacity", format_bytes(cap, locale_)},

@@ -73,8 +73,18 @@ class ContextChapter final : public ChapterBase {
         add_exchange(s, t, m);
         add_work(s, t, m);
         add_feet(s, t, m);
-        add_chrome(s, palette_, metrics_, chrome_at(t, stats(t)));
+        add_frame(s, t);
         return s;
+    }
+
+    // The stat panel: the busiest card, its activations (divided by cp), and the key/value
+    // traffic of context parallelism, all the engine's.
+    std::vector<Stat> stats_at(double t) const override {
+        const engine::Report& r = report_at(t);
+        return {{tr("Per card"), format_bytes(r.per_gpu.total.value, locale_)},
+                {tr("Activations"), format_bytes(r.per_gpu.activations.value, locale_)},
+                {tr("K, V / step"), format_bytes(r.comm.cp_per_gpu.value, locale_),
+                 format_time(r.comm.cp_time.value, locale_)}};
     }
 
   private:
@@ -282,8 +292,9 @@ class ContextChapter final : public ChapterBase {
             if (r >= cp(m.to)) a *= leaving(m);
             if (r >= cp(m.from)) a *= arriving(m);
             if (a <= 0) continue;
+            // The bar slides; its count is the shown state's.
             const double work = lerp(work_of(m.from, r), work_of(m.to, r), m.u);
-            add_bar(s, card(m, r), work, busiest, a);
+            add_bar(s, card(m, r), work, busiest, work_of(m.shown(), r), a);
         }
     }
 
@@ -296,7 +307,8 @@ class ContextChapter final : public ChapterBase {
         return *std::max_element(w.begin(), w.end());
     }
 
-    void add_bar(Scene& s, const Box& row, double work, double busiest, double alpha) const {
+    void add_bar(Scene& s, const Box& row, double work, double busiest, double blocks,
+                 double alpha) const {
         const double h = std::min(row.h * kBarShare + 8, row.h - 4);
         const double label_w =
             metrics_.measure(tr("{n} blocks", {{"n", "00"}}), kChipStyle).advance + kBarLabelGap;
@@ -308,7 +320,7 @@ class ContextChapter final : public ChapterBase {
         const Box bar{whole.x, whole.y, full * work / busiest, h};
         s.add(filled(bar, 4, palette_.activations), alpha);
         const std::string label =
-            tr("{n} blocks", {{"n", format_int(std::llround(work), locale_)}});
+            tr("{n} blocks", {{"n", format_int(std::llround(blocks), locale_)}});
         s.add(Text{whole.right() + kBarLabelGap,
                    centred_baseline(metrics_, label, kChipStyle, row.cy()), label, kChipStyle,
                    palette_.text},
@@ -346,22 +358,6 @@ class ContextChapter final : public ChapterBase {
         const int c = 2 * cp(k) - 1;
         if (splits_[k] == engine::CpSplit::naive) return tr("Naive: GPU r holds chunks 2r, 2r+1");
         return tr("Balanced: GPU r holds r and {c}-r", {{"c", c}});
-    }
-
-    // The stat panel: the busiest card, its activations (divided by cp), and the key/value
-    // traffic of context parallelism, all the engine's.
-    std::vector<Stat> stats(double t) const {
-        const double card =
-            figure_at(t, [](const engine::Report& r) { return r.per_gpu.total.value; });
-        const double acts =
-            figure_at(t, [](const engine::Report& r) { return r.per_gpu.activations.value; });
-        const double bytes =
-            figure_at(t, [](const engine::Report& r) { return r.comm.cp_per_gpu.value; });
-        const double secs =
-            figure_at(t, [](const engine::Report& r) { return r.comm.cp_time.value; });
-        return {{tr("Per card"), format_bytes(card, locale_)},
-                {tr("Activations"), format_bytes(acts, locale_)},
-                {tr("K, V / step"), format_bytes(bytes, locale_), format_time(secs, locale_)}};
     }
 
     const Fade matrix_in_;

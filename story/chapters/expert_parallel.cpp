@@ -294,12 +294,14 @@ class ExpertChapter final : public ChapterBase {
             }
     }
 
-    // The buffer one all-to-all routes from a GPU, and what its capacity factor does.
+    // The buffer one all-to-all routes from a GPU, and what its capacity factor does; at ep 1
+    // there is no all-to-all (the readout says so), only the buffer one would route.
     std::string dispatch_text(double t) const {
-        const double cf = value_at(t, capacity_factor_);
-        return tr("Each all-to-all routes {bytes} a GPU (capacity factor {factor})",
+        const bool none = eps_[timeline_.morph_at(t).shown()] < 2;
+        return tr(none ? N_("An all-to-all would route {bytes} a GPU (capacity factor {factor})")
+                       : N_("Each all-to-all routes {bytes} a GPU (capacity factor {factor})"),
                   {{"bytes", format_bytes(value_at(t, dispatch_), locale_)},
-                   {"factor", format_sig3(cf, locale_)}});
+                   {"factor", format_sig3(value_at(t, capacity_factor_), locale_)}});
     }
 
     // Where the arc to partner `rank` (of ep) leaves a card's bottom: one place per partner.

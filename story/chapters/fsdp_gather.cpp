@@ -59,6 +59,13 @@ const TextStyle kFigures = tabular(sized(style_of(Role::body), 28));
 
 using Step = FsdpStep;
 
+// The configuration the chapter draws: FSDP is ZeRO-3, whatever the storyboard's stage.
+engine::Config sharded(const engine::Config& c) {
+    engine::Config out = c;
+    out.layout.zero = 3;
+    return out;
+}
+
 class FsdpChapter final : public ChapterBase {
   public:
     FsdpChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
@@ -76,15 +83,14 @@ class FsdpChapter final : public ChapterBase {
             .line("first", kFigures, palette_.text)
             .line("second", kFigures, palette_.text);
         for (engine::Config c : timeline_.states()) {
-            c.layout.zero = 3;
+            c = sharded(c);
             plans_.push_back(engine::fsdp_plan(c));
             zero3_.push_back(engine::per_gpu_memory(c));
             const engine::Report fsdp = engine::analyze(c);
             c.layout.zero = 0;
             const engine::Report dp = engine::analyze(c);
-            per_card_.push_back(fsdp.per_gpu.total.value);
+            fsdp_.push_back(fsdp);
             fsdp_bytes_.push_back(fsdp.comm.dp_per_gpu.value);
-            fsdp_time_.push_back(fsdp.comm.dp_time.value);
             dp_bytes_.push_back(dp.comm.dp_per_gpu.value);
             buffer_.push_back(dp.per_gpu.gradients.value);
             model_states_.push_back(fsdp.model_states.value);
@@ -105,12 +111,17 @@ class FsdpChapter final : public ChapterBase {
         add_cards(s, t, f);
         add_tokens(s, f);
         add_heading(s, t, f);
-        const double bubble =
-            figure_at(t, [](const engine::Report& r) { return r.bubble_fraction; });
-        add_chrome(s, palette_, metrics_,
-                   chrome_at(t, stat_panel(value_at(t, per_card_), value_at(t, fsdp_bytes_),
-                                           value_at(t, fsdp_time_), bubble)));
+        add_frame(s, t);
         return s;
+    }
+
+    // The engine's figures of the film's ZeRO-3 layout. A card's total holds its activations
+    // besides the model states its gauge draws: the panel names them, so the two figures agree.
+    std::vector<Stat> stats_at(double t) const override {
+        const engine::Report& r = fsdp_[timeline_.morph_at(t).shown()];
+        std::vector<Stat> stats = stat_panel(r);
+        stats.front().detail = tr("with activations");
+        return stats;
     }
 
   private:
@@ -225,7 +236,7 @@ class FsdpChapter final : public ChapterBase {
 
     // Model states of the sharded stack (ZeRO-3 figures of the engine), counting through morphs.
     double morph_part(double t, double (*part)(const engine::PerGpu&)) const {
-        const engine::PerGpu& g = zero3_[timeline_.morph_at(t).to];
+        const engine::PerGpu& g = zero3_[timeline_.morph_at(t).shown()];
         return value_at(t, sharded_) * part(g) / (g.weights + g.gradients + g.optimizer).value;
     }
 
@@ -350,8 +361,8 @@ class FsdpChapter final : public ChapterBase {
     const Stagger slices_in_, cards_in_;
     std::vector<engine::FsdpPlan> plans_;
     std::vector<engine::PerGpu> zero3_;  // each state's ZeRO-3 split of the model states
-    std::vector<double> per_card_, fsdp_bytes_, fsdp_time_, dp_bytes_, buffer_, model_states_,
-        sharded_, peak_;
+    std::vector<engine::Report> fsdp_;   // each state's with ZeRO-3, as the film draws it
+    std::vector<double> fsdp_bytes_, dp_bytes_, buffer_, model_states_, sharded_, peak_;
     std::optional<FsdpFilm> film_;
     int slices_ = 1, per_slice_ = 1;
     // Geometry, placed once: the loaf's slices and shard cells; the shown
@@ -387,7 +398,8 @@ const KindRegistrar registrar{{
                 "the backward pass: gathered again, gradients scattered"},
                {"traffic", kTrafficAt, "the traffic: two gathers and a scatter"}},
     .facts = {.rows = {with_label(rows::dp, N_("Shards")), rows::memory, rows::dp_sent},
-              .formulas = {formulas::ring, formulas::memory}},
+              .formulas = {formulas::ring, formulas::memory},
+              .shown = sharded},
 }};
 
 }  // namespace

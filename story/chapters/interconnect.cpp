@@ -67,9 +67,8 @@ struct Row {
     engine::LinkTiming timing;
 };
 
-double lerp_timing(const engine::LinkTiming& a, const engine::LinkTiming& b, double u, int link) {
-    return link == kNvlink ? lerp(a.on_nvlink.value, b.on_nvlink.value, u)
-                           : lerp(a.on_network.value, b.on_network.value, u);
+double timing(const engine::LinkTiming& l, int link) {
+    return link == kNvlink ? l.on_nvlink.value : l.on_network.value;
 }
 
 class InterconnectChapter final : public ChapterBase {
@@ -139,9 +138,7 @@ class InterconnectChapter final : public ChapterBase {
         const Box table{frame::kLeft, rule_y_ + kRuleGap, frame::kRight - frame::kLeft, 3 * kRowH};
         for (int i = 0; i < 3; ++i) row_boxes_.push_back(column_cell(table, 3, i, 0));
     }
-    const engine::Config& config(double t) const {
-        return timeline_.states()[timeline_.morph_at(t).to];
-    }
+    const engine::Config& config(double t) const { return timeline_.state_at(t); }
     // "InfiniBand NDR" when every state's network is one InfiniBand port a GPU of one
     // generation (engine::infiniband_generation), else the generic name.
     std::string network_name() const {
@@ -239,7 +236,7 @@ class InterconnectChapter final : public ChapterBase {
     }
 
     std::string scale_label(double t, int link) const {
-        const double one_way = bandwidth_at(t, link);
+        const double one_way = bandwidth(config(t), link);
         const std::string each_way = format_bandwidth(one_way, locale_);
         if (link == kNetwork) return tr("{bandwidth} each way", {{"bandwidth", each_way}});
         return tr("{total} ({bandwidth} each way)",
@@ -248,7 +245,7 @@ class InterconnectChapter final : public ChapterBase {
 
     std::array<Row, 3> rows(double t) const {
         const engine::Config& c = config(t);
-        const engine::LinkTimings& l = timings_[timeline_.morph_at(t).to];
+        const engine::LinkTimings& l = timings_[timeline_.morph_at(t).shown()];
         const std::string dp =
             c.layout.dp() == 1
                 ? tr("one replica: no gradients to average")
@@ -295,12 +292,13 @@ class InterconnectChapter final : public ChapterBase {
             .centre_on(box.cy());
         text.add_to(s, u);
         const double y = text.baseline();
-        const double bytes = lerp(a.bytes.value, b.bytes.value, m.u);
+        const engine::LinkTiming& shown = shown_of(m, a, b);
+        const double bytes = shown.bytes.value;
         s.add(Text{kBytesRight, y, bytes > 0 ? format_bytes(bytes, locale_) : "—", kNumber,
                    palette_.text, Align::right},
               u);
         for (int link : {kNvlink, kNetwork}) {
-            const double seconds = lerp_timing(a, b, m.u, link);
+            const double seconds = timing(shown, link);
             s.add(Text{kCellX[link] + kCellW, y, bytes > 0 ? format_time(seconds, locale_) : "—",
                        kNumber, palette_.text, Align::right},
                   u);

@@ -314,7 +314,7 @@ class Layout3dChapter final : public ChapterBase {
     std::vector<int> focused_ranks(double t) const {
         const Focus f = phases_[phase_at(t)].focus;
         if (f == Focus::none) return {};
-        const auto& gs = groups_[timeline_.morph_at(t).to][static_cast<int>(f)];
+        const auto& gs = groups_[timeline_.morph_at(t).shown()][static_cast<int>(f)];
         if (gs.empty()) return {};
         return gs[focus_at(t, static_cast<int>(gs.size())).first].members;
     }
@@ -328,15 +328,20 @@ class Layout3dChapter final : public ChapterBase {
         const Morph m = timeline_.morph_at(t);
         const auto& from = groups_[m.from][static_cast<int>(f)];
         const auto& to = groups_[m.to][static_cast<int>(f)];
-        add_outlines(s, from, to, m.u, alpha, color_of(f));
-        // The highlight steps through the groups, one every kDwell seconds, sliding between them.
-        const int n = static_cast<int>(to.size());
+        add_outlines(s, from, alpha * leaving(m), color_of(f));
+        add_outlines(s, to, alpha * arriving(m), color_of(f));
+        // The highlight steps through the shown state's groups, one every kDwell seconds, sliding
+        // between them; through a re-slicing it dims to nothing at halfway, where it changes
+        // groups.
+        const auto& shown = groups_[m.shown()][static_cast<int>(f)];
+        const int n = static_cast<int>(shown.size());
         if (n == 0) return;
         const auto [cur, slide] = focus_at(t, n);
-        const Group &a = to[std::max(0, cur - 1)], &b = to[cur];
+        const Group &a = shown[std::max(0, cur - 1)], &b = shown[cur];
         for (std::size_t i = 0; i < b.focus.size(); ++i) {
             const Box box = lerp(a.focus[std::min(i, a.focus.size() - 1)], b.focus[i], slide);
-            s.add(outline(inflate(box, rack_.halo), 16, palette_.highlight, 4), alpha);
+            s.add(outline(inflate(box, rack_.halo), 16, palette_.highlight, 4),
+                  alpha * swap_alpha(m));
         }
         add_items(s, b.handovers, alpha * slide);
         if (f == Focus::tp) add_tp_traffic(s, t, b, alpha * slide);
@@ -344,14 +349,13 @@ class Layout3dChapter final : public ChapterBase {
         add_labels(s, from, to, m, alpha, b, color_of(f));
     }
 
-    // Outlines morph from the old slicing to the new (rack_geometry.hpp's morph_outlines).
-    void add_outlines(Scene& s, const std::vector<Group>& from, const std::vector<Group>& to,
-                      double u, double alpha, Color color) const {
-        std::vector<Box> a, b;
-        for (const Group& g : from) a.insert(a.end(), g.outlines.begin(), g.outlines.end());
-        for (const Group& g : to) b.insert(b.end(), g.outlines.begin(), g.outlines.end());
-        for (const auto& [box, v] : morph_outlines(a, b, u))
-            s.add(group_outline(box, color), alpha * v * kGroupOutlineAlpha);
+    // A slicing's outlines where its groups are. A re-slicing fades the old ones out, then the new
+    // ones in: an outline sliding between the two would cut through cards.
+    void add_outlines(Scene& s, const std::vector<Group>& groups, double alpha, Color color) const {
+        if (alpha <= 0) return;
+        for (const Group& g : groups)
+            for (const Box& box : g.outlines)
+                s.add(group_outline(box, color), alpha * kGroupOutlineAlpha);
     }
 
     // Group labels cross-fade through the middle of a re-slicing. A dense rack has no band above

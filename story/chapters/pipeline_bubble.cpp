@@ -60,14 +60,13 @@ class PipelineChapter final : public TimelineChapter {
         TextStyle style = weighted(style_of(Role::label), Weight::semibold);
         style.size = fit_size(metrics_, head, style, kFlightRight - kFlightX);
         s.add(Text{kFlightX, kHeaderBaseline, head, style, palette_.text}, alpha);
-        const engine::PipelineSchedule& a = laid(m.from).schedule;
         const engine::PipelineSchedule& b = laid(m.to).schedule;
-        const int v = parts_per_stage(b);
+        const engine::PipelineSchedule& shown = laid(m.shown()).schedule;
+        const int v = parts_per_stage(shown);
         const TextStyle count = style_of(Role::figure);
         for (int i = 0; i < b.stages; ++i) {
             const Box& r = laid(m.to).rows[i];
-            const double from = i < a.stages ? a.max_in_flight(i) / double(parts_per_stage(a)) : 0;
-            const double n = lerp(from, b.max_in_flight(i) / double(v), m.u);
+            const double n = i < shown.stages ? shown.max_in_flight(i) / double(v) : 0;
             add_squares(s, r, n, alpha);
             const std::string text =
                 v > 1 ? format_sig3(n, locale_) : format_int(std::lround(n), locale_);

@@ -120,12 +120,20 @@ class PlanChapter final : public ChapterBase {
         // half, then the new state's search plays again from the start.
         if (m.from != m.to) add_search(s, m.from, search_time(m.from, t), leaving(m));
         add_search(s, m.to, search_time(m.to, t), 1);
-        const engine::Report& w = searches_[shown_state(m)].result.best.front().report;
-        add_chrome(
-            s, palette_, metrics_,
-            chrome_at(t, stat_panel(w.per_gpu.expected.total.value, w.comm.sent_per_gpu().value,
-                                    w.comm.total().value, w.bubble_fraction)));
+        add_frame(s, t);
         return s;
+    }
+
+    // The winner's figures; its card is the expected peak the planner ranks by, named so.
+    std::vector<Stat> stats_at(double t) const override {
+        const engine::Report& w = winner_at(t);
+        std::vector<Stat> stats = stat_panel(w);
+        stats.front() = {tr("Expected peak"),
+                         format_bytes(w.per_gpu.expected.total.value, locale_)};
+        return stats;
+    }
+    const engine::Report& winner_at(double t) const {
+        return searches_[timeline_.morph_at(t).shown()].result.best.front().report;
     }
 
   private:

@@ -353,7 +353,7 @@ class RingChapter final : public ChapterBase {
 
     // Right of the ring's middle: the bytes each card sends and their time on the link.
     void add_readout(Scene& s, double t, const Morph& m) const {
-        const int n = count_between(gpus_[m.from], gpus_[m.to], m.u);
+        const int n = gpus_[m.shown()];
         const double sent =
             figure_at(t, [](const engine::Report& r) { return r.comm.dp_per_gpu.value; });
         const double secs =
@@ -366,8 +366,8 @@ class RingChapter final : public ChapterBase {
                   Role::note, palette_.muted)
             .line(tr("= {bytes} per step", {{"bytes", format_bytes(sent, locale_)}}), Role::value,
                   palette_.comm)
-            .line(tr(dp_on_nvlink_[m.to] ? N_("NVLink {bandwidth} each way: {time}")
-                                         : N_("Network {bandwidth} each way: {time}"),
+            .line(tr(dp_on_nvlink_[m.shown()] ? N_("NVLink {bandwidth} each way: {time}")
+                                              : N_("Network {bandwidth} each way: {time}"),
                      {{"bandwidth", format_bandwidth(value_at(t, bandwidth_), locale_)},
                       {"time", format_time(secs, locale_)}}),
                   tabular(style_of(Role::body)), palette_.text);

@@ -105,8 +105,16 @@ class StepMemoryChapter final : public ChapterBase {
         add_lines(s, t);
         add_key(s, t);
         add_table(s, t);
-        add_chrome(s, palette_, metrics_, chrome_at(t, stats()));
+        add_frame(s, t);
         return s;
+    }
+
+    // The panel names the chart's three levels: the figure on paper, the peak, the card.
+    std::vector<Stat> stats_at(double) const override {
+        const engine::PerGpu& g = memory();
+        return {{tr("On paper"), format_bytes(g.total.value, locale_)},
+                {tr("Expected peak"), format_bytes(g.expected.total.value, locale_)},
+                {tr("Capacity"), format_bytes(g.capacity.value, locale_)}};
     }
 
   private:
@@ -124,13 +132,6 @@ class StepMemoryChapter final : public ChapterBase {
     // The logits in a paler activations colour; the buffers between panel and muted grey.
     Color logits_color() const { return mix(palette_.activations, palette_.text, 0.45); }
     Color buffers_color() const { return mix(palette_.panel, palette_.muted, 0.55); }
-
-    std::vector<Stat> stats() const {
-        const engine::PerGpu& g = memory();
-        return {{tr("On paper"), format_bytes(g.total.value, locale_)},
-                {tr("Expected peak"), format_bytes(g.expected.total.value, locale_)},
-                {tr("Capacity"), format_bytes(g.capacity.value, locale_)}};
-    }
 
     // --- the chart -------------------------------------------------------------------------
     void add_axes(Scene& s, double t) const {

@@ -123,29 +123,25 @@ class SummaryChapter final : public ChapterBase {
         add_header(s, t);
         add_focus(s, t);
         for (int i = 0; i < kRows; ++i) add_row(s, t, i);
-        const auto d3 = [&](auto f) { return value(t, kRows - 1, f); };
-        add_chrome(
-            s, palette_, metrics_,
-            chrome_at(
-                t,
-                stat_panel(d3([](const engine::Report& r) { return r.per_gpu.total.value; }),
-                           d3([](const engine::Report& r) { return r.comm.sent_per_gpu().value; }),
-                           d3([](const engine::Report& r) { return r.comm.total().value; }),
-                           d3([](const engine::Report& r) { return r.bubble_fraction; }))));
+        add_frame(s, t);
         return s;
+    }
+
+    // The figures of the last row, 3D parallelism.
+    std::vector<Stat> stats_at(double t) const override {
+        return stat_panel(rows_[timeline_.morph_at(t).shown()][kRows - 1]);
     }
 
   private:
     // A row's engine figure at t, counting between states while a `set:` morphs.
     template <class F>
     double value(double t, int row, F f) const {
-        const Morph m = timeline_.morph_at(t);
-        return lerp(f(rows_[m.from][row]), f(rows_[m.to][row]), m.u);
+        return f(rows_[timeline_.morph_at(t).shown()][row]);
     }
 
     void add_header(Scene& s, double t) const {
         const double u = header_in_.at(t);
-        const engine::Config& c = timeline_.states()[timeline_.morph_at(t).to];
+        const engine::Config& c = timeline_.state_at(t);
         const auto header = [&](double x, const std::string& text, Align align = Align::left) {
             s.add(Text{x, header_.baseline(), text, kHeader, palette_.muted, align}, u);
         };

@@ -264,21 +264,18 @@ class TensorParallelChapter final : public ChapterBase {
         }
     }
 
-    // A per-GPU figure of this chapter's own states, counting between them while a `set:` morphs.
+    // A per-GPU figure of this chapter's own states: the shown state's while a `set:` morphs.
     double figure(const Morph& m, bool split, engine::Bytes engine::PerGpu::*field) const {
-        const auto get = [&](int k) {
-            return ((split ? tp_[k].split : tp_[k].unsplit).*field).value;
-        };
-        return lerp(get(m.from), get(m.to), m.u);
+        const TpState& k = tp_[m.shown()];
+        return ((split ? k.split : k.unsplit).*field).value;
     }
 
     // No split beside this split: the memory each GPU holds, its weights written under it.
     void add_memory(Scene& s, double t, const Morph& m) const {
         const double alpha = memory_in_.at(t);
         if (alpha <= 0) return;
-        const double capacity = timeline_.states()[m.to].cluster.gpu.memory.value;
-        const std::string tp =
-            format_int(count_between(degree(m.from), degree(m.to), m.u), locale_);
+        const double capacity = timeline_.states()[m.shown()].cluster.gpu.memory.value;
+        const std::string tp = format_int(degree(m.shown()), locale_);
         add_card(s, m, unsplit_card_, "tp = " + format_count(1, locale_), capacity, false, alpha);
         add_card(s, m, split_card_, "tp = " + tp, capacity, true, alpha);
     }
@@ -310,7 +307,7 @@ class TensorParallelChapter final : public ChapterBase {
     void add_traffic(Scene& s, double t, const Morph& m) const {
         const double alpha = traffic_in_.at(t);
         if (alpha <= 0) return;
-        const double buffer = lerp(tp_[m.from].buffer.value, tp_[m.to].buffer.value, m.u);
+        const double buffer = tp_[m.shown()].buffer.value;
         TextColumn col(metrics_, kRightX, kTrafficTop);
         col.line(tr("All-reduces per layer"), Role::note, palette_.text)
             .line(tr("each one sums s·b·h activations: {bytes}",
@@ -345,15 +342,11 @@ class TensorParallelChapter final : public ChapterBase {
         if (alpha <= 0) return;
         const double bytes =
             figure_at(t, [](const engine::Report& r) { return r.comm.tp_per_gpu.value; });
-        const auto seconds = [&](engine::Seconds engine::TpLinkTimes::*f) {
-            return lerp((tp_[m.from].links.*f).value, (tp_[m.to].links.*f).value, m.u);
-        };
-        const double nv = seconds(&engine::TpLinkTimes::on_nvlink),
-                     net = seconds(&engine::TpLinkTimes::on_network);
+        const engine::TpLinkTimes& links = tp_[m.shown()].links;
+        const double nv = links.on_nvlink.value, net = links.on_network.value;
         const double longest = std::max({nv, net, 1e-12});
-        const engine::TpLinkTimes& links = tp_[m.to].links;
         TextColumn col(metrics_, kRightX, top);
-        col.line(tr("per GPU per step: {bytes}, which takes",
+        col.line(tr("tp traffic per GPU per step: {bytes}, which takes",
                     {{"bytes", format_bytes(bytes, locale_)}}),
                  Role::note, palette_.text)
             .gap(kBarGap)

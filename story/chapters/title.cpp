@@ -49,6 +49,7 @@ class TitleChapter final : public ChapterBase {
         add_chrome(s, palette_, metrics_, c);
         return s;
     }
+    std::vector<Stat> stats_at(double) const override { return {}; }  // a title card has none
 
   private:
     // The title, then the subtitle's lines.

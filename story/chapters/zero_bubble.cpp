@@ -85,20 +85,17 @@ class ZeroBubbleChapter final : public TimelineChapter {
         add_column_head(s, kIdleRight, tr("Idle share"), idle_alpha);
         add_column_head(s, kHeldRight, tr("Peak held"), held_alpha);
         add_column_head(s, kBytesRight, tr("Activations"), held_alpha);
-        const StageFigures &a = figures_[m.from], &b = figures_[m.to];
+        const StageFigures &a = figures_[m.from], &b = figures_[m.to], &shown = figures_[m.shown()];
         const int rows = int(std::max(a.idle.size(), b.idle.size()));
         for (int i = 0; i < rows; ++i) {
             const double row = PipelineTimeline::row_alpha(f, rows_in_, t, i);
             const double y = PipelineTimeline::row_at(f, i).cy();
-            const auto value = [&](const std::vector<double>& from, const std::vector<double>& to) {
-                return lerp(stage_value(from, i), stage_value(to, i), m.u);
-            };
-            add_cell(s, kIdleRight, y, format_percent(value(a.idle, b.idle), locale_),
+            add_cell(s, kIdleRight, y, format_percent(stage_value(shown.idle, i), locale_),
                      palette_.text, row * idle_alpha);
-            const int held = std::lround(value(a.held, b.held));
+            const int held = std::lround(stage_value(shown.held, i));
             add_cell(s, kHeldRight, y, format_int(held, locale_), palette_.activations,
                      row * held_alpha);
-            add_cell(s, kBytesRight, y, format_bytes(value(a.bytes, b.bytes), locale_),
+            add_cell(s, kBytesRight, y, format_bytes(stage_value(shown.bytes, i), locale_),
                      palette_.activations, row * held_alpha);
         }
     }

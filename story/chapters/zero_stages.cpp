@@ -133,21 +133,21 @@ class ZeroChapter final : public ChapterBase {
             const double enter = cards_in_.at(t, static_cast<int>(i));
             const bool in_from = i < from.size(), in_to = i < to.size();
             if (in_from && in_to && from[i] == to[i]) {
-                add_slot(s, row[i], from[i], stack, capacity, enter);
+                add_slot(s, t, row[i], from[i], stack, capacity, enter);
                 continue;
             }
             if (in_from)
-                add_slot(s, row[i], from[i], stack, capacity,
+                add_slot(s, t, row[i], from[i], stack, capacity,
                          enter * (1 - within(m.u, 0, kSwapFor)));
             if (in_to)
-                add_slot(s, row[i], to[i], stack, capacity,
+                add_slot(s, t, row[i], to[i], stack, capacity,
                          enter * within(m.u, kSwapInAt, kSwapFor));
         }
     }
 
     // One slot of the row: a card (the first one labels capacity and overflow), or the gap.
-    void add_slot(Scene& s, const Box& b, int rank, const std::vector<MemorySegment>& stack,
-                  double capacity, double alpha) const {
+    void add_slot(Scene& s, double t, const Box& b, int rank,
+                  const std::vector<MemorySegment>& stack, double capacity, double alpha) const {
         if (alpha <= 0) return;
         if (rank == kGapRank) {
             s.add(gap_mark(b, palette_.muted), alpha);
@@ -157,6 +157,8 @@ class ZeroChapter final : public ChapterBase {
         card.capacity_label = rank == 0;
         card.label_size = card_label_size(b.w);
         card.max_spill = kMaxSpill;
+        const engine::PerGpu& shown = report_at(t).per_gpu;  // the ghosts collapse; figures snap
+        card.over_label = shown.total.value - capacity;
         auto items = gpu_card(palette_, metrics_, locale_, card);
         add_items(s,
                   rank == 0 ? std::move(items)

@@ -37,12 +37,8 @@ double within(double u, double start, double length) {
 
 double leaving(const Morph& m) { return std::max(0.0, 1 - 2 * m.u); }
 double arriving(const Morph& m) { return std::max(0.0, 2 * m.u - 1); }
-int shown_state(const Morph& m) { return m.u < 0.5 ? m.from : m.to; }
+int shown_state(const Morph& m) { return m.shown(); }
 double swap_alpha(const Morph& m) { return m.from == m.to ? 1 : std::abs(2 * m.u - 1); }
-
-int count_between(int from, int to, double u) {
-    return static_cast<int>(std::lround(lerp(from, to, u)));
-}
 
 void add_items(Scene& s, std::vector<Item> items, double alpha) {
     if (alpha <= 0) return;

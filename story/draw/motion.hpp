@@ -1,9 +1,10 @@
 // Animations as values evaluated at t (STYLE.md "Motion"): fades, staggered entrances,
-// half-morphs between two parameter states, and numbers counting between the engine's
-// endpoints. Nothing accumulates: each value is a pure function of t (or of a Morph).
+// half-morphs between two parameter states, and what a frame says at a morph (the shown state's
+// figures). Nothing accumulates: each value is a pure function of t (or of a Morph).
 #pragma once
 #include <climits>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "story/draw/box.hpp"
@@ -52,14 +53,22 @@ double arriving(const Morph& m);  // 2u - 1, from 0 at halfway; 1 when nothing m
 int shown_state(const Morph& m);
 double swap_alpha(const Morph& m);
 
-// A per-state value at a morph: the values of the states it runs between, interpolated (doubles
-// count, boxes slide). The endpoints are the engine's, never guessed.
+// What a frame says at a morph (a figure, a setting, a word): the shown state's (Morph::shown),
+// never a blend of the two, so every number on screen is the engine's for a configuration the
+// film passes through. Geometry (boxes, points) slides instead.
+template <class T>
+const T& shown_of(const Morph& m, const T& from, const T& to) {
+    return m.shown() == m.from ? from : to;
+}
+// A per-state value at a morph: a number (a figure, a count) is the shown state's; a box or a
+// point slides between the two. The endpoints are the engine's, never guessed.
 template <class T>
 T morphed(const Morph& m, const std::vector<T>& per_state) {
-    return lerp(per_state[m.from], per_state[m.to], m.u);
+    if constexpr (std::is_arithmetic_v<T>)
+        return per_state[m.shown()];
+    else
+        return lerp(per_state[m.from], per_state[m.to], m.u);
 }
-// A whole number counting from one state's to the next's: 8, 9, …, 16 (rounded).
-int count_between(int from, int to, double u);
 
 // Adds items with their opacity multiplied by alpha clamped to [0, 1]; nothing when alpha <= 0.
 // The one rule for drawing a group of items faded.

@@ -140,17 +140,38 @@ void add_title(Scene& s, const Palette& p, const TextMetrics& m, const Chrome& c
           c.alpha);
 }
 
+// Each stat's share of the panel's width: as wide as its widest line (label, value at full
+// size, detail), so a long detail ("tp + dp + pp · 256 ms") takes room from a short "0%" rather
+// than running into its neighbour.
+std::vector<double> stat_cells(const TextMetrics& m, const Chrome& c, double width) {
+    const TextStyle label{frame::kLabelSize, Weight::medium, false, c.lang};
+    const TextStyle value{frame::kBodySize + 6, Weight::semibold, true, c.lang};
+    const TextStyle detail{24, Weight::regular, true, c.lang};
+    std::vector<double> wants;
+    for (const Stat& st : c.stats)
+        wants.push_back(
+            std::max({m.measure(st.label, label).advance, m.measure(st.value, value).advance,
+                      m.measure(st.detail, detail).advance}) +
+            40);
+    double total = 0;
+    for (double w : wants) total += w;
+    for (double& w : wants) w *= width / total;
+    return wants;
+}
+
 void add_stat_panel(Scene& s, const Palette& p, const TextMetrics& m, const Chrome& c) {
     const double top = frame::kTop - 16, height = 124, width = frame::kRight - kStatPanelLeft;
     s.add(Rect{kStatPanelLeft, top, width, height, 12, p.panel, p.grid, 2}, c.alpha);
-    const double cell = width / static_cast<double>(c.stats.size());
+    const std::vector<double> cells = stat_cells(m, c, width);
     const TextStyle label{frame::kLabelSize, Weight::medium, false, c.lang};
     // A detail line moves every label and value up (they stay in one row) rather than growing
     // the panel into the picture below it.
     const bool detailed = std::any_of(c.stats.begin(), c.stats.end(),
                                       [](const Stat& st) { return !st.detail.empty(); });
+    double right = kStatPanelLeft - 24;
     for (std::size_t i = 0; i < c.stats.size(); ++i) {
-        const double right = kStatPanelLeft + cell * static_cast<double>(i + 1) - 24;
+        const double cell = cells[i];
+        right += cell;
         TextStyle value{frame::kBodySize + 6, Weight::semibold, true, c.lang};
         value.size = fit_size(m, c.stats[i].value, value, cell - 40);
         s.add(

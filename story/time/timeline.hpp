@@ -13,9 +13,12 @@
 namespace story {
 
 // Where the parameter morph stands at time t: from states()[from] to states()[to], u in [0, 1].
+// Geometry may ease with u; what the frame says (its figures, its settings) is one state's,
+// never a blend: the old state's until halfway, the new one's from then (shown()).
 struct Morph {
     int from = 0, to = 0;
     double u = 1;
+    int shown() const { return u < 0.5 ? from : to; }
 };
 
 // The configurations a chapter shows: spec.config, then after each `set:` beat in turn (the
@@ -30,6 +33,8 @@ class Timeline {
 
     const std::vector<engine::Config>& states() const { return states_; }
     Morph morph_at(double t, Ease e = Ease::in_out_cubic) const;
+    // The configuration on screen at t: the state whose figures the frame shows (Morph::shown).
+    const engine::Config& state_at(double t) const { return states_[morph_at(t).shown()]; }
     // Time the k-th state starts appearing (0 for the base state).
     double state_start(int k) const { return starts_[k]; }
     double state_over(int k) const { return overs_[k]; }  // its morph's length (0 for the base)

@@ -53,8 +53,7 @@ int figure_frame(const ChapterSpec& spec, int frames, int fps) {
 }
 
 engine::Config config_at(const ChapterSpec& spec, double t, int fps) {
-    const Timeline timeline(spec, fps);
-    return timeline.states()[timeline.morph_at(t).to];
+    return Timeline(spec, fps).state_at(t);
 }
 
 std::string words_at(const ChapterSpec& spec, double t, int fps) {

@@ -14,8 +14,8 @@ namespace story {
 // (end: the last frame), else at the end of the exploring beat's morph, else the last frame.
 int figure_frame(const ChapterSpec& spec, int frames, int fps);
 
-// The configuration on screen at t (a frame's time at fps): every `set:` begun by then, applied
-// in full.
+// The configuration on screen at t (a frame's time at fps): every `set:` past the halfway of its
+// morph by then, applied in full (Timeline::state_at), as the frame's figures show it.
 engine::Config config_at(const ChapterSpec& spec, double t, int fps);
 
 // The words of the caption on the frame on screen at t (story/time/cue.hpp), or of the last one

@@ -43,12 +43,6 @@ Rack rack_for(int rows) {
             true};
 }
 
-int containing(const std::vector<Box>& boxes, Point p) {
-    for (std::size_t j = 0; j < boxes.size(); ++j)
-        if (boxes[j].contains(p)) return static_cast<int>(j);
-    return -1;
-}
-
 }  // namespace
 
 RackGeometry::RackGeometry(int gpus, int per_node)
@@ -144,28 +138,6 @@ std::vector<Lane> RackGeometry::lanes(const std::vector<Box>& focus) const {
         const double length = std::min(piece.right() - kTpInset, bus_right(node)) - left;
         if (length > 0) out.push_back({{left, bus_y(node)}, length});
     }
-    return out;
-}
-
-std::vector<std::pair<Box, double>> morph_outlines(const std::vector<Box>& from,
-                                                   const std::vector<Box>& to, double u) {
-    std::vector<std::pair<Box, double>> out;
-    if (u >= 1 || from.empty()) {
-        for (const Box& box : to) out.push_back({box, 1});
-        return out;
-    }
-    std::vector<bool> reached(to.size(), false);
-    for (const Box& a : from) {
-        const int j = containing(to, {a.x + 20, a.cy()});
-        if (j < 0) {
-            out.push_back({a, 1 - u});
-            continue;
-        }
-        out.push_back({lerp(a, to[j], u), reached[j] ? 1 - u : 1});
-        reached[j] = true;
-    }
-    for (std::size_t j = 0; j < to.size(); ++j)
-        if (!reached[j]) out.push_back({to[j], u});
     return out;
 }
 

@@ -86,11 +86,4 @@ class RackGeometry {
     double nvlink_width_ = 0, chunk_size_ = 0;
 };
 
-// Outlines morphing from an old slicing `from` to a new one `to` at u in [0, 1], each with its
-// strength: an old outline slides into the new one holding its first card (the first to arrive
-// stays, the rest fade), one that lands in none fades out, and new outlines that nothing slides
-// into fade in where they are.
-std::vector<std::pair<Box, double>> morph_outlines(const std::vector<Box>& from,
-                                                   const std::vector<Box>& to, double u);
-
 }  // namespace story

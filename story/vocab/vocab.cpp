@@ -71,10 +71,13 @@ std::vector<Item> gpu_card(const Palette& p, const TextMetrics& m, const Locale&
                      {c.x + kPad, c.y - h, c.w - 2 * kPad, h}, true);
         // Centred over the card, kept inside the safe area where the label is wider than it.
         const TextStyle lab{c.label_size, Weight::semibold, true};
-        const std::string label = over_by(l, over);
-        const double half = m.measure(label, lab).advance / 2;
-        const double x = std::clamp(c.x + c.w / 2, frame::kLeft + half, frame::kRight - half);
-        out.push_back({Text{x, c.y - h - 12, label, lab, p.highlight, Align::center}});
+        const double named = c.over_label.value_or(over);
+        if (named > 0) {
+            const std::string label = over_by(l, named);
+            const double half = m.measure(label, lab).advance / 2;
+            const double x = std::clamp(c.x + c.w / 2, frame::kLeft + half, frame::kRight - half);
+            out.push_back({Text{x, c.y - h - 12, label, lab, p.highlight, Align::center}});
+        }
     }
     return out;
 }

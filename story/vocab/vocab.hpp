@@ -2,6 +2,7 @@
 // capacity line, overflow spilling above the card in its layers' colours, hatched, with "over by
 // X GB" in the highlight colour, drawn the same way in every chapter.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct CardSpec {
     bool show_overflow = true;         // spill above the card, labelled "over by 32 GB"
     double label_size = 26;
     double max_spill = 0.45;  // tallest overflow drawn, as a fraction of the card height
+    // The bytes the overflow's label names, where the stack is drawn mid-morph (a collapsing
+    // ghost) and the label must stay the shown state's figure; nullopt: the stack's own.
+    std::optional<double> over_label;
 };
 
 // Drawn in absolute coordinates, figures in the locale's numbers; returns the items to add.

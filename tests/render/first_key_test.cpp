@@ -117,6 +117,7 @@ class Edited final : public story::Chapter {
         s.add(story::Rect{10, 10, 40, 40, 0, story::hex(0xE69F00)});
         return s;
     }
+    std::vector<story::Stat> stats_at(double t) const override { return chapter_->stats_at(t); }
 
   private:
     std::unique_ptr<story::Chapter> chapter_;

@@ -79,12 +79,10 @@ TEST_CASE("bytes_per_parameter shows the engine's figures before and after set b
     CHECK(beside(end, "Weights") == format_bytes_per_param(1));  // fp8 weights
     CHECK(stat(end, "Model states") == Lines{format_bytes(r8.model_states.value)});
 
-    // While a set: morphs, the numbers count between the two engine values.
+    // While a set: morphs, the figure is one state's, never a blend of the two.
     const Lines mid = stat(chapter->scene_at(15.5), "Model states");
-    REQUIRE(mid.size() == 1);
-    CHECK(mid.front().ends_with(std::string(kThinSpace) + "GB"));
-    CHECK(mid != Lines{format_bytes(r7.model_states.value)});
-    CHECK(mid != Lines{format_bytes(r70.model_states.value)});
+    CHECK((mid == Lines{format_bytes(r7.model_states.value)} ||
+           mid == Lines{format_bytes(r70.model_states.value)}));
 }
 
 TEST_CASE("format: 3 significant figures, thousands separators, thin-spaced units", "[format]") {

@@ -93,11 +93,10 @@ TEST_CASE("context_parallel reads out the engine's work per GPU, activations and
     CHECK(foot(at10, kMask) == Lines{"131,072 tokens in 8 chunks of 16,384"});
     CHECK(on_screen::count(at10, "GPU 0") == 3);  // two query rows and its card
 
-    // Halfway through the split's morph the bars count between the engine's endpoints.
+    // Halfway through the split's morph the bars slide, but each count is one state's.
     const Lines mid = blocks(chapter->scene_at(14.75));
     REQUIRE(mid.size() == 4);
-    CHECK(mid[0] != "2 blocks");
-    CHECK(mid[0] != "8 blocks");
+    CHECK((mid[0] == "2 blocks" || mid[0] == "8 blocks"));
 
     // Balanced: every GPU the same work; the bytes and memory do not move with the split.
     c.layout.cp_split = engine::CpSplit::balanced;

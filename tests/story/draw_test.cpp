@@ -118,8 +118,11 @@ TEST_CASE("fades, staggers and half-morphs are values of t", "[draw]") {
     CHECK(shown_state(early) == 0);
     CHECK(shown_state(late) == 1);
     CHECK(swap_alpha(still) == 1);
-    CHECK(morphed(late, std::vector<double>{8, 16}) == Approx(14));
-    CHECK(count_between(8, 16, 0.5) == 12);
+    // A number is one state's, never a blend (no 12 between 8 and 16); a box slides.
+    CHECK(morphed(early, std::vector<double>{8, 16}) == 8);
+    CHECK(morphed(late, std::vector<double>{8, 16}) == 16);
+    CHECK(shown_of(late, 2, 4) == 4);
+    CHECK(morphed(late, std::vector<Box>{{0, 0, 8, 8}, {0, 0, 16, 16}}).w == Approx(14));
     CHECK(within(0.75, 0.5, 0.5) == Approx(0.5));
 }
 

@@ -71,7 +71,7 @@ TEST_CASE("interconnect shows the engine's traffic on each link", "[chapters][in
     const engine::Report r = engine::analyze(before);
     CHECK(stat(s, "Per card") == Lines{format_bytes(r.per_gpu.total.value)});
     CHECK(stat(s, "Comm / step") ==
-          Lines{format_bytes(r.comm.sent_per_gpu().value), format_time(r.comm.total().value)});
+          Lines{format_bytes(r.comm.sent_per_gpu().value), comm_detail(r.comm, Locale("en"))});
     CHECK(stat(s, "Bubble") == Lines{"11.1%"});  // (2-1)/(8+2-1)
 
     // Published by hand: a pipeline boundary carries s x b x h x 2 B forward and back for each
@@ -103,12 +103,10 @@ TEST_CASE("interconnect: a set: of tp/pp moves the pipeline onto the network",
     CHECK(row_beside(end, "Data parallel") == Lines{"—", "—", "—"});
     CHECK(chapter_test::stroked(end, palette(ThemeName::dark).highlight) == 2);
 
-    // Mid-morph the numbers count between the two engine values.
+    // Mid-morph the numbers are one state's, never a blend of the two.
     const engine::LinkTimings b = engine::link_timings(timeline.states()[0]);
     const std::string mid = cell(chapter->scene_at(20), "Tensor parallel", "bytes");
-    CHECK(mid.ends_with(ts + "GB"));
-    CHECK(mid != format_bytes(b.tp.bytes.value));
-    CHECK(mid != format_bytes(l.tp.bytes.value));
+    CHECK((mid == format_bytes(b.tp.bytes.value) || mid == format_bytes(l.tp.bytes.value)));
 }
 
 TEST_CASE("interconnect names a network that is no InfiniBand port a GPU generically",

@@ -100,12 +100,9 @@ TEST_CASE("pipeline_bubble: 1F1B holds p - s micro-batches, more micro-batches s
           Lines{measured(schedule_of(timeline.states()[2]))});  // 3/19
     CHECK(stat(at21, "Bubble") == Lines{"15.8%"});
 
-    // While micro_batches morphs, the percentage counts between the engine's two values.
+    // While micro_batches morphs, the percentage is one state's, never a blend of the two.
     const Lines mid = stat(chapter->scene_at(17), "Bubble");
-    REQUIRE(mid.size() == 1);
-    CHECK(mid.front().ends_with("%"));
-    CHECK(mid != Lines{"27.3%"});
-    CHECK(mid != Lines{"15.8%"});
+    CHECK((mid == Lines{"27.3%"} || mid == Lines{"15.8%"}));
 }
 
 TEST_CASE("pipeline_bubble: the interleaved schedule and its smaller bubble",

@@ -68,6 +68,7 @@ class Drifting final : public Chapter {
         s.add(Rect{t + static_cast<double>(calls_++), 0, 10, 10});
         return s;
     }
+    std::vector<Stat> stats_at(double) const override { return {}; }
 
   private:
     mutable int calls_ = 0;

@@ -194,10 +194,10 @@ TEST_CASE("zero_bubble: the Ws slide from 1F1B into ZB-H1's bubble", "[chapters]
         }
     CHECK(on_screen::count(chapter->scene_at(9), "8") > 0);  // at rest, before the morph
     CHECK(on_screen::count(s, "8") == 0);
+    // The slots slide; the bubble is one state's, never a blend.
     const Lines bubble = stat(s, "Bubble");
-    REQUIRE(bubble.size() == 1);
-    CHECK(bubble != Lines{"27.3%"});
-    CHECK(bubble != Lines{format_percent(engine::analyze(timeline.states()[1]).bubble_fraction)});
+    CHECK((bubble == Lines{"27.3%"} ||
+           bubble == Lines{format_percent(engine::analyze(timeline.states()[1]).bubble_fraction)}));
 }
 
 TEST_CASE("zero_bubble refuses what it cannot draw", "[chapters][zero_bubble]") {

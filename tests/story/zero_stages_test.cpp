@@ -53,7 +53,7 @@ TEST_CASE("zero_stages steps through the stages with the engine's figures", "[ch
         CHECK(cell(s, kStage[z], "vs plain DP") == ratio);
         CHECK(stat(s, "Per card") == Lines{format_bytes(r.per_gpu.total.value)});
         CHECK(stat(s, "Comm / step") ==
-              Lines{format_bytes(r.comm.dp_per_gpu.value), format_time(r.comm.dp_time.value)});
+              Lines{format_bytes(r.comm.dp_per_gpu.value), comm_detail(r.comm, Locale("en"))});
         CHECK(cards(s) ==
               Lines{"GPU 0", "GPU 1", "GPU 2", "GPU 3", "GPU 4", "GPU 5", "GPU 6", "GPU 7"});
     }

@@ -1,0 +1,229 @@
+// The film tells the truth at every frame (issue 33): every stat panel of every chapter of the
+// shipped storyboards, at each beat and through each `set:` morph, holds the engine's figures
+// for the configuration on screen then (config_at, as `numbers --at` and the studio read it);
+// and while a `set:` morphs, every number a frame shows is one a state of the chapter shows at
+// rest (no "tp = 3" between tp 2 and tp 4, no bubble formula whose terms give another figure).
+#include <cctype>
+#include <filesystem>
+#include <set>
+#include <sstream>
+
+#include "chapter_fixture.hpp"
+#include "engine/memory.hpp"
+#include "engine/report.hpp"
+#include "engine/strategies.hpp"
+#include "on_screen.hpp"
+#include "story/chapter/chapter.hpp"
+#include "story/text/format.hpp"
+#include "story/uses/explore.hpp"
+#include "tests/catch.hpp"
+
+using namespace story;
+namespace fs = std::filesystem;
+
+namespace {
+
+const Locale kEnglish("en");
+
+struct Board {
+    std::string file;
+    Storyboard storyboard;
+};
+
+// storyboards/*.yaml, the films the project ships.
+std::vector<Board> shipped() {
+    std::vector<fs::path> paths;
+    for (const auto& e : fs::directory_iterator(fs::path(SHARDREEL_SOURCE_DIR) / "storyboards"))
+        if (e.path().extension() == ".yaml") paths.push_back(e.path());
+    std::sort(paths.begin(), paths.end());
+    std::vector<Board> out;
+    for (const fs::path& p : paths)
+        out.push_back({p.filename().string(), chapter_test::load_file(p.string())});
+    return out;
+}
+
+// The groups whose bytes a step sends ("dp", "tp", ...), as a set.
+std::set<std::string> senders(const engine::CommPerStep& c) {
+    std::set<std::string> out;
+    if (c.dp_per_gpu.value > 0) out.insert("dp");
+    if (c.tp_per_gpu.value > 0) out.insert("tp");
+    if (c.pp_per_gpu.value > 0) out.insert("pp");
+    if (c.ep_per_gpu.value > 0) out.insert("ep");
+    if (c.cp_per_gpu.value > 0) out.insert("cp");
+    return out;
+}
+
+// The traffic a "Comm / step" detail names ("tp + dp · 122 ms" names tp and dp), and its time.
+std::pair<std::set<std::string>, std::string> named_traffic(const std::string& detail) {
+    const std::string dot = " · ";
+    const auto at = detail.find(dot);
+    if (at == std::string::npos) return {{}, detail};
+    std::set<std::string> names;
+    std::istringstream in(detail.substr(0, at));
+    for (std::string word; in >> word;)
+        if (word != "+") names.insert(word);
+    return {names, detail.substr(at + dot.size())};
+}
+
+// The panel of one report, as the engine gives it: per card, the traffic sent and its time,
+// the bubble.
+void check_panel(const std::vector<Stat>& stats, const engine::Report& r, const char* card) {
+    REQUIRE(stats.size() == 3);
+    CHECK(stats[0].label == card);
+    CHECK(stats[1].label == "Comm / step");
+    CHECK(stats[1].value == format_bytes(r.comm.sent_per_gpu().value, kEnglish));
+    const auto [names, time] = named_traffic(stats[1].detail);
+    CHECK(names == senders(r.comm));
+    CHECK(time == format_time(r.comm.total().value, kEnglish));
+    CHECK(stats[2].label == "Bubble");
+    CHECK(stats[2].value == format_percent(r.bubble_fraction, kEnglish));
+}
+
+// What the chapter's stat panel must hold when `c` is on screen, by kind.
+void check_stats(const ChapterSpec& spec, const std::vector<Stat>& stats, engine::Config c) {
+    const KindInfo* kind = find_kind(spec.kind);
+    REQUIRE(kind);
+    if (spec.kind == "title") {
+        CHECK(stats.empty());
+    } else if (spec.kind == "bytes_per_parameter") {
+        // The whole model's state, not a card's: named so.
+        REQUIRE(stats.size() == 3);
+        CHECK(stats[0].label == "Model states");
+        CHECK(stats[0].value == format_bytes(engine::analyze(c).model_states.value, kEnglish));
+    } else if (spec.kind == "context_parallel") {
+        const engine::Report r = engine::analyze(c);
+        REQUIRE(stats.size() == 3);
+        CHECK(stats[0].value == format_bytes(r.per_gpu.total.value, kEnglish));
+        CHECK(stats[1].value == format_bytes(r.per_gpu.activations.value, kEnglish));
+        CHECK(stats[2].value == format_bytes(r.comm.cp_per_gpu.value, kEnglish));
+        CHECK(stats[2].detail == format_time(r.comm.cp_time.value, kEnglish));
+    } else if (spec.kind == "step_memory") {
+        // The chart's three levels: the figure on paper, the expected peak, the card.
+        const engine::PerGpu g = engine::per_gpu_memory(c);
+        REQUIRE(stats.size() == 3);
+        CHECK(stats[0].label == "On paper");
+        CHECK(stats[0].value == format_bytes(g.total.value, kEnglish));
+        CHECK(stats[1].label == "Expected peak");
+        CHECK(stats[1].value == format_bytes(g.expected.total.value, kEnglish));
+        CHECK(stats[2].label == "Capacity");
+        CHECK(stats[2].value == format_bytes(g.capacity.value, kEnglish));
+    } else if (spec.kind == "fsdp_gather") {
+        // The film is FSDP's, ZeRO-3 (as the page's and studio's figures of it); the card's
+        // total names the activations its gauge leaves out.
+        const engine::Report r = engine::analyze(kind->facts.shown(c));
+        CHECK(r.layout.zero == 3);
+        check_panel(stats, r, "Per card");
+        CHECK(stats[0].value == format_bytes(r.per_gpu.total.value, kEnglish));
+        CHECK(stats[0].detail == "with activations");
+        CHECK(r.per_gpu.activations.value > 0);
+    } else if (spec.kind == "plan") {
+        const engine::Report r = engine::analyze(kind->facts.shown(c));
+        check_panel(stats, r, "Expected peak");
+        CHECK(stats[0].value == format_bytes(r.per_gpu.expected.total.value, kEnglish));
+    } else if (spec.kind == "summary") {
+        // The last row's, 3D parallelism.
+        const engine::Report r = engine::analyze(engine::strategy_configs(c).back().config);
+        check_panel(stats, r, "Per card");
+        CHECK(stats[0].value == format_bytes(r.per_gpu.total.value, kEnglish));
+    } else {
+        const engine::Report r = engine::analyze(c);
+        check_panel(stats, r, "Per card");
+        CHECK(stats[0].value == format_bytes(r.per_gpu.total.value, kEnglish));
+    }
+}
+
+// Times inside the k-th state's morph, from just after its start to just before its end.
+std::vector<double> through_morph(const Timeline& timeline, int k) {
+    std::vector<double> out;
+    for (int i = 1; i < 10; ++i)
+        out.push_back(timeline.state_start(k) + timeline.state_over(k) * i / 10);
+    return out;
+}
+
+// The fully visible texts of a scene that hold a digit: its figures.
+std::set<std::string> figures(const Scene& s) {
+    std::set<std::string> out;
+    for (const on_screen::Shown& text : on_screen::shown(s))
+        if (std::any_of(text.text.begin(), text.text.end(),
+                        [](unsigned char ch) { return std::isdigit(ch); }))
+            out.insert(text.text);
+    // The plan chapter's count of layouts considered counts up as its search replays, which a
+    // `set:` restarts on its own beat: a figure of the search in progress, not of a blend.
+    if (on_screen::count(s, "Layouts considered") == 1)
+        out.erase(on_screen::beside(s, "Layouts considered"));
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "every stat of every beat of the shipped films is the engine's figure for the state on screen",
+    "[truth]") {
+    for (const Board& board : shipped())
+        for (const ChapterSpec& spec : board.storyboard.chapters) {
+            const int fps = board.storyboard.video.fps;
+            const auto chapter = make_chapter(spec, board.storyboard.video, chapter_test::kMetrics);
+            const Timeline timeline(spec, fps);
+            std::vector<double> times;
+            for (std::size_t i = 0; i < spec.beats.size(); ++i) {
+                times.push_back(spec.beats[i].at);
+                times.push_back(timeline.seconds(timeline.rest_frame(i)));
+            }
+            for (int k = 1; k < static_cast<int>(timeline.states().size()); ++k)
+                for (double t : through_morph(timeline, k)) times.push_back(t);
+            for (double t : times) {
+                INFO(board.file << ": " << spec.id << " (" << spec.kind << ") at " << t << " s");
+                check_stats(spec, chapter->stats_at(t), config_at(spec, t, fps));
+            }
+        }
+}
+
+TEST_CASE("the stat panel a frame draws is stats_at's", "[truth]") {
+    const Board board = shipped().front();
+    for (const ChapterSpec& spec : board.storyboard.chapters) {
+        const auto chapter = make_chapter(spec, board.storyboard.video, chapter_test::kMetrics);
+        const double t = spec.duration / 2;
+        INFO(spec.id << " at " << t << " s");
+        for (const Stat& stat : chapter->stats_at(t)) {
+            std::vector<std::string> shown{stat.value};
+            if (!stat.detail.empty()) shown.push_back(stat.detail);
+            on_screen::Lines column = on_screen::stat(chapter->scene_at(t), stat.label);
+            column.resize(std::min(column.size(), shown.size()));  // texts under the panel
+            CHECK(column == shown);
+        }
+    }
+}
+
+TEST_CASE("while a set: morphs, every figure on screen is one a state of the chapter shows",
+          "[truth]") {
+    int morphs = 0;
+    for (const Board& board : shipped())
+        for (const ChapterSpec& spec : board.storyboard.chapters) {
+            const Video& video = board.storyboard.video;
+            const auto chapter = make_chapter(spec, video, chapter_test::kMetrics);
+            const Timeline timeline(spec, video.fps);
+            int k = 0;
+            for (std::size_t beat = 0; beat < spec.beats.size(); ++beat) {
+                if (spec.beats[beat].set.empty()) continue;
+                ++k, ++morphs;
+                // The same chapter where this `set:` never happens, and where it is instant: at
+                // any moment of the morph, each draws what one of its two states shows then.
+                ChapterSpec before = spec, after = spec;
+                before.beats[beat].set.clear();
+                after.beats[beat].over = 0;
+                const auto old_state = make_chapter(before, video, chapter_test::kMetrics);
+                const auto new_state = make_chapter(after, video, chapter_test::kMetrics);
+                for (double t : through_morph(timeline, k)) {
+                    INFO(board.file << ": " << spec.id << " (" << spec.kind << ") at " << t
+                                    << " s, state " << k);
+                    std::set<std::string> known = figures(old_state->scene_at(t));
+                    known.merge(figures(new_state->scene_at(t)));
+                    for (const std::string& figure : figures(chapter->scene_at(t))) {
+                        INFO("shows " << figure);
+                        CHECK(known.count(figure) == 1);
+                    }
+                }
+            }
+        }
+    CHECK(morphs >= 20);  // both films' morphs took part
+}
