@@ -312,14 +312,21 @@ class BytesChapter final : public ChapterBase {
         return f(grid_report(t));
     }
 
+    // A kept card whose row changes would cross its neighbours on the way: it fades out where
+    // it was over the first half of the slide and in where it goes over the second.
+    static bool changes_row(int i, int n_from, int n_to) {
+        return i < n_from && i < n_to && slot(n_from, i).y != slot(n_to, i).y;
+    }
     static Box grid_slot(int i, int n_from, int n_to, double u) {
-        if (i < n_from && i < n_to)
-            return lerp(slot(n_from, i), slot(n_to, i), slide_u(n_from, n_to, u));
+        const double su = slide_u(n_from, n_to, u);
+        if (changes_row(i, n_from, n_to)) return su < 0.5 ? slot(n_from, i) : slot(n_to, i);
+        if (i < n_from && i < n_to) return lerp(slot(n_from, i), slot(n_to, i), su);
         return i < n_to ? slot(n_to, i) : slot(n_from, i);
     }
 
     static double grid_alpha(int i, int n_from, int n_to, double u) {
         const double share = count_share(n_from, n_to, u);
+        if (changes_row(i, n_from, n_to)) return std::abs(1 - 2 * slide_u(n_from, n_to, u));
         if (i >= n_to) return 1 - share;
         if (i >= n_from) return std::clamp(share * (n_to - n_from + 2) - (i - n_from), 0.0, 1.0);
         return 1;

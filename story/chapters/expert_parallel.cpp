@@ -173,16 +173,17 @@ class ExpertChapter final : public ChapterBase {
         return expert_box(card, n, x - first);
     }
 
-    // An expert a card keeps slides to its new place (the grid changes with experts / ep); one it
-    // gives up fades out over the first half of the morph, one it takes on fades in over the
-    // second.
+    // The old grid fades out over the first half of the morph and the new one in over the
+    // second (the grid changes with experts / ep): an expert a card keeps reappears in its new
+    // place rather than sliding through its neighbours as the grid resizes; one that stays put
+    // stays drawn.
     void add_experts(Scene& s, const Box& card, int gpu, const Morph& m, double alpha) const {
         const bool same_model = experts_[m.from] == experts_[m.to];
         const bool whole = per_card(shown_state(m)) == 1;  // one expert: named in full
         for (int x = 0; x < std::max(experts_[m.from], experts_[m.to]); ++x) {
             const auto a = held_box(card, gpu, x, m.from), b = held_box(card, gpu, x, m.to);
-            if (a && b && same_model) {
-                add_expert(s, lerp(*a, *b, m.u), x, whole, alpha);
+            if (a && b && same_model && *a == *b) {
+                add_expert(s, *a, x, whole, alpha);
                 continue;
             }
             if (a) add_expert(s, *a, x, per_card(m.from) == 1, alpha * leaving(m));

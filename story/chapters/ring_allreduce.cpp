@@ -371,7 +371,11 @@ class RingChapter final : public ChapterBase {
                      {{"bandwidth", format_bandwidth(value_at(t, bandwidth_), locale_)},
                       {"time", format_time(secs, locale_)}}),
                   tabular(style_of(Role::body)), palette_.text);
-        readout.add_to(s, readout_in_.at(t));
+        // While the ring resizes its cards slide under the readout: it fades out and back in,
+        // changing to the new state's figures where it is gone (Morph::shown's halfway).
+        const double resizing =
+            gpus_[m.from] == gpus_[m.to] ? 1 : 1 - within(m.u, 0, 0.1) + within(m.u, 0.9, 0.1);
+        readout.add_to(s, readout_in_.at(t) * resizing);
     }
 
     const Stagger cards_in_;
