@@ -65,6 +65,10 @@ fresh_root() {
   mkdir -p "$root"
   tar -C "$root" -xf "$work/$release-base.tar"
   cp /etc/resolv.conf "$root/etc/resolv.conf"
+  # A network that inspects TLS (a company's or a sandbox's egress proxy) signs with its own CA:
+  # the host's bundle goes in beside Debian's, for node (npm ci) as extra CAs. On a machine with
+  # a plain network it adds nothing Debian's own bundle lacks.
+  [ -f /etc/ssl/certs/ca-certificates.crt ] && cp /etc/ssl/certs/ca-certificates.crt "$root/host-ca.crt"
   mkdir -p "$work/debs" "$root/var/cache/apt/archives"
 }
 mount_all() {
@@ -81,7 +85,7 @@ clone() {
 # in_root COMMAND: as root in the root's fresh login environment, in the clone.
 in_root() {
   chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    LANG=C.UTF-8 TERM=dumb /bin/bash -c "cd $src && $1"
+    LANG=C.UTF-8 TERM=dumb NODE_EXTRA_CA_CERTS=/host-ca.crt /bin/bash -c "cd $src && $1"
 }
 
 mkdir -p "$work/logs"
