@@ -80,8 +80,18 @@ std::vector<MemorySegment> ChapterBase::memory_at(double t) const {
              palette_.activations}};
 }
 
+Stat ChapterBase::per_card(const engine::Report& r) const {
+    Stat card{tr("Per card"), format_bytes(r.per_gpu.total.value, locale_)};
+    const double over = r.per_gpu.total.value - r.per_gpu.capacity.value;
+    if (over > 0) {
+        card.detail = over_by(locale_, over);
+        card.alert = true;
+    }
+    return card;
+}
+
 std::vector<Stat> ChapterBase::stat_panel(const engine::Report& r) const {
-    return {{tr("Per card"), format_bytes(r.per_gpu.total.value, locale_)},
+    return {per_card(r),
             {tr("Comm / step"), format_bytes(r.comm.sent_per_gpu().value, locale_),
              comm_detail(r.comm, locale_)},
             {tr("Bubble"), format_percent(r.bubble_fraction, locale_)}};

@@ -59,9 +59,13 @@ class ChapterBase : public Chapter {
     // The key to a memory stack: weights, gradients, optimizer state and activations in their
     // colours.
     std::vector<LegendEntry> memory_legend() const;
-    // The stat panel most chapters show, of one report: "Per card" (the most loaded GPU's
-    // total), "Comm / step" (the bytes each GPU sends; beneath, which traffic they are, largest
-    // first, and their time on the links: "tp + dp · 122 ms"), "Bubble".
+    // "Per card" and the most loaded card's memory, with "over by X GB" under it (in the
+    // highlight colour) where that passes the card's capacity: a chapter that draws no card
+    // still says so.
+    Stat per_card(const engine::Report& r) const;
+    // The stat panel most chapters show, of one report: "Per card" (per_card), "Comm / step"
+    // (the bytes each GPU sends; beneath, which traffic they are, largest first, and their time
+    // on the links: "tp + dp · 122 ms"), "Bubble".
     std::vector<Stat> stat_panel(const engine::Report& r) const;
     // The shared frame (title, stat panel of stats_at, caption) over the scene at t.
     void add_frame(Scene& s, double t) const;

@@ -81,7 +81,7 @@ class ContextChapter final : public ChapterBase {
     // traffic of context parallelism, all the engine's.
     std::vector<Stat> stats_at(double t) const override {
         const engine::Report& r = report_at(t);
-        return {{tr("Per card"), format_bytes(r.per_gpu.total.value, locale_)},
+        return {per_card(r),
                 {tr("Activations"), format_bytes(r.per_gpu.activations.value, locale_)},
                 {tr("K, V / step"), format_bytes(r.comm.cp_per_gpu.value, locale_),
                  format_time(r.comm.cp_time.value, locale_)}};

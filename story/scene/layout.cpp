@@ -183,7 +183,9 @@ void add_stat_panel(Scene& s, const Palette& p, const TextMetrics& m, const Chro
         if (c.stats[i].detail.empty()) continue;
         TextStyle detail{24, Weight::regular, true, c.lang};
         detail.size = fit_size(m, c.stats[i].detail, detail, cell - 40);
-        s.add(Text{right, top + 110, c.stats[i].detail, detail, p.muted, Align::right}, c.alpha);
+        s.add(Text{right, top + 110, c.stats[i].detail, detail,
+                   c.stats[i].alert ? p.highlight : p.muted, Align::right},
+              c.alpha);
     }
 }
 

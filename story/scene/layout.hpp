@@ -38,6 +38,7 @@ double fit_size(const TextMetrics& m, const std::string& text, TextStyle style, 
 struct Stat {
     std::string label, value;
     std::string detail = {};  // a smaller line under the value (the time a transfer takes)
+    bool alert = false;       // the detail in the highlight colour ("over by 50.3 GB")
 };
 
 // What the shared frame shows at one instant.

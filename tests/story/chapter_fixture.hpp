@@ -5,13 +5,26 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
+#include "engine/report.hpp"
 #include "story/chapter/chapter.hpp"
 #include "story/load/timed.hpp"
+#include "story/text/format.hpp"
 #include "story/time/timeline.hpp"
 #include "tests/catch.hpp"
 
 namespace chapter_test {
+
+// The stat panel's "Per card" as a viewer reads it: the most loaded card's memory, and "over by
+// X GB" under it where that passes the card's capacity (ChapterBase::per_card).
+inline std::vector<std::string> per_card(const engine::Report& r) {
+    std::vector<std::string> lines{story::format_bytes(r.per_gpu.total.value)};
+    const double over = r.per_gpu.total.value - r.per_gpu.capacity.value;
+    if (over > 0) lines.push_back("over by " + story::format_bytes(over));
+    return lines;
+}
 
 inline const story::ApproxTextMetrics kMetrics;
 

@@ -58,7 +58,7 @@ TEST_CASE("layout_3d draws the engine's placement", "[chapters][layout_3d]") {
     for (int r = 0; r < l.tp; ++r)
         CHECK(count(tp, "TP rank " + std::to_string(r)) ==
               ranks_with(l, &engine::RankPlace::tp, r));
-    CHECK(stat(tp, "Per card") == Lines{format_bytes(engine::analyze(before).per_gpu.total.value)});
+    CHECK(stat(tp, "Per card") == chapter_test::per_card(engine::analyze(before)));
 
     // Stage labels: one per stage of every replica, plus each card's own tag.
     const Scene pp = chapter->scene_at(11);
@@ -86,7 +86,7 @@ TEST_CASE("layout_3d re-slices on set: tp 4, pp 2", "[chapters][layout_3d]") {
         CHECK(count(end, "replica " + std::to_string(d)) ==
               ranks_with(l, &engine::RankPlace::dp, d) + 1);
     CHECK(count(end, "replica 2") == 0);
-    CHECK(stat(end, "Per card") == Lines{format_bytes(engine::analyze(after).per_gpu.total.value)});
+    CHECK(stat(end, "Per card") == chapter_test::per_card(engine::analyze(after)));
 
     const Scene tp = chapter->scene_at(21);
     check_tp_groups(tp, l);

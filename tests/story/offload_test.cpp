@@ -64,7 +64,7 @@ void check_figures(const Scene& s, const engine::Config& c) {
                     " each way"});
     CHECK(on_screen::row_beside(s, "Compute") == Lines{format_time(r.step.compute_seconds)});
     CHECK(on_screen::row_beside(s, "PCIe") == Lines{format_time(r.offload.seconds.value)});
-    CHECK(on_screen::stat(s, "Per card") == Lines{format_bytes(r.per_gpu.total.value)});
+    CHECK(on_screen::stat(s, "Per card") == chapter_test::per_card(r));
 }
 
 }  // namespace

@@ -79,7 +79,7 @@ TEST_CASE("tensor_parallel: two GPUs, traffic and memory from the engine",
           "weights " + format_bytes(engine::per_gpu_memory(one).weights.value));
     CHECK(engine::per_gpu_memory(c).weights.value ==
           Approx(engine::per_gpu_memory(one).weights.value / 2));
-    CHECK(stat(s, "Per card") == Lines{format_bytes(engine::analyze(c).per_gpu.total.value)});
+    CHECK(stat(s, "Per card") == chapter_test::per_card(engine::analyze(c)));
     // All four all-reduces of the layer have run: four lit pips.
     CHECK(chapter_test::rects(s, kPalette.comm, 1200, 600, 1824, 760).size() ==
           engine::kTpAllReducesPerLayer);

@@ -87,7 +87,7 @@ void check_columns(const Scene& s, const engine::Config& c) {
     const engine::Report r = engine::analyze(c);
     CHECK(bytes.front() == format_bytes(r.per_gpu.activations.value));
     CHECK(stat(s, "Bubble") == Lines{format_percent(r.bubble_fraction)});
-    CHECK(stat(s, "Per card") == Lines{format_bytes(r.per_gpu.total.value)});
+    CHECK(stat(s, "Per card") == chapter_test::per_card(r));
     CHECK(on_screen::under(s, measured(sched)).starts_with(holds(c)));
 }
 

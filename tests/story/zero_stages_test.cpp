@@ -51,7 +51,7 @@ TEST_CASE("zero_stages steps through the stages with the engine's figures", "[ch
         const std::string ratio = format_sig3(states(c, 0) / states(c, z)) + "×";
         CHECK(row_beside(s, kStage[z]) == Lines{format_bytes(states(c, z)), ratio});
         CHECK(cell(s, kStage[z], "vs plain DP") == ratio);
-        CHECK(stat(s, "Per card") == Lines{format_bytes(r.per_gpu.total.value)});
+        CHECK(stat(s, "Per card") == chapter_test::per_card(r));
         CHECK(stat(s, "Comm / step") ==
               Lines{format_bytes(r.comm.dp_per_gpu.value), comm_detail(r.comm, Locale("en"))});
         CHECK(cards(s) ==
