@@ -96,6 +96,7 @@ class StepMemoryChapter final : public ChapterBase {
         const engine::PerGpu& g = reports_.front().per_gpu;
         top_ = std::max({g.capacity.value, g.expected.total.value, g.total.value}) * 1.08;
         breaks_ = step_breaks(stage_, micro_batches_);
+        for (double u : breaks_) bands_.push_back(step_bands(stage_, micro_batches_, u));
     }
 
     Scene scene_at(double t) const override {
@@ -209,11 +210,9 @@ class StepMemoryChapter final : public ChapterBase {
               in);
         // Runs of equal fill as one rectangle each: no seams between neighbours.
         for (std::size_t i = 0; i + 1 < breaks_.size() && breaks_[i] < u;) {
-            const double f = step_bands(stage_, micro_batches_, breaks_[i]).gradients_filled;
+            const double f = bands_[i].gradients_filled;
             std::size_t j = i + 1;
-            while (j + 1 < breaks_.size() && breaks_[j] < u &&
-                   step_bands(stage_, micro_batches_, breaks_[j]).gradients_filled == f)
-                ++j;
+            while (j + 1 < breaks_.size() && breaks_[j] < u && bands_[j].gradients_filled == f) ++j;
             const double a = x_of(breaks_[i]), e = x_of(std::min(u, breaks_[j]));
             if (f > 0)
                 s.add(Rect{a, bottom - f * (bottom - top), e - a, f * (bottom - top), 0,
@@ -227,7 +226,7 @@ class StepMemoryChapter final : public ChapterBase {
         Path acts{{}, true, palette_.activations};
         acts.points.push_back({kChart.x, y_of(below)});
         for (std::size_t i = 0; i + 1 < breaks_.size() && breaks_[i] < u; ++i) {
-            const StepBands b = step_bands(stage_, micro_batches_, breaks_[i]);
+            const StepBands& b = bands_[i];
             const double a = x_of(breaks_[i]), e = x_of(std::min(u, breaks_[i + 1]));
             acts.points.push_back({a, y_of(below + b.activations)});
             acts.points.push_back({e, y_of(below + b.activations)});
@@ -355,8 +354,9 @@ class StepMemoryChapter final : public ChapterBase {
     const engine::StagePeak stage_;
     const int micro_batches_;
     std::vector<Sweep> sweeps_;
-    std::vector<double> breaks_;
-    double top_ = 1;  // bytes at the chart's top
+    std::vector<double> breaks_;    // where the allocation changes (step units)
+    std::vector<StepBands> bands_;  // what is allocated from each break to the next, built once
+    double top_ = 1;                // bytes at the chart's top
 };
 
 const KindRegistrar registrar{{

@@ -214,7 +214,7 @@ class ZeroChapter final : public ChapterBase {
     // (8x); stage 3 saves as many times as there are cards, without a limit of its own.
     std::string limit_note(int z, const Morph& m) const {
         if (z == 3) return tr("limit: the card count");
-        const engine::BytesPerParam b = reports_[m.u < 0.5 ? m.from : m.to].bytes_per_param;
+        const engine::BytesPerParam b = reports_[m.shown()].bytes_per_param;
         const double kept = z == 1 ? b.weights + b.gradients : b.weights;
         return tr("limit {x}×", {{"x", format_sig3(b.total() / kept, locale_)}});
     }

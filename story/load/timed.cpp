@@ -18,6 +18,8 @@ namespace {
 
 constexpr double kShortestLine = 1;  // seconds a line takes to read at least
 constexpr double kSlack = 1e-9;      // seconds below which two times are the same
+// A caption's frame-rounded length may fall short of its reading time by this much unwarned.
+constexpr double kReadingSlack = 0.005;
 
 bool speaks(const Beat& b) { return !b.say.empty(); }
 
@@ -166,7 +168,7 @@ void reading_pace(const Storyboard& sb, std::vector<Diagnostic>& warnings) {
             if (!speaks(b) || b.at >= spec.duration) continue;
             const double shown = caption_end(spec, i) - b.at,
                          needs = caption_reading_seconds(b.say, sb.video.lang);
-            if (shown + 0.005 >= needs) continue;
+            if (shown + kReadingSlack >= needs) continue;
             warnings.push_back(
                 {sb.file, b.say_pos,
                  "this caption shows for " + format_seconds(shown) + " but needs " + amount(needs) +
