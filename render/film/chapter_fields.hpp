@@ -34,10 +34,10 @@ auto fields(Members, T& pos) {
 
 template <Of<story::ChapterSpec> T>
 auto fields(Members, T& s) {
-    auto& [id, kind, title, subtitle, duration, auto_duration, stretch, narration, config, beats,
-           figure, explore, explore_beat, pos] = s;
+    auto& [id, kind, title, subtitle, duration, auto_duration, stretch, narration, config, film,
+           beats, figure, explore, explore_beat, pos] = s;
     return std::tie(id, kind, title, subtitle, duration, auto_duration, stretch, narration, config,
-                    beats, figure, explore, explore_beat, pos);
+                    film, beats, figure, explore, explore_beat, pos);
 }
 template <Of<story::Beat> T>
 auto fields(Members, T& b) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "story/text/format.hpp"
+#include "story/vocab/settings_note.hpp"
 
 namespace story {
 
@@ -16,6 +17,14 @@ namespace {
 std::vector<engine::Report> analyze_all(const Timeline& timeline) {
     std::vector<engine::Report> out;
     for (const engine::Config& c : timeline.states()) out.push_back(engine::analyze(c));
+    return out;
+}
+
+std::vector<std::string> notes_all(const ChapterSpec& spec, const Timeline& timeline,
+                                   const Locale& l) {
+    std::vector<std::string> out;
+    for (const engine::Config& c : timeline.states())
+        out.push_back(spec.film ? settings_note(*spec.film, c, l) : "");
     return out;
 }
 
@@ -32,7 +41,8 @@ ChapterBase::ChapterBase(const ChapterSpec& spec, const Video& video, const Text
       choreography_(spec, find_kind(spec.kind)),
       burn_captions_(video.captions == Captions::burn),
       lang_(video.lang),
-      reports_(analyze_all(timeline_)) {}
+      reports_(analyze_all(timeline_)),
+      settings_notes_(notes_all(spec, timeline_, locale_)) {}
 
 bool ChapterBase::shows(std::string_view name) const {
     return std::ranges::any_of(spec_.beats, [&](const Beat& b) { return b.show == name; });
@@ -47,6 +57,7 @@ Scene ChapterBase::blank() const {
 Chrome ChapterBase::chrome_at(double t, std::vector<Stat> stats) const {
     Chrome c;
     c.title = spec_.title;
+    c.settings = settings_notes_[timeline_.morph_at(t).shown()];
     c.stats = std::move(stats);
     c.alpha = progress(t, 0, 0.5);
     c.lang = lang_;

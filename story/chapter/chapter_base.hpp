@@ -79,6 +79,9 @@ class ChapterBase : public Chapter {
     const bool burn_captions_;  // video.captions == burn: captions are drawn into the frame
     const std::string lang_;    // video.lang: the title, captions and stat panel are in it
     const std::vector<engine::Report> reports_;
+    // Per timeline state, what it changes from the film's defaults (settings_note), the shown
+    // state's under the title.
+    const std::vector<std::string> settings_notes_;
 };
 
 // KindInfo::make for a chapter class constructed from (spec, video, metrics), as ChapterBase is.

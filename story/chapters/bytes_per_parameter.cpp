@@ -8,6 +8,7 @@
 #include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
+#include "story/vocab/card_wall.hpp"
 #include "story/vocab/vocab.hpp"
 
 namespace story {
@@ -44,6 +45,7 @@ constexpr double kReadoutTop = 280, kRightX = 960, kRightW = frame::kRight - kRi
 constexpr Box kGrid{kRightX, 450, kRightW, 410};
 constexpr int kPerRow = 8;
 constexpr double kCardGapX = 16, kCardGapY = 56, kNarrowCard = 150;
+constexpr double kPerTileDrop = 36;  // the "each tile: N cards" line under a wall
 constexpr Box kMaxCard{0, 0, 210, 400};
 // Where the lone card stands before the state spreads over more cards.
 constexpr Box kSingleCard{kRightX + (kRightW - 260) / 2, 540, 260, 320};
@@ -72,8 +74,18 @@ std::string weight_dtype(engine::Precision p) {
     return "";
 }
 
-// Card i of a grid of n inside kGrid, at most kPerRow a row, the rows standing on its bottom.
+// Up to two rows of named cards; more would be too small to read, and become a wall of tiles.
+constexpr int kMostNamed = 2 * kPerRow;
+// The card (or tile) drawn as a card from this height: the lone card on its way into a wall.
+constexpr double kCardFromH = 120;
+// What the grid draws for n cards: n named cards, or a wall's tiles.
+int drawn(int n) { return n <= kMostNamed ? n : wall_of(n).tiles; }
+int per_drawn(int n) { return n <= kMostNamed ? 1 : wall_of(n).per_tile; }
+
+// Card i of a grid of n inside kGrid, at most kPerRow a row, the rows standing on its bottom;
+// tile i of a wall of n past kMostNamed (n as drawn(): a wall's tiles).
 Box slot(int n, int i) {
+    if (n > kMostNamed) return wall_tile(kGrid, n, i);
     const int rows = (n + kPerRow - 1) / kPerRow, cols = (n + rows - 1) / rows;
     const double h = std::min(kMaxCard.h, (kGrid.h - kCardGapY * (rows - 1)) / rows);
     const Box grid =
@@ -91,7 +103,9 @@ class BytesChapter final : public ChapterBase {
           card_in_(Fade::in(at(kCardAt))),
           fill_(Fade::in(at(kFillAt), kFillFor)),
           spread_(Fade::in(at(kSpreadAt), kSpreadFor)),
-          more_cards_in_{at(kSpreadAt) + kCardsAfterSpread, kCardStep, kCardFor},
+          // A wall's many tiles enter within the time a row of cards takes.
+          more_cards_in_{Stagger{at(kSpreadAt) + kCardsAfterSpread, kCardStep, kCardFor}.within(
+              kCardStep * kMostNamed, drawn(reports_.front().gpus_to_hold_model_states))},
           heading_(metrics_, frame::kLeft, kReadoutTop),
           readout_(metrics_, kRightX, kReadoutTop) {
         heading_.line(tr("Bytes per parameter"), Role::heading, palette_.text);
@@ -263,16 +277,24 @@ class BytesChapter final : public ChapterBase {
         if (appear <= 0) return;
         const double spread = spread_.at(t);
         const Morph m = timeline_.morph_at(t);
-        const int n_from = reports_[m.from].gpus_to_hold_model_states;
-        const int n_to = reports_[m.to].gpus_to_hold_model_states;
+        // Cards or tiles, as drawn (slot): the engine's count at either end.
+        const int n_from = drawn(reports_[m.from].gpus_to_hold_model_states);
+        const int n_to = drawn(reports_[m.to].gpus_to_hold_model_states);
         const double cap = capacity(t);
         const auto stack = model_stack(t, fill_.at(t));
         double total = 0;
         for (const MemorySegment& seg : stack) total += seg.bytes;
+        const int per = per_drawn(report_at(t).gpus_to_hold_model_states);
         for (int i = 0; i < std::max(n_from, n_to); ++i) {
             double alpha = grid_alpha(i, n_from, n_to, m.u);
             Box box = grid_slot(i, n_from, n_to, m.u);
-            CardSpec card{0, 0, 0, 0, tr("GPU {n}", {{"n", i}}), cap, pour(stack, i * cap, cap)};
+            CardSpec card{0,
+                          0,
+                          0,
+                          0,
+                          tr("GPU {n}", {{"n", i}}),
+                          cap * per,
+                          pour(stack, i * cap * per, cap * per)};
             if (i == 0) {
                 box = lerp(kSingleCard, box, spread);
                 const double drained = within(spread, 0, kDrainShare);
@@ -284,11 +306,32 @@ class BytesChapter final : public ChapterBase {
                 alpha *= more_cards_in_.at(t, i);  // once card 0 has moved
             }
             if (alpha <= 0) continue;
-            card.x = box.x, card.y = box.y, card.w = box.w, card.h = box.h;
-            card.label_size = box.w < kNarrowCard ? frame::kMinTextSize : frame::kLabelSize;
-            add_items(s, gpu_card(palette_, metrics_, locale_, card), alpha);
+            add_items(s, card_or_tile(card, box), alpha);
         }
         add_cards_needed(s, t, cap, within(spread, kDrainShare, 1 - kDrainShare));
+        add_per_tile(s, t, per);
+    }
+
+    // A named card where the box is tall enough to read one, else a wall's tile.
+    std::vector<Item> card_or_tile(CardSpec card, const Box& box) const {
+        if (box.h < kCardFromH) {
+            std::vector<Item> tile;
+            add_tile(tile, palette_, box, card.capacity, card.stack);
+            return tile;
+        }
+        card.x = box.x, card.y = box.y, card.w = box.w, card.h = box.h;
+        card.label_size = box.w < kNarrowCard ? frame::kMinTextSize : frame::kLabelSize;
+        return gpu_card(palette_, metrics_, locale_, card);
+    }
+
+    // Under a wall whose tiles stand for several cards, how many.
+    void add_per_tile(Scene& s, double t, int per) const {
+        if (per <= 1) return;
+        const TextStyle note = style_of(Role::note);
+        s.add(Text{kGrid.x, kGrid.y + kGrid.h + kPerTileDrop,
+                   tr("each tile: {n} cards", {{"n", format_int(per, locale_)}}), note,
+                   palette_.muted, Align::left},
+              within(spread_.at(t), kDrainShare, 1 - kDrainShare));
     }
 
     // A growing grid first slides the cards it has, then fades the new ones in where they
@@ -372,7 +415,9 @@ const KindRegistrar registrar{{
     .make = make_of<BytesChapter>,
     .shows = "weights, gradients and optimizer state building up to 16 B per parameter; the "
              "model's total pouring into one card and spilling over; the cards needed just "
-             "to hold it; the optimizer's segment names what it keeps (Adam's m and v, "
+             "to hold it (past 16, a wall of tiles each filled with its card's share, a tile "
+             "standing for several cards past 400); the optimizer's segment names what it keeps "
+             "(Adam's m and v, "
              "8-bit Adam's, a momentum, Adafactor's factored v) beside the fp32 master, and "
              "a `set:` of the optimizer morphs its bytes and the totals",
     .goldens = {{"chapter_bytes_grid", 19.0, "fourteen cards holding the model states"},

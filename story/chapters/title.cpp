@@ -45,7 +45,8 @@ class TitleChapter final : public ChapterBase {
         add_loaf(s, t);
         add_titles(s, t);
         Chrome c = chrome_at(t, {});
-        c.title.clear();  // the card itself is the title
+        c.title.clear();  // the card itself is the title, before any setting changes
+        c.settings.clear();
         add_chrome(s, palette_, metrics_, c);
         return s;
     }

@@ -119,6 +119,7 @@ void explore(Context& ctx, const ChapterDraft& draft, ChapterSpec& spec) {
 ChapterSpec configure_chapter(Late& late, const engine::Config& defaults, ChapterDraft draft) {
     ChapterSpec& spec = draft.spec;
     spec.config = apply_layer(late, defaults, draft.config);
+    spec.film = defaults;
     Context& after_config = late.at(draft.config.end);
     for (const std::string& problem : config_problems(spec.config, draft.kind))
         after_config.error(spec.pos, "invalid configuration " + draft.where + ": " + problem);

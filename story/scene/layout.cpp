@@ -129,6 +129,25 @@ double fit_size(const TextMetrics& m, const std::string& text, TextStyle style, 
 
 namespace {
 
+// The settings the chapter changes, muted under the title in up to two lines as wide as it may
+// be, smaller where two lines at the label size would not hold them.
+void add_settings(Scene& s, const Palette& p, const TextMetrics& m, const Chrome& c,
+                  double baseline, double right) {
+    TextStyle style{frame::kLabelSize, Weight::regular, false, c.lang};
+    std::vector<std::string> lines = wrap_balanced(m, c.settings, style, right - frame::kLeft);
+    if (lines.size() > 2) {
+        style.size = frame::kMinTextSize;
+        lines = wrap_balanced(m, c.settings, style, right - frame::kLeft);
+    }
+    const bool rtl = is_rtl(c.lang);
+    for (const std::string& line : lines) {
+        s.add(Text{rtl ? right : frame::kLeft, baseline, line, style, p.muted,
+                   rtl ? Align::right : Align::left},
+              c.alpha);
+        baseline += style.size * 1.3;
+    }
+}
+
 void add_title(Scene& s, const Palette& p, const TextMetrics& m, const Chrome& c) {
     TextStyle style{frame::kTitleSize, Weight::semibold, false, c.lang};
     const double right = c.stats.empty() ? frame::kRight : kStatPanelLeft - 40;
@@ -138,6 +157,7 @@ void add_title(Scene& s, const Palette& p, const TextMetrics& m, const Chrome& c
     s.add(Text{rtl ? right : frame::kLeft, baseline, c.title, style, p.text,
                rtl ? Align::right : Align::left},
           c.alpha);
+    if (!c.settings.empty()) add_settings(s, p, m, c, baseline + 42, right);
 }
 
 // Each stat's share of the panel's width: as wide as its widest line (label, value at full

@@ -51,6 +51,7 @@ struct Chrome {
     // The film's language (Video::lang): every line is set in it. Right to left, the title ends
     // at the right of its row and the caption's lines at the band's right edge.
     std::string lang = {};
+    std::string settings = {};  // under the title, muted: what the chapter changes ("Here: ZeRO-3")
 };
 
 void add_chrome(Scene& scene, const Palette& p, const TextMetrics& m, const Chrome& c);

@@ -73,7 +73,10 @@ struct ChapterSpec {
     bool stretch = false;        // `fit: stretch`: choreography stretched to the duration
     Narration narration;         // the film's, or the chapter's `narration:` override
     engine::Config config;       // defaults with this chapter's overrides applied
-    std::vector<Beat> beats;     // file order when parsed; sorted by `at` once timed
+    // The film's defaults, which the settings a chapter changes are named against under its
+    // title (story/vocab/settings_note.hpp); nullopt (a spec built by hand): nothing is named.
+    std::optional<engine::Config> film;
+    std::vector<Beat> beats;  // file order when parsed; sorted by `at` once timed
     // The article page: `figure:` (the moment its figure shows; none: the explored beat's end,
     // else the chapter's end) and `explore:`, given on the chapter (explore_beat 0) or on the
     // beat whose number is explore_beat.

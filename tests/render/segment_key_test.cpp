@@ -193,6 +193,7 @@ TEST_CASE("an engine figure re-keys exactly the chapters that draw it", "[batch]
             INFO(spec.id);
             story::ChapterSpec edited = spec;
             edit(edited.config);
+            if (edited.film) edit(*edited.film);  // a preset changes the film's defaults too
             const bool rekeyed = key_of(spec, film.video).key != key_of(edited, film.video).key;
             CHECK(rekeyed == draws_differently(spec, edited, film.video));
             if (rekeyed) changed.insert(spec.id);
