@@ -116,6 +116,7 @@ std::vector<LegendEntry> ChapterBase::memory_legend() const {
 }
 
 void ChapterBase::add_frame(Scene& s, double t) const {
+    default_language(s.items, lang_);
     add_chrome(s, palette_, metrics_, chrome_at(t, stats_at(t)));
 }
 

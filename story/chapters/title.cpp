@@ -47,6 +47,7 @@ class TitleChapter final : public ChapterBase {
         Chrome c = chrome_at(t, {});
         c.title.clear();  // the card itself is the title, before any setting changes
         c.settings.clear();
+        default_language(s.items, lang_);
         add_chrome(s, palette_, metrics_, c);
         return s;
     }

@@ -113,6 +113,15 @@ std::string to_string(const Scene& s) {
     return os.str();
 }
 
+void default_language(std::vector<Item>& items, const std::string& lang) {
+    for (Item& item : items) {
+        if (auto* t = std::get_if<Text>(&item.shape); t && t->style.lang.empty())
+            t->style.lang = lang;
+        else if (auto* g = std::get_if<Group>(&item.shape))
+            default_language(g->items, lang);
+    }
+}
+
 std::vector<PlacedText> texts_of(const Scene& s) {
     std::vector<PlacedText> out;
     collect(s.items, 0, 0, 1, 1, out);

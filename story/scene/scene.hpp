@@ -107,6 +107,11 @@ struct Scene {
 std::ostream& operator<<(std::ostream& os, const Scene& s);
 std::string to_string(const Scene& s);
 
+// Every Text item (in groups too) whose style names no language gets `lang`: a film's labels,
+// figures and formulas are laid out in its language's paragraph direction (right to left in
+// Arabic), not by their first letter.
+void default_language(std::vector<Item>& items, const std::string& lang);
+
 // Every Text item with its absolute position, for tests that read numbers off the screen.
 struct PlacedText {
     Text text;
