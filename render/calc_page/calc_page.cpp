@@ -31,7 +31,8 @@ std::string palette_vars(story::ThemeName theme) {
     const std::pair<const char*, story::Color> vars[] = {
         {"weights", p.weights},     {"gradients", p.gradients},
         {"optimizer", p.optimizer}, {"activations", p.activations},
-        {"comm", p.comm},           {"idle", p.idle},
+        {"comm", p.comm},           {"highlight", p.highlight},
+        {"idle", p.idle},
         {"bg", p.background},       {"panel", p.panel},
         {"line", p.grid},           {"fg", p.text},
         {"muted", p.muted}};
@@ -97,9 +98,14 @@ void fill_words(std::string& page, const story::Locale& l) {
          xml_escape(l.tr("Made by shardreel calculator. Works offline: nothing is fetched.")));
 }
 
+// The calculator's own script: the memory bar, then the page's script, which draws with it.
+std::string calculator_script() {
+    return std::string(embedded::kStackBarJs) + "\n" + embedded::kCalculatorJs;
+}
+
 }  // namespace
 
-std::vector<std::string> calculator_msgids() { return script_msgids(embedded::kCalculatorJs); }
+std::vector<std::string> calculator_msgids() { return script_msgids(calculator_script()); }
 
 std::string base64(std::string_view bytes) {
     static const char* const digits =
@@ -126,7 +132,7 @@ std::string calculator_page(std::string_view wasm, const std::string& lang) {
     fill(page, "locale", locale_json(l));
     fill(page, "module", base64(wasm));
     fill(page, "style", palette_css() + embedded::kCalculatorCss);
-    fill(page, "script", std::string(embedded::kCalcJs) + "\n" + embedded::kCalculatorJs);
+    fill(page, "script", std::string(embedded::kCalcJs) + "\n" + calculator_script());
     return page;
 }
 

@@ -35,8 +35,8 @@ function el(tag, attrs = {}, ...kids) {
 
 // What the outputs of a report are made of besides its figures: the terms and kinds it lists,
 // offload, the run, the chapters the film's page has. The same shape as the outputs on screen:
-// refresh() rewrites only the figures and the bar (so a change restyles, lays out and repaints
-// only those), else they are built again.
+// refresh() rewrites only the figures that changed and moves the bar's parts (so a change
+// restyles, lays out and repaints only those), else they are built again.
 const shape = (r) => JSON.stringify([Object.keys(r.expected_peak.first_stage), Object.keys(r.comm_per_step),
   r.offload.mode, Boolean(r.run), [...seekable], CHAPTERS]);
 function refresh(report) {
@@ -46,7 +46,7 @@ function refresh(report) {
     e.dataset.value = value;
     e.textContent = FORMATS[e.dataset.unit](v);
   }
-  document.querySelector("#results svg.stack").replaceWith(stackBar(report));
+  updateBar(document.querySelector("#results svg.stack"), report);
 }
 
 // Figures as shown: bytes in GB (10^9, as the film), fractions in percent, seconds, tokens; in
@@ -102,52 +102,6 @@ function output(id, title, kinds, ...body) {
   return el("section", { class: "output", id, "aria-labelledby": `${id}-title` },
     el("h2", { id: `${id}-title` }, title), ...body,
     el("p", { class: "chapter" }, tr("Explained in the film:"), " ", ...list, "."));
-}
-
-// The stage of the expected peak (the first or the last), and its terms as the film stacks
-// them: the four of the on-paper stack, then the rest (buffers, gathers, logits, reserve, context).
-function peakStack(r) {
-  const { first_stage: first, last_stage: last } = r.expected_peak;
-  const stage = first.total_bytes >= last.total_bytes ? first : last;
-  const parts = Object.fromEntries(STACK.map(([part]) => [part, stage[`${part}_bytes`]]));
-  parts.other = stage.total_bytes - Object.values(parts).reduce((a, b) => a + b, 0);
-  return { parts, total: stage.total_bytes };
-}
-
-// One row of the bar: its parts from x = 1, what is over capacity hatched and labelled.
-function barRow(svg, row, y, { parts, total }, scale, capacity) {
-  const height = 34;
-  svg.append(el("svg:text", { x: 1, y: y - 8 }, row === "paper" ? tr("On paper") : tr("Expected peak")));
-  let x = 1;
-  for (const [part, bytes] of Object.entries(parts)) {
-    svg.append(el("svg:rect", { class: `s-${part}`, "data-row": row, "data-part": part, x, y, width: bytes * scale, height }));
-    x += bytes * scale;
-  }
-  const over = total - capacity;
-  if (over <= 0) return;
-  const cap = 1 + capacity * scale;
-  svg.append(el("svg:rect", { class: "over", "data-row": row, "data-part": "over", x: cap, y, width: over * scale, height }));
-  svg.append(el("svg:text", { x: 598, y: y - 8, "text-anchor": "end", "data-over": row }, tr("over by {n}", { n: FORMATS.GB(over) })));
-}
-
-// The per-GPU stack on paper and at the expected peak against the card's capacity (a dashed
-// line), in the film's colours; what is over capacity hatched, as the film spills it.
-function stackBar(r) {
-  const per = r.per_gpu, peak = peakStack(r);
-  const capacity = per.capacity_bytes;
-  const scale = 598 / Math.max(per.total_bytes, peak.total, capacity);
-  const svg = el("svg:svg", { class: "stack", viewBox: "0 0 600 150", role: "img", "aria-label":
-    tr("{paper} per GPU on paper, {peak} at the expected peak, against {capacity}",
-    { paper: FORMATS.GB(per.total_bytes), peak: FORMATS.GB(peak.total), capacity: FORMATS.GB(capacity) }) });
-  svg.append(el("svg:defs", {}, el("svg:pattern", { id: "over-hatch", class: "hatch", width: 10, height: 10,
-    patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, el("svg:line", { x1: 0, y1: 0, x2: 0, y2: 10 }))));
-  barRow(svg, "paper", 24, { parts: Object.fromEntries(STACK.map(([p]) => [p, per[`${p}_bytes`]])),
-    total: per.total_bytes }, scale, capacity);
-  barRow(svg, "peak", 86, peak, scale, capacity);
-  const cap = 1 + capacity * scale;
-  svg.append(el("svg:line", { class: "capacity", x1: cap, x2: cap, y1: 18, y2: 124 }));
-  svg.append(el("svg:text", { x: Math.min(cap, 450), y: 142 }, tr("capacity {n}", { n: FORMATS.GB(capacity) })));
-  return svg;
 }
 
 function memoryOutput(r) {
