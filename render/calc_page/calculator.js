@@ -298,47 +298,60 @@ function planWorker(bytes) {
   return worker;
 }
 
-// The plan for the inputs but the layout's own (and --tokens), asked of the worker only when
-// those inputs change; its answer drawn when it is still the latest asked.
+// A call of `act` once the inputs rest for `delay` ms (the last value given wins), not in an
+// input's frame nor once per step of a dragged value; flush() makes the call at once.
+function onRest(act, delay = 150) {
+  let latest = null, timer = 0;
+  const flush = () => {
+    clearTimeout(timer);
+    if (latest !== null) act(latest);
+    latest = null;
+  };
+  const give = (value) => {
+    latest = value;
+    clearTimeout(timer);
+    timer = setTimeout(flush, delay);
+  };
+  return { give, flush };
+}
+
+// The plan for the inputs but the layout's own (and --tokens), asked of the worker when those
+// inputs change and then rest (plan takes a core for up to some 100 ms: asked on every step of
+// a dragged value, it took the core the page's frames need); its answer drawn when it is still
+// the latest asked. Until then the layouts on screen stay, marked busy, "Planning…" beside their title.
+const withStatus = (section) => {
+  section.querySelector("h2").append(" ", el("span", { class: "status" }));
+  return section;
+};
 function planner(worker, settings, results, use) {
   const left = new Set([...settings.filter((s) => s.planned).map((s) => s.flag), "--tokens"]);
-  let key = null, section = null;
+  let key = null, drawn = null;
+  let section = withStatus(output("plan", tr("Top layouts"), PLAN_KINDS));
+  const ask = onRest((request) => worker.postMessage(request));
   worker.onmessage = ({ data }) => {
     if (data.key !== key) return;
-    section = planOutput(data.answer, use);
-    document.getElementById("plan")?.replaceWith(section);
+    const next = withStatus(planOutput(data.answer, use));
+    document.getElementById("plan")?.replaceWith(next);
+    [section, drawn] = [next, key];
     results.dataset.planned = key;
   };
   return (given) => {
     const flags = Object.fromEntries(Object.entries(given).filter(([f]) => !left.has(f)));
     const next = JSON.stringify(flags);
-    if (next !== key) {
-      key = next;
-      results.dataset.planned = "";
-      section = output("plan", tr("Top layouts"), PLAN_KINDS, el("p", {}, tr("Planning…")));
-      worker.postMessage({ key, flags, top: 5 });
-    }
+    if (next === key) return section;
+    key = next;
+    const fresh = key === drawn;
+    results.dataset.planned = fresh ? key : "";
+    section.setAttribute("aria-busy", String(!fresh));
+    section.querySelector(".status").textContent = fresh ? "" : tr("Planning…");
+    if (!fresh) ask.give({ key, flags, top: 5 });
     return section;
   };
 }
 
-// The URL fragment written once the inputs rest for a moment (history.replaceState is a round
-// trip to the browser of some milliseconds: not in an input's frame, nor once per step of a
-// dragged value); flush() writes it at once.
-function fragmentWriter(delay = 150) {
-  let latest = null, timer = 0;
-  const flush = () => {
-    clearTimeout(timer);
-    if (latest !== null) history.replaceState(null, "", `#${writeFragment(latest)}`);
-    latest = null;
-  };
-  const write = (flags) => {
-    latest = flags;
-    clearTimeout(timer);
-    timer = setTimeout(flush, delay);
-  };
-  return { write, flush };
-}
+// The URL fragment, written once the inputs rest (history.replaceState is a round trip to the
+// browser of some milliseconds).
+const fragmentWriter = () => onRest((flags) => history.replaceState(null, "", `#${writeFragment(flags)}`));
 
 function start(calc, worker) {
   const form = document.getElementById("settings");
@@ -362,7 +375,7 @@ function start(calc, worker) {
   let shown = "";  // the shape of the outputs on screen
   function update() {
     const flags = given();
-    fragment.write(flags);
+    fragment.give(flags);
     const answer = calc.numbers(flags);
     showErrors(controls, problems, answer.errors ?? [], results.childElementCount > 0);
     if (answer.errors) return;
