@@ -316,9 +316,9 @@ function onRest(act, delay = 150) {
 }
 
 // The plan for the inputs but the layout's own (and --tokens), asked of the worker when those
-// inputs change and then rest (plan takes a core for up to some 100 ms: asked on every step of
-// a dragged value, it took the core the page's frames need); its answer drawn when it is still
-// the latest asked. Until then the layouts on screen stay, marked busy, "Planning…" beside their title.
+// inputs change and then rest for 100 ms (plan takes a core for up to some 100 ms: asked on every
+// step of a dragged value, it took the core the page's frames need); its answer drawn when it is
+// still the latest asked. Until then the layouts on screen stay, marked busy, "Planning…" beside their title.
 const withStatus = (section) => {
   section.querySelector("h2").append(" ", el("span", { class: "status" }));
   return section;
@@ -327,7 +327,7 @@ function planner(worker, settings, results, use) {
   const left = new Set([...settings.filter((s) => s.planned).map((s) => s.flag), "--tokens"]);
   let key = null, drawn = null;
   let section = withStatus(output("plan", tr("Top layouts"), PLAN_KINDS));
-  const ask = onRest((request) => worker.postMessage(request));
+  const ask = onRest((request) => worker.postMessage(request), 100);
   worker.onmessage = ({ data }) => {
     if (data.key !== key) return;
     const next = withStatus(planOutput(data.answer, use));
