@@ -318,7 +318,8 @@ function onRest(act, delay = 150) {
 // The plan for the inputs but the layout's own (and --tokens), asked of the worker when those
 // inputs change and then rest for 100 ms (plan takes a core for up to some 100 ms: asked on every
 // step of a dragged value, it took the core the page's frames need); its answer drawn when it is
-// still the latest asked. Until then the layouts on screen stay, marked busy, "Planning…" beside their title.
+// still the latest asked. Until then the layouts on screen stay, marked busy, "Planning…" beside
+// their title; back at the inputs they were planned for, they are current again and nothing is asked.
 const withStatus = (section) => {
   section.querySelector("h2").append(" ", el("span", { class: "status" }));
   return section;
@@ -344,7 +345,7 @@ function planner(worker, settings, results, use) {
     results.dataset.planned = fresh ? key : "";
     section.setAttribute("aria-busy", String(!fresh));
     section.querySelector(".status").textContent = fresh ? "" : tr("Planning…");
-    if (!fresh) ask.give({ key, flags, top: 5 });
+    ask.give(fresh ? null : { key, flags, top: 5 });  // (null: a request waiting is dropped)
     return section;
   };
 }
