@@ -10,8 +10,11 @@
 #include <utility>
 
 #include "render/calc_page_assets.hpp"
+#include "render/inputs/config_values.hpp"
+#include "render/inputs/numbers_json.hpp"
 #include "render/markup/markup.hpp"
 #include "story/scene/theme.hpp"
+#include "story/storyboard/settings.hpp"
 #include "story/text/lang.hpp"
 #include "story/text/locale.hpp"
 #include "story/text/numbering.hpp"
@@ -28,13 +31,18 @@ std::string css_hex(story::Color c) {
 // The film's colours by meaning, as the page's CSS variables.
 std::string palette_vars(story::ThemeName theme) {
     const story::Palette& p = story::palette(theme);
-    const std::pair<const char*, story::Color> vars[] = {
-        {"weights", p.weights},     {"gradients", p.gradients},
-        {"optimizer", p.optimizer}, {"activations", p.activations},
-        {"comm", p.comm},           {"idle", p.idle},
-        {"bg", p.background},       {"panel", p.panel},
-        {"line", p.grid},           {"fg", p.text},
-        {"muted", p.muted}};
+    const std::pair<const char*, story::Color> vars[] = {{"weights", p.weights},
+                                                         {"gradients", p.gradients},
+                                                         {"optimizer", p.optimizer},
+                                                         {"activations", p.activations},
+                                                         {"comm", p.comm},
+                                                         {"highlight", p.highlight},
+                                                         {"idle", p.idle},
+                                                         {"bg", p.background},
+                                                         {"panel", p.panel},
+                                                         {"line", p.grid},
+                                                         {"fg", p.text},
+                                                         {"muted", p.muted}};
     std::string out;
     for (const auto& [name, colour] : vars)
         out += std::string("--") + name + ":" + css_hex(colour) + ";";
@@ -97,9 +105,24 @@ void fill_words(std::string& page, const story::Locale& l) {
          xml_escape(l.tr("Made by shardreel calculator. Works offline: nothing is fetched.")));
 }
 
+// The calculator's own script: the memory bar, then the page's script, which draws with it.
+std::string calculator_script() {
+    return std::string(embedded::kStackBarJs) + "\n" + embedded::kCalculatorJs;
+}
+
 }  // namespace
 
-std::vector<std::string> calculator_msgids() { return script_msgids(embedded::kCalculatorJs); }
+std::vector<std::string> calculator_msgids() {
+    std::vector<std::string> ids = script_msgids(calculator_script());
+    // The settings' help, which the page shows beside each control: the settings table's, the
+    // shape's, --global-batch's and --tokens' (the module's calc.settings() lists them all).
+    for (const story::SettingSpec& s : story::settings()) ids.push_back(s.help);
+    for (const FlagSpec& f : shape_flags()) ids.emplace_back(f.help);
+    for (const FlagSpec& f : {kGlobalBatchFlag, kTokensFlag}) ids.emplace_back(f.help);
+    std::ranges::sort(ids);
+    ids.erase(std::ranges::unique(ids).begin(), ids.end());
+    return ids;
+}
 
 std::string base64(std::string_view bytes) {
     static const char* const digits =
@@ -126,7 +149,7 @@ std::string calculator_page(std::string_view wasm, const std::string& lang) {
     fill(page, "locale", locale_json(l));
     fill(page, "module", base64(wasm));
     fill(page, "style", palette_css() + embedded::kCalculatorCss);
-    fill(page, "script", std::string(embedded::kCalcJs) + "\n" + embedded::kCalculatorJs);
+    fill(page, "script", std::string(embedded::kCalcJs) + "\n" + calculator_script());
     return page;
 }
 

@@ -35,8 +35,8 @@ function el(tag, attrs = {}, ...kids) {
 
 // What the outputs of a report are made of besides its figures: the terms and kinds it lists,
 // offload, the run, the chapters the film's page has. The same shape as the outputs on screen:
-// refresh() rewrites only the figures and the bar (so a change restyles, lays out and repaints
-// only those), else they are built again.
+// refresh() rewrites only the figures that changed and moves the bar's parts (so a change
+// restyles, lays out and repaints only those), else they are built again.
 const shape = (r) => JSON.stringify([Object.keys(r.expected_peak.first_stage), Object.keys(r.comm_per_step),
   r.offload.mode, Boolean(r.run), [...seekable], CHAPTERS]);
 function refresh(report) {
@@ -46,7 +46,7 @@ function refresh(report) {
     e.dataset.value = value;
     e.textContent = FORMATS[e.dataset.unit](v);
   }
-  document.querySelector("#results svg.stack").replaceWith(stackBar(report));
+  updateBar(document.querySelector("#results svg.stack"), report);
 }
 
 // Figures as shown: bytes in GB (10^9, as the film), fractions in percent, seconds, tokens; in
@@ -102,52 +102,6 @@ function output(id, title, kinds, ...body) {
   return el("section", { class: "output", id, "aria-labelledby": `${id}-title` },
     el("h2", { id: `${id}-title` }, title), ...body,
     el("p", { class: "chapter" }, tr("Explained in the film:"), " ", ...list, "."));
-}
-
-// The stage of the expected peak (the first or the last), and its terms as the film stacks
-// them: the four of the on-paper stack, then the rest (buffers, gathers, logits, reserve, context).
-function peakStack(r) {
-  const { first_stage: first, last_stage: last } = r.expected_peak;
-  const stage = first.total_bytes >= last.total_bytes ? first : last;
-  const parts = Object.fromEntries(STACK.map(([part]) => [part, stage[`${part}_bytes`]]));
-  parts.other = stage.total_bytes - Object.values(parts).reduce((a, b) => a + b, 0);
-  return { parts, total: stage.total_bytes };
-}
-
-// One row of the bar: its parts from x = 1, what is over capacity hatched and labelled.
-function barRow(svg, row, y, { parts, total }, scale, capacity) {
-  const height = 34;
-  svg.append(el("svg:text", { x: 1, y: y - 8 }, row === "paper" ? tr("On paper") : tr("Expected peak")));
-  let x = 1;
-  for (const [part, bytes] of Object.entries(parts)) {
-    svg.append(el("svg:rect", { class: `s-${part}`, "data-row": row, "data-part": part, x, y, width: bytes * scale, height }));
-    x += bytes * scale;
-  }
-  const over = total - capacity;
-  if (over <= 0) return;
-  const cap = 1 + capacity * scale;
-  svg.append(el("svg:rect", { class: "over", "data-row": row, "data-part": "over", x: cap, y, width: over * scale, height }));
-  svg.append(el("svg:text", { x: 598, y: y - 8, "text-anchor": "end", "data-over": row }, tr("over by {n}", { n: FORMATS.GB(over) })));
-}
-
-// The per-GPU stack on paper and at the expected peak against the card's capacity (a dashed
-// line), in the film's colours; what is over capacity hatched, as the film spills it.
-function stackBar(r) {
-  const per = r.per_gpu, peak = peakStack(r);
-  const capacity = per.capacity_bytes;
-  const scale = 598 / Math.max(per.total_bytes, peak.total, capacity);
-  const svg = el("svg:svg", { class: "stack", viewBox: "0 0 600 150", role: "img", "aria-label":
-    tr("{paper} per GPU on paper, {peak} at the expected peak, against {capacity}",
-    { paper: FORMATS.GB(per.total_bytes), peak: FORMATS.GB(peak.total), capacity: FORMATS.GB(capacity) }) });
-  svg.append(el("svg:defs", {}, el("svg:pattern", { id: "over-hatch", class: "hatch", width: 10, height: 10,
-    patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" }, el("svg:line", { x1: 0, y1: 0, x2: 0, y2: 10 }))));
-  barRow(svg, "paper", 24, { parts: Object.fromEntries(STACK.map(([p]) => [p, per[`${p}_bytes`]])),
-    total: per.total_bytes }, scale, capacity);
-  barRow(svg, "peak", 86, peak, scale, capacity);
-  const cap = 1 + capacity * scale;
-  svg.append(el("svg:line", { class: "capacity", x1: cap, x2: cap, y1: 18, y2: 124 }));
-  svg.append(el("svg:text", { x: Math.min(cap, 450), y: 142 }, tr("capacity {n}", { n: FORMATS.GB(capacity) })));
-  return svg;
 }
 
 function memoryOutput(r) {
@@ -295,7 +249,7 @@ function control(s) {
   input.setAttribute("aria-describedby", `${id}-help ${id}-error`);
   const error = el("span", { class: "error", id: `${id}-error` });
   const field = el("div", { class: "field" }, el("label", { for: id }, tr(s.name.replaceAll("_", " "))), input,
-    el("span", { class: "help", id: `${id}-help` }, `${s.flag}: ${s.help}`), error);
+    el("span", { class: "help", id: `${id}-help` }, `${s.flag}: ${tr(s.help)}`), error);
   return { flag: s.flag, input, error, field };
 }
 
@@ -344,47 +298,61 @@ function planWorker(bytes) {
   return worker;
 }
 
-// The plan for the inputs but the layout's own (and --tokens), asked of the worker only when
-// those inputs change; its answer drawn when it is still the latest asked.
+// A call of `act` once the inputs rest for `delay` ms (the last value given wins), not in an
+// input's frame nor once per step of a dragged value; flush() makes the call at once.
+function onRest(act, delay = 150) {
+  let latest = null, timer = 0;
+  const flush = () => {
+    clearTimeout(timer);
+    if (latest !== null) act(latest);
+    latest = null;
+  };
+  const give = (value) => {
+    latest = value;
+    clearTimeout(timer);
+    timer = setTimeout(flush, delay);
+  };
+  return { give, flush };
+}
+
+// The plan for the inputs but the layout's own (and --tokens), asked of the worker when those
+// inputs change and then rest for 100 ms (plan takes a core for up to some 100 ms: asked on every
+// step of a dragged value, it took the core the page's frames need); its answer drawn when it is
+// still the latest asked. Until then the layouts on screen stay, marked busy, "Planning…" beside
+// their title; back at the inputs they were planned for, they are current again and nothing is asked.
+const withStatus = (section) => {
+  section.querySelector("h2").append(" ", el("span", { class: "status" }));
+  return section;
+};
 function planner(worker, settings, results, use) {
   const left = new Set([...settings.filter((s) => s.planned).map((s) => s.flag), "--tokens"]);
-  let key = null, section = null;
+  let key = null, drawn = null;
+  let section = withStatus(output("plan", tr("Top layouts"), PLAN_KINDS));
+  const ask = onRest((request) => worker.postMessage(request), 100);
   worker.onmessage = ({ data }) => {
     if (data.key !== key) return;
-    section = planOutput(data.answer, use);
-    document.getElementById("plan")?.replaceWith(section);
+    const next = withStatus(planOutput(data.answer, use));
+    document.getElementById("plan")?.replaceWith(next);
+    [section, drawn] = [next, key];
     results.dataset.planned = key;
   };
   return (given) => {
     const flags = Object.fromEntries(Object.entries(given).filter(([f]) => !left.has(f)));
     const next = JSON.stringify(flags);
-    if (next !== key) {
-      key = next;
-      results.dataset.planned = "";
-      section = output("plan", tr("Top layouts"), PLAN_KINDS, el("p", {}, tr("Planning…")));
-      worker.postMessage({ key, flags, top: 5 });
-    }
+    if (next === key) return section;
+    key = next;
+    const fresh = key === drawn;
+    results.dataset.planned = fresh ? key : "";
+    section.setAttribute("aria-busy", String(!fresh));
+    section.querySelector(".status").textContent = fresh ? "" : tr("Planning…");
+    ask.give(fresh ? null : { key, flags, top: 5 });  // (null: a request waiting is dropped)
     return section;
   };
 }
 
-// The URL fragment written once the inputs rest for a moment (history.replaceState is a round
-// trip to the browser of some milliseconds: not in an input's frame, nor once per step of a
-// dragged value); flush() writes it at once.
-function fragmentWriter(delay = 150) {
-  let latest = null, timer = 0;
-  const flush = () => {
-    clearTimeout(timer);
-    if (latest !== null) history.replaceState(null, "", `#${writeFragment(latest)}`);
-    latest = null;
-  };
-  const write = (flags) => {
-    latest = flags;
-    clearTimeout(timer);
-    timer = setTimeout(flush, delay);
-  };
-  return { write, flush };
-}
+// The URL fragment, written once the inputs rest (history.replaceState is a round trip to the
+// browser of some milliseconds).
+const fragmentWriter = () => onRest((flags) => history.replaceState(null, "", `#${writeFragment(flags)}`));
 
 function start(calc, worker) {
   const form = document.getElementById("settings");
@@ -408,7 +376,7 @@ function start(calc, worker) {
   let shown = "";  // the shape of the outputs on screen
   function update() {
     const flags = given();
-    fragment.write(flags);
+    fragment.give(flags);
     const answer = calc.numbers(flags);
     showErrors(controls, problems, answer.errors ?? [], results.childElementCount > 0);
     if (answer.errors) return;

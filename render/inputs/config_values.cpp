@@ -9,8 +9,11 @@
 #include "story/storyboard/setting_text.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/storyboard/units.hpp"
+#include "story/text/locale.hpp"
 
 namespace render {
+
+using story::N_;  // the flags' help: messages of the catalogue (the calculator translates them)
 namespace {
 
 using Errors = std::vector<std::string>;
@@ -147,25 +150,26 @@ std::map<std::string, std::string> config_flags(const engine::Config& c) {
 // A custom shape for --params; fields not given come from the nearest preset.
 const std::vector<FlagSpec>& shape_flags() {
     static const std::vector<FlagSpec> flags{
-        {"--params", "", "parameter count, e.g. 7B or 70e9"},
-        {"--layers", "layers", "transformer layers"},
-        {"--hidden", "hidden", "hidden size"},
-        {"--heads", "heads", "attention heads"},
-        {"--kv-heads", "kv_heads", "key/value heads (default: --heads)"},
-        {"--ffn", "ffn", "MLP inner size (of a dense model, or of an MoE's leading dense layers)"},
-        {"--vocab", "vocab", "vocabulary size"},
-        {"--experts", "experts", "routed MLP experts per layer (a mixture of experts)"},
-        {"--top-k", "top_k", "routed experts each token goes through"},
-        {"--expert-ffn", "expert_ffn", "each expert's inner size (default: --ffn)"},
-        {"--shared-experts", "shared_experts", "experts every token goes through (DeepSeek's)"},
-        {"--dense-layers", "dense_layers", "the first layers, dense (width --ffn) in an MoE"},
+        {"--params", "", N_("parameter count, e.g. 7B or 70e9")},
+        {"--layers", "layers", N_("transformer layers")},
+        {"--hidden", "hidden", N_("hidden size")},
+        {"--heads", "heads", N_("attention heads")},
+        {"--kv-heads", "kv_heads", N_("key/value heads (default: --heads)")},
+        {"--ffn", "ffn",
+         N_("MLP inner size (of a dense model, or of an MoE's leading dense layers)")},
+        {"--vocab", "vocab", N_("vocabulary size")},
+        {"--experts", "experts", N_("routed MLP experts per layer (a mixture of experts)")},
+        {"--top-k", "top_k", N_("routed experts each token goes through")},
+        {"--expert-ffn", "expert_ffn", N_("each expert's inner size (default: --ffn)")},
+        {"--shared-experts", "shared_experts", N_("experts every token goes through (DeepSeek's)")},
+        {"--dense-layers", "dense_layers", N_("the first layers, dense (width --ffn) in an MoE")},
     };
     return flags;
 }
 
 const FlagSpec kGlobalBatchFlag{
     "--global-batch", "",
-    "sequences per step (2048), or tokens (16M tokens): sets the micro-batches"};
+    N_("sequences per step (2048), or tokens (16M tokens): sets the micro-batches")};
 
 Errors apply_config_values(const ConfigValues& v, engine::Config& c) {
     Errors errors;

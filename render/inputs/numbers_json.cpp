@@ -5,8 +5,11 @@
 #include <cstdint>
 
 #include "story/storyboard/units.hpp"
+#include "story/text/locale.hpp"
 
 namespace render {
+
+using story::N_;  // the flags' help: messages of the catalogue (the calculator translates them)
 namespace {
 
 using Json = nlohmann::ordered_json;
@@ -124,7 +127,7 @@ nlohmann::ordered_json report_json(const engine::Report& r) {
 
 const FlagSpec kTokensFlag{
     "--tokens", "",
-    "a whole run's tokens (15T, 300B): its steps, days and GPU-hours from the step time"};
+    N_("a whole run's tokens (15T, 300B): its steps, days and GPU-hours from the step time")};
 
 std::optional<std::string> tokens_problem(const std::string& tokens) {
     if (story::parse_count(tokens)) return std::nullopt;

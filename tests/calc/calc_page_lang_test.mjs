@@ -1,6 +1,6 @@
 // The calculator page in the page's language (`shardreel calculator --lang L`, as `shardreel
 // page` writes it for a film in L), in Debian's chromium: German and Arabic. The page's language
-// and direction, its words (labels and its controls' names) from the message catalogue
+// and direction, its words (labels, its controls' names and helps) from the message catalogue
 // (locale/L.po, read here, not from the page), and its figures in that language's digits and
 // separators: each figure shown is the English text the calculator writes (tests/calc/shown.mjs)
 // with the locale's decimal sign, grouping sign and digits put in, so a figure that kept English
@@ -66,6 +66,13 @@ try {
       named += want !== name;
     }
     check(named >= 40, `${lang}: ${named} of ${controls.length} controls' labels translated`);
+    // Every control's help: its flag, then the settings table's help as the catalogue translates it.
+    const helps = await page.evaluate(() => window.calculator.calc.settings().map((s) =>
+      [s.flag, s.help, document.getElementById(`in${s.flag}-help`).textContent]));
+    for (const [flag, help, text] of helps) {
+      const want = translation(lang, help);
+      check(want && want !== help && text === `${flag}: ${want}`, `${lang}: the help of ${flag} reads "${text}"`);
+    }
     // Every figure: the English text in the locale's signs and digits (days and tokens/s in the
     // catalogue's words around the number).
     const figures = await page.$$eval("#results [data-key], #key [data-key]", (all) =>
@@ -84,7 +91,7 @@ try {
     await page.evaluate(() => window.calculator.show({ "--model": "llama-2-70b", "--tp": "0" }));
     const beside = await page.$eval('[id="in--tp-error"]', (e) => e.textContent);
     check(beside === "--tp: 'tp' must be between 1 and 65536, got 0", `${lang}: beside --tp: "${beside}"`);
-    console.log(`${lang}: ${LABELS.length} labels, ${named} controls' names, ${numbers} figures in the locale's digits and signs, the refusal beside --tp`);
+    console.log(`${lang}: ${LABELS.length} labels, ${named} controls' names, ${helps.length} helps, ${numbers} figures in the locale's digits and signs, the refusal beside --tp`);
   }
 } finally {
   await browser.close();

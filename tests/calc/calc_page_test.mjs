@@ -59,6 +59,21 @@ const figures = () => page.$$eval("[data-key]", (all) => all.map((e) =>
 const inputs = () => page.$$eval("#settings input, #settings select", (all) =>
   Object.fromEntries(all.map((e) => [e.id.slice(2), e.value])));
 
+// In the page: how a row's part over capacity is drawn, and the colours it should be drawn in.
+function overLook(row) {
+  const style = (selector) => getComputedStyle(document.querySelector(`svg.stack ${selector}`));
+  const colour = (name) => {
+    const probe = document.body.appendChild(document.createElement("i"));
+    probe.style.color = `var(--${name})`;
+    const c = getComputedStyle(probe).color;
+    probe.remove();
+    return c;
+  };
+  const over = style(`rect[data-row="${row}"][data-part="over"]`);
+  return { fill: over.fill, stroke: over.stroke, hatch: style("pattern line").stroke, bg: colour("bg"),
+    label: style(`[data-over="${row}"]`).fill, highlight: colour("highlight") };
+}
+
 // Every figure on screen against the native report, the bar's parts against its bytes.
 async function compare(flags, what) {
   const { report, errors } = native(flags);
@@ -92,6 +107,11 @@ async function compare(flags, what) {
     if (over <= 0) continue;
     check(labels[row] === `over by ${shown.GB(over)}`, `${what}: the ${row} overflow reads "${labels[row]}"`);
     check(Math.abs(bar.over - over * scale) < 1e-6, `${what}: the ${row} hatched part is ${bar.over} wide`);
+    // As the film spills it (STYLE.md): the parts' own colours under a hatch in the background
+    // colour, no outline, "over by" in the highlight colour.
+    const look = await page.evaluate(overLook, row);
+    check(look.stroke === "none" && look.fill.includes("#over-hatch") && look.hatch === look.bg &&
+      look.label === look.highlight, `${what}: the ${row} overflow looks ${JSON.stringify(look)}`);
   }
   const over = per.total_bytes - per.capacity_bytes;
   console.log(`${what}: ${compared} figures equal to numbers' (${over > 0 ? "over capacity" : "fits"})`);

@@ -58,17 +58,18 @@ TEST_CASE("the calculator page holds the module, calc.js as it is and the film's
     CHECK(element_text(page, kModuleTag) == render::base64(every_byte()));
     const std::string calc_js = render_test::slurp(fs::path(SHARDREEL_SOURCE_DIR) / "calc/calc.js");
     CHECK(element_text(page, "<script type=\"module\">\n").substr(0, calc_js.size()) == calc_js);
-    // The style's first two lines: STYLE.md's light and dark palettes (story/scene/theme.cpp).
+    // The style's first two lines: STYLE.md's light and dark palettes (story/scene/theme.cpp), the
+    // highlight colour among them (the bar's "over by X GB", as the film writes it).
     const std::string style = element_text(page, "<style>\n");
     CHECK(render_test::lines_of(style).at(0) ==
           ":root{color-scheme:light dark;--weights:#0072B2;--gradients:#B36B00;--optimizer:#A0508A;"
-          "--activations:#007A5A;--comm:#C04F00;--idle:#8C959F;--bg:#FFFFFF;--panel:#F6F8FA;--line:"
-          "#D0D7DE;"
+          "--activations:#007A5A;--comm:#C04F00;--highlight:#8A7A00;--idle:#8C959F;--bg:#FFFFFF;"
+          "--panel:#F6F8FA;--line:#D0D7DE;"
           "--fg:#1F2328;--muted:#59636E;}");
     CHECK(render_test::lines_of(style).at(1) ==
           "@media (prefers-color-scheme: dark){:root{--weights:#56B4E9;--gradients:#E69F00;"
-          "--optimizer:#CC79A7;--activations:#009E73;--comm:#D55E00;--idle:#6E7681;--bg:#0E1117;--"
-          "panel:#161B22;"
+          "--optimizer:#CC79A7;--activations:#009E73;--comm:#D55E00;--highlight:#F0E442;"
+          "--idle:#6E7681;--bg:#0E1117;--panel:#161B22;"
           "--line:#30363D;--fg:#E6EDF3;--muted:#8B949E;}}");
 }
 
