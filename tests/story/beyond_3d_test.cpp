@@ -67,6 +67,8 @@ TEST_CASE("beyond-3d: a caption on every beat, 3 to 5 minutes", "[film][beyond3d
 TEST_CASE("beyond-3d: the 405B state's bytes and cards, Adam and 8-bit Adam", "[film][beyond3d]") {
     const engine::Report adam = state("state", 0);
     CHECK(adam.bytes_per_param.total() == 16);
+    // The title names the model as it is called and counts its parameters as the picture does.
+    CHECK(chapter("state").title.ends_with(": " + format_params(adam.params) + " parameters"));
     says("state", 1, "16 bytes a parameter, that is " + format_bytes(adam.model_states.value));
     says("state", 3, std::to_string(adam.gpus_to_hold_model_states) + " cards");
     const engine::Report eight_bit = state("state", 1);
