@@ -1,0 +1,164 @@
+// storyboards/distributed-training.yaml, the default film (issue 33, item 12): every figure its
+// captions quote is the engine's for the chapter's states, and every comparison a caption makes
+// (two cards, fourteen, one byte saved, just under twice, four and eight times, one and a half,
+// nine times, a few percent, a third) holds in the engine. The practice chapter's figures are
+// checked in step_memory_test.cpp.
+#include <algorithm>
+#include <string>
+
+#include "engine/report.hpp"
+#include "engine/strategies.hpp"
+#include "story/text/format.hpp"
+#include "story/time/timeline.hpp"
+#include "tests/catch.hpp"
+#include "tests/story/chapter_fixture.hpp"
+
+using namespace story;
+
+namespace {
+
+const Storyboard& film() {
+    static const Storyboard board =
+        chapter_test::load_file(SHARDREEL_SOURCE_DIR "/storyboards/distributed-training.yaml");
+    return board;
+}
+
+const ChapterSpec& chapter(const std::string& id) {
+    const auto& cs = film().chapters;
+    const auto it = std::find_if(cs.begin(), cs.end(), [&](const auto& c) { return c.id == id; });
+    REQUIRE(it != cs.end());
+    return *it;
+}
+
+std::vector<engine::Config> states(const std::string& id) {
+    return Timeline(chapter(id), Video{}.fps).states();
+}
+engine::Report state(const std::string& id, std::size_t k) {
+    return engine::analyze(states(id).at(k));
+}
+
+// Some caption of the chapter contains `text` (figures printed with an ordinary space).
+void says(const std::string& id, std::string text) {
+    const std::string thin = "\u2009";
+    for (std::size_t at; (at = text.find(thin)) != std::string::npos;)
+        text.replace(at, thin.size(), " ");
+    INFO(id << ": " << text);
+    const auto& beats = chapter(id).beats;
+    CHECK(std::any_of(beats.begin(), beats.end(), [&](const Beat& b) {
+        return b.say.find(text) != std::string::npos;
+    }));
+}
+
+double gb(engine::Bytes b) { return b.value / 1e9; }
+
+}  // namespace
+
+TEST_CASE("default film: the bytes chapter's bytes, totals and card counts", "[film][default]") {
+    const engine::Report adam = state("bytes", 0);
+    CHECK(adam.bytes_per_param.weights == 2);
+    CHECK(adam.bytes_per_param.gradients == 2);
+    CHECK(adam.bytes_per_param.optimizer == 12);
+    says("bytes", "weight takes 2 bytes, and the gradient computed for it another 2");
+    says("bytes", "12 bytes more");
+    says("bytes", "At 16 bytes each, a 7-billion-parameter model carries " +
+                      format_bytes(adam.model_states.value));
+    says("bytes", "An H100 has " + format_bytes(adam.per_gpu.capacity.value));
+    CHECK(adam.gpus_to_hold_model_states == 2);  // "needs two of them"
+    says("bytes", "needs two of them");
+    const engine::Report big = state("bytes", 1);
+    CHECK(format_params(big.params) == "70B");
+    CHECK(big.gpus_to_hold_model_states == 14);  // "fourteen cards' worth"
+    says("bytes", "grows to " + format_bytes(big.model_states.value) + ", fourteen cards");
+    const engine::Report fp8 = state("bytes", 2);
+    CHECK(big.bytes_per_param.total() - fp8.bytes_per_param.total() == 1);  // "saves one byte"
+    CHECK(fp8.bytes_per_param.optimizer == big.bytes_per_param.optimizer);  // "moments stay"
+}
+
+TEST_CASE("default film: the ring sends just under twice the gradients, however many cards",
+          "[film][default]") {
+    const engine::Report eight = state("ring", 0);
+    CHECK(eight.layout.dp() == 8);  // "cut into eight chunks"
+    says("ring", "eight chunks");
+    const double gradients = gb(eight.per_gpu.gradients);
+    CHECK(gb(eight.comm.dp_per_gpu) < 2 * gradients);
+    CHECK(gb(eight.comm.dp_per_gpu) > 1.5 * gradients);
+    const engine::Report sixteen = state("ring", states("ring").size() - 1);
+    CHECK(sixteen.layout.dp() == 16);  // "With sixteen cards the bytes barely change"
+    CHECK(gb(sixteen.comm.dp_per_gpu) / gb(eight.comm.dp_per_gpu) == Approx(1.07).epsilon(0.02));
+    CHECK(sixteen.comm.dp_time > eight.comm.dp_time);  // "leaves the node for the slower network"
+}
+
+TEST_CASE("default film: ZeRO's savings near 4 and 8 times with 64 cards", "[film][default]") {
+    const auto all = states("zero");
+    const engine::Config& last = all.back();
+    REQUIRE(last.layout.gpus == 64);
+    says("zero", "With 64 cards");
+    const auto saving = [&](int stage) {
+        engine::Config plain = last, sharded = last;
+        plain.layout.zero = 0, sharded.layout.zero = stage;
+        const auto states_of = [](const engine::Config& c) {
+            const engine::Report r = engine::analyze(c);
+            return r.per_gpu.weights.value + r.per_gpu.gradients.value + r.per_gpu.optimizer.value;
+        };
+        return states_of(plain) / states_of(sharded);
+    };
+    CHECK(saving(1) == Approx(4).epsilon(0.05));  // "4 times for stage 1"
+    CHECK(saving(2) == Approx(8).epsilon(0.1));   // "and 8 for stage 2"
+    says("zero", "4 times for stage 1 and 8 for stage 2");
+    CHECK(saving(3) > 40);  // "stage 3 keeps growing with the cards"
+}
+
+TEST_CASE("default film: FSDP's shards, and one and a half times DP's traffic", "[film][default]") {
+    const engine::Report r = state("fsdp", 0);
+    says("fsdp", format_bytes(r.model_states.value) + " for its weights, gradients and optimizer");
+    says("fsdp", "One card has " + format_sig3(gb(r.per_gpu.capacity)));
+    CHECK(r.layout.gpus == 8);  // "eight shards"
+    says("fsdp", "so it holds only " + format_bytes(r.model_states.value / 8));
+    engine::Config dp = states("fsdp").front();
+    dp.layout.zero = 0;
+    CHECK(gb(r.comm.dp_per_gpu) / gb(engine::analyze(dp).comm.dp_per_gpu) == Approx(1.5));
+}
+
+TEST_CASE("default film: NVLink nine times the network, in the tensor and interconnect chapters",
+          "[film][default]") {
+    for (const char* id : {"tensor", "interconnect"}) {
+        const engine::Cluster& c = states(id).front().cluster;
+        CHECK(c.nvlink.value / 2 / c.network.value == Approx(9));  // each direction
+    }
+    says("tensor", "nine times slower");
+    says("interconnect", "nine times what the network does in each direction");
+}
+
+TEST_CASE("default film: the bubble's schedules and recompute's costs", "[film][default]") {
+    const auto bubble = states("bubble");
+    CHECK(bubble.front().training.micro_batches == 8);  // "cut into eight micro-batches"
+    says("bubble", "eight micro-batches");
+    std::vector<double> fractions;
+    for (const engine::Config& c : bubble) fractions.push_back(engine::analyze(c).bubble_fraction);
+    REQUIRE(fractions.size() >= 4);
+    CHECK(fractions[1] == fractions[0]);  // 1F1B: "The bubble stays the same"
+    CHECK(fractions[2] < fractions[1]);   // sixteen micro-batches: "shrinks"
+    CHECK(fractions[3] < fractions[2]);   // interleaving: "shrinks again"
+    const auto ck = states("checkpointing");
+    const double none = engine::analyze(ck.at(0)).flops.hardware_per_step,
+                 selective = engine::analyze(ck.at(1)).flops.hardware_per_step,
+                 full = engine::analyze(ck.at(2)).flops.hardware_per_step;
+    CHECK(selective / none - 1 < 0.1);                  // "a few percent more compute"
+    CHECK(full / none - 1 == Approx(1.0 / 3).epsilon(0.05));  // "a third more compute"
+}
+
+TEST_CASE("default film: at 70B most single strategies overflow, 3D fits", "[film][default]") {
+    const auto all = states("summary");
+    REQUIRE(format_params(engine::analyze(all.back()).params) == "70B");
+    says("summary", "The same " + std::to_string(all.back().layout.gpus) + " GPUs");
+    int single = 0, over = 0;
+    bool three_d_fits = false;
+    for (const engine::StrategyConfig& s : engine::strategy_configs(all.back())) {
+        const engine::Report r = engine::analyze(s.config);
+        const bool fits = r.per_gpu.total <= r.per_gpu.capacity;
+        if (s.kind == engine::Strategy::three_d) three_d_fits = fits;
+        else ++single, over += !fits;
+    }
+    CHECK(over * 2 > single);  // "most single strategies overflow"
+    CHECK(three_d_fits);       // "Combining them is what makes it fit"
+}
