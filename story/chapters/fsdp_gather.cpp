@@ -426,8 +426,9 @@ const KindRegistrar registrar{{
     .make = make_of<FsdpChapter>,
     .cannot_draw = cannot_draw,
     .shows = "the model's layers gathered from shards, used and freed, forward then "
-             "backward with the gradients reduce-scattered; live memory gauge per card; "
-             "traffic 1.5x data parallel",
+             "backward with the gradients reduce-scattered; inside each card its top of the stack "
+             "magnified, the gathered layer's shards and its gradients arriving and leaving with "
+             "their bytes; live memory gauge per card; traffic 1.5x data parallel",
     .goldens = {{"chapter_fsdp_gather", 5.7, "shards flying in for the first slice"}},
     .phases = {{"shards", kShardAt, "every layer cut into shards, one on each card"},
                {"forward", kFsdpFilmAt, "the forward pass: each slice gathered, used and freed"},

@@ -94,10 +94,20 @@ TEST_CASE("pipeline_bubble: 1F1B holds p - s micro-batches, more micro-batches s
     CHECK(engine::in_flight_micro_batches(timeline.states()[1].training, 4) == 4);
     CHECK(held(at15) == Lines{"4", "3", "2", "1"});
 
+    // Before the rule's phase (20 s) the formula and the measured bubble; from it, under them,
+    // GPipe's rule M >= 4K with this M = 16 and K = 4 stages, and the engine's bubble there.
+    const std::string formula = "Bubble = (p − 1) / (m + p − 1) = (4 − 1) / (16 + 4 − 1) = 15.8%";
+    const std::string sixteen = measured(schedule_of(timeline.states()[2]));  // 3/19
+    CHECK(column_under(chapter->scene_at(19.5), formula) == Lines{sixteen});
     const Scene at21 = chapter->scene_at(21);
     check_slots(at21, schedule_of(timeline.states()[2]));
-    CHECK(column_under(at21, "Bubble = (p − 1) / (m + p − 1) = (4 − 1) / (16 + 4 − 1) = 15.8%") ==
-          Lines{measured(schedule_of(timeline.states()[2]))});  // 3/19
+    const std::string bubble =
+        format_percent(engine::analyze(timeline.states()[2]).bubble_fraction);
+    CHECK(column_under(at21, formula) ==
+          Lines{sixteen,
+                "GPipe's rule M ≥ 4K holds: M = 16 ≥ 4 × 4 stages, so the bubble is "
+                "down to " +
+                    bubble});
     CHECK(stat(at21, "Bubble") == Lines{"15.8%"});
 
     // While micro_batches morphs, the percentage is one state's, never a blend of the two.
