@@ -10,6 +10,7 @@
 #include "story/chapter/timeline_chapter.hpp"
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
+#include "story/vocab/loaf.hpp"
 
 namespace story {
 
@@ -27,6 +28,10 @@ constexpr double kHeaderBaseline = 300;
 constexpr double kFlightX = 1530, kFlightRight = frame::kRight;
 constexpr double kSquaresAfter = 56, kSquareMax = 22, kSquareGap = 3;
 constexpr double kAxisLabelGap = 8, kRuleGap = 6;
+// Each row's loaf (story/vocab/loaf.hpp) in the left margin, kLoafW wide and kLoafPad inside the
+// row, of at least kLoafSlices slices each kLoafMinSlice px tall or more (else none is drawn).
+constexpr double kLoafW = 44, kLoafPad = 6, kLoafMinSlice = 4;
+constexpr int kLoafSlices = 8;
 
 // Activations per slot-chunk in whole stages: an interleaved chunk is 1/v of a stage; DualPipe's
 // two chunks are two whole stages (DeepSeek-V3 report, Table 2).
@@ -48,12 +53,31 @@ class PipelineChapter final : public TimelineChapter {
         add_timeline(s, t, frame_at(t, m), kTimeline.x, kHeaderBaseline,
                      split_backward(state(m).training.schedule));
         add_in_flight(s, t, m);
+        add_loaves(s, t, m);
         add_readout(s, t, m);
         add_frame(s, t);
         return s;
     }
 
   private:
+    // Left of each row's name, the model's loaf cut into the pipeline's consecutive chunks, the
+    // row's own held (an interleaved stage holds several, apart). DualPipe's stages hold two
+    // mirrored chunks each and are not drawn.
+    void add_loaves(Scene& s, double t, const Morph& m) const {
+        const engine::Config& c = state(m);
+        if (c.training.schedule == engine::Schedule::dualpipe) return;
+        const int p = c.layout.pp, v = parts_per_stage(laid(m.shown()).schedule);
+        const int slices = p * v * std::max(1, kLoafSlices / (p * v));
+        for (int i = 0; i < p && i < static_cast<int>(laid(m.to).rows.size()); ++i) {
+            const Box& r = laid(m.to).rows[i];
+            const Box loaf{frame::kLeft, r.y + kLoafPad, kLoafW, r.h - 2 * kLoafPad};
+            if (loaf.h < slices * kLoafMinSlice) return;
+            add_loaf_inset(
+                s, palette_, loaf, slices, 1,
+                [&](int g, int) { return loaf_stage(g, slices, p, v) == i; }, rows_in_.at(t, i));
+        }
+    }
+
     // Activations each stage holds at its peak: one square per micro-batch (a chunk is 1/v of one).
     void add_in_flight(Scene& s, double t, const Morph& m) const {
         const double alpha = flight_in_.at(t);
@@ -156,7 +180,8 @@ const KindRegistrar registrar{{
              "DualPipe slot list (a split backward's W in a paler shade than its B); idle "
              "slots hatched; the schedule's bubble formula with numbers and as measured on "
              "the timeline; GPipe's rule M >= 4K with the bubble it leaves; micro-batches held "
-             "per stage",
+             "per stage; beside each stage the model's loaf cut into consecutive chunks, its "
+             "own held",
     .goldens = {{"chapter_pipeline_bubble", 15, "the timeline with its bubble hatched"}},
     .phases = {{"rows", kRowsAt, "one row per stage, time to the right"},
                {"sweep", kSweepAt, "the playhead sweeps the micro-batches through"},
