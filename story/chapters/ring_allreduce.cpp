@@ -53,7 +53,8 @@ constexpr double kReadoutX = 1010, kReadoutTop = 475;
 // Each node's cards on a band kNodeBand px wide along the ring, kNodeGap apart where the ring
 // leaves a node; the links' legend centred under the middle's columns on kLinksBaseline.
 constexpr double kNodeBand = 190, kNodeGap = 36, kBandAlpha = 0.45, kLinksBaseline = 648;
-constexpr double kReadoutW = 560;  // the read-out's link line shrinks to fit inside the ring
+constexpr double kReadoutW = 560,
+                 kLinksW = 1160;  // the read-out's link line shrinks to fit inside the ring
 
 class RingChapter final : public ChapterBase {
   public:
@@ -62,7 +63,9 @@ class RingChapter final : public ChapterBase {
           cards_in_{at(kCardsAt), kCardStagger, kEntrance, kLastStaggered},
           links_in_(Fade::in(at(kCardsAt) + kLinksAfterCards)),
           batch_in_(Fade::in(at(kBatchAt)).out(at(kBatchAt) + kFadeAfter, kFadeFor)),
-          batch_label_in_(Fade::in(at(kBatchAt)).out(at(kBatchAt) + kFlyAfter, kFlyFor)),
+          batch_label_in_(
+              Fade::in(at(kBatchAt))
+                  .out(std::min(at(kBatchAt) + kFlyAfter, at(kGradsAt) - kFadeFor), kFadeFor)),
           grads_in_(Fade::in(at(kGradsAt))),
           readout_in_(Fade::in(at(kReadoutAt))) {
         for (std::size_t k = 0; k < timeline_.states().size(); ++k) {
@@ -89,6 +92,7 @@ class RingChapter final : public ChapterBase {
         add_run_tokens(s, t, m);
         add_legend(s, t, m);
         add_readout(s, t, m);
+        add_link_names(s, t, m);
         add_frame(s, t);
         return s;
     }
@@ -249,7 +253,7 @@ class RingChapter final : public ChapterBase {
     }
 
     // Behind the cards, each node's as one band along the ring; the link between two bands is the
-    // network. Under the middle, once the read-out names the ring's link, both links named.
+    // network.
     void add_nodes(Scene& s, double t, const Morph& m) const {
         const Run& run = runs_[shown_state(m)];
         const double alpha = cards_in_.at(t, 0) * swap_alpha(m);
@@ -260,6 +264,10 @@ class RingChapter final : public ChapterBase {
             s.add(Path{ring_points(band.from, band.to), band.to - band.from >= kPerimeter,
                        std::nullopt, palette_.grid, kNodeBand},
                   alpha * kBandAlpha);
+    }
+
+    // Under the middle, once the read-out names the ring's link, both links named.
+    void add_link_names(Scene& s, double t, const Morph& m) const {
         const engine::Config& c = timeline_.states()[m.shown()];
         const std::string links = tr(
             "Nodes of {k} GPUs: NVLink {nvlink} each way inside, {network} {bandwidth} between",
@@ -267,9 +275,11 @@ class RingChapter final : public ChapterBase {
              {"nvlink", format_bandwidth(engine::nvlink_per_direction(c.cluster).value, locale_)},
              {"network", network_name(c)},
              {"bandwidth", format_bandwidth(c.cluster.network.value, locale_)}});
-        s.add(Text{kCx, kLinksBaseline, links, tabular(style_of(Role::note)), palette_.text,
-                   Align::center},
-              readout_in_.at(t));
+        const TextStyle note = tabular(style_of(Role::note));
+        s.add(
+            Text{kCx, kLinksBaseline, links, sized(note, fit_size(metrics_, links, note, kLinksW)),
+                 palette_.text, Align::center},
+            readout_in_.at(t));
     }
 
     // "InfiniBand NDR" where the network is one InfiniBand port a GPU (engine::

@@ -41,6 +41,13 @@ Lines gauges(const Scene& s, int cards) {
     return out;
 }
 
+// The configuration the chapter draws: FSDP is ZeRO-3.
+engine::Config zero3(const ChapterSpec& spec) {
+    engine::Config c = spec.config;
+    c.layout.zero = 3;
+    return c;
+}
+
 // The phase's headline, beside the model's name over the loaf, and the lines under it.
 Lines headline(const Scene& s) {
     const std::string head = on_screen::beside(s, "7B model · 32 layers");
@@ -55,8 +62,7 @@ TEST_CASE("fsdp_gather shows the plan's memory and 1.5x data parallel traffic",
           "[chapters][fsdp]") {
     const ChapterSpec spec = load_spec("kind_fsdp_gather.yaml", "fsdp");
     const auto chapter = make_chapter(spec, Video{}, kMetrics);
-    engine::Config c = spec.config;
-    c.layout.zero = 3;
+    engine::Config c = zero3(spec);
     const engine::FsdpPlan plan = engine::fsdp_plan(c);
     REQUIRE(plan.shards == 8);
     REQUIRE(plan.layers == 32);
@@ -156,9 +162,7 @@ TEST_CASE("fsdp_gather magnifies the gathered layer and its gradients on every c
           "[chapters][fsdp]") {
     const ChapterSpec spec = load_spec("kind_fsdp_gather.yaml", "fsdp");
     const auto chapter = make_chapter(spec, Video{}, kMetrics);
-    engine::Config c = spec.config;
-    c.layout.zero = 3;
-    const engine::FsdpPlan plan = engine::fsdp_plan(c);
+    const engine::FsdpPlan plan = engine::fsdp_plan(zero3(spec));
     const Palette& p = palette(ThemeName::dark);
 
     // Slice 2's forward compute: all eight weights cells full, no gradients.

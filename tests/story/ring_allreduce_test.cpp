@@ -121,15 +121,11 @@ std::vector<Path> node_bands(const Scene& s) {
                 out.push_back(*path);
     return out;
 }
-double min_x(const Path& p) {
-    double x = p.points.front().x;
-    for (const Point& q : p.points) x = std::min(x, q.x);
-    return x;
-}
-double max_x(const Path& p) {
-    double x = p.points.front().x;
-    for (const Point& q : p.points) x = std::max(x, q.x);
-    return x;
+// How far left and right a path reaches.
+std::pair<double, double> x_extent(const Path& p) {
+    const auto [lo, hi] = std::minmax_element(p.points.begin(), p.points.end(),
+                                              [](Point a, Point b) { return a.x < b.x; });
+    return {lo->x, hi->x};
 }
 }  // namespace
 
@@ -148,8 +144,8 @@ TEST_CASE("ring_allreduce draws each node's cards on a band and names both links
     const std::vector<Path> two = node_bands(end);
     REQUIRE(two.size() == 2);
     const double middle = 1920 / 2.0;
-    CHECK(min_x(two[0]) > middle);  // node 0: GPU 0-7, clockwise from the top centre
-    CHECK(max_x(two[1]) < middle);  // node 1: GPU 8-15
+    CHECK(x_extent(two[0]).first > middle);   // node 0: GPU 0-7, clockwise from the top centre
+    CHECK(x_extent(two[1]).second < middle);  // node 1: GPU 8-15
     CHECK_FALSE(two[0].closed);
     engine::Config sixteen = spec.config;
     sixteen.layout.gpus = 16;
