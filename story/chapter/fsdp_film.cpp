@@ -2,12 +2,20 @@
 #include "story/chapter/fsdp_film.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
 namespace story {
 
 namespace {
+
+constexpr double kFirstArrival = 0.25;  // of a gather, when the nearest shard arrives
+
+double mean(const std::vector<double>& v) {
+    return v.empty() ? 0 : std::accumulate(v.begin(), v.end(), 0.0) / static_cast<double>(v.size());
+}
 
 const engine::FsdpEvent& event(const engine::FsdpPlan& plan, engine::FsdpOp op, int layer,
                                bool backward) {
@@ -51,6 +59,39 @@ FsdpFilm::FsdpFilm(const engine::FsdpPlan& plan, const Choreography& choreograph
         add(FsdpStep::scatter, true, g, kFsdpScatter, Op::reduce_scatter);
         add(FsdpStep::reshard, true, g, kFsdpReshardBack, Op::reshard);
     }
+}
+
+double Held::weight_share() const { return mean(weights); }
+double Held::grad_share() const { return mean(grads); }
+
+double fsdp_arrival(int i, int j, int shards) {
+    if (shards <= 1) return 0;
+    return kFirstArrival + (1 - kFirstArrival) * std::abs(i - j) / (shards - 1);
+}
+
+Held fsdp_held(const FilmAt& f, int rank, int shards) {
+    Held h{std::vector<double>(shards, 0.0), std::vector<double>(shards, 0.0)};
+    if (!f.phase) return h;
+    const FilmStep& p = *f.phase;
+    for (int j = 0; j < shards; ++j) {
+        switch (p.step) {
+            case FsdpStep::gather:
+                h.weights[j] = j == rank || f.u >= fsdp_arrival(rank, j, shards) ? 1 : 0;
+                break;
+            case FsdpStep::compute:
+                h.weights[j] = 1;
+                h.grads[j] = p.backward ? f.u : 0;
+                break;
+            case FsdpStep::scatter:
+                h.weights[j] = 1;
+                h.grads[j] = 1 - f.u;
+                break;
+            case FsdpStep::reshard:
+                h.weights[j] = 1 - f.u;
+                break;
+        }
+    }
+    return h;
 }
 
 FilmAt FsdpFilm::at(double t) const {

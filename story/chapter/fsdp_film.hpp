@@ -41,6 +41,21 @@ struct FilmAt {
     bool done = false;
 };
 
+// What one card holds of the slice at work beyond its shards, by shard: each cell of the gathered
+// weights and of the layer's unsharded gradients, from 0 (absent) to 1 (held). The gathered
+// weights fill as the shards arrive, the gradients as the backward pass computes them; the
+// reduce-scatter sends them away and resharding frees the weights.
+struct Held {
+    std::vector<double> weights, grads;
+    double weight_share() const;  // of the full layer's weights, 0..1
+    double grad_share() const;    // of its unsharded gradients, 0..1
+};
+
+// When, within a gather (0..1), the shard from rank j reaches rank i: shards fly at one speed, so
+// nearer cards' arrive first, the farthest at the end.
+double fsdp_arrival(int i, int j, int shards);
+Held fsdp_held(const FilmAt& f, int rank, int shards);
+
 class FsdpFilm {
   public:
     // The plan's film, its authored times placed on the chapter's beats by `choreography`.

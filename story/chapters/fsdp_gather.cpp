@@ -38,16 +38,18 @@ constexpr int kMaxShards = 1024;
 constexpr double kLoafX = 120, kLoafW = 400, kLoafLabelTop = 251, kLoafGap = 18, kNotesGap = 13;
 constexpr double kSliceH = 46, kSliceGap = 14, kShardGap = 3, kShardDim = 0.45, kShardRadius = 4;
 constexpr double kCurrentPad = 6, kCurrentRadius = 8, kCurrentStroke = 3;
-// The cards on the right under the read-outs, each with its gauge's line kGaugeGap under it and,
-// above it, the workspace where the gathered slice is assembled.
-constexpr Box kCards{600, 480, frame::kRight - 600, 370};
+// The cards on the right under the read-outs, each with its gauge's line kGaugeGap under it.
+constexpr Box kCards{600, 450, frame::kRight - 600, 400};
 constexpr double kCardGap = 18, kMaxCardW = 190, kGaugeGap = 11;
-constexpr double kWorkspaceGap = 24, kWorkspaceH = 26, kCellRadius = 3, kCellGap = 2;
+// Inside each card, the top of its stack magnified: from kZoomTop under the capacity line down to
+// kZoomGap above the stack's peak, the slice at work's gathered weights (one cell per shard) under
+// its unsharded gradients, their figure kZoomLabelGap above it. A card too full for kZoomMinH
+// px draws none. Empty cells show at kSlotAlpha.
+constexpr double kZoomTop = 46, kZoomGap = 22, kZoomLabelGap = 9, kZoomMinH = 40;
+constexpr double kCellRadius = 3, kCellGap = 2, kSlotAlpha = 0.15;
 constexpr double kComputePad = 3, kComputeRadius = 5, kComputeStroke = 2;
-// A gathered shard arrives kFirstArrival into its step, the farthest one at the end; nearer
-// cards first. Shards in flight hop kHop px (and kHopPerPx of the distance) over the cards.
-constexpr double kFirstArrival = 0.25, kWaiting = 0.15;
-constexpr double kToken = 14, kHop = 16, kHopPerPx = 0.03;
+// Shards in flight hop kHop px (and kHopPerPx of the distance) over the cards.
+constexpr double kToken = 22, kHop = 16, kHopPerPx = 0.03;
 // The read-outs above the cards from kReadoutTop: a heading, kHeadingGap under it one or two
 // lines of figures.
 constexpr double kReadoutTop = 255, kHeadingGap = 8;
@@ -74,6 +76,7 @@ class FsdpChapter final : public ChapterBase {
           shard_in_(Fade::in(at(kShardAt), kShardFor)),
           heading_in_(Fade::in(at(kShardAt))),
           traffic_in_(Fade::in(at(kTrafficAt), kShardFor)),
+          zoom_in_(Fade::in(at(kFsdpFilmAt), kShardFor)),
           model_in_(Fade::in(at(kModelAt)).out(at(kModelOutAt), kModelOutFor)),
           slices_in_{at(kLoafAt), kSliceStagger},
           cards_in_{at(kCardsAt)},
@@ -128,7 +131,7 @@ class FsdpChapter final : public ChapterBase {
     int shards() const { return plans_.front().shards; }
 
     // The loaf's label, slices and their shard cells, and its notes; the row of cards (the first
-    // state's shards), their gauges' line and each card's workspace.
+    // state's shards), their gauges' line and each card's magnified top of the stack.
     void place() {
         const int n = shards();
         TextColumn column(metrics_, kLoafX, kLoafLabelTop);
@@ -163,20 +166,34 @@ class FsdpChapter final : public ChapterBase {
         const int slots = static_cast<int>(ranks_.size());
         for (int i = 0; i < slots; ++i) {
             cards_.push_back(row_cell(kCards, slots, i, kCardGap, kMaxCardW));
-            workspace_.push_back(above(cards_.back(), kWorkspaceGap, kWorkspaceH));
-            workspace_cells_.emplace_back();
-            for (int j = 0; j < n; ++j)
-                workspace_cells_.back().push_back(row_cell(workspace_.back(), n, j, 0));
+            place_zoom(static_cast<std::size_t>(i));
+        }
+    }
+
+    // Card i's magnified top of the stack, between its capacity line and the stack's peak: the
+    // slice's gathered weights in the bottom row, its unsharded gradients above, each row's
+    // height its bytes at the zoom's scale.
+    void place_zoom(std::size_t i) {
+        const engine::FsdpPlan& plan = plans_.front();
+        const double cap = reports_.front().per_gpu.capacity.value;
+        const double layer = plan.layer_full_bytes.value, grads = plan.layer_grad_bytes.value;
+        const Box area = stack_area(metrics_, card_spec(i, cap));
+        const double peak_y = area.bottom() - area.h * std::min(1.0, plan.peak_bytes.value / cap);
+        Box zoom{area.x, area.y + kZoomTop, area.w, peak_y - kZoomGap - area.y - kZoomTop};
+        if (zoom.h < kZoomMinH || layer + grads <= 0) zoom.h = 0;
+        zoom_.push_back(zoom);
+        zoom_factor_ = zoom.h > 0 ? (zoom.h / (layer + grads)) / (area.h / cap) : 0;
+        const Box weights = bottom_of(zoom, zoom.h * layer / (layer + grads)),
+                  gradients = top_of(zoom, zoom.h - weights.h);
+        weight_cells_.emplace_back();
+        grad_cells_.emplace_back();
+        for (int j = 0; j < shards(); ++j) {
+            weight_cells_.back().push_back(row_cell(weights, shards(), j, 0));
+            grad_cells_.back().push_back(row_cell(gradients, shards(), j, 0));
         }
     }
 
     FilmAt film_at(double t) const { return film_->at(t); }
-
-    // Resident bytes per card at t: counting across each phase, the plan's value at its end.
-    double live(const FilmAt& f) const {
-        if (!f.phase) return plans_.front().sharded_states.value;
-        return lerp(f.phase->live_before, f.phase->live_after, progress(f.u, 0, 1));
-    }
 
     // The loaf: slices cut into one shard per card; the slice at work is outlined.
     void add_loaf(Scene& s, double t, const FilmAt& f) const {
@@ -199,9 +216,6 @@ class FsdpChapter final : public ChapterBase {
 
     void add_cards(Scene& s, double t, const FilmAt& f) const {
         const engine::FsdpPlan& plan = plans_.front();
-        const double now = live(f), base = plan.sharded_states.value;
-        const double layer = std::clamp(now - base, 0.0, plan.layer_full_bytes.value);
-        const double grads = std::max(0.0, now - base - layer);
         const double cap = report_at(t).per_gpu.capacity.value;
         const double w = morph_part(t, [](const engine::PerGpu& g) { return g.weights.value; });
         const double g = morph_part(t, [](const engine::PerGpu& g) { return g.gradients.value; });
@@ -213,25 +227,31 @@ class FsdpChapter final : public ChapterBase {
                 s.add(gap_mark(b, palette_.muted), alpha);
                 continue;
             }
-            CardSpec card{b.x,
-                          b.y,
-                          b.w,
-                          b.h,
-                          tr("GPU {n}", {{"n", ranks_[i]}}),
-                          cap,
-                          {{w, palette_.weights},
-                           {g, palette_.gradients},
-                           {o, palette_.optimizer},
-                           {layer, palette_.highlight},
-                           {grads, palette_.gradients}}};
-            card.capacity_label = false;
-            card.label_size = card_label_size(b.w);
+            const Held held = fsdp_held(f, ranks_[i], shards());
+            const double layer = held.weight_share() * plan.layer_full_bytes.value,
+                         grads = held.grad_share() * plan.layer_grad_bytes.value;
+            CardSpec card = card_spec(i, cap);
+            card.stack = {{w, palette_.weights},
+                          {g, palette_.gradients},
+                          {o, palette_.optimizer},
+                          {layer, palette_.weights},
+                          {grads, palette_.gradients}};
             add_items(s, gpu_card(palette_, metrics_, locale_, card), alpha);
+            const double now = plan.sharded_states.value + layer + grads;
             s.add(Text{b.cx(), gauge_baseline_, format_bytes(now, locale_), style_of(Role::figure),
                        palette_.text, Align::center},
                   alpha);
-            add_workspace(s, i, f, alpha);
+            add_zoom(s, i, f, held, layer + grads, alpha * zoom_in_.at(t));
         }
+    }
+
+    // Card i without its stack: its name, against the capacity of the state at hand.
+    CardSpec card_spec(std::size_t i, double capacity) const {
+        const Box& b = cards_[i];
+        CardSpec card{b.x, b.y, b.w, b.h, tr("GPU {n}", {{"n", ranks_[i]}}), capacity, {}};
+        card.capacity_label = false;
+        card.label_size = card_label_size(b.w);
+        return card;
     }
 
     // Model states of the sharded stack (ZeRO-3 figures of the engine), counting through morphs.
@@ -240,53 +260,56 @@ class FsdpChapter final : public ChapterBase {
         return value_at(t, sharded_) * part(g) / (g.weights + g.gradients + g.optimizer).value;
     }
 
-    // Above card i, the slice it is assembling: its own shard, then one cell per arrival.
-    void add_workspace(Scene& s, std::size_t i, const FilmAt& f, double alpha) const {
-        if (!f.phase) return;
-        const FilmStep& p = *f.phase;
-        const int rank = ranks_[i];
-        const Color fill = p.backward && (p.step == Step::compute || p.step == Step::scatter)
-                               ? palette_.gradients
-                               : palette_.weights;
-        const double fade = p.step == Step::reshard ? 1 - f.u : 1;
-        for (int j = 0; j < shards(); ++j) {
-            const bool own = j == rank;
-            double a = alpha * fade;
-            if (p.step == Step::gather && !own)
-                a *= f.u >= 1 - 1e-9 ? 1 : kWaiting + (1 - kWaiting) * (f.u > arrival(rank, j));
-            if (p.step == Step::scatter && !own) a *= 1 - f.u;
-            s.add(filled(inset(workspace_cells_[i][j], kCellGap / 2, 0), kCellRadius, fill), a);
-        }
-        if (p.step == Step::compute)
-            s.add(outline(inflate(workspace_[i], kComputePad), kComputeRadius, palette_.highlight,
+    // Inside card i, the top of its stack magnified: the slice's gathered weights, one cell per
+    // shard, filling as the shards arrive and shrinking as they are freed, under its unsharded
+    // gradients; their bytes over it.
+    void add_zoom(Scene& s, std::size_t i, const FilmAt& f, const Held& held, double extra,
+                  double alpha) const {
+        if (zoom_[i].h <= 0 || alpha <= 0 || !f.phase) return;
+        s.add(outline(inflate(zoom_[i], kCellGap), kCellRadius, palette_.grid, 1), alpha);
+        const auto add_row = [&](const std::vector<Box>& cells, const std::vector<double>& part,
+                                 Color fill) {
+            for (std::size_t j = 0; j < cells.size(); ++j) {
+                const Box cell = inset(cells[j], kCellGap / 2, 0);
+                s.add(filled(cell, kCellRadius, fill), alpha * kSlotAlpha);
+                if (part[j] > 0)
+                    s.add(filled(bottom_of(cell, cell.h * part[j]), kCellRadius, fill), alpha);
+            }
+        };
+        add_row(weight_cells_[i], held.weights, palette_.weights);
+        if (f.phase->backward) add_row(grad_cells_[i], held.grads, palette_.gradients);
+        s.add(Text{zoom_[i].cx(), zoom_[i].y - kZoomLabelGap, "+" + format_bytes(extra, locale_),
+                   tabular(style_of(Role::small)), palette_.text, Align::center},
+              alpha);
+        if (f.phase->step == Step::compute)
+            s.add(outline(inflate(zoom_[i], kComputePad), kComputeRadius, palette_.highlight,
                           kComputeStroke),
                   alpha);
-    }
-
-    // When, within a gather, the shard from rank j reaches rank i: tokens fly at one speed, so
-    // nearer cards arrive first.
-    double arrival(int i, int j) const {
-        const int n = shards();
-        return n > 1 ? kFirstArrival + (1 - kFirstArrival) * std::abs(i - j) / (n - 1) : 0;
     }
 
     // Shards in flight: all-gather brings every shard to every card; reduce-scatter sends each
     // card's piece of the gradient to the card that owns it.
     void add_tokens(Scene& s, const FilmAt& f) const {
         if (!f.phase || (f.phase->step != Step::gather && f.phase->step != Step::scatter)) return;
+        const bool gather = f.phase->step == Step::gather;
+        const auto& cells = gather ? weight_cells_ : grad_cells_;
         const int slots = static_cast<int>(ranks_.size());
         for (int a = 0; a < slots; ++a)
             for (int b = 0; b < slots; ++b) {
                 if (a == b || ranks_[a] == kGapRank || ranks_[b] == kGapRank) continue;
+                if (zoom_[a].h <= 0 || zoom_[b].h <= 0) continue;
                 // Gather: rank a's own shard flies to b. Scatter: a's piece b flies to b.
-                const int piece = f.phase->step == Step::gather ? ranks_[a] : ranks_[b];
-                const double u = std::clamp(f.u / arrival(ranks_[b], ranks_[a]), 0.0, 1.0);
+                const int piece = gather ? ranks_[a] : ranks_[b];
+                const double arrives = fsdp_arrival(ranks_[b], ranks_[a], shards());
+                const double u = std::clamp(f.u / arrives, 0.0, 1.0);
                 if (u >= 1) continue;
-                const Point p0{workspace_cells_[a][piece].cx(), workspace_[a].y},
-                    p1{workspace_cells_[b][piece].cx(), workspace_[b].y};
+                const Point p0{cells[a][piece].cx(), cells[a][piece].cy()},
+                    p1{cells[b][piece].cx(), cells[b][piece].cy()};
                 Point p = lerp(p0, p1, u);
                 p.y -= (kHop + kHopPerPx * std::abs(p1.x - p0.x)) * std::sin(u * std::numbers::pi);
-                add_token(s, palette_, metrics_, p, kToken, palette_.comm, "", 1);
+                add_token(s, palette_, metrics_, p, kToken,
+                          gather ? palette_.weights : palette_.gradients,
+                          format_count(piece, locale_), 1);
             }
     }
 
@@ -320,13 +343,13 @@ class FsdpChapter final : public ChapterBase {
                      first = readout_.baseline(kFirstLine), second = readout_.baseline(kSecondLine);
         s.add(Text{kCards.x, heading, phase_text(f), kHeading, palette_.text}, in);
         const double traffic = traffic_in_.at(t);
-        const std::string gauge = tr(
-            "Live model states per card: {live}, peak {peak} = {shards} of shards + one layer and "
-            "its gradients",
-            {{"live", format_bytes(live(f), locale_)},
-             {"peak", format_bytes(value_at(t, peak_), locale_)},
-             {"shards", format_bytes(value_at(t, sharded_), locale_)}});
+        const std::string gauge =
+            tr("Peak model states per card: {peak} = {shards} of shards + one layer and its "
+               "gradients",
+               {{"peak", format_bytes(value_at(t, peak_), locale_)},
+                {"shards", format_bytes(value_at(t, sharded_), locale_)}});
         s.add(Text{kCards.x, first, gauge, fit(gauge), palette_.muted}, in * (1 - traffic));
+        add_zoom_note(s, second, (1 - traffic) * zoom_in_.at(t));
         if (traffic <= 0) return;
         const int n = shards();
         const std::string sent = tr("Per card per step: 3 × {fraction} × {buffer} = {bytes}",
@@ -339,6 +362,19 @@ class FsdpChapter final : public ChapterBase {
              {"ratio", format_sig3(value_at(t, fsdp_bytes_) / value_at(t, dp_bytes_), locale_)}});
         s.add(Text{kCards.x, first, sent, fit(sent), palette_.comm}, traffic);
         s.add(Text{kCards.x, second, vs, fit(vs), palette_.text}, traffic);
+    }
+
+    // What the cards' magnified tops draw, and how much they are magnified.
+    void add_zoom_note(Scene& s, double baseline, double alpha) const {
+        if (alpha <= 0 || zoom_factor_ <= 0) return;
+        const engine::FsdpPlan& plan = plans_.front();
+        const std::string note =
+            tr("Inside each card, its top magnified {zoom}×: one layer's weights {layer} and "
+               "gradients {grads}",
+               {{"zoom", format_int(std::lround(zoom_factor_), locale_)},
+                {"layer", format_bytes(plan.layer_full_bytes.value, locale_)},
+                {"grads", format_bytes(plan.layer_grad_bytes.value, locale_)}});
+        s.add(Text{kCards.x, baseline, note, fit(note), palette_.muted}, alpha);
     }
 
     // Before the shards: the whole model's state against one card.
@@ -357,7 +393,7 @@ class FsdpChapter final : public ChapterBase {
         return sized(kFigures, fit_size(metrics_, text, kFigures, kCards.w));
     }
 
-    const Fade loaf_in_, shard_in_, heading_in_, traffic_in_, model_in_;
+    const Fade loaf_in_, shard_in_, heading_in_, traffic_in_, zoom_in_, model_in_;
     const Stagger slices_in_, cards_in_;
     std::vector<engine::FsdpPlan> plans_;
     std::vector<engine::PerGpu> zero3_;  // each state's ZeRO-3 split of the model states
@@ -366,16 +402,17 @@ class FsdpChapter final : public ChapterBase {
     std::optional<FsdpFilm> film_;
     int slices_ = 1, per_slice_ = 1;
     // Geometry, placed once: the loaf's slices and shard cells; the shown
-    // ranks' cards and workspaces, with one cell per shard.
-    std::vector<Box> slice_, cards_, workspace_;
-    std::vector<std::vector<Box>> shard_cells_, workspace_cells_;
+    // ranks' cards and their magnified tops, with one cell per shard in each row.
+    std::vector<Box> slice_, cards_, zoom_;
+    std::vector<std::vector<Box>> shard_cells_, weight_cells_, grad_cells_;
+    double zoom_factor_ = 0;  // the magnified top's px per byte over the stack's
     std::array<std::vector<Text>, 3> loaf_text_;  // its label and notes' lines, by LoafLine
     double gauge_baseline_ = 0;                   // of the figures under the cards
     TextColumn readout_;  // the read-out's lines (ReadoutLine), their texts drawn at t
     std::vector<int> ranks_;
 };
 
-// The loaf and each card's workspace draw one cell per shard, i.e. per GPU.
+// The loaf and each card's magnified top draw one cell per shard, i.e. per GPU.
 std::optional<std::string> cannot_draw(const engine::Config& c) {
     if (c.layout.gpus <= kMaxShards) return std::nullopt;
     return "fsdp_gather draws at most " + std::to_string(kMaxShards) + " GPUs, got " +
@@ -389,8 +426,9 @@ const KindRegistrar registrar{{
     .make = make_of<FsdpChapter>,
     .cannot_draw = cannot_draw,
     .shows = "the model's layers gathered from shards, used and freed, forward then "
-             "backward with the gradients reduce-scattered; live memory gauge per card; "
-             "traffic 1.5x data parallel",
+             "backward with the gradients reduce-scattered; inside each card its top of the stack "
+             "magnified, the gathered layer's shards and its gradients arriving and leaving with "
+             "their bytes; live memory gauge per card; traffic 1.5x data parallel",
     .goldens = {{"chapter_fsdp_gather", 5.7, "shards flying in for the first slice"}},
     .phases = {{"shards", kShardAt, "every layer cut into shards, one on each card"},
                {"forward", kFsdpFilmAt, "the forward pass: each slice gathered, used and freed"},

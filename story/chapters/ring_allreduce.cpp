@@ -7,6 +7,7 @@
 #include <numbers>
 
 #include "engine/comm.hpp"
+#include "engine/interconnect.hpp"
 #include "engine/layout3d.hpp"
 #include "engine/memory.hpp"
 #include "story/chapter/chapter_base.hpp"
@@ -34,59 +35,26 @@ constexpr double kCardStagger =
     0.07;  // s between cards entering; the 16th and later enter together
 constexpr int kLastStaggered = 15;
 constexpr double kLinksAfterCards = 0.6;  // s, not scaled
-// The batch: its slices fly to the cards kFlyAfter s after it appears, and fade kFadeAfter s after.
-constexpr double kFlyAfter = 0.8, kFlyFor = 0.9, kFadeAfter = 1.5, kFadeFor = 0.3;
+// The batch, whole for kSplitAfter s, then cut into one slice per card (kSplitGap px apart over
+// kSplitFor s); the slices fly to the cards kFlyAfter s after it appears, and fade kFadeAfter s
+// after.
+constexpr double kSplitAfter = 0.9, kSplitFor = 0.4, kSplitGap = 6;
+constexpr double kFlyAfter = 1.5, kFlyFor = 0.9, kFadeAfter = 3.6, kFadeFor = 0.3;
 constexpr double kMoveShare = 0.7;  // of each step the chunks travel; then they settle
 
 // Links: NVLink thick, the network thin; arrow heads; how far a link keeps from the cards.
 constexpr double kNvlinkWidth = 6, kNetworkWidth = 2, kHead = 14, kLinkMargin = 8;
 // The batch, the legend (left of the ring's middle) and the read-out (right of it).
-constexpr Box kBatch{kCx - 240, 530, 480, 32};
+constexpr Box kBatch{kCx - 320, 540, 640, 56};
 constexpr double kBatchLabelLift = 20;
 constexpr double kLegendX = 440, kLegendY = 520, kLegendH = 36, kHeadingLift = 22, kNoteDrop = 78;
 constexpr double kLegendW = 460, kWideLegendW = 540;  // up to 8 chunks, more
 constexpr double kReadoutX = 1010, kReadoutTop = 475;
-
-// Contributions summed into each chunk of each rank's buffer: counts[step][rank][chunk],
-// replaying the engine's schedule (reduce-scatter adds, all-gather copies).
-using Counts = std::vector<std::vector<int>>;
-std::vector<Counts> replay(const engine::RingSchedule& ring) {
-    std::vector<Counts> out{Counts(ring.n, std::vector<int>(ring.n, 1))};
-    for (int step = 0; step < ring.steps(); ++step) {
-        Counts next = out.back();
-        for (const engine::ChunkTransfer& x : ring.transfers) {
-            if (x.step != step) continue;
-            const int sent = out.back()[x.src][x.chunk];
-            next[x.dst][x.chunk] = x.gather ? sent : next[x.dst][x.chunk] + sent;
-        }
-        out.push_back(std::move(next));
-    }
-    return out;
-}
-
-// One playing of the all-reduce: the engine's schedule for this state's N, and when it runs.
-struct Run {
-    engine::RingSchedule ring;
-    std::vector<Counts> counts;
-    std::vector<int> node;       // node of each rank (engine layout), to tell NVLink from network
-    double start = 0, step = 0;  // the reduce-scatter's
-    double gather = 0, gather_step = 0;  // the all-gather's
-    bool plays = false;
-    int half() const { return ring.steps() / 2; }
-    double end() const { return gather + gather_step * half(); }
-    // Steps done at t (fractional), before the start 0.
-    double steps_at(double t) const {
-        if (t < gather) return std::max(0.0, (t - start) / step);
-        return half() + (t - gather) / gather_step;
-    }
-};
-
-// Where the ring stands at t: which step, how far the chunks have travelled.
-struct RunPhase {
-    int step = -1;    // -1: before the first step; steps(): finished
-    double move = 0;  // linear progress of the chunks on the links, 0..1
-    bool moving = false;
-};
+// Each node's cards on a band kNodeBand px wide along the ring, kNodeGap apart where the ring
+// leaves a node; the links' legend centred under the middle's columns on kLinksBaseline.
+constexpr double kNodeBand = 190, kNodeGap = 36, kBandAlpha = 0.45, kLinksBaseline = 648;
+constexpr double kReadoutW = 560,
+                 kLinksW = 1160;  // the read-out's link line shrinks to fit inside the ring
 
 class RingChapter final : public ChapterBase {
   public:
@@ -95,7 +63,9 @@ class RingChapter final : public ChapterBase {
           cards_in_{at(kCardsAt), kCardStagger, kEntrance, kLastStaggered},
           links_in_(Fade::in(at(kCardsAt) + kLinksAfterCards)),
           batch_in_(Fade::in(at(kBatchAt)).out(at(kBatchAt) + kFadeAfter, kFadeFor)),
-          batch_label_in_(Fade::in(at(kBatchAt)).out(at(kBatchAt) + kFlyAfter, kFlyFor)),
+          batch_label_in_(
+              Fade::in(at(kBatchAt))
+                  .out(std::min(at(kBatchAt) + kFlyAfter, at(kGradsAt) - kFadeFor), kFadeFor)),
           grads_in_(Fade::in(at(kGradsAt))),
           readout_in_(Fade::in(at(kReadoutAt))) {
         for (std::size_t k = 0; k < timeline_.states().size(); ++k) {
@@ -115,12 +85,14 @@ class RingChapter final : public ChapterBase {
     Scene scene_at(double t) const override {
         Scene s = blank();
         const Morph m = timeline_.morph_at(t);
+        add_nodes(s, t, m);
         add_links(s, t, m);
         add_cards(s, t, m);
         add_batch(s, t, m);
         add_run_tokens(s, t, m);
         add_legend(s, t, m);
         add_readout(s, t, m);
+        add_link_names(s, t, m);
         add_frame(s, t);
         return s;
     }
@@ -280,6 +252,43 @@ class RingChapter final : public ChapterBase {
         }
     }
 
+    // Behind the cards, each node's as one band along the ring; the link between two bands is the
+    // network.
+    void add_nodes(Scene& s, double t, const Morph& m) const {
+        const Run& run = runs_[shown_state(m)];
+        const double alpha = cards_in_.at(t, 0) * swap_alpha(m);
+        if (alpha <= 0) return;
+        std::vector<double> places;
+        for (int i = 0; i < run.ring.n; ++i) places.push_back(card_s(m, i));
+        for (const Span& band : node_spans(places, run.node, kPerimeter / run.ring.n, kNodeGap))
+            s.add(Path{ring_points(band.from, band.to), band.to - band.from >= kPerimeter,
+                       std::nullopt, palette_.grid, kNodeBand},
+                  alpha * kBandAlpha);
+    }
+
+    // Under the middle, once the read-out names the ring's link, both links named.
+    void add_link_names(Scene& s, double t, const Morph& m) const {
+        const engine::Config& c = timeline_.states()[m.shown()];
+        const std::string links = tr(
+            "Nodes of {k} GPUs: NVLink {nvlink} each way inside, {network} {bandwidth} between",
+            {{"k", c.cluster.gpus_per_node},
+             {"nvlink", format_bandwidth(engine::nvlink_per_direction(c.cluster).value, locale_)},
+             {"network", network_name(c)},
+             {"bandwidth", format_bandwidth(c.cluster.network.value, locale_)}});
+        const TextStyle note = tabular(style_of(Role::note));
+        s.add(
+            Text{kCx, kLinksBaseline, links, sized(note, fit_size(metrics_, links, note, kLinksW)),
+                 palette_.text, Align::center},
+            readout_in_.at(t));
+    }
+
+    // "InfiniBand NDR" where the network is one InfiniBand port a GPU (engine::
+    // infiniband_generation), else the generic name.
+    std::string network_name(const engine::Config& c) const {
+        const std::string_view generation = engine::infiniband_generation(c.cluster.network);
+        return generation.empty() ? tr("Network") : "InfiniBand " + std::string(generation);
+    }
+
     void add_run_tokens(Scene& s, double t, const Morph& m) const {
         if (m.u < 1) return;
         const Run& run = runs_[m.to];
@@ -299,14 +308,23 @@ class RingChapter final : public ChapterBase {
         const double slices = batch_in_.at(t);
         if (slices <= 0) return;
         const double fly = progress(t, at(kBatchAt) + kFlyAfter, kFlyFor);
-        s.add(Text{kBatch.cx(), kBatch.y - kBatchLabelLift, tr("Global batch: one slice per card"),
+        const double split = progress(t, at(kBatchAt) + kSplitAfter, kSplitFor);
+        // The engine's tokens per step (dp x micro_batch x micro_batches x seq_len) in sequences.
+        const engine::Config& c = timeline_.states()[m.to];
+        const long long global =
+            std::llround(reports_[m.to].flops.tokens_per_step / c.training.seq_len);
+        s.add(Text{kBatch.cx(), kBatch.y - kBatchLabelLift,
+                   tr("Global batch: {global} sequences, {per} per card",
+                      {{"global", global}, {"per", global / std::max(1, c.layout.dp())}}),
                    style_of(Role::label), palette_.text, Align::center},
               batch_label_in_.at(t));
         const int n = gpus_[m.to];
         for (int i = 0; i < n; ++i) {
             const Box from = row_cell(kBatch, n, i, 0), card = box(m, i);
             const Box to{card.cx() - from.w / 2, card.cy(), from.w, from.h};
-            s.add(filled(inset(lerp(from, to, fly), 1, 0), 4, palette_.activations), slices);
+            s.add(filled(inset(lerp(from, to, fly), split * kSplitGap / 2, 0), 4,
+                         palette_.activations),
+                  slices);
         }
     }
 
@@ -358,6 +376,13 @@ class RingChapter final : public ChapterBase {
             figure_at(t, [](const engine::Report& r) { return r.comm.dp_per_gpu.value; });
         const double secs =
             figure_at(t, [](const engine::Report& r) { return r.comm.dp_time.value; });
+        const std::string link =
+            tr(N_("{network} {bandwidth} each way: {time}"),
+               {{"network", dp_on_nvlink_[m.shown()] ? std::string("NVLink")
+                                                     : network_name(timeline_.states()[m.shown()])},
+                {"bandwidth", format_bandwidth(value_at(t, bandwidth_), locale_)},
+                {"time", format_time(secs, locale_)}});
+        const TextStyle body = tabular(style_of(Role::body));
         TextColumn readout(metrics_, kReadoutX, kReadoutTop);
         readout
             .line(tr("Each card sends 2 × {fraction} × {bytes}",
@@ -366,11 +391,7 @@ class RingChapter final : public ChapterBase {
                   Role::note, palette_.muted)
             .line(tr("= {bytes} per step", {{"bytes", format_bytes(sent, locale_)}}), Role::value,
                   palette_.comm)
-            .line(tr(dp_on_nvlink_[m.shown()] ? N_("NVLink {bandwidth} each way: {time}")
-                                              : N_("Network {bandwidth} each way: {time}"),
-                     {{"bandwidth", format_bandwidth(value_at(t, bandwidth_), locale_)},
-                      {"time", format_time(secs, locale_)}}),
-                  tabular(style_of(Role::body)), palette_.text);
+            .line(link, sized(body, fit_size(metrics_, link, body, kReadoutW)), palette_.text);
         // While the ring resizes its cards slide under the readout: it fades out and back in,
         // changing to the new state's figures where it is gone (Morph::shown's halfway).
         const double resizing =
@@ -400,10 +421,12 @@ const KindRegistrar registrar{{
     .settable = {"gpus", "model", "precision", "grad_dtype", "network", "nvlink", "gpu"},
     .make = make_of<RingChapter>,
     .cannot_draw = cannot_draw,
-    .shows = "N cards on a ring, each with a full copy and a slice of the batch; the "
-             "gradient buffer in N chunks, reduce-scatter then all-gather step by step from "
-             "the engine's schedule; 2(N-1)/N x B per card and its time on the link the "
-             "ring crosses; memory bars that do not move as N grows",
+    .shows = "N cards on a ring, each with a full copy; the global batch (the engine's "
+             "sequences per step) cut into a slice per card; each node's cards on one band, "
+             "NVLink inside and InfiniBand (or the network) between named with their "
+             "bandwidths; the gradient buffer in N chunks, reduce-scatter then all-gather step "
+             "by step from the engine's schedule; 2(N-1)/N x B per card and its time on the "
+             "link the ring crosses; memory bars that do not move as N grows",
     .goldens = {{"chapter_ring_allreduce", 7.3,
                  "chunks halfway round the ring during reduce-scatter"}},
     .phases = {{"cards", kCardsAt, "the cards on the ring, each with a full copy"},

@@ -12,6 +12,7 @@
 #include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
+#include "story/vocab/loaf.hpp"
 #include "story/vocab/vocab.hpp"
 
 namespace story {
@@ -32,6 +33,11 @@ constexpr double kPipLitAt = 0.5;  // share of an all-reduce after which its pip
 // The MLP diagram: one lane per GPU, the matrices at column centres, the NVLink bus at its right.
 constexpr Box kLanes{frame::kLeft, 330, 1030 - frame::kLeft, 550};
 constexpr double kLaneGap = 14, kLaneRadius = 12, kLaneNameInset = 18;
+// Under a lane's name, kLoafGap below its baseline, the loaf: kLoafSlices slices kLoafW wide, each
+// at least kLoafMinSlice px tall (else none is drawn). kAscent: of a label's size above its
+// baseline.
+constexpr double kLoafGap = 12, kLoafW = 72, kLoafMinSlice = 5, kAscent = 0.75;
+constexpr int kLoafSlices = 8;
 constexpr double kColX = 290, kColA = 450, kColZ = 610, kColB = 770, kColY = 930, kBusX = 1080;
 constexpr double kHeadsBaseline = 306, kHeadMaxW = 154;
 constexpr double kMatrixMax = 110, kMatrixClear = 34;  // a lane's matrices, and the room around
@@ -75,6 +81,12 @@ Box slice(const Box& b, double n, int i, bool columns) {
     return columns ? Box{b.x + i * b.w / n, b.y, b.w / n, b.h}
                    : Box{b.x, b.y + i * b.h / n, b.w, b.h / n};
 }
+
+// A lane's box, its GPU's rank and the tensor-parallel degree of the state on screen.
+struct LaneOf {
+    Box lane;
+    int rank = 0, tp = 1;
+};
 
 // A lane drawn at one instant: its box and how visible it is.
 struct LaneView {
@@ -170,18 +182,17 @@ class TensorParallelChapter final : public ChapterBase {
         const double tp = lerp(degree(m.from), degree(m.to), move(m));
         const auto views = lanes_at(m);
         for (std::size_t i = 0; i < views.size(); ++i)
-            if (views[i].alpha > 0) add_lane(s, t, views[i].lane, int(i), tp, views[i].alpha);
+            if (views[i].alpha > 0)
+                add_lane(s, t, {views[i].lane, int(i), degree(m.shown())}, tp, views[i].alpha);
     }
 
     // One GPU's lane: X × A-slice = Z-slice × B-slice = partial Y.
-    void add_lane(Scene& s, double t, const Box& lane, int i, double tp, double alpha) const {
+    void add_lane(Scene& s, double t, const LaneOf& of, double tp, double alpha) const {
+        const Box& lane = of.lane;
+        const int i = of.rank;
         const double enter = lanes_in_.at(t, i) * alpha;
         s.add(filled(lane, kLaneRadius, palette_.panel, palette_.grid, 2), enter);
-        const std::string name = tr("GPU {n}", {{"n", i}});
-        const TextStyle label = style_of(Role::label);
-        s.add(Text{lane.x + kLaneNameInset, centred_baseline(metrics_, name, label, lane.cy()),
-                   name, label, palette_.muted},
-              enter);
+        add_lane_name(s, of, enter);
         s.add(filled(matrix(lane, kColX), 4, palette_.activations), enter);
         add_operator(s, kColX, kColA, lane, "×", a_in_.at(t, 0) * alpha);
         add_sliced(s, matrix(lane, kColA), i, tp, true, palette_.weights, a_in_.at(t, i) * alpha);
@@ -192,6 +203,23 @@ class TensorParallelChapter final : public ChapterBase {
         add_sliced(s, matrix(lane, kColB), i, tp, false, palette_.weights, b_in_.at(t, i) * alpha);
         add_operator(s, kColB, kColY, lane, "=", y_in_.at(t, 0) * alpha);
         add_partial(s, t, matrix(lane, kColY), y_in_.at(t, i) * alpha);
+    }
+
+    // The lane's GPU named at its top left, and under the name the model's loaf with every slice
+    // cut lengthwise into tp pieces, the GPU's piece of each held (story/vocab/loaf.hpp).
+    void add_lane_name(Scene& s, const LaneOf& of, double alpha) const {
+        const Box& lane = of.lane;
+        const int i = of.rank;
+        const std::string name = tr("GPU {n}", {{"n", i}});
+        const TextStyle label = style_of(Role::label);
+        const double baseline = lane.y + kLaneNameInset + label.size * kAscent;
+        s.add(Text{lane.x + kLaneNameInset, baseline, name, label, palette_.muted}, alpha);
+        const Box loaf{lane.x + kLaneNameInset, baseline + kLoafGap, kLoafW,
+                       lane.bottom() - kLaneNameInset - baseline - kLoafGap};
+        if (loaf.h < kLoafSlices * kLoafMinSlice) return;
+        add_loaf_inset(
+            s, palette_, loaf, kLoafSlices, of.tp, [i](int, int piece) { return piece == i; },
+            alpha);
     }
 
     // An operator between two columns, centred on the lane.
@@ -393,7 +421,8 @@ const KindRegistrar registrar{{
     .settable = {"tp", "model", "seq_len", "micro_batch", "nvlink"},
     .make = make_of<TensorParallelChapter>,
     .shows = "an MLP block: the first matrix split by columns, the second by rows, partial "
-             "sums all-reduced on NVLink; four all-reduces per layer; memory 1/t; the same "
+             "sums all-reduced on NVLink; under each GPU's name the model's loaf, every layer "
+             "cut lengthwise, its piece held; four all-reduces per layer; memory 1/t; the same "
              "traffic timed on NVLink and on the network",
     .goldens = {{"chapter_tensor_parallel", 19.5, "the MLP split over the tensor-parallel group"}},
     .phases = {{"lanes", kLanesAt, "one lane per GPU, each with the full input X"},

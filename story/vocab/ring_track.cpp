@@ -90,4 +90,34 @@ RingLayout ring_layout(int n) {
     return out;
 }
 
+std::vector<Span> node_spans(const std::vector<double>& s, const std::vector<int>& node,
+                             double slot, double gap) {
+    const std::size_t n = std::min(s.size(), node.size());
+    if (n == 0) return {};
+    if (std::all_of(node.begin(), node.begin() + n, [&](int k) { return k == node.front(); }))
+        return {{0, kPerimeter}};
+    std::vector<Span> out;
+    for (std::size_t first = 0; first < n;) {
+        std::size_t last = first;
+        while (last + 1 < n && node[last + 1] == node[first]) ++last;
+        out.push_back({s[first] - slot / 2 + gap / 2, s[last] + slot / 2 - gap / 2});
+        first = last + 1;
+    }
+    return out;
+}
+
+std::vector<Counts> replay(const engine::RingSchedule& ring) {
+    std::vector<Counts> out{Counts(ring.n, std::vector<int>(ring.n, 1))};
+    for (int step = 0; step < ring.steps(); ++step) {
+        Counts next = out.back();
+        for (const engine::ChunkTransfer& x : ring.transfers) {
+            if (x.step != step) continue;
+            const int sent = out.back()[x.src][x.chunk];
+            next[x.dst][x.chunk] = x.gather ? sent : next[x.dst][x.chunk] + sent;
+        }
+        out.push_back(std::move(next));
+    }
+    return out;
+}
+
 }  // namespace story::ring_track

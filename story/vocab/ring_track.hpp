@@ -1,9 +1,12 @@
 // The ring all-reduce's track: a stadium (two straights, two half circles) around the middle of
-// the picture, the ranks' places and cards along it, and the stretches links take between them.
+// the picture, the ranks' places and cards along it, the stretches links and nodes take on it;
+// and the engine's schedule as the ring plays it (the chunks summed at each step, its timing).
 #pragma once
+#include <algorithm>
 #include <numbers>
 #include <vector>
 
+#include "engine/comm.hpp"
 #include "story/draw/box.hpp"
 #include "story/scene/layout.hpp"
 
@@ -37,11 +40,46 @@ struct Span {
     Point at(double u) const;
 };
 
+// The stretches of the outline the ring's nodes take, behind their cards: each run of consecutive
+// ranks on one node (node[i], rank i at s[i]) from half a slot before its first rank to half a slot
+// after its last, less half of `gap` at either end. A ring within one node takes the whole outline.
+std::vector<Span> node_spans(const std::vector<double>& s, const std::vector<int>& node,
+                             double slot, double gap);
+
 // One state's ring, laid out once: each rank's place on the outline and its card.
 struct RingLayout {
     std::vector<double> s;
     std::vector<Box> cards;
 };
 RingLayout ring_layout(int n);
+
+// Contributions summed into each chunk of each rank's buffer: counts[step][rank][chunk],
+// replaying the engine's schedule (reduce-scatter adds, all-gather copies).
+using Counts = std::vector<std::vector<int>>;
+std::vector<Counts> replay(const engine::RingSchedule& ring);
+
+// One playing of the all-reduce: the engine's schedule for this state's N, and when it runs.
+struct Run {
+    engine::RingSchedule ring;
+    std::vector<Counts> counts;
+    std::vector<int> node;       // node of each rank (engine layout), to tell NVLink from network
+    double start = 0, step = 0;  // the reduce-scatter's
+    double gather = 0, gather_step = 0;  // the all-gather's
+    bool plays = false;
+    int half() const { return ring.steps() / 2; }
+    double end() const { return gather + gather_step * half(); }
+    // Steps done at t (fractional), before the start 0.
+    double steps_at(double t) const {
+        if (t < gather) return std::max(0.0, (t - start) / step);
+        return half() + (t - gather) / gather_step;
+    }
+};
+
+// Where the ring stands at t: which step, how far the chunks have travelled.
+struct RunPhase {
+    int step = -1;    // -1: before the first step; steps(): finished
+    double move = 0;  // linear progress of the chunks on the links, 0..1
+    bool moving = false;
+};
 
 }  // namespace story::ring_track

@@ -1,7 +1,12 @@
 // fsdp_gather: the film follows engine::fsdp_plan (slices forward, then backward), the gauge
 // shows the plan's resident bytes, and the traffic reads 1.5x data parallel.
+#include <algorithm>
+#include <cmath>
+
 #include "engine/fsdp.hpp"
 #include "engine/report.hpp"
+#include "story/chapter/fsdp_film.hpp"
+#include "story/scene/theme.hpp"
 #include "story/text/format.hpp"
 #include "tests/catch.hpp"
 #include "tests/story/chapter_fixture.hpp"
@@ -16,11 +21,31 @@ using on_screen::stat;
 namespace {
 const std::string ts = kThinSpace;
 
-// The figure under each card's name, GPU 0 first.
+// The figure under each card (whose bottom is at 850 px), GPU 0 first: the nearest text below
+// the card under its name (the magnified top's figure, inside the card, does not count).
 Lines gauges(const Scene& s, int cards) {
+    const std::vector<on_screen::Shown> all = on_screen::shown(s);
     Lines out;
-    for (int k = 0; k < cards; ++k) out.push_back(on_screen::under(s, "GPU " + std::to_string(k)));
+    for (int k = 0; k < cards; ++k) {
+        const std::string name = "GPU " + std::to_string(k);
+        const auto label = std::find_if(all.begin(), all.end(),
+                                        [&](const on_screen::Shown& x) { return x.text == name; });
+        REQUIRE(label != all.end());
+        const on_screen::Shown* best = nullptr;
+        for (const on_screen::Shown& x : all)
+            if (x.top >= 850 && x.left < label->right && x.right > label->left &&
+                (!best || x.top < best->top))
+                best = &x;
+        out.push_back(best ? best->text : "(nothing under the card)");
+    }
     return out;
+}
+
+// The configuration the chapter draws: FSDP is ZeRO-3.
+engine::Config zero3(const ChapterSpec& spec) {
+    engine::Config c = spec.config;
+    c.layout.zero = 3;
+    return c;
 }
 
 // The phase's headline, beside the model's name over the loaf, and the lines under it.
@@ -37,8 +62,7 @@ TEST_CASE("fsdp_gather shows the plan's memory and 1.5x data parallel traffic",
           "[chapters][fsdp]") {
     const ChapterSpec spec = load_spec("kind_fsdp_gather.yaml", "fsdp");
     const auto chapter = make_chapter(spec, Video{}, kMetrics);
-    engine::Config c = spec.config;
-    c.layout.zero = 3;
+    engine::Config c = zero3(spec);
     const engine::FsdpPlan plan = engine::fsdp_plan(c);
     REQUIRE(plan.shards == 8);
     REQUIRE(plan.layers == 32);
@@ -52,15 +76,16 @@ TEST_CASE("fsdp_gather shows the plan's memory and 1.5x data parallel traffic",
 
     // Under it the gauge's peak: shards + one full layer + its gradients, from the plan.
     const std::string peak = format_bytes(plan.peak_bytes.value);
-    CHECK(headline(before) ==
-          Lines{"Each card keeps 1/8 of every layer",
-                "Live model states per card: 14" + ts + "GB, peak " + peak + " = 14" + ts +
-                    "GB of shards + one layer and its gradients"});
+    CHECK(headline(before) == Lines{"Each card keeps 1/8 of every layer",
+                                    "Peak model states per card: " + peak + " = 14" + ts +
+                                        "GB of shards + one layer and its gradients"});
 
-    // Mid-forward-compute, every card holds the shards plus the gathered layer.
+    // Mid-forward-compute, every card holds the shards plus the gathered layer, its magnified
+    // top the layer's bytes.
     const Scene compute = chapter->scene_at(5.5 + 0.45 + 0.15);
     CHECK(gauges(compute, 8) ==
           Lines(8, format_bytes(plan.sharded_states.value + plan.layer_full_bytes.value)));
+    CHECK(on_screen::under(compute, "GPU 3") == "+" + format_bytes(plan.layer_full_bytes.value));
 
     // Traffic: 3 x 7/8 x 14 GB = 36.75 GB against the ring's 2 x 7/8 x 14 GB = 24.5 GB.
     const engine::Report fsdp = engine::analyze(c);
@@ -108,4 +133,70 @@ TEST_CASE("fsdp_gather in German draws every wrapped line of the loaf's label an
     for (const PlacedText& p : texts_of(s)) all += p.text.text + " ";
     CHECK_THAT(all, Catch::Contains("Parametern · 32 Schichten eine Scheibe = 4 Schichten"));
     CHECK_THAT(all, Catch::Contains("in 8 Shards geteilt, einer pro Karte"));
+}
+
+namespace {
+// GPU 0's card (the first of eight in the chapter's row) and the weights or gradients cells of
+// its magnified top, fully drawn: narrower than a tenth of the card, where its stack is wider.
+constexpr double kCard0[4] = {600, 450, 740, 850};
+std::vector<Rect> cells(const Scene& s, Color fill) {
+    std::vector<Rect> out =
+        chapter_test::rects(s, fill, kCard0[0], kCard0[1], kCard0[2], kCard0[3]);
+    std::erase_if(out, [](const Rect& r) { return r.w > 20; });
+    return out;
+}
+// The stack's sharded weights: the widest weights rect of GPU 0's card.
+Rect stack_weights(const Scene& s, Color fill) {
+    std::vector<Rect> all =
+        chapter_test::rects(s, fill, kCard0[0], kCard0[1], kCard0[2], kCard0[3]);
+    REQUIRE_FALSE(all.empty());
+    return *std::max_element(all.begin(), all.end(),
+                             [](const Rect& a, const Rect& b) { return a.w < b.w; });
+}
+}  // namespace
+
+// The gathered layer is drawn large: each card's top of the stack magnified (by the factor the
+// note names), a cell per shard filling as the shards arrive, the gradients' row growing through
+// the backward pass, each row's height its bytes at the magnified scale.
+TEST_CASE("fsdp_gather magnifies the gathered layer and its gradients on every card",
+          "[chapters][fsdp]") {
+    const ChapterSpec spec = load_spec("kind_fsdp_gather.yaml", "fsdp");
+    const auto chapter = make_chapter(spec, Video{}, kMetrics);
+    const engine::FsdpPlan plan = engine::fsdp_plan(zero3(spec));
+    const Palette& p = palette(ThemeName::dark);
+
+    // Slice 2's forward compute: all eight weights cells full, no gradients.
+    const Scene compute = chapter->scene_at(5.5 + 0.95 + 0.45 + 0.15);
+    const std::vector<Rect> full = cells(compute, p.weights);
+    REQUIRE(full.size() == 8);
+    CHECK(cells(compute, p.gradients).empty());
+    // Their height at the stack's scale, magnified by the note's factor.
+    const Rect stack = stack_weights(compute, p.weights);
+    const double stack_px = stack.h / (plan.sharded_states.value * 2 / 16);  // bf16 of 16 bytes
+    const double zoom = (full.front().h / plan.layer_full_bytes.value) / stack_px;
+    const std::string note = headline(compute).at(2);
+    CHECK(note == "Inside each card, its top magnified " + std::to_string(std::lround(zoom)) +
+                      "×: one layer's weights " + format_bytes(plan.layer_full_bytes.value) +
+                      " and gradients " + format_bytes(plan.layer_grad_bytes.value));
+    CHECK(zoom > 20);
+
+    // Mid-gather of slice 2, GPU 0 holds its own shard and those that have arrived.
+    const double gather = 5.5 + 0.95, at = 0.5;
+    const Scene mid = chapter->scene_at(gather + 0.45 * at);
+    int arrived = 0;
+    for (int j = 0; j < 8; ++j) arrived += j == 0 || at >= fsdp_arrival(0, j, 8);
+    REQUIRE(arrived > 1);
+    REQUIRE(arrived < 8);
+    CHECK(static_cast<int>(cells(mid, p.weights).size()) == arrived);
+    CHECK(on_screen::under(mid, "GPU 0") ==
+          "+" + format_bytes(plan.layer_full_bytes.value * arrived / 8));
+
+    // Halfway through slice 8's backward compute the gradients' row is half grown, as tall at
+    // full as the weights' (bf16 both).
+    const Scene back = chapter->scene_at(5.5 + 0.95 * 8 + 0.4 + 0.55 / 2);
+    const std::vector<Rect> grads = cells(back, p.gradients);
+    REQUIRE(grads.size() == 8);
+    CHECK(grads.front().h == Approx(full.front().h / 2).epsilon(0.02));
+    CHECK(on_screen::under(back, "GPU 0") ==
+          "+" + format_bytes(plan.layer_full_bytes.value + plan.layer_grad_bytes.value / 2));
 }

@@ -94,10 +94,20 @@ TEST_CASE("pipeline_bubble: 1F1B holds p - s micro-batches, more micro-batches s
     CHECK(engine::in_flight_micro_batches(timeline.states()[1].training, 4) == 4);
     CHECK(held(at15) == Lines{"4", "3", "2", "1"});
 
+    // Before the rule's phase (20 s) the formula and the measured bubble; from it, under them,
+    // GPipe's rule M >= 4K with this M = 16 and K = 4 stages, and the engine's bubble there.
+    const std::string formula = "Bubble = (p − 1) / (m + p − 1) = (4 − 1) / (16 + 4 − 1) = 15.8%";
+    const std::string sixteen = measured(schedule_of(timeline.states()[2]));  // 3/19
+    CHECK(column_under(chapter->scene_at(19.5), formula) == Lines{sixteen});
     const Scene at21 = chapter->scene_at(21);
     check_slots(at21, schedule_of(timeline.states()[2]));
-    CHECK(column_under(at21, "Bubble = (p − 1) / (m + p − 1) = (4 − 1) / (16 + 4 − 1) = 15.8%") ==
-          Lines{measured(schedule_of(timeline.states()[2]))});  // 3/19
+    const std::string bubble =
+        format_percent(engine::analyze(timeline.states()[2]).bubble_fraction);
+    CHECK(column_under(at21, formula) ==
+          Lines{sixteen,
+                "GPipe's rule M ≥ 4K holds: M = 16 ≥ 4 × 4 stages, so the bubble is "
+                "down to " +
+                    bubble});
     CHECK(stat(at21, "Bubble") == Lines{"15.8%"});
 
     // While micro_batches morphs, the percentage is one state's, never a blend of the two.
@@ -138,4 +148,32 @@ TEST_CASE("pipeline_bubble: ZB-H1 draws B and W apart", "[chapters][pipeline_bub
                               format_percent(engine::analyze(zb).bubble_fraction)) ==
           Lines{measured_split(schedule_of(zb))});
     CHECK(held(s) == Lines{"4", "4", "4", "4"});  // ZB-H1 keeps 1F1B's peak of p
+}
+
+// Left of each row the model's loaf cut into the pipeline's chunks: with GPipe each GPU holds one
+// consecutive quarter (two of eight slices, in its own row's height, stage i the i-th quarter);
+// interleaved with two chunks, GPU 0 holds the first and the fifth eighth, apart.
+TEST_CASE("pipeline_bubble: each row holds its chunks of the loaf", "[chapters][pipeline_bubble]") {
+    const ChapterSpec kSpec = load();
+    const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
+    const Palette& p = palette(ThemeName::dark);
+    const auto held = [&](double t) {
+        return chapter_test::rects(chapter->scene_at(t), p.weights, 90, kTop, 150, kBottom);
+    };
+    const std::vector<Rect> gpipe = held(10);
+    REQUIRE(gpipe.size() == 8);
+    const double row = (kBottom - kTop) / 4;
+    for (int k = 0; k < 8; ++k) {
+        const int stage = k / 2;
+        CHECK(gpipe[k].y >= kTop + stage * row);
+        CHECK(gpipe[k].y + gpipe[k].h <= kTop + (stage + 1) * row);
+    }
+    // Consecutive: the two slices of a stage touch but for the 2-px gap between slices.
+    CHECK(gpipe[1].y - (gpipe[0].y + gpipe[0].h) == Approx(2));
+
+    const std::vector<Rect> interleaved = held(29.9);
+    REQUIRE(interleaved.size() == 8);
+    // GPU 0's two slices: the first and the fifth of its eight, three slices apart.
+    CHECK(interleaved[1].y - interleaved[0].y == Approx(4 * (interleaved[0].h + 2)));
+    CHECK(interleaved[1].y + interleaved[1].h <= kTop + row);
 }

@@ -44,9 +44,15 @@ Lines traffic_of(const engine::Config& c) {
         kNvlink, kNetwork};
 }
 
-// Weight slices drawn in the MLP diagram: one of A and one of B per GPU.
+// Weight slices drawn in the MLP diagram (right of the lanes' names): one of A and one of B per
+// GPU.
 std::size_t weight_slices(const Scene& s) {
-    return chapter_test::rects(s, kPalette.weights, 96, 300, 1030, 900).size();
+    return chapter_test::rects(s, kPalette.weights, 200, 300, 1030, 900).size();
+}
+
+// The pieces of the loaf each lane holds, in the left margin under its name.
+std::vector<Rect> loaf_pieces(const Scene& s) {
+    return chapter_test::rects(s, kPalette.weights, 96, 300, 200, 900);
 }
 
 }  // namespace
@@ -106,4 +112,23 @@ TEST_CASE("tensor_parallel: set tp 4 morphs to four lanes and quarter slices",
         format_bytes(
             engine::per_gpu_memory(Timeline(kSpec, Video{}.fps).states()[0]).weights.value);
     CHECK((under(mid, "tp = 2") == before || under(mid, "tp = 4") == after));
+}
+
+// Under each lane's name the model's loaf, every slice cut lengthwise into tp pieces: GPU i holds
+// the i-th piece of all eight slices (the rest faint), a half at tp = 2 and a quarter at tp = 4.
+TEST_CASE("tensor_parallel: each lane holds its lengthwise piece of every slice of the loaf",
+          "[chapters][tensor_parallel]") {
+    const auto chapter = make_chapter(load(), Video{}, chapter_test::kMetrics);
+    for (const auto& [t, tp] : {std::pair{12.0, 2}, std::pair{23.9, 4}}) {
+        const std::vector<Rect> held = loaf_pieces(chapter->scene_at(t));
+        REQUIRE(held.size() == 8u * tp);
+        double left = held.front().x;
+        for (const Rect& r : held) left = std::min(left, r.x);
+        const double whole = 72, gap = 2, piece = (whole - gap * (tp - 1)) / tp;
+        for (int k = 0; k < 8 * tp; ++k) {
+            const int lane = k / 8;  // lanes drawn top down, eight slices each
+            CHECK(held[k].w == Approx(piece));
+            CHECK(held[k].x == Approx(left + lane * (piece + gap)));
+        }
+    }
 }
