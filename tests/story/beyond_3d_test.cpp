@@ -17,18 +17,9 @@ using namespace story;
 
 namespace {
 
-const Storyboard& film() {
-    static const Storyboard board =
-        chapter_test::load_file(SHARDREEL_SOURCE_DIR "/storyboards/beyond-3d.yaml");
-    return board;
-}
+const Storyboard& film() { return chapter_test::shipped("beyond-3d.yaml"); }
 
-const ChapterSpec& chapter(const std::string& id) {
-    const auto& cs = film().chapters;
-    const auto it = std::find_if(cs.begin(), cs.end(), [&](const auto& c) { return c.id == id; });
-    REQUIRE(it != cs.end());
-    return *it;
-}
+const ChapterSpec& chapter(const std::string& id) { return chapter_test::chapter_of(film(), id); }
 
 // The engine's state after the chapter's k-th `set:` (0: before any).
 engine::Report state(const std::string& id, int k) {

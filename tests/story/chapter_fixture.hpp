@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -62,6 +63,22 @@ inline story::ChapterSpec load_spec(const std::string& storyboard) {
 // The storyboard's chapter `id`.
 inline story::ChapterSpec load_spec(const std::string& storyboard, const std::string& id) {
     const story::Storyboard sb = load_board(storyboard);
+    const auto it = std::find_if(sb.chapters.begin(), sb.chapters.end(),
+                                 [&](const auto& c) { return c.id == id; });
+    REQUIRE(it != sb.chapters.end());
+    return *it;
+}
+
+// A shipped storyboard (storyboards/<name>), loaded once.
+inline const story::Storyboard& shipped(const std::string& name) {
+    static std::map<std::string, story::Storyboard> loaded;
+    if (!loaded.count(name))
+        loaded.emplace(name, load_file(std::string(SHARDREEL_SOURCE_DIR) + "/storyboards/" + name));
+    return loaded.at(name);
+}
+
+// The storyboard's chapter `id`.
+inline const story::ChapterSpec& chapter_of(const story::Storyboard& sb, const std::string& id) {
     const auto it = std::find_if(sb.chapters.begin(), sb.chapters.end(),
                                  [&](const auto& c) { return c.id == id; });
     REQUIRE(it != sb.chapters.end());
