@@ -78,8 +78,10 @@ TEST_CASE("right to left, the title card's lines end together at the right of th
 
 TEST_CASE("in a right-to-left film the diagrams keep their left-to-right layout") {
     // Hebrew: right to left, but no catalogue is shipped for it, so the diagrams' words are the
-    // English ones and their places, alignment and styles must be too (ICU's Hebrew figures carry
-    // a right-to-left mark, "7B\u200f", so the text itself is compared without it).
+    // English ones and their places, alignment and sizes must be too (ICU's Hebrew figures carry
+    // a right-to-left mark, "7B\u200f", so the text itself is compared without it). Every text is
+    // set in the film's language, so each line runs in its paragraph direction (issue 33, item
+    // 10: a label that began with a Latin word was laid out left to right in an Arabic film).
     const ChapterSpec spec = chapter_test::load_spec("short.yaml", "bytes");
     Video ltr, rtl;
     rtl.lang = "he";
@@ -89,12 +91,14 @@ TEST_CASE("in a right-to-left film the diagrams keep their left-to-right layout"
     REQUIRE(en.size() == he.size());
     int diagram = 0;
     for (std::size_t i = 0; i < en.size(); ++i) {
-        if (he[i].style.lang == "he") continue;  // the frame's own lines
-        ++diagram;
         INFO(en[i].text + " / " + he[i].text);
+        CHECK(he[i].style.lang == "he");
+        if (he[i].align != en[i].align || he[i].x != en[i].x) continue;  // the frame's own lines
+        ++diagram;
         Text unmarked = he[i];
         for (std::size_t at; (at = unmarked.text.find("\u200f")) != std::string::npos;)
             unmarked.text.erase(at, 3);
+        unmarked.style.lang = en[i].style.lang;
         CHECK(unmarked == en[i]);
     }
     CHECK(diagram > 5);
