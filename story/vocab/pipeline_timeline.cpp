@@ -268,15 +268,19 @@ void PipelineTimeline::add_bar(Scene& s, const TimelineFrame& f, const Box& box,
     if (bar.w > 0) s.add(filled(bar, 3, fill), alpha);
 }
 
-// The micro-batch's number on its slot, once the slot is whole on screen and the number fits.
+// The micro-batch's number on its slot, once the slot is whole on screen and the number fits
+// (at the smallest text size if need be).
 void PipelineTimeline::add_label(Scene& s, const TimelineFrame& f, const Box& box, int label,
                                  Color fill, double alpha) const {
     alpha *= f.label_alpha;
     if (alpha <= 0 || sweep_x(f) - box.x < box.w - 1e-6) return;
     const std::string text = format_count(label, locale_);
-    const TextStyle style = sized(style_of(Role::figure), std::min(frame::kLabelSize, box.h * 0.4));
+    TextStyle style = sized(style_of(Role::figure), std::min(frame::kLabelSize, box.h * 0.4));
+    // Two digits (16 micro-batches) narrow to the smallest size before they are left out.
+    const double room = box.w - 2 * side_pad(box) - 6;
+    style.size = fit_size(metrics_, text, style, room, frame::kMinTextSize);
     if (style.size < frame::kMinTextSize) return;
-    if (metrics_.measure(text, style).advance + 6 > box.w - 2 * side_pad(box)) return;
+    if (metrics_.measure(text, style).advance > room) return;
     s.add(Text{box.cx(), centred_baseline(metrics_, text, style, box.cy()), text, style,
                readable_on(palette_, fill), Align::center},
           alpha);

@@ -1,4 +1,5 @@
 // pipeline_bubble draws the engine's schedule slot for slot and reads out its bubble.
+#include <algorithm>
 #include <cmath>
 
 #include "chapter_fixture.hpp"
@@ -176,4 +177,21 @@ TEST_CASE("pipeline_bubble: each row holds its chunks of the loaf", "[chapters][
     // GPU 0's two slices: the first and the fifth of its eight, three slices apart.
     CHECK(interleaved[1].y - interleaved[0].y == Approx(4 * (interleaved[0].h + 2)));
     CHECK(interleaved[1].y + interleaved[1].h <= kTop + row);
+}
+
+TEST_CASE("pipeline_bubble: sixteen micro-batches numbered on every stage, 10 to 16 too",
+          "[chapters]") {
+    ChapterSpec spec = chapter_test::load_spec("kind_pipeline_bubble.yaml");
+    spec.beats.erase(std::remove_if(spec.beats.begin(), spec.beats.end(),
+                                    [](const Beat& b) { return !b.set.empty(); }),
+                     spec.beats.end());
+    spec.config.training.micro_batches = 16;
+    spec.config.training.schedule = engine::Schedule::one_f_one_b;
+    const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
+    const Scene s = chapter->scene_at(spec.duration - 0.01);
+    // Each stage's backward slots carry their numbers (a forward slot is a third as wide).
+    for (int m = 1; m <= 16; ++m) {
+        INFO("micro-batch " << m);
+        CHECK(on_screen::count(s, std::to_string(m)) >= spec.config.layout.pp);
+    }
 }
