@@ -62,10 +62,8 @@ TEST_CASE("card wall: tiles of every count stay inside the area, apart and reada
 
 TEST_CASE("bytes_per_parameter: a wall of tiles past 16 cards, the engine's count above it",
           "[chapters]") {
-    ChapterSpec spec = chapter_test::load_spec("kind_bytes_per_parameter.yaml");
-    spec.beats.erase(std::remove_if(spec.beats.begin(), spec.beats.end(),
-                                    [](const Beat& b) { return !b.set.empty(); }),
-                     spec.beats.end());
+    ChapterSpec spec =
+        chapter_test::without_sets(chapter_test::load_spec("kind_bytes_per_parameter.yaml"));
     const Palette& p = palette(Video{}.theme);
     for (long long cards : {16LL, 17LL, 82LL, 400LL, 4000LL, 200000LL}) {
         INFO(cards << " cards");

@@ -69,6 +69,12 @@ inline story::ChapterSpec load_spec(const std::string& storyboard, const std::st
     return *it;
 }
 
+// The chapter with no `set:` beat: one state, its configuration's, from start to end.
+inline story::ChapterSpec without_sets(story::ChapterSpec spec) {
+    std::erase_if(spec.beats, [](const story::Beat& b) { return !b.set.empty(); });
+    return spec;
+}
+
 // A shipped storyboard (storyboards/<name>), loaded once.
 inline const story::Storyboard& shipped(const std::string& name) {
     static std::map<std::string, story::Storyboard> loaded;

@@ -181,10 +181,8 @@ TEST_CASE("pipeline_bubble: each row holds its chunks of the loaf", "[chapters][
 
 TEST_CASE("pipeline_bubble: sixteen micro-batches numbered on every stage, 10 to 16 too",
           "[chapters]") {
-    ChapterSpec spec = chapter_test::load_spec("kind_pipeline_bubble.yaml");
-    spec.beats.erase(std::remove_if(spec.beats.begin(), spec.beats.end(),
-                                    [](const Beat& b) { return !b.set.empty(); }),
-                     spec.beats.end());
+    ChapterSpec spec =
+        chapter_test::without_sets(chapter_test::load_spec("kind_pipeline_bubble.yaml"));
     spec.config.training.micro_batches = 16;
     spec.config.training.schedule = engine::Schedule::one_f_one_b;
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
