@@ -54,8 +54,19 @@ class DirectServer final : public httplib::Server {
     std::string answer(std::string request) {
         MemoryStream stream(std::move(request));
         bool closed = false;
-        process_request(stream, true, closed, [](httplib::Request&) {});
+        process(*this, stream, closed);
         return stream.written();
+    }
+
+  private:
+    // cpp-httplib 0.11 (Debian 12) takes the stream alone; 0.18 (Debian 13) the addresses too.
+    template <class Self>
+    static void process(Self& self, MemoryStream& stream, bool& closed) {
+        const auto setup = [](httplib::Request&) {};
+        if constexpr (requires { self.process_request(stream, true, closed, setup); })
+            self.process_request(stream, true, closed, setup);
+        else
+            self.process_request(stream, "127.0.0.1", 0, "127.0.0.1", 0, true, closed, setup);
     }
 };
 

@@ -1,6 +1,7 @@
 // Parameter counts from architecture match the published model sizes; presets and nominal models.
 #include "engine/presets.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "engine_fixtures.hpp"

@@ -3,6 +3,7 @@
 
 #include <cairo.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>

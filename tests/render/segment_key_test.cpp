@@ -262,10 +262,10 @@ TEST_CASE("keys record the language and its catalogue, so a translation re-keys 
     const fs::path po = dir.path / "de.po";
     const std::string text = render_test::slurp(fs::path(SHARDREEL_SOURCE_DIR) / "locale/de.po");
     render_test::write_text(po, text);
-    CHECK(embedded_digest(po) == inputs(de)["catalogue"]);
+    CHECK(embedded_digest(po) == inputs(de)["catalogue"].get<std::string>());
     const auto at = text.find("msgstr \"Pro Karte\"");
     REQUIRE(at != std::string::npos);
     render_test::write_text(po, std::string(text).replace(at, 18, "msgstr \"Je Karte\""));
-    CHECK(embedded_digest(po) != inputs(de)["catalogue"]);
+    CHECK(embedded_digest(po) != inputs(de)["catalogue"].get<std::string>());
     CHECK(inputs(ja)["catalogue"] != inputs(de)["catalogue"]);
 }

@@ -2,6 +2,7 @@
 // atomic writes, and the same picture at every output size.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>

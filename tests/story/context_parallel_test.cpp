@@ -3,6 +3,7 @@
 // `set:` (the split, cp, the exchange); a context-parallel group wider than it draws is refused.
 #include "engine/context_parallel.hpp"
 
+#include <cmath>
 #include <regex>
 #include <set>
 

@@ -1,5 +1,7 @@
 // The configuration a storyboard writes: a link beside a gpu preset, a model given as a map (dense
 // or a mixture of experts), and the parallel: and training: keys.
+#include <cmath>
+
 #include "engine/presets.hpp"
 #include "story/chapter/chapter.hpp"
 #include "story/storyboard/limits.hpp"

@@ -3,6 +3,7 @@
 // centred block, every line set in the film's language; the diagrams keep their left-to-right
 // layout.
 #include <algorithm>
+#include <string_view>
 
 #include "story/scene/layout.hpp"
 #include "tests/catch.hpp"
@@ -20,7 +21,8 @@ std::vector<Text> texts(const Scene& s) {
     return out;
 }
 
-const Text& text_of(const std::vector<Text>& all, const std::string& words) {
+// words by value: GCC 14 takes a reference bound to a temporary argument for a dangling result.
+const Text& text_of(const std::vector<Text>& all, std::string_view words) {
     const auto it =
         std::find_if(all.begin(), all.end(), [&](const Text& t) { return t.text == words; });
     REQUIRE(it != all.end());

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include "engine/presets.hpp"
 #include "story/chapter/chapter.hpp"
@@ -63,7 +64,10 @@ std::set<std::string> set_of(const Range& names) {
     return {names.begin(), names.end()};
 }
 
-const json& definition(const std::string& name) { return schema().at("definitions").at(name); }
+// name by value: GCC 14 takes a reference bound to a temporary argument for a dangling result.
+const json& definition(std::string_view name) {
+    return schema().at("definitions").at(std::string(name));
+}
 
 // The schema object for each place the loader reads keys from.
 const json& schema_object_for(const std::string& where) {

@@ -4,6 +4,7 @@
 #include "story/load/yaml_tree.hpp"
 
 #include <string>
+#include <string_view>
 
 #include "story/storyboard/limits.hpp"
 #include "tests/catch.hpp"
@@ -26,8 +27,9 @@ Parsed parse(const std::string& text) {
     return {tree, diags.format()};
 }
 
-const Node& value(const Node& map, const std::string& key) {
-    const story::yaml::Entry* e = map.entry(key);
+// key by value: GCC 14 takes a reference bound to a temporary argument for a dangling result.
+const Node& value(const Node& map, std::string_view key) {
+    const story::yaml::Entry* e = map.entry(std::string(key));
     REQUIRE(e);
     return *e->value;
 }
