@@ -18,15 +18,17 @@ FlopsReport step_flops(const Config& c) {
     const double attention = double(m.layers) * t.seq_len * m.hidden;  // l s h
     FlopsReport f;
     f.per_token = 6 * (m.layers * layer_weights + head) + 12 * attention;
-    double recompute = 0;
-    if (t.recompute == Recompute::full) recompute = 2 * m.layers * layer_weights + 4 * attention;
-    // Korthikanti et al. 2022, section 6 and Table 5: selective recomputation's hardware FLOPs are
-    // 72 B s l h^2 (1 + s/3h + V/12hl) against the model's (1 + s/6h + V/12hl), 12 l s h more per
-    // token: the attention core counted again whole (22B: HFU 43.7% for MFU 41.5%).
-    if (t.recompute == Recompute::selective) recompute = 12 * attention;
+    double executed = 0, counted = 0;  // what runs again, and what HFU counts (flops.hpp)
+    if (t.recompute == Recompute::full)
+        executed = counted = 2 * m.layers * layer_weights + 4 * attention;
+    if (t.recompute == Recompute::selective) {
+        executed = 4 * attention;
+        counted = 12 * attention;
+    }
     f.tokens_per_step = double(c.layout.dp()) * t.micro_batch * t.micro_batches * double(t.seq_len);
     f.model_per_step = f.per_token * f.tokens_per_step;
-    f.hardware_per_step = (f.per_token + recompute) * f.tokens_per_step;
+    f.hardware_per_step = (f.per_token + counted) * f.tokens_per_step;
+    f.executed_per_step = (f.per_token + executed) * f.tokens_per_step;
     return f;
 }
 
@@ -77,7 +79,7 @@ StepReport step_time(const Config& c, const FlopsReport& flops, const CommPerSte
         s.exposed_comm_seconds = (p.dp_exposed + p.other).value;
         return utilisation(c, flops, s, s.measured ? c.training.step_time : p.seconds.value);
     }
-    s.compute_seconds = flops.hardware_per_step / gpus / (c.training.mfu * peak) /
+    s.compute_seconds = flops.executed_per_step / gpus / (c.training.mfu * peak) /
                         std::max(1e-9, 1 - bubble_fraction);
     const double dp = comm.dp_time.value, rest = comm.tp_time.value + comm.pp_time.value +
                                                  comm.ep_time.value + comm.cp_time.value +

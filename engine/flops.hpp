@@ -11,7 +11,8 @@ namespace engine {
 struct FlopsReport {
     double per_token = 0;          // model FLOPs of one token, forward and backward
     double model_per_step = 0;     // per_token x the step's tokens, all GPUs together
-    double hardware_per_step = 0;  // model_per_step plus the forward work recomputed
+    double hardware_per_step = 0;  // model_per_step plus recomputation as HFU counts it
+    double executed_per_step = 0;  // model_per_step plus the forward work run again: the time
     double tokens_per_step = 0;    // dp x micro_batch x micro_batches x seq_len
     bool operator==(const FlopsReport&) const = default;
 };
@@ -20,9 +21,12 @@ struct FlopsReport {
 // token goes through) of the layers' matrices and of
 // the output head, plus 12 l s h for attention's scores and their use (PaLM's 6N + 12LHQT, which
 // for GPT's 12h^2 layers is Narayanan et al. 2021's 72lh^2 + 12lsh + 6hV, eq. 3 without its
-// recomputation). Recomputation adds the layers' forward again (full: 2 FLOPs per layer weight
-// and 4 l s h; selective: the attention core, 12 l s h as Korthikanti et al. count it), never the
-// head's.
+// recomputation). Recomputation runs the layers' forward again, never the head's
+// (executed_per_step): full, 2 FLOPs per layer weight and 4 l s h; selective, the attention core's
+// forward, 4 l s h (its two s x s matmuls). hardware_per_step, the numerator of HFU, counts
+// selective's attention core as Korthikanti et al. (section 6, Table 5) and Megatron-LM's README
+// do, 12 l s h (72 B s l h^2 (1 + s/3h + V/12hl)): its forward and backward again, three times what
+// runs, so that HFU compares with their tables. Full recompute counts the same in both.
 FlopsReport step_flops(const Config& c);
 
 // The GPU's peak dense FLOPs per second for the training precision: bf16 for bf16-mixed, fp8 for
@@ -31,7 +35,7 @@ double peak_flops(const Config& c);
 
 struct StepReport {
     double seconds = 0;          // estimated, or the measured step_time given
-    double compute_seconds = 0;  // hardware FLOPs at mfu x peak, stretched by the bubble
+    double compute_seconds = 0;  // executed FLOPs at mfu x peak, stretched by the bubble
     double exposed_comm_seconds = 0;
     double mfu = 0, hfu = 0;  // model and hardware FLOPs over seconds x gpus x peak
     double tokens_per_second_per_gpu = 0;
@@ -39,7 +43,7 @@ struct StepReport {
     bool operator==(const StepReport&) const = default;
 };
 
-// Estimated: compute = hardware FLOPs per GPU / (mfu x peak), divided by (1 - bubble) for the
+// Estimated: compute = executed FLOPs per GPU / (mfu x peak), divided by (1 - bubble) for the
 // pipeline's idle slots; then the communication that overlap does not hide: all of it (none),
 // everything but the data-parallel traffic the compute covers (dp), or whatever the compute does
 // not cover (all). Measured (step_time > 0): that time, and the utilisations it implies.

@@ -1,6 +1,7 @@
 // Activation coefficients and recompute cost, derived from memory.cpp's per-layer figure.
 #include "engine/recompute.hpp"
 
+#include "engine/flops.hpp"
 #include "engine/memory.hpp"
 
 namespace engine {
@@ -17,13 +18,10 @@ ActivationCoefficients activation_coefficients(const ModelSpec& m, const Trainin
     return c;
 }
 
-ComputeUnits recompute_compute_units(const ModelSpec& m, const Training& t) {
+ComputeUnits recompute_compute_units(const Config& c) {
+    const FlopsReport f = step_flops(c);
     ComputeUnits u;
-    if (t.recompute == Recompute::full) u.recompute = u.forward;
-    if (t.recompute == Recompute::selective) {
-        const double s = t.seq_len, h = m.hidden;
-        u.recompute = u.forward * (4 * s * s * h) / (24 * s * h * h + 4 * s * s * h);
-    }
+    u.recompute = (u.forward + u.backward) * (f.executed_per_step / f.model_per_step - 1);
     return u;
 }
 

@@ -23,9 +23,11 @@ struct ComputeUnits {
     double total() const { return forward + backward + recompute; }
     double ratio() const { return total() / (forward + backward); }  // 4/3 under full recompute
 };
-// Full recompute reruns the whole forward (Chen et al. 2016; Korthikanti et al. 2022, section 5:
-// 72bslh^2 -> 96bslh^2, +33%); selective reruns the attention core, 4bs^2h of the layer's
-// 24bsh^2 + 4bs^2h forward FLOPs (Narayanan et al. 2021, appendix).
-ComputeUnits recompute_compute_units(const ModelSpec& m, const Training& t);
+// The step's executed FLOPs over its model FLOPs (step_flops), in those units: full recompute
+// reruns the layers' forward (Chen et al. 2016; Korthikanti et al. 2022, section 5: 72bslh^2 ->
+// 96bslh^2, +33%, a little less here as the output layer is not recomputed); selective reruns the
+// attention core's forward, 4bs^2h of a GPT layer's 24bsh^2 + 4bs^2h (Narayanan et al. 2021,
+// appendix): +1/21 at s = h.
+ComputeUnits recompute_compute_units(const Config& c);
 
 }  // namespace engine

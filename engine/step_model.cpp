@@ -67,13 +67,13 @@ Seconds tp_seconds(const Config& c) {
     return collective_seconds(c, per_gpu, 8 * (tp - 1), inside(c, RankGroup::tp));
 }
 
-// Hardware FLOPs of one token in one layer, and in the output layer.
+// The FLOPs one token runs in one layer (recomputation included), and in the output layer.
 struct TokenFlops {
     double layer = 0, head = 0;
 };
 TokenFlops token_flops(const Config& c) {
     const FlopsReport f = step_flops(c);
-    const double per_token = f.hardware_per_step / std::max(1.0, f.tokens_per_step);
+    const double per_token = f.executed_per_step / std::max(1.0, f.tokens_per_step);
     const double head = 6.0 * c.model.vocab * c.model.hidden;
     return {(per_token - head) / c.model.layers, head};
 }

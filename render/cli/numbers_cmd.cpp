@@ -173,9 +173,10 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
              story::format_time(r.offload.seconds.value)},
         {"pipeline bubble", story::format_percent(r.bubble_fraction)},
         {"FLOPs per token (model)", flops_text(r.flops.per_token)},
-        {"FLOPs per step: model / hardware", flops_text(r.flops.model_per_step) + " / " +
-                                                 flops_text(r.flops.hardware_per_step) + " (" +
-                                                 flops_text(r.flops.tokens_per_step) + " tokens)"},
+        {"FLOPs per step: model / executed / as HFU counts them",
+         flops_text(r.flops.model_per_step) + " / " + flops_text(r.flops.executed_per_step) +
+             " / " + flops_text(r.flops.hardware_per_step) + " (" +
+             flops_text(r.flops.tokens_per_step) + " tokens)"},
         {r.step.measured ? "step time (measured)" : "step time (estimated)",
          story::format_time(r.step.seconds) +
              (r.step.measured

@@ -113,6 +113,7 @@ nlohmann::ordered_json report_json(const engine::Report& r) {
          {{"per_token", json_number(r.flops.per_token)},
           {"model_per_step", json_number(r.flops.model_per_step)},
           {"hardware_per_step", json_number(r.flops.hardware_per_step)},
+          {"executed_per_step", json_number(r.flops.executed_per_step)},
           {"tokens_per_step", json_number(r.flops.tokens_per_step)}}},
         {"step",
          {{"seconds", r.step.seconds},

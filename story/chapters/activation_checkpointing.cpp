@@ -44,7 +44,7 @@ std::vector<CkptState> ckpt_states(const std::vector<engine::Config>& states) {
     std::vector<CkptState> out;
     for (const engine::Config& c : states)
         out.push_back({engine::activation_coefficients(c.model, c.training, c.layout.tp),
-                       engine::recompute_compute_units(c.model, c.training)});
+                       engine::recompute_compute_units(c)});
     return out;
 }
 

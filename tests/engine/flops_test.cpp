@@ -57,14 +57,22 @@ TEST_CASE("model FLOPs per token are PaLM's 6N + 12LHQT") {
     CHECK(step_flops(c).per_token == Approx(4.61e10).epsilon(0.001));
 }
 
-TEST_CASE("selective recompute adds the attention core again, 12 l s h per token") {
+TEST_CASE("selective recompute runs the attention core's forward again, HFU counts 12 l s h") {
     Config c = llama7b(8);
     const FlopsReport none = step_flops(c);
+    CHECK(none.executed_per_step == none.model_per_step);
     c.training.recompute = Recompute::selective;
     const FlopsReport sel = step_flops(c);
-    const double added = 12.0 * c.model.layers * c.training.seq_len * c.model.hidden;
-    CHECK(sel.hardware_per_step - sel.model_per_step == Approx(added * sel.tokens_per_step));
+    const double lsh = double(c.model.layers) * c.training.seq_len * c.model.hidden;
+    // What runs: Q K^T and the scores times V, 2 s h FLOPs each per token and layer.
+    CHECK(sel.executed_per_step - sel.model_per_step == Approx(4 * lsh * sel.tokens_per_step));
+    // What Korthikanti et al.'s HFU counts: the core's forward and backward again.
+    CHECK(sel.hardware_per_step - sel.model_per_step == Approx(12 * lsh * sel.tokens_per_step));
     CHECK(sel.model_per_step == none.model_per_step);
+    // The estimate runs what is executed: at a given mfu, a third of HFU's extra in time.
+    c.training.mfu = 0.4;
+    const double busy = sel.executed_per_step / 8 / (0.4 * 989e12);
+    CHECK(analyze(c).step.compute_seconds == Approx(busy));
 }
 
 TEST_CASE("selective recompute's HFU is Korthikanti et al.'s Table 5: 22B at 41.5% MFU is 43.7%") {

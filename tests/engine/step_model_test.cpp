@@ -105,6 +105,6 @@ TEST_CASE("an MFU given (--mfu) overrides the prediction") {
     Config c = one_b(8);
     c.training.mfu = 0.4;
     const Report r = analyze(c);
-    CHECK(r.step.compute_seconds == Approx(r.flops.hardware_per_step / 8 / (0.4 * 989e12)));
+    CHECK(r.step.compute_seconds == Approx(r.flops.executed_per_step / 8 / (0.4 * 989e12)));
     CHECK(r.step.seconds != Approx(predicted_step(c).seconds.value));
 }
