@@ -82,17 +82,32 @@ constexpr double kCardFromH = 120;
 int drawn(int n) { return n <= kMostNamed ? n : wall_of(n).tiles; }
 int per_drawn(int n) { return n <= kMostNamed ? 1 : wall_of(n).per_tile; }
 
-// Card i of a grid of n inside kGrid, at most kPerRow a row, the rows standing on its bottom;
-// tile i of a wall of n past kMostNamed (n as drawn(): a wall's tiles).
-Box slot(int n, int i) {
-    if (n > kMostNamed) return wall_tile(kGrid, n, i);
-    const int rows = (n + kPerRow - 1) / kPerRow, cols = (n + rows - 1) / rows;
+// The cards of a grid of n inside kGrid, at most kPerRow a row, the rows standing on its bottom;
+// the tiles of a wall of n past kMostNamed (n as drawn(): a wall's tiles).
+std::vector<Box> slots(int n) {
+    std::vector<Box> out;
+    out.reserve(std::max(n, 0));
+    if (n > kMostNamed) {
+        const WallGrid wall(kGrid, n);
+        for (int i = 0; i < n; ++i) out.push_back(wall.tile(i));
+        return out;
+    }
+    const int rows = (n + kPerRow - 1) / kPerRow, cols = (n + rows - 1) / std::max(rows, 1);
     const double h = std::min(kMaxCard.h, (kGrid.h - kCardGapY * (rows - 1)) / rows);
     const Box grid =
         align_in(kGrid, kGrid.w, rows * h + kCardGapY * (rows - 1), Align::left, VAlign::bottom);
-    return row_cell(column_cell(grid, rows, i / cols, kCardGapY), cols, i % cols, kCardGapX,
-                    kMaxCard.w);
+    for (int i = 0; i < n; ++i)
+        out.push_back(row_cell(column_cell(grid, rows, i / cols, kCardGapY), cols, i % cols,
+                               kCardGapX, kMaxCard.w));
+    return out;
 }
+
+// The slots of a morph's two ends, laid out once a frame.
+struct Slots {
+    std::vector<Box> from, to;
+    int n_from() const { return int(from.size()); }
+    int n_to() const { return int(to.size()); }
+};
 
 class BytesChapter final : public ChapterBase {
   public:
@@ -285,9 +300,10 @@ class BytesChapter final : public ChapterBase {
         double total = 0;
         for (const MemorySegment& seg : stack) total += seg.bytes;
         const int per = per_drawn(report_at(t).gpus_to_hold_model_states);
+        const Slots grid{slots(n_from), slots(n_to)};
         for (int i = 0; i < std::max(n_from, n_to); ++i) {
-            double alpha = grid_alpha(i, n_from, n_to, m.u);
-            Box box = grid_slot(i, n_from, n_to, m.u);
+            double alpha = grid_alpha(i, grid, m.u);
+            Box box = grid_slot(i, grid, m.u);
             CardSpec card{0,
                           0,
                           0,
@@ -357,19 +373,20 @@ class BytesChapter final : public ChapterBase {
 
     // A kept card whose row changes would cross its neighbours on the way: it fades out where
     // it was over the first half of the slide and in where it goes over the second.
-    static bool changes_row(int i, int n_from, int n_to) {
-        return i < n_from && i < n_to && slot(n_from, i).y != slot(n_to, i).y;
+    static bool changes_row(int i, const Slots& g) {
+        return i < g.n_from() && i < g.n_to() && g.from[i].y != g.to[i].y;
     }
-    static Box grid_slot(int i, int n_from, int n_to, double u) {
-        const double su = slide_u(n_from, n_to, u);
-        if (changes_row(i, n_from, n_to)) return su < 0.5 ? slot(n_from, i) : slot(n_to, i);
-        if (i < n_from && i < n_to) return lerp(slot(n_from, i), slot(n_to, i), su);
-        return i < n_to ? slot(n_to, i) : slot(n_from, i);
+    static Box grid_slot(int i, const Slots& g, double u) {
+        const double su = slide_u(g.n_from(), g.n_to(), u);
+        if (changes_row(i, g)) return su < 0.5 ? g.from[i] : g.to[i];
+        if (i < g.n_from() && i < g.n_to()) return lerp(g.from[i], g.to[i], su);
+        return i < g.n_to() ? g.to[i] : g.from[i];
     }
 
-    static double grid_alpha(int i, int n_from, int n_to, double u) {
+    static double grid_alpha(int i, const Slots& g, double u) {
+        const int n_from = g.n_from(), n_to = g.n_to();
         const double share = count_share(n_from, n_to, u);
-        if (changes_row(i, n_from, n_to)) return std::abs(1 - 2 * slide_u(n_from, n_to, u));
+        if (changes_row(i, g)) return std::abs(1 - 2 * slide_u(n_from, n_to, u));
         if (i >= n_to) return 1 - share;
         if (i >= n_from) return std::clamp(share * (n_to - n_from + 2) - (i - n_from), 0.0, 1.0);
         return 1;

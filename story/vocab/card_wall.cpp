@@ -47,12 +47,18 @@ Wall wall_of(long long cards) {
     return {static_cast<int>((cards + per - 1) / per), static_cast<int>(per)};
 }
 
-Box wall_tile(const Box& area, int n, int i) {
+WallGrid::WallGrid(const Box& area, int n) : area_(area) {
     const Grid g = grid_for(area, n);
-    const double gap = g.gap, h = g.w * kAspect;
-    const int rows = (n + g.cols - 1) / g.cols;  // as many as it needs
-    const double top = area.y + area.h - (rows * h + gap * (rows - 1));
-    return {area.x + (i % g.cols) * (g.w + gap), top + (i / g.cols) * (h + gap), g.w, h};
+    cols_ = g.cols;
+    rows_ = (n + g.cols - 1) / g.cols;  // as many as it needs
+    w_ = g.w;
+    gap_ = g.gap;
+}
+
+Box WallGrid::tile(int i) const {
+    const double h = w_ * kAspect;
+    const double top = area_.y + area_.h - (rows_ * h + gap_ * (rows_ - 1));
+    return {area_.x + (i % cols_) * (w_ + gap_), top + (i / cols_) * (h + gap_), w_, h};
 }
 
 void add_tile(std::vector<Item>& out, const Palette& p, const Box& tile, double capacity,

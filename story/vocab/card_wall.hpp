@@ -21,9 +21,20 @@ struct Wall {
 // The wall for `cards` (at least 1): one tile a card up to kMostTiles.
 Wall wall_of(long long cards);
 
-// Tile i of a wall of n tiles in area: rows as wide as the area allows, the largest tiles that
-// fit (portrait, as a card stands), the rows standing on area's bottom, left-aligned.
-Box wall_tile(const Box& area, int n, int i);
+// The tiles of a wall of n in area: rows as wide as the area allows, the largest tiles that fit
+// (portrait, as a card stands), the rows standing on area's bottom, left-aligned. Searching the
+// row count is linear in n: lay a wall out once, then ask for its tiles.
+class WallGrid {
+  public:
+    WallGrid(const Box& area, int n);
+    Box tile(int i) const;
+
+  private:
+    Box area_;
+    int cols_ = 1, rows_ = 1;
+    double w_ = 0, gap_ = 0;
+};
+inline Box wall_tile(const Box& area, int n, int i) { return WallGrid(area, n).tile(i); }
 
 // A tile: its outline and, from its bottom up, the stack's parts in their colours against
 // `capacity` bytes (a full card fills it).
