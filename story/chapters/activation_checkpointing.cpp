@@ -59,10 +59,12 @@ std::string formula(const engine::Config& c) {
     return "s·b·h·(" + linear + " + 5as/" + (split ? "(h·t)" : "h") + ")";
 }
 
-// The setting's keyword as storyboards write it: "Recompute: full".
+// The setting and its value, as storyboards name them: "Recompute: full" (whole, so that a
+// language translates the value too).
 std::string recompute_name(const Locale& l, const engine::Config& c) {
-    return l.tr("Recompute: {mode}",
-                {{"mode", std::string(engine::to_string(c.training.recompute))}});
+    const char* kModes[] = {N_("Recompute: none"), N_("Recompute: selective"),
+                            N_("Recompute: full")};
+    return l.tr(kModes[static_cast<int>(c.training.recompute)]);
 }
 
 // The read-out column's lines, top to bottom; the two bars sit in gaps between them.

@@ -78,3 +78,14 @@ TEST_CASE("activation_checkpointing: selective, then full recompute at +1/3 comp
     CHECK(compute_panel(end) == Lines{"forward", "1 + 2 + 0.983 = 3.98 forward passes of work",
                                       "+32.8% compute to save the memory"});
 }
+
+TEST_CASE("the recompute setting is named whole in the film's language, its value too") {
+    const ChapterSpec spec = load();
+    Video german;
+    german.lang = "de";
+    const auto chapter = make_chapter(spec, german, chapter_test::kMetrics);
+    // Beside the heading, right-aligned: the state's setting, then selective's after the morph.
+    CHECK(beside(chapter->scene_at(8), "Aktivierungen je Schicht") == "Neuberechnung: keine");
+    CHECK(beside(chapter->scene_at(13), "Aktivierungen je Schicht") == "Neuberechnung: selektiv");
+    CHECK(beside(chapter->scene_at(21.9), "Aktivierungen je Schicht") == "Neuberechnung: voll");
+}
