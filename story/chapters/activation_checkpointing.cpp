@@ -230,11 +230,14 @@ class CheckpointChapter final : public ChapterBase {
         const std::string coef = scores > kNone ? "(" + format_sig3(linear, locale_) + " + " +
                                                       format_sig3(scores, locale_) + ")"
                                                 : format_sig3(linear, locale_);
+        // "bytes" in words, as the formula above says it: "34 B" reads as 34 billion beside
+        // the film's 7B models.
+        const std::string product = format_int(c.training.seq_len, locale_) + " × " +
+                                    format_int(c.training.micro_batch, locale_) + " × " +
+                                    format_int(c.model.hidden, locale_) + " × " + coef;
         add_line(s, kNumbers,
-                 format_int(c.training.seq_len, locale_) + " × " +
-                     format_int(c.training.micro_batch, locale_) + " × " +
-                     format_int(c.model.hidden, locale_) + " × " + coef + kThinSpace +
-                     "B = " + format_bytes(per_layer, locale_),
+                 tr("{formula} bytes", {{"formula", product}}) + " = " +
+                     format_bytes(per_layer, locale_),
                  kNumbersStyle, palette_.muted, alpha);
         add_layer_bar(s, linear, scores, alpha);
     }

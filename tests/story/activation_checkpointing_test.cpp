@@ -34,7 +34,7 @@ TEST_CASE("activation_checkpointing: no recompute keeps 34 + 5as/h bytes per ele
     // 4096 x 1 x 4096 x (34 + 5 x 32 x 4096 / 4096) = 3.25 GB per layer.
     CHECK(r.activations.per_layer.value == Approx(4096.0 * 4096 * 194));
     CHECK(column_under(s, "Activations kept per layer") ==
-          Lines{"s·b·h·(34 + 5as/h) bytes", "4,096 × 1 × 4,096 × (34 + 160)" + ts + "B = " +
+          Lines{"s·b·h·(34 + 5as/h) bytes", "4,096 × 1 × 4,096 × (34 + 160) bytes = " +
                                                 format_bytes(r.activations.per_layer.value)});
     CHECK(on_screen::under(s, "kept for the backward pass") ==
           "× 32 layers × 1 micro-batch in flight = " + format_bytes(r.per_gpu.activations.value) +
@@ -55,8 +55,8 @@ TEST_CASE("activation_checkpointing: selective, then full recompute at +1/3 comp
     const Scene at13 = chapter->scene_at(13);
     CHECK(beside(at13, "Activations kept per layer") == "Recompute: selective");
     CHECK(column_under(at13, "Activations kept per layer") ==
-          Lines{"34·s·b·h bytes", "4,096 × 1 × 4,096 × 34" + ts +
-                                      "B = " + format_bytes(rs.activations.per_layer.value)});
+          Lines{"34·s·b·h bytes",
+                "4,096 × 1 × 4,096 × 34 bytes = " + format_bytes(rs.activations.per_layer.value)});
     CHECK(beside(at13, "Activations") == format_bytes(rs.per_gpu.activations.value));
     const engine::ComputeUnits su = engine::recompute_compute_units(sel);
     const Lines compute = compute_panel(at13);
@@ -69,7 +69,7 @@ TEST_CASE("activation_checkpointing: selective, then full recompute at +1/3 comp
     CHECK(beside(end, "Activations kept per layer") == "Recompute: full");
     CHECK(r.activations.per_layer.value == 2.0 * 4096 * 4096);
     CHECK(column_under(end, "Activations kept per layer") ==
-          Lines{"2·s·b·h bytes", "4,096 × 1 × 4,096 × 2" + ts + "B = 33.6" + ts + "MB"});
+          Lines{"2·s·b·h bytes", "4,096 × 1 × 4,096 × 2 bytes = 33.6" + ts + "MB"});
     CHECK(beside(end, "Activations") == format_bytes(r.per_gpu.activations.value));
     CHECK(stat(end, "Per card") == chapter_test::per_card(r));
     // The layers' forward again, not the output layer's: 0.983 of the model's forward.
