@@ -300,7 +300,9 @@ class BytesChapter final : public ChapterBase {
                 const double drained = within(spread, 0, kDrainShare);
                 card.stack = pour(stack, 0, cap + (1 - drained) * std::max(0.0, total - cap));
                 card.max_spill = kSingleSpill;
-                if (spread < kDrainShare) card.name = tr("One {gpu}", {{"gpu", gpu_name(t)}});
+                // Into a wall, the lone card keeps its name until it is a tile (not "GPU 0").
+                if (spread < kDrainShare || reports_[m.to].gpus_to_hold_model_states > kMostNamed)
+                    card.name = tr("One {gpu}", {{"gpu", gpu_name(t)}});
                 alpha *= appear;
             } else {
                 alpha *= more_cards_in_.at(t, i);  // once card 0 has moved
