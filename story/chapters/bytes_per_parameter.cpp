@@ -232,8 +232,9 @@ class BytesChapter final : public ChapterBase {
               alpha);
     }
 
+    // The model's total, with the line that states it (the `total` phase), before the card.
     void add_model_heading(Scene& s, double t) const {
-        const double u = card_in_.at(t);
+        const double u = total_in_.at(t);
         const double params = grid_figure(t, [](const engine::Report& r) { return r.params; });
         const double bpp =
             grid_figure(t, [](const engine::Report& r) { return r.bytes_per_param.total(); });
