@@ -139,7 +139,8 @@ class PipelineChapter final : public TimelineChapter {
     double rule_at() const {
         double t = at(kRuleAt);
         for (int k = 1; k < static_cast<int>(timeline_.states().size()); ++k)
-            if (t >= timeline_.state_start(k) && t < timeline_.state_start(k) + timeline_.state_over(k))
+            if (t >= timeline_.state_start(k) &&
+                t < timeline_.state_start(k) + timeline_.state_over(k))
                 t = timeline_.state_start(k) + timeline_.state_over(k) / 2;
         return t;
     }

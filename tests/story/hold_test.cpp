@@ -8,9 +8,9 @@
 #include <set>
 
 #include "chapter_fixture.hpp"
+#include "engine/report.hpp"
 #include "films.hpp"
 #include "on_screen.hpp"
-#include "engine/report.hpp"
 #include "story/chapter/chapter.hpp"
 #include "story/text/format.hpp"
 #include "story/uses/explore.hpp"
@@ -49,13 +49,17 @@ struct Counter {
     const char* why;
 };
 const std::vector<Counter> kCounters = {
-    {"bytes_per_parameter", {"over by {bytes}"},
+    {"bytes_per_parameter",
+     {"over by {bytes}"},
      "the state pours into one card and the overflow grows with it, then drains as it spreads"},
-    {"activation_checkpointing", {"over by {bytes}"}, "the activations pour in over the card's top"},
+    {"activation_checkpointing",
+     {"over by {bytes}"},
+     "the activations pour in over the card's top"},
     {"ring_allreduce",
      {"Reduce-scatter · step {k} of {n}", "All-gather · step {k} of {n}"},
      "names the hop the chunks are making, one per step of the ring"},
-    {"fsdp_gather", {"{bytes}", "+{bytes}"},
+    {"fsdp_gather",
+     {"{bytes}", "+{bytes}"},
      "each card's gauge and its magnified layer follow the shards arriving and freed"},
     {"fsdp_gather",
      {"Forward · slice {k} of {n}: all-gather the full weights",
@@ -78,8 +82,7 @@ std::regex pattern_of(const Counter& c, const Locale& l) {
     for (const char* msgid : c.msgids) {
         std::string text = l.tr(msgid, {{"k", "\x01"}, {"n", "\x01"}, {"bytes", "\x02"}}), out;
         text = std::regex_replace(text, special, R"(\$&)");
-        for (char ch : text)
-            out += ch == '\x01' ? count : ch == '\x02' ? size : std::string(1, ch);
+        for (char ch : text) out += ch == '\x01' ? count : ch == '\x02' ? size : std::string(1, ch);
         alternatives += (alternatives.empty() ? "" : "|") + out;
     }
     return std::regex(alternatives);
@@ -105,7 +108,8 @@ std::vector<std::set<std::string>> frames_of(const ChapterSpec& spec, const Vide
     const auto chapter = make_chapter(spec, video, chapter_test::kMetrics);
     const int frames = static_cast<int>(spec.duration * video.fps);
     std::vector<std::set<std::string>> out;
-    for (int f = 0; f < frames; ++f) out.push_back(figures(chapter->scene_at(double(f) / video.fps)));
+    for (int f = 0; f < frames; ++f)
+        out.push_back(figures(chapter->scene_at(double(f) / video.fps)));
     out.emplace_back();
     return out;
 }
@@ -116,8 +120,9 @@ bool counting(const std::vector<std::set<std::string>>& frames, int f, const std
               const std::string& figure) {
     if (f <= 0 || f >= static_cast<int>(frames.size())) return false;
     auto changed = [&](const std::set<std::string>& a, const std::set<std::string>& b) {
-        return std::ranges::any_of(
-            a, [&](const std::string& x) { return x != figure && !b.count(x) && std::regex_match(x, count); });
+        return std::ranges::any_of(a, [&](const std::string& x) {
+            return x != figure && !b.count(x) && std::regex_match(x, count);
+        });
     };
     return changed(frames[f], frames[f - 1]) || changed(frames[f - 1], frames[f]);
 }
@@ -159,7 +164,8 @@ Held held(const ChapterSpec& spec, const Video& video) {
             else
                 out.flashes.push_back({figure, double(first) / video.fps, double(f) / video.fps});
         }
-        for (const std::string& figure : frames[f]) since.emplace(figure, f), out.figures.insert(figure);
+        for (const std::string& figure : frames[f])
+            since.emplace(figure, f), out.figures.insert(figure);
     }
     return out;
 }
