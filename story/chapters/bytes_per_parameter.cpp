@@ -247,8 +247,9 @@ class BytesChapter final : public ChapterBase {
               alpha);
     }
 
+    // The model's total, with the line that states it (the `total` phase), before the card.
     void add_model_heading(Scene& s, double t) const {
-        const double u = card_in_.at(t);
+        const double u = total_in_.at(t);
         const double params = grid_figure(t, [](const engine::Report& r) { return r.params; });
         const double bpp =
             grid_figure(t, [](const engine::Report& r) { return r.bytes_per_param.total(); });
@@ -316,7 +317,9 @@ class BytesChapter final : public ChapterBase {
                 const double drained = within(spread, 0, kDrainShare);
                 card.stack = pour(stack, 0, cap + (1 - drained) * std::max(0.0, total - cap));
                 card.max_spill = kSingleSpill;
-                if (spread < kDrainShare) card.name = tr("One {gpu}", {{"gpu", gpu_name(t)}});
+                // Into a wall, the lone card keeps its name until it is a tile (not "GPU 0").
+                if (spread < kDrainShare || reports_[m.to].gpus_to_hold_model_states > kMostNamed)
+                    card.name = tr("One {gpu}", {{"gpu", gpu_name(t)}});
                 alpha *= appear;
             } else {
                 alpha *= more_cards_in_.at(t, i);  // once card 0 has moved

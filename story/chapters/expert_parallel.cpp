@@ -326,10 +326,11 @@ class ExpertChapter final : public ChapterBase {
                               locale_),
                 Role::value, palette_.activations);
         active.add_to(s, alpha);
-        // What one all-to-all carries: the engine's buffer, sized by the capacity factor.
+        // What one all-to-all carries: the engine's buffer, sized by the capacity factor; with
+        // the readout, not before the lines reach the traffic.
         s.add(Text{frame::kLeft, total.bottom() + kBufferDrop, dispatch_text(t),
                    style_of(Role::note), palette_.muted},
-              alpha);
+              readout_in_.at(t));
     }
 
     void add_readout(Scene& s, double t, const Morph& m) const {

@@ -24,7 +24,7 @@ namespace {
 
 constexpr double kDefaultDuration = 30;
 // Choreography, in seconds of the default duration.
-constexpr double kLoafAt = 0.3, kShardAt = 2.4, kCardsAt = 2.8, kTrafficAt = 25.4;
+constexpr double kLoafAt = 0.3, kShardAt = 2.4, kCardsAt = 2.8, kTrafficAt = 26.5;
 constexpr double kModelAt = 0.7, kModelOutAt = 2.0;  // "Model states: …" before the shards
 constexpr double kShardFor = 0.6, kModelOutFor = 0.4, kSliceStagger = 0.07;
 // The film itself (the steps of each slice) is paced in story/chapter/fsdp_film.hpp.

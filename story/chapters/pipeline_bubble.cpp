@@ -45,7 +45,7 @@ class PipelineChapter final : public TimelineChapter {
         : TimelineChapter(spec, video, metrics, kTimeline, {kRowsAt, kSweepAt, kSweepFor}),
           readout_in_(Fade::in(at(kReadoutAt))),
           flight_in_(Fade::in(at(kFlightAt))),
-          rule_in_(Fade::in(at(kRuleAt))) {}
+          rule_in_(Fade::in(rule_at())) {}
 
     Scene scene_at(double t) const override {
         Scene s = blank();
@@ -132,6 +132,17 @@ class PipelineChapter final : public TimelineChapter {
                {{"percent", format_percent(measured_bubble(m), locale_)}}));
         readout.add_to(s, alpha);
         add_rule(s, t, m, readout.bottom(), alpha * rule_in_.at(t));
+    }
+
+    // When the rule enters: its time, or where a `set:` morphs then, that morph's halfway (the rule
+    // states the new M, never the old one for a moment).
+    double rule_at() const {
+        double t = at(kRuleAt);
+        for (int k = 1; k < static_cast<int>(timeline_.states().size()); ++k)
+            if (t >= timeline_.state_start(k) &&
+                t < timeline_.state_start(k) + timeline_.state_over(k))
+                t = timeline_.state_start(k) + timeline_.state_over(k) / 2;
+        return t;
     }
 
     // GPipe's rule of thumb (Huang et al. 2019): with M >= 4K micro-batches for K stages the

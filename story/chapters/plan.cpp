@@ -39,7 +39,7 @@ constexpr Fall kFalls[] = {{engine::PlanFate::no_divide, 3.5, N_("batch does not
                            {engine::PlanFate::slower, 10.5, N_("slower than the top 3")}};
 constexpr double kStrikeFor = 0.6, kFadeFor = 1.2, kCountFor = 1.6;
 constexpr double kRiseAt = 14.0, kRiseFor = 1.2, kRackAt = 16.0;
-constexpr double kReplayTail = 2.0;  // s a replayed search's winner stays fully drawn
+constexpr double kReplayTail = 2.5;  // s of the film a replayed search's winner stays drawn
 
 // Geometry: the candidates' column at the left, the counts at the right; the winner's node under
 // the ranked rows.
@@ -140,8 +140,8 @@ class PlanChapter final : public ChapterBase {
     // Where state k's search stands at chapter time t, in the default choreography's seconds.
     // Each state's search has its window: the first from the chapter's start, a later one from
     // halfway through its `set:`, each until the next `set:` (or the chapter's end). It plays at
-    // the pace the chapter's length gives the default choreography, faster when its window is
-    // shorter than the search and the winner's entrance (kReplayTail after it); the first one on
+    // the pace the chapter's length gives the default choreography, faster where that would leave
+    // the winner less than kReplayTail s of its window (half, in a short one); the first one on
     // the beats that show its phases where some do.
     double search_time(int k, double t) const {
         if (k == 0 && choreography_.pinned()) return std::max(0.0, choreography_.authored(t));
@@ -150,8 +150,8 @@ class PlanChapter final : public ChapterBase {
         const double end =
             k + 1 < static_cast<int>(states.size()) ? timeline_.state_start(k + 1) : spec_.duration;
         const double window = std::max(end - start, 1e-6);
-        const double pace =
-            std::max(kDefaultDuration / spec_.duration, (kRackAt + kReplayTail) / window);
+        const double search = std::max(window - kReplayTail, window / 2);
+        const double pace = std::max(kDefaultDuration / spec_.duration, kRackAt / search);
         return std::max(0.0, t - start) * pace;
     }
 

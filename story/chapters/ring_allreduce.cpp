@@ -37,7 +37,7 @@ constexpr int kLastStaggered = 15;
 constexpr double kLinksAfterCards = 0.6;  // s, not scaled
 // The batch, whole for kSplitAfter s, then cut into one slice per card (kSplitGap px apart over
 // kSplitFor s); the slices fly to the cards kFlyAfter s after it appears, and fade kFadeAfter s
-// after.
+// after, with the batch's label (held as long as they are, or until the gradients come).
 constexpr double kSplitAfter = 0.9, kSplitFor = 0.4, kSplitGap = 6;
 constexpr double kFlyAfter = 1.5, kFlyFor = 0.9, kFadeAfter = 3.6, kFadeFor = 0.3;
 constexpr double kMoveShare = 0.7;  // of each step the chunks travel; then they settle
@@ -65,7 +65,7 @@ class RingChapter final : public ChapterBase {
           batch_in_(Fade::in(at(kBatchAt)).out(at(kBatchAt) + kFadeAfter, kFadeFor)),
           batch_label_in_(
               Fade::in(at(kBatchAt))
-                  .out(std::min(at(kBatchAt) + kFlyAfter, at(kGradsAt) - kFadeFor), kFadeFor)),
+                  .out(std::min(at(kBatchAt) + kFadeAfter, at(kGradsAt) - kFadeFor), kFadeFor)),
           grads_in_(Fade::in(at(kGradsAt))),
           readout_in_(Fade::in(at(kReadoutAt))) {
         for (std::size_t k = 0; k < timeline_.states().size(); ++k) {

@@ -23,7 +23,6 @@ constexpr double kDefaultDuration = 24;
 // Choreography, in seconds of the default duration.
 constexpr double kLanesAt = 0.4, kSplitAAt = 2.2, kGeluAt = 4.0, kSplitBAt = 5.8, kReduceAt = 8.0;
 constexpr double kPartialAfter = 0.3;  // the partial Y enters after B's slices
-constexpr double kBusBefore = 0.4;     // the bus is drawn just before the first all-reduce
 constexpr double kReduceFor = 1.2;     // each of the four all-reduces
 constexpr double kMemoryAt = 13.2, kLinksAt = 16.0;
 // The partial sums turn into Y near the end of the first all-reduce (share of it), quickly.
@@ -114,7 +113,7 @@ class TensorParallelChapter final : public ChapterBase {
           z_in_{at(kGeluAt)},
           b_in_{at(kSplitBAt)},
           y_in_{at(kSplitBAt) + kPartialAfter},
-          bus_in_(Fade::in(at(kReduceAt) - kBusBefore)),
+          bus_in_(Fade::in(at(kReduceAt))),  // the bus with the first all-reduce, on its line
           traffic_in_(Fade::in(at(kReduceAt))),
           memory_in_(Fade::in(at(kMemoryAt))),
           links_in_(Fade::in(at(kLinksAt))),

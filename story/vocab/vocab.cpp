@@ -64,7 +64,8 @@ std::vector<Item> gpu_card(const Palette& p, const TextMetrics& m, const Locale&
     out.push_back({Line{{c.x + 6, area.y}, {c.x + c.w - 6, area.y}, p.text, 2, true}});
 
     const double over = used - c.capacity;
-    if (c.show_overflow && over > 0) {
+    // Not the rounding of a stack poured to the brim ("over by 0.000000687 kB" as a spill drained).
+    if (c.show_overflow && over > c.capacity * 1e-9) {
         // Spill above the card, at the card's scale but capped so it stays on screen.
         const double h = std::min(over * px_per_byte, c.h * c.max_spill);
         add_overflow(out, p, overflow(c.stack, c.capacity),

@@ -9,6 +9,7 @@
 #include "story/chapter/chapter.hpp"
 #include "tests/catch.hpp"
 #include "tests/story/chapter_fixture.hpp"
+#include "tests/story/films.hpp"
 #include "tests/story/pins.hpp"
 
 using story::Choreography;
@@ -67,27 +68,12 @@ TEST_CASE("a shown phase begins on its beat, and the times around it spread betw
     CHECK(Choreography(spec, bytes).at(11) > 25);
 }
 
-namespace {
-
-// The film in `lang`, timed by reading estimates (as `narration: off` and a silent check time it).
-story::Storyboard film_in(const std::string& path, const std::string& lang) {
-    story::Diagnostics diags;
-    std::vector<story::Diagnostic> warnings;
-    auto board = story::load_timed(chapter_test::slurp(path), path, diags, warnings, {}, lang);
-    INFO(diags.format());
-    REQUIRE(board);
-    return *board;
-}
-
-}  // namespace
-
 TEST_CASE("in both films every phase a line names begins on that line, and the picture follows",
           "[choreography]") {
     for (const char* film : {"distributed-training.yaml", "beyond-3d.yaml"}) {
-        const std::string path = std::string(SHARDREEL_SOURCE_DIR) + "/storyboards/" + film;
-        for (const std::string& lang : film_in(path, "").languages) {
+        for (const std::string& lang : chapter_test::film_in(film, "").languages) {
             INFO(film << " in " << lang);
-            const story::Storyboard board = film_in(path, lang);
+            const story::Storyboard board = chapter_test::film_in(film, lang);
             story::Video video = board.video;
             video.captions = story::Captions::off;  // a moved beat moves its caption too
             int pinned = 0;
