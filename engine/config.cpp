@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "engine/names.hpp"
+#include "engine/problem.hpp"
 #include "engine/stages.hpp"
 
 namespace engine {
@@ -215,8 +216,7 @@ void check_training(Problems& out, const Config& c) {
     at_least_one(out, "chunks", t.chunks);
     if (t.schedule == Schedule::interleaved) check_interleaved(out, c);
     if (t.schedule == Schedule::dualpipe) check_dualpipe(out, c);
-    if (!(t.mfu >= 0 && t.mfu <= 1))
-        add(out, Msg::mfu_range, {real("mfu", t.mfu)});
+    if (!(t.mfu >= 0 && t.mfu <= 1)) add(out, Msg::mfu_range, {real("mfu", t.mfu)});
     if (!(t.step_time >= 0)) add(out, Msg::step_time_negative);
     if (!(t.capacity_factor > 0))
         add(out, Msg::capacity_factor_positive, {real("capacity_factor", t.capacity_factor)});

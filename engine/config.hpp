@@ -7,7 +7,6 @@
 
 #include "engine/precision.hpp"
 #include "engine/presets.hpp"
-#include "engine/problem.hpp"
 
 namespace engine {
 
@@ -112,11 +111,7 @@ struct Config {
     bool operator==(const Config&) const = default;
 };
 
-// What makes the config unusable, each a message template with its arguments (problem.hpp);
-// empty when it is usable.
-std::vector<Problem> problems_of(const Config& c);
-
-// The problems in English ("tp x pp = 6 does not divide 8 GPUs"): english() of each.
+// Human-readable problems ("tp x pp = 6 does not divide 8 GPUs"); empty when the config is usable.
 std::vector<std::string> validate(const Config& c);
 
 // Micro-batches per step from a global batch of `sequences`: sequences / (dp x micro_batch). A

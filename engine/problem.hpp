@@ -15,14 +15,43 @@ constexpr const char* N_(const char* msgid) { return msgid; }
 
 // Every message validate() can write, one template each (problem_formats() lists them).
 enum class Msg {
-    at_least_one, not_divisible, zero_stage, tp_pp_gpus, tp_pp_cp_gpus, cp_sequence,
-    params_positive, top_k_range, moe_shape_only, dense_layers_all, pp_over_layers,
-    interleaved_chunks, interleaved_layers, interleaved_micro_batches, dualpipe_pp,
-    dualpipe_micro_batches, ep_no_experts, ep_no_experts_named, ep_experts, ep_dp,
-    shard_group_negative, shard_group_zero, shard_group_ep, shard_group_replicas,
-    offload_zero, offload_params_zero, offload_optimizer, offload_pcie, mfu_range,
-    step_time_negative, capacity_factor_positive, nvlink_positive, network_positive,
-    memory_positive, throughput_positive, stage_split_empty, count
+    at_least_one,
+    not_divisible,
+    zero_stage,
+    tp_pp_gpus,
+    tp_pp_cp_gpus,
+    cp_sequence,
+    params_positive,
+    top_k_range,
+    moe_shape_only,
+    dense_layers_all,
+    pp_over_layers,
+    interleaved_chunks,
+    interleaved_layers,
+    interleaved_micro_batches,
+    dualpipe_pp,
+    dualpipe_micro_batches,
+    ep_no_experts,
+    ep_no_experts_named,
+    ep_experts,
+    ep_dp,
+    shard_group_negative,
+    shard_group_zero,
+    shard_group_ep,
+    shard_group_replicas,
+    offload_zero,
+    offload_params_zero,
+    offload_optimizer,
+    offload_pcie,
+    mfu_range,
+    step_time_negative,
+    capacity_factor_positive,
+    nvlink_positive,
+    network_positive,
+    memory_positive,
+    throughput_positive,
+    stage_split_empty,
+    count
 };
 
 // A template's argument: {name} in it, its English text and whether it is a number (the page
@@ -45,5 +74,11 @@ const char* problem_format(Msg m);
 
 // The template with each {name} replaced by its argument's text.
 std::string english(const Problem& p);
+
+struct Config;
+
+// What makes the config unusable (config.cpp), empty when it is usable; validate() (config.hpp)
+// gives english() of each.
+std::vector<Problem> problems_of(const Config& c);
 
 }  // namespace engine
