@@ -14,10 +14,10 @@
 //                   returns the address of a NUL-terminated JSON answer: {"report": TEXT} with
 //                   TEXT the report as `numbers --format json` prints it (without its final
 //                   newline), or {"errors": [...]} with the lines `numbers` prints after
-//                   "shardreel: error: "; when the engine refuses the configuration, with
-//                   "problems" beside: each line as its template and arguments
-//                   (engine/problem.hpp),
-//                   {"format": ..., "args": {name: text}, "numbers": [the names of numbers]}.
+//                   "shardreel: error: "; when the engine refuses the configuration,
+//                   "problems" beside them: each line's template and arguments
+//                   (engine/problem.hpp) as {"format": ..., "args": {name: text, ...},
+//                   "numbers": [the names of the arguments that are numbers]}.
 //   calc_plan(top)  the same for `plan --format json --top TOP`, the flags of what the planner
 //                   chooses (--tp, --zero, ...) and --tokens left out of the buffer's.
 #include <cstddef>
