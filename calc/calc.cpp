@@ -14,7 +14,10 @@
 //                   returns the address of a NUL-terminated JSON answer: {"report": TEXT} with
 //                   TEXT the report as `numbers --format json` prints it (without its final
 //                   newline), or {"errors": [...]} with the lines `numbers` prints after
-//                   "shardreel: error: ".
+//                   "shardreel: error: "; when the engine refuses the configuration,
+//                   "problems" beside them: each line's template and arguments
+//                   (engine/problem.hpp) as {"format": ..., "args": {name: text, ...},
+//                   "numbers": [the names of the arguments that are numbers]}.
 //   calc_plan(top)  the same for `plan --format json --top TOP`, the flags of what the planner
 //                   chooses (--tp, --zero, ...) and --tokens left out of the buffer's.
 #include <cstddef>
@@ -24,6 +27,7 @@
 #include <tuple>
 #include <vector>
 
+#include "engine/problem.hpp"
 #include "engine/report.hpp"
 #include "render/inputs/config_values.hpp"
 #include "render/inputs/numbers_json.hpp"
@@ -88,6 +92,22 @@ nlohmann::json refusal(const std::vector<std::string>& errors) {
     return nlohmann::json{{"errors", errors}};
 }
 
+// The engine's refusal: its lines in English, and beside them their templates and arguments.
+nlohmann::json refusal(const std::vector<engine::Problem>& problems) {
+    nlohmann::json out = refusal(std::vector<std::string>{});
+    out["problems"] = nlohmann::json::array();
+    for (const engine::Problem& p : problems) {
+        nlohmann::json args = nlohmann::json::object(), numbers = nlohmann::json::array();
+        for (const engine::ProblemArg& a : p.args) {
+            args[a.name] = a.text;
+            if (a.number) numbers.push_back(a.name);
+        }
+        out["errors"].push_back(engine::english(p));
+        out["problems"].push_back({{"format", p.format}, {"args", args}, {"numbers", numbers}});
+    }
+    return out;
+}
+
 // The flags of the settings named (the planner's choices: --tp for tp).
 std::set<std::string> flags_of(const std::set<std::string>& names) {
     std::set<std::string> flags;
@@ -132,8 +152,8 @@ std::string numbers(const std::string& text) {
         if (auto e = render::tokens_problem(tokens)) errors.push_back(*e);
     engine::Config c = story::default_config();
     for (std::string& e : render::apply_config_values(values, c)) errors.push_back(std::move(e));
-    if (errors.empty()) errors = engine::validate(c);
     if (!errors.empty()) return refusal(errors).dump();
+    if (auto problems = engine::problems_of(c); !problems.empty()) return refusal(problems).dump();
     const engine::Report r = engine::analyze(c);
     return nlohmann::json{{"report", render::numbers_json(r, c.layout.gpus, tokens).dump(2)}}
         .dump();

@@ -28,7 +28,8 @@ export async function loadCalc(bytes) {
     settings: () => answer(calc.calc_settings()),
     // {report: TEXT} as `shardreel numbers --format json` prints it, or {errors: [...]}, for
     // flags given as on the command line ({"--tp": "4"}); with "--tokens": "15T", the run's
-    // totals as well.
+    // totals as well. When the engine refuses the configuration, problems: [...] beside the
+    // errors, each line's template and arguments (problemText writes it).
     numbers(flags) {
       give(flags);
       return answer(calc.calc_numbers());
@@ -41,4 +42,15 @@ export async function loadCalc(bytes) {
       return answer(calc.calc_plan(top));
     },
   };
+}
+
+// An engine's refusal ({format, args, numbers}, one of numbers()' problems) as text: `format`
+// (its template, or a translation of it) with each {name} replaced by its argument, a number
+// through `number` (its English text, as numbers prints it, by default).
+export function problemText(problem, format = problem.format, number = (text) => text) {
+  return format.replace(/\{(\w+)\}/g, (mark, name) => {
+    const text = problem.args[name];
+    if (text === undefined) return mark;
+    return problem.numbers.includes(name) ? number(text) : text;
+  });
 }

@@ -9,12 +9,20 @@
 #include <numeric>
 
 #include "engine/names.hpp"
+#include "engine/problem.hpp"
 #include "engine/stages.hpp"
 
 namespace engine {
 namespace {
 
-using Problems = std::vector<std::string>;
+using Problems = std::vector<Problem>;
+
+ProblemArg num(const char* name, long long v) { return {name, std::to_string(v), true}; }
+ProblemArg word(const char* name, std::string_view v) { return {name, std::string(v), false}; }
+
+void add(Problems& out, Msg m, std::vector<ProblemArg> args = {}) {
+    out.push_back({problem_format(m), std::move(args)});
+}
 
 // The divisor of n closest to target, the larger one on a tie.
 int nearest_divisor(int n, int target) {
@@ -25,17 +33,18 @@ int nearest_divisor(int n, int target) {
     return best;
 }
 
-std::string number(double v) {
+// A real number as printf's %g writes it.
+ProblemArg real(const char* name, double v) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", v);
-    return text;
+    return {name, text, true};
 }
 
 // Records "name = v must be at least 1"; returns whether v was fine, so dependent checks can
 // skip values that would divide by zero.
 bool at_least_one(Problems& out, const char* name, int v) {
     if (v >= 1) return true;
-    out.push_back(std::string(name) + " = " + std::to_string(v) + " must be at least 1");
+    add(out, Msg::at_least_one, {word("name", name), num("value", v)});
     return false;
 }
 
@@ -44,9 +53,9 @@ bool at_least_one(Problems& out, const char* name, int v) {
 void divisible(Problems& out, const char* what, int n, const char* by, int d, const char* fix,
                int fits) {
     if (n % d == 0) return;
-    out.push_back(std::string(what) + " = " + std::to_string(n) + " is not divisible by " + by +
-                  " = " + std::to_string(d) + " (try " + fix + "=" +
-                  std::to_string(nearest_divisor(fits, d)) + ")");
+    add(out, Msg::not_divisible,
+        {word("what", what), num("value", n), word("by", by), num("divisor", d), word("fix", fix),
+         num("fit", nearest_divisor(fits, d))});
 }
 
 // Context parallelism: tp x pp x cp GPUs per replica, and each rank an equal part of the sequence
@@ -55,15 +64,14 @@ void check_context(Problems& out, const Config& c, long long tp_pp) {
     const Parallel& p = c.layout;
     if (p.cp == 1) return;
     if (p.gpus % (tp_pp * p.cp) != 0)
-        out.push_back("tp x pp x cp = " + std::to_string(tp_pp * p.cp) + " does not divide " +
-                      std::to_string(p.gpus) + " GPUs (try cp=" +
-                      std::to_string(nearest_divisor(int(p.gpus / tp_pp), p.cp)) + ")");
+        add(out, Msg::tp_pp_cp_gpus,
+            {num("product", tp_pp * p.cp), num("gpus", p.gpus),
+             num("cp", nearest_divisor(int(p.gpus / tp_pp), p.cp))});
     const int seq = c.training.seq_len;
     if (seq >= 1 && seq % p.cp != 0)
-        out.push_back("cp = " + std::to_string(p.cp) + " does not divide the sequence of " +
-                      std::to_string(seq) + " tokens (try cp=" +
-                      std::to_string(nearest_divisor(std::gcd(seq, int(p.gpus / tp_pp)), p.cp)) +
-                      ")");
+        add(out, Msg::cp_sequence,
+            {num("cp", p.cp), num("seq_len", seq),
+             num("fit", nearest_divisor(std::gcd(seq, int(p.gpus / tp_pp)), p.cp))});
 }
 
 void check_layout(Problems& out, const Config& c) {
@@ -72,24 +80,21 @@ void check_layout(Problems& out, const Config& c) {
     const bool tp_ok = at_least_one(out, "tp", p.tp);
     const bool pp_ok = at_least_one(out, "pp", p.pp);
     const bool cp_ok = at_least_one(out, "cp", p.cp);
-    if (p.zero < 0 || p.zero > 3) {
-        out.push_back("zero = " + std::to_string(p.zero) +
-                      " is not a ZeRO stage (use 0, 1, 2 or 3)");
-    }
+    if (p.zero < 0 || p.zero > 3) add(out, Msg::zero_stage, {num("zero", p.zero)});
     const long long tp_pp = 1LL * p.tp * p.pp;  // both may be up to 65536
     if (!(gpus_ok && tp_ok && pp_ok && cp_ok)) return;
     if (p.gpus % tp_pp == 0) return check_context(out, c, tp_pp);
     // Suggest a tp that also splits the attention heads, keeping the user's tp when it can.
     const int heads = std::gcd(c.model.heads, c.model.kv_heads);
     const int tp = p.gpus % p.tp == 0 ? p.tp : nearest_divisor(std::gcd(p.gpus, heads), p.tp);
-    out.push_back("tp x pp = " + std::to_string(tp_pp) + " does not divide " +
-                  std::to_string(p.gpus) + " GPUs (try tp=" + std::to_string(tp) +
-                  ", pp=" + std::to_string(nearest_divisor(p.gpus / tp, p.pp)) + ")");
+    add(out, Msg::tp_pp_gpus,
+        {num("product", tp_pp), num("gpus", p.gpus), num("tp", tp),
+         num("pp", nearest_divisor(p.gpus / tp, p.pp))});
 }
 
 void check_model(Problems& out, const Config& c) {
     const ModelSpec& m = c.model;
-    if (!(m.params > 0)) out.push_back("params must be positive (got " + number(m.params) + ")");
+    if (!(m.params > 0)) add(out, Msg::params_positive, {real("params", m.params)});
     const bool layers_ok = at_least_one(out, "layers", m.layers);
     at_least_one(out, "hidden", m.hidden);
     at_least_one(out, "ffn", m.ffn);
@@ -97,17 +102,12 @@ void check_model(Problems& out, const Config& c) {
     const bool heads_ok = at_least_one(out, "heads", m.heads);
     const bool kv_ok = at_least_one(out, "kv_heads", m.kv_heads);
     if (m.experts > 0 && (m.top_k < 1 || m.top_k > m.experts))
-        out.push_back("top_k must be between 1 and the " + std::to_string(m.experts) +
-                      " experts (got " + std::to_string(m.top_k) +
-                      "; the experts each token goes through: Mixtral uses 2 of 8)");
+        add(out, Msg::top_k_range, {num("experts", m.experts), num("top_k", m.top_k)});
     if (m.experts == 0 && (m.shared_experts > 0 || m.dense_layers > 0))
-        out.push_back(
-            "shared_experts and dense_layers describe a mixture of experts: give "
-            "experts too (DeepSeek-V3: 256 experts, 1 shared, 3 dense layers)");
+        add(out, Msg::moe_shape_only);
     if (layers_ok && m.dense_layers >= m.layers && m.experts > 0)
-        out.push_back("dense_layers = " + std::to_string(m.dense_layers) +
-                      " leaves no layer with experts of the " + std::to_string(m.layers) +
-                      " (use dense_layers < layers)");
+        add(out, Msg::dense_layers_all,
+            {num("dense_layers", m.dense_layers), num("layers", m.layers)});
     if (heads_ok) divisible(out, "hidden", m.hidden, "heads", m.heads, "heads", m.hidden);
     if (heads_ok && kv_ok)
         divisible(out, "heads", m.heads, "kv_heads", m.kv_heads, "kv_heads", m.heads);
@@ -121,11 +121,8 @@ void check_model(Problems& out, const Config& c) {
     const int fits = std::gcd(std::gcd(m.heads, m.kv_heads), std::max(stage_gpus, 1));
     divisible(out, "heads", m.heads, "tp", tp, "tp", fits);
     divisible(out, "kv_heads", m.kv_heads, "tp", tp, "tp", fits);
-    if (layers_ok && pp > m.layers) {
-        out.push_back("layers = " + std::to_string(m.layers) +
-                      " is fewer than pp = " + std::to_string(pp) +
-                      " pipeline stages (use pp <= " + std::to_string(m.layers) + ")");
-    }
+    if (layers_ok && pp > m.layers)
+        add(out, Msg::pp_over_layers, {num("layers", m.layers), num("pp", pp)});
 }
 
 // Narayanan et al. 2021, section 2.2: each GPU holds `chunks` equal layer blocks and
@@ -135,18 +132,16 @@ void check_interleaved(Problems& out, const Config& c) {
     const int m = c.training.micro_batches;
     if (layers < 1 || pp < 1 || v < 1 || m < 1) return;
     if (layers % (pp * v) != 0) {
-        const std::string fix =
-            layers % pp == 0 ? "try chunks=" + std::to_string(nearest_divisor(layers / pp, v))
-                             : "pick pp dividing the layers";
-        out.push_back("the interleaved schedule needs layers divisible by pp x chunks: " +
-                      std::to_string(layers) + " layers, pp x chunks = " + std::to_string(pp * v) +
-                      " (" + fix + ")");
+        if (layers % pp == 0)
+            add(out, Msg::interleaved_chunks,
+                {num("layers", layers), num("product", pp * v),
+                 num("chunks", nearest_divisor(layers / pp, v))});
+        else
+            add(out, Msg::interleaved_layers, {num("layers", layers), num("product", pp * v)});
     }
-    if (m % pp != 0) {
-        out.push_back("the interleaved schedule needs micro_batches a multiple of pp: " +
-                      std::to_string(m) + " micro-batches, pp = " + std::to_string(pp) +
-                      " (try micro_batches=" + std::to_string((m + pp - 1) / pp * pp) + ")");
-    }
+    if (m % pp != 0)
+        add(out, Msg::interleaved_micro_batches,
+            {num("micro_batches", m), num("pp", pp), num("fit", (m + pp - 1) / pp * pp)});
 }
 
 // DeepSeek-V3 report, section 3.2.1: DualPipe feeds micro-batches from both ends of the
@@ -155,18 +150,11 @@ void check_interleaved(Problems& out, const Config& c) {
 void check_dualpipe(Problems& out, const Config& c) {
     const int pp = c.layout.pp, m = c.training.micro_batches;
     if (pp < 1 || m < 1) return;
-    if (pp % 2 != 0) {
-        out.push_back(
-            "the dualpipe schedule needs an even pp (stage s shares a GPU with stage "
-            "pp-1-s): pp = " +
-            std::to_string(pp) + " (try pp=" + std::to_string(pp + 1) + ")");
-    }
+    if (pp % 2 != 0) add(out, Msg::dualpipe_pp, {num("pp", pp), num("fit", pp + 1)});
     const int fit = std::max(2 * pp, m + m % 2);
-    if (fit != m) {
-        out.push_back("the dualpipe schedule needs micro_batches even and at least 2 x pp: " +
-                      std::to_string(m) + " micro-batches, pp = " + std::to_string(pp) +
-                      " (try micro_batches=" + std::to_string(fit) + ")");
-    }
+    if (fit != m)
+        add(out, Msg::dualpipe_micro_batches,
+            {num("micro_batches", m), num("pp", pp), num("fit", fit)});
 }
 
 // Expert parallelism folds into data parallelism (Megatron-Core MoE: the expert-parallel group
@@ -175,20 +163,16 @@ void check_experts(Problems& out, const Config& c) {
     const int ep = c.layout.ep, experts = c.model.experts, dp = c.layout.dp();
     if (!at_least_one(out, "ep", ep) || ep == 1) return;
     if (experts == 0) {
-        out.push_back("ep = " + std::to_string(ep) + " splits the experts, but " +
-                      (c.model.name.empty() ? std::string("the model") : c.model.name) +
-                      " has none (use ep=1, or a mixture of experts such as mixtral-8x7b)");
+        if (c.model.name.empty()) return add(out, Msg::ep_no_experts, {num("ep", ep)});
+        add(out, Msg::ep_no_experts_named, {num("ep", ep), word("model", c.model.name)});
         return;
     }
     const int fits = std::gcd(experts, std::max(dp, 1));
     if (experts % ep != 0)
-        out.push_back("ep = " + std::to_string(ep) + " does not divide the " +
-                      std::to_string(experts) +
-                      " experts (try ep=" + std::to_string(nearest_divisor(fits, ep)) + ")");
+        add(out, Msg::ep_experts,
+            {num("ep", ep), num("experts", experts), num("fit", nearest_divisor(fits, ep))});
     if (dp >= 1 && dp % ep != 0)
-        out.push_back("ep = " + std::to_string(ep) + " does not divide the data-parallel degree " +
-                      std::to_string(dp) + ": expert parallelism splits the data-parallel ranks" +
-                      " (try ep=" + std::to_string(nearest_divisor(fits, ep)) + ")");
+        add(out, Msg::ep_dp, {num("ep", ep), num("dp", dp), num("fit", nearest_divisor(fits, ep))});
 }
 
 // Hybrid sharding: ZeRO-3 inside groups that tile the replicas.
@@ -196,19 +180,13 @@ void check_shard_group(Problems& out, const Config& c) {
     const Parallel& p = c.layout;
     const int s = p.shard_group, replicas = p.replicas();
     if (s == 0) return;
-    const std::string named = "shard_group = " + std::to_string(s);
-    if (s < 0) return out.push_back(named + " must be at least 1 (0: plain ZeRO-3)");
-    if (p.zero != 3)
-        out.push_back(named + " shards ZeRO-3's parameters, gradients and optimizer states, but " +
-                      "zero = " + std::to_string(p.zero) + " (use zero=3, or drop shard_group)");
-    if (p.ep > 1)
-        out.push_back(named + " with ep = " + std::to_string(p.ep) +
-                      " is not modelled (use one of them)");
+    const ProblemArg named = num("shard_group", s);
+    if (s < 0) return add(out, Msg::shard_group_negative, {named});
+    if (p.zero != 3) add(out, Msg::shard_group_zero, {named, num("zero", p.zero)});
+    if (p.ep > 1) add(out, Msg::shard_group_ep, {named, num("ep", p.ep)});
     if (replicas >= 1 && replicas % s != 0)
-        out.push_back(
-            named + " does not divide the " + std::to_string(replicas) +
-            " data-parallel ranks (dp x cp) that hold the same weights (try shard_group=" +
-            std::to_string(nearest_divisor(replicas, s)) + ")");
+        add(out, Msg::shard_group_replicas,
+            {named, num("replicas", replicas), num("fit", nearest_divisor(replicas, s))});
 }
 
 // DeepSpeed offloads ZeRO's partitions: the optimizer from stage 1 on (ZeRO-Offload), the
@@ -216,24 +194,18 @@ void check_shard_group(Problems& out, const Config& c) {
 void check_offload(Problems& out, const Config& c) {
     const Offload o = c.layout.offload;
     const int zero = c.layout.zero;
-    const std::string named = "offload = " + std::string(to_string(o));
-    if (o == Offload::optimizer && zero < 1)
-        out.push_back(named + " moves ZeRO's optimizer partition to the host, but zero = 0 (use " +
-                      "zero=1 or higher)");
+    const ProblemArg named = word("offload", to_string(o));
+    if (o == Offload::optimizer && zero < 1) add(out, Msg::offload_zero, {named});
     if (o == Offload::optimizer_params && zero != 3)
-        out.push_back(named + " needs ZeRO-3's parameter partitions (ZeRO-Infinity), but zero = " +
-                      std::to_string(zero) + " (use zero=3, or offload=optimizer)");
+        add(out, Msg::offload_params_zero, {named, num("zero", zero)});
     // ZeRO-Offload steps the optimizer on the host with DeepSpeed's CPU kernels, which exist
     // for Adam(W) and Lion (deepspeed/ops/adam/cpu_adam.py, ops/lion/cpu_lion.py); with
     // zero_force_ds_cpu_optimizer (the default) any other optimizer is refused.
     const Optimizer opt = c.training.optimizer;
     if (o != Offload::none && opt != Optimizer::adam && opt != Optimizer::lion)
-        out.push_back(named + " steps the optimizer on the host's CPUs, where DeepSpeed has Adam " +
-                      "and Lion only; optimizer = " + std::string(to_string(opt)) +
-                      " has no CPU step (use optimizer=adam or lion, or offload=none)");
+        add(out, Msg::offload_optimizer, {named, word("optimizer", to_string(opt))});
     if (o != Offload::none && !(c.cluster.gpu.pcie.value > 0))
-        out.push_back(named + " needs the GPU's PCIe bandwidth, and " + c.cluster.gpu.name +
-                      " has none given");
+        add(out, Msg::offload_pcie, {named, word("gpu", c.cluster.gpu.name)});
 }
 
 void check_training(Problems& out, const Config& c) {
@@ -244,27 +216,21 @@ void check_training(Problems& out, const Config& c) {
     at_least_one(out, "chunks", t.chunks);
     if (t.schedule == Schedule::interleaved) check_interleaved(out, c);
     if (t.schedule == Schedule::dualpipe) check_dualpipe(out, c);
-    if (!(t.mfu >= 0 && t.mfu <= 1))
-        out.push_back(
-            "mfu must be a fraction of peak above 0 and at most 1, or 0 to predict it "
-            "(got " +
-            number(t.mfu) + ")");
-    if (!(t.step_time >= 0)) out.push_back("step_time must not be negative");
+    if (!(t.mfu >= 0 && t.mfu <= 1)) add(out, Msg::mfu_range, {real("mfu", t.mfu)});
+    if (!(t.step_time >= 0)) add(out, Msg::step_time_negative);
     if (!(t.capacity_factor > 0))
-        out.push_back("capacity_factor must be positive (got " + number(t.capacity_factor) +
-                      "; 1 sends each expert its even share of the tokens)");
+        add(out, Msg::capacity_factor_positive, {real("capacity_factor", t.capacity_factor)});
 }
 
-void positive(Problems& out, const char* what, double v, const char* unit) {
-    if (v > 0) return;
-    out.push_back(std::string(what) + " must be positive (got " + number(v) + " " + unit + ")");
+void positive(Problems& out, Msg m, double v) {
+    if (!(v > 0)) add(out, m, {real("value", v)});
 }
 
 void check_cluster(Problems& out, const Config& c) {
-    positive(out, "nvlink bandwidth", c.cluster.nvlink.value, "B/s");
-    positive(out, "network bandwidth", c.cluster.network.value, "B/s");
-    positive(out, "gpu memory", c.cluster.gpu.memory.value, "B");
-    positive(out, "gpu bf16 throughput", c.cluster.gpu.bf16_dense_tflops, "TFLOPS");
+    positive(out, Msg::nvlink_positive, c.cluster.nvlink.value);
+    positive(out, Msg::network_positive, c.cluster.network.value);
+    positive(out, Msg::memory_positive, c.cluster.gpu.memory.value);
+    positive(out, Msg::throughput_positive, c.cluster.gpu.bf16_dense_tflops);
     at_least_one(out, "gpus_per_node", c.cluster.gpus_per_node);
 }
 
@@ -282,15 +248,12 @@ void check_stage_split(Problems& out, const Config& c) {
         return;
     int fit = pp - 1;
     while (fit > 1 && (c.layout.gpus % fit != 0 || last_stage_empty(c, fit))) --fit;
-    out.push_back("pipeline_split = compute leaves the last of pp = " + std::to_string(pp) +
-                  " stages without a block: the loss lands before it, and the labels are sent "
-                  "to a stage without the loss (use pp=" +
-                  std::to_string(fit) + ", or pipeline_split = layers)");
+    add(out, Msg::stage_split_empty, {num("pp", pp), num("fit", fit)});
 }
 
 }  // namespace
 
-std::vector<std::string> validate(const Config& c) {
+std::vector<Problem> problems_of(const Config& c) {
     Problems out;
     check_layout(out, c);
     check_model(out, c);
@@ -300,6 +263,12 @@ std::vector<std::string> validate(const Config& c) {
     check_training(out, c);
     check_cluster(out, c);
     if (out.empty()) check_stage_split(out, c);
+    return out;
+}
+
+std::vector<std::string> validate(const Config& c) {
+    std::vector<std::string> out;
+    for (const Problem& p : problems_of(c)) out.push_back(english(p));
     return out;
 }
 

@@ -20,11 +20,12 @@ trap 'rm -rf "$work"' EXIT
 # Sources with their path from the root, sorted: every .cpp under story/ whatever its folder,
 # but the kinds in story/chapters/, which count only for the kinds given; the article page's and
 # the calculator page's words (its template's, in calc_page.cpp, and its scripts'), and the help of
-# the flags the calculator shows (the settings table's is under story/).
+# the flags the calculator shows (the settings table's is under story/), and the templates of the
+# engine's refusals (engine/problem.cpp), which the calculator page translates.
 shared_sources() {
     find story -name '*.cpp' ! -path 'story/chapters/*' | LC_ALL=C sort
     ls render/page/*.cpp render/calc_page/*.cpp render/calc_page/*.js
-    ls render/inputs/config_values.cpp render/inputs/numbers_json.cpp
+    ls render/inputs/config_values.cpp render/inputs/numbers_json.cpp engine/problem.cpp
 }
 all_sources() { shared_sources; ls story/chapters/*.cpp; }
 film_sources() {

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "engine/problem.hpp"
 #include "render/calc_page_assets.hpp"
 #include "render/inputs/config_values.hpp"
 #include "render/inputs/numbers_json.hpp"
@@ -119,6 +120,8 @@ std::vector<std::string> calculator_msgids() {
     for (const story::SettingSpec& s : story::settings()) ids.push_back(s.help);
     for (const FlagSpec& f : shape_flags()) ids.emplace_back(f.help);
     for (const FlagSpec& f : {kGlobalBatchFlag, kTokensFlag}) ids.emplace_back(f.help);
+    // The templates of the engine's refusals, which the page fills with their arguments.
+    for (const char* format : engine::problem_formats()) ids.emplace_back(format);
     std::ranges::sort(ids);
     ids.erase(std::ranges::unique(ids).begin(), ids.end());
     return ids;

@@ -269,6 +269,20 @@ function buildForm(form, settings) {
   return controls;
 }
 
+// An English number ("12", "0.5", "-1") in the page's digits and decimal sign, sign for sign (a
+// number printf writes with an exponent, or not finite, stays as it is).
+const DIGIT = new Intl.NumberFormat(LOCALE.lang, { numberingSystem: LOCALE.numbering, useGrouping: false });
+const DECIMAL_SIGN = DIGIT.formatToParts(0.5).find((p) => p.type === "decimal").value;
+function localNumber(text) {
+  if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
+  return text.replace(/[0-9.]/g, (c) => (c === "." ? DECIMAL_SIGN : DIGIT.format(Number(c))));
+}
+
+// The lines of a refusal in the page's language: the engine's (answer.problems beside its
+// errors) from the catalogue's translation of their template; the others as they are.
+const refusalLines = (answer) => answer.problems?.map((p) => problemText(p, tr(p.format), localNumber)) ??
+  answer.errors ?? [];
+
 // Each line beside the control whose flag starts it, else at the top; none clears them all.
 function showErrors(controls, problems, errors, kept) {
   for (const c of controls.values()) {
@@ -378,7 +392,7 @@ function start(calc, worker) {
     const flags = given();
     fragment.give(flags);
     const answer = calc.numbers(flags);
-    showErrors(controls, problems, answer.errors ?? [], results.childElementCount > 0);
+    showErrors(controls, problems, refusalLines(answer), results.childElementCount > 0);
     if (answer.errors) return;
     const report = JSON.parse(answer.report);
     if (shape(report) === shown) {

@@ -4,10 +4,12 @@
 // (locale/L.po, read here, not from the page), and its figures in that language's digits and
 // separators: each figure shown is the English text the calculator writes (tests/calc/shown.mjs)
 // with the locale's decimal sign, grouping sign and digits put in, so a figure that kept English
-// digits or separators fails; a refusal in the engine's English beside its control; a clean
-// console. Exits 77 (ctest: Skipped) when there is no chromium.
+// digits or separators fails; a refusal of a flag (in English) beside its control, and one of
+// the engine at the top: its template as locale/L.po translates it, filled with the numbers
+// `numbers` names (in L's digits); a clean console. Exits 77 (ctest: Skipped) when there is no
+// chromium.
 // Usage: node calc_page_lang_test.mjs SOURCE_DIR SHARDREEL OUT_DIR
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -41,6 +43,15 @@ const localized = (text, l) => text.replace(/[0-9.,]/g, (c) => (c === "." ? l.de
 const LABELS = [["#settings legend", "Parallelism"], ["#memory-title", "Memory per GPU"],
   ["#speed th", "Pipeline bubble"], ["#key span", "Peak per GPU"]];
 const FLAGS = "#--model=llama-2-70b&--gpus=64&--tp=8&--tokens=2T";
+
+// A layout the engine refuses, its template and the numbers it names: the English line must be
+// what `numbers` prints for it.
+const REFUSED = { "--model": "llama-2-70b", "--gpus": "16", "--tp": "4", "--pp": "3" };
+const REFUSAL = "tp x pp = {product} does not divide {gpus} GPUs (try tp={tp}, pp={pp})";
+const REFUSAL_ARGS = { product: "12", gpus: "16", tp: "4", pp: "4" };
+const fill = (format, number) => format.replace(/\{(\w+)\}/g, (m, k) => number(REFUSAL_ARGS[k]));
+const native = spawnSync(shardreel, ["numbers", ...Object.entries(REFUSED).flat()], { encoding: "utf8" });
+check(native.stderr === `shardreel: error: ${fill(REFUSAL, (n) => n)}\n`, `numbers refuses with "${native.stderr}"`);
 
 const { browser, page, problems } = await watchedPage(puppeteer, chromium);
 try {
@@ -91,7 +102,14 @@ try {
     await page.evaluate(() => window.calculator.show({ "--model": "llama-2-70b", "--tp": "0" }));
     const beside = await page.$eval('[id="in--tp-error"]', (e) => e.textContent);
     check(beside === "--tp: 'tp' must be between 1 and 65536, got 0", `${lang}: beside --tp: "${beside}"`);
-    console.log(`${lang}: ${LABELS.length} labels, ${named} controls' names, ${helps.length} helps, ${numbers} figures in the locale's digits and signs, the refusal beside --tp`);
+    // The engine's refusal at the top, in L, its numbers in L's digits; the last good figures kept.
+    await page.evaluate((flags) => window.calculator.show(flags), REFUSED);
+    const top = await page.$$eval("#problems p", (all) => all.map((p) => p.textContent));
+    const want = [fill(translation(lang, REFUSAL), (n) => localized(n, l)),
+      translation(lang, "The figures shown are the last result the engine accepted.")];
+    check(JSON.stringify(top) === JSON.stringify(want) && !want[0].includes(" does not divide "),
+      `${lang}: the engine's refusal reads ${JSON.stringify(top)}, not ${JSON.stringify(want)}`);
+    console.log(`${lang}: ${LABELS.length} labels, ${named} controls' names, ${helps.length} helps, ${numbers} figures in the locale's digits and signs, the refusal beside --tp, the engine's at the top: ${top[0]}`);
   }
 } finally {
   await browser.close();

@@ -1,4 +1,5 @@
 // validate(): each problem named with its values and a suggested fix.
+#include "engine/problem.hpp"
 #include "engine_fixtures.hpp"
 #include "tests/catch.hpp"
 
@@ -18,6 +19,25 @@ TEST_CASE("tp x pp must divide the GPUs") {
     // tp=8 does not divide 12; the suggestion also divides the 32 heads.
     CHECK(validate(llama7b(12, 8, 1)) ==
           Messages{"tp x pp = 8 does not divide 12 GPUs (try tp=4, pp=1)"});
+}
+
+TEST_CASE("a problem is its template and named arguments, the English text filled in") {
+    const std::vector<Problem> problems = problems_of(llama7b(8, 2, 3));
+    REQUIRE(problems.size() == 1);
+    CHECK(std::string(problems[0].format) ==
+          "tp x pp = {product} does not divide {gpus} GPUs (try tp={tp}, pp={pp})");
+    CHECK(problems[0].args ==
+          std::vector<ProblemArg>{
+              {"product", "6", true}, {"gpus", "8", true}, {"tp", "2", true}, {"pp", "4", true}});
+    Config c = llama7b(8);
+    c.model.name = "llama-2-7b";
+    c.layout.ep = 2;
+    const std::vector<Problem> named = problems_of(c);
+    REQUIRE(named.size() == 1);
+    CHECK(named[0].format == problem_format(Msg::ep_no_experts_named));
+    CHECK(named[0].args[1] == ProblemArg{"model", "llama-2-7b", false});  // a name, not a number
+    // A mark without an argument stays; an argument's text is not searched for marks.
+    CHECK(english({"{a} and {b}", {{"a", "{b}", false}}}) == "{b} and {b}");
 }
 
 TEST_CASE("sizes below one are reported without dividing by them") {

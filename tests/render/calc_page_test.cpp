@@ -2,8 +2,9 @@
 // vectors, the page's module element holding exactly the module's bytes, its script beginning
 // with calc/calc.js as it is, the film's palette as its colours; and the command finding the
 // module beside the binary, or exiting 1 naming it; the page in a language (--lang): its words
-// from the catalogue, its numbering system. The page in a browser is tests/calc/calc_page_test.mjs
-// (and, in German and Arabic, calc_page_lang_test.mjs).
+// from the catalogue, its numbering system, every template of the engine's refusals translated. The
+// page in a browser is tests/calc/calc_page_test.mjs (and, in German and Arabic,
+// calc_page_lang_test.mjs).
 #include "render/calc_page/calc_page.hpp"
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <tuple>
 #include <vector>
 
+#include "engine/problem.hpp"
 #include "story/text/catalogue.hpp"
 #include "story/text/locale.hpp"
 #include "tests/catch.hpp"
@@ -143,6 +145,40 @@ TEST_CASE("every shipped language translates every message of the calculator's s
             INFO(c.language() << ": " << id);
             CHECK(c.find(id).has_value());
         }
+}
+
+namespace {
+
+// The {name} marks of a template, sorted.
+std::vector<std::string> marks(const std::string& text) {
+    std::vector<std::string> out;
+    for (std::size_t open = text.find('{'); open != std::string::npos;
+         open = text.find('{', open + 1))
+        out.push_back(text.substr(open, text.find('}', open) - open + 1));
+    std::ranges::sort(out);
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "every shipped language translates every template of the engine's refusals, with its marks",
+    "[calc_page]") {
+    const auto formats = engine::problem_formats();
+    CHECK(formats.size() == std::size_t(engine::Msg::count));
+    const std::vector<std::string> ids = render::calculator_msgids();
+    for (const std::string format : formats) {
+        INFO(format);
+        CHECK(std::ranges::binary_search(ids, format));  // the page carries its translations
+        for (const story::Catalogue& c : story::shipped_catalogues()) {
+            INFO(c.language());
+            const auto text = c.find(format);
+            REQUIRE(text.has_value());
+            CHECK_FALSE(std::string(*text).empty());
+            CHECK(std::string(*text) != format);
+            CHECK(marks(std::string(*text)) == marks(format));
+        }
+    }
 }
 
 TEST_CASE("shardreel calculator --lang writes the page in that language", "[calc_page]") {

@@ -1,0 +1,84 @@
+// A problem validate() finds in a configuration, as a message template and its named arguments:
+// english() writes the text `shardreel numbers` prints; the calculator page translates the
+// template through the message catalogue and writes the numbers in its own digits. The engine
+// translates nothing: it only marks the templates (N_) for scripts/catalogue.sh to extract.
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+namespace engine {
+
+// Marks a template for extraction (xgettext's keyword N_); the text itself is unchanged.
+constexpr const char* N_(const char* msgid) { return msgid; }
+
+// Every message validate() can write, one template each (problem_formats() lists them).
+enum class Msg {
+    at_least_one,
+    not_divisible,
+    zero_stage,
+    tp_pp_gpus,
+    tp_pp_cp_gpus,
+    cp_sequence,
+    params_positive,
+    top_k_range,
+    moe_shape_only,
+    dense_layers_all,
+    pp_over_layers,
+    interleaved_chunks,
+    interleaved_layers,
+    interleaved_micro_batches,
+    dualpipe_pp,
+    dualpipe_micro_batches,
+    ep_no_experts,
+    ep_no_experts_named,
+    ep_experts,
+    ep_dp,
+    shard_group_negative,
+    shard_group_zero,
+    shard_group_ep,
+    shard_group_replicas,
+    offload_zero,
+    offload_params_zero,
+    offload_optimizer,
+    offload_pcie,
+    mfu_range,
+    step_time_negative,
+    capacity_factor_positive,
+    nvlink_positive,
+    network_positive,
+    memory_positive,
+    throughput_positive,
+    stage_split_empty,
+    count
+};
+
+// A template's argument: {name} in it, its English text and whether it is a number (the page
+// writes numbers in its digits; the rest are names the reader types: settings, keywords, presets).
+struct ProblemArg {
+    std::string name, text;
+    bool number = false;
+    bool operator==(const ProblemArg&) const = default;
+};
+
+struct Problem {
+    const char* format = nullptr;  // one of problem_formats(), in English
+    std::vector<ProblemArg> args;
+    bool operator==(const Problem&) const = default;
+};
+
+// Every template, in Msg's order.
+std::span<const char* const> problem_formats();
+const char* problem_format(Msg m);
+
+// The template with each {name} replaced by its argument's text.
+std::string english(const Problem& p);
+
+struct Config;
+
+// What makes the config unusable (config.cpp), empty when it is usable; validate() (config.hpp)
+// gives english() of each.
+std::vector<Problem> problems_of(const Config& c);
+
+}  // namespace engine
