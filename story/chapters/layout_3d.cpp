@@ -246,7 +246,7 @@ class Layout3dChapter final : public ChapterBase {
         const engine::Layout3D& l = layouts_[k];
         if (!loaf_fits_ || !turned_to(phases_, phase_at(t), Focus::tp) || rank >= l.gpus) return;
         const bool chunks = turned_to(phases_, phase_at(t), Focus::pp);
-        add_loaf_inset(s, palette_, rack_loaf_box(b, kCompactPad, kGaugeDrop), slices_[k], l.tp,
+        add_loaf_inset(s, palette_, rack_loaf_box(b, kGaugeDrop), slices_[k], l.tp,
                        rank_holds(l.ranks[rank], slices_[k], l.pp, chunks), alpha);
     }
     // Whether every card has room for its loaf right of its name and tags, above its gauge.

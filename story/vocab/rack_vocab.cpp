@@ -66,13 +66,13 @@ double widest_tag(const std::vector<engine::Layout3D>& layouts, int shown, const
     return widest;
 }
 
-Box rack_loaf_box(const Box& card, double pad, double bottom) {
-    return {card.right() - pad - kRackLoafW, card.y + kRackLoafTop, kRackLoafW,
+Box rack_loaf_box(const Box& card, double bottom) {
+    return {card.right() - kRackLoafRight - kRackLoafW, card.y + kRackLoafTop, kRackLoafW,
             card.h - kRackLoafTop - bottom - kRackLoafGap};
 }
 
 bool rack_loaf_fits(const Box& card, double pad, double text) {
-    return pad + text + kRackLoafGap + kRackLoafW + pad <= card.w;
+    return pad + text + kRackLoafGap + kRackLoafW + kRackLoafRight <= card.w;
 }
 
 Color group_color(const Palette& p, RackFocus f) {

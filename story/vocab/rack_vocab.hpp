@@ -40,11 +40,12 @@ std::vector<std::pair<RackFocus, std::string>> rank_tags(const engine::Layout3D&
 double widest_tag(const std::vector<engine::Layout3D>& layouts, int shown, const Locale& locale,
                   const TextMetrics& metrics, const TextStyle& style);
 
-// The model's loaf inside a rack's card (layout_3d), top right, pad px in: kRackLoafW wide, from
-// kRackLoafTop under the card's top to kRackLoafGap above `bottom` px over its bottom (its gauge).
-// It fits where the card's text, `text` px wide from pad px in, ends kRackLoafGap before it.
-inline constexpr double kRackLoafW = 28, kRackLoafTop = 14, kRackLoafGap = 8;
-Box rack_loaf_box(const Box& card, double pad, double bottom);
+// The model's loaf inside a rack's card (layout_3d), top right, kRackLoafRight px in: kRackLoafW
+// wide, from kRackLoafTop under the card's top to kRackLoafGap above `bottom` px over its bottom
+// (its gauge). It fits where the card's text, `text` px wide from pad px in, ends kRackLoafGap
+// before it.
+inline constexpr double kRackLoafW = 26, kRackLoafTop = 14, kRackLoafGap = 6, kRackLoafRight = 8;
+Box rack_loaf_box(const Box& card, double bottom);
 bool rack_loaf_fits(const Box& card, double pad, double text);
 
 // Outlines: tp, pp and dp groups in the text colour, cp and ep groups in their own.

@@ -199,7 +199,7 @@ TEST_CASE(
             INFO("GPU " << r.rank);
             const Loaf& loaf = drawn[r.rank];
             const Box card = geo.card(r.rank);
-            CHECK(loaf.box.right() == Approx(card.right() - 12));
+            CHECK(loaf.box.right() == Approx(card.right() - kRackLoafRight));
             CHECK(loaf.box.y == Approx(card.y + kRackLoafTop));
             CHECK(loaf.box.bottom() < card.bottom() - 26);
             const std::size_t held = chunks ? slices / l.pp : slices;
