@@ -259,8 +259,7 @@ class Layout3dChapter final : public ChapterBase {
         return !compact(b) && b.h >= kGaugeCard && rack_loaf_fits(b, kCompactPad, text);
     }
 
-    // A card too short for a name above its tags is compact: one line, the number at its left
-    // and the tag in focus at its right.
+    // A card too short for a name above its tags is compact: its number, then the tag in focus.
     bool compact(const Box& card) const { return card.h < kShortTile; }
 
     // A card is named "GPU 3" at its top; a compact one just "3", its right kept for the tag in
