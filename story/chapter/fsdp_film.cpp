@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "story/vocab/loaf.hpp"
+
 namespace story {
 
 namespace {
@@ -35,9 +37,9 @@ const engine::FsdpEvent& event(const engine::FsdpPlan& plan, engine::FsdpOp op, 
 }  // namespace
 
 FsdpFilm::FsdpFilm(const engine::FsdpPlan& plan, const Choreography& choreography) {
-    slices_ = std::min(kFsdpMaxSlices, plan.layers);
-    per_slice_ = (plan.layers + slices_ - 1) / slices_;
-    slices_ = (plan.layers + per_slice_ - 1) / per_slice_;
+    const LoafSlicing slicing = loaf_slicing(plan.layers, kFsdpMaxSlices);
+    slices_ = slicing.slices;
+    per_slice_ = slicing.per_slice;
     double now = kFsdpFilmAt;  // authored: each step on the beats as the choreography places it
     double live = plan.sharded_states.value;
     const auto add = [&](FsdpStep step, bool back, int slice, double seconds, engine::FsdpOp op) {

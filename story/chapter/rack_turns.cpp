@@ -96,4 +96,10 @@ std::vector<Phase> rack_turn_phases() {
     return {plain[0], both[1], plain[1], plain[2], both[4], plain[3], plain[4]};
 }
 
+bool turned_to(const std::vector<RackTurn>& turns, int upto, RackFocus f) {
+    for (int k = 0; k <= upto && k < static_cast<int>(turns.size()); ++k)
+        if (turns[k].focus == f) return true;
+    return false;
+}
+
 }  // namespace story

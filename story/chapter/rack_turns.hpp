@@ -20,6 +20,9 @@ struct RackTurn {
 // The turns of a chapter whose states are `states`, the rack on its own first.
 std::vector<RackTurn> rack_turns(const std::vector<engine::Config>& states);
 
+// Whether any of turns [0, upto] turns to f.
+bool turned_to(const std::vector<RackTurn>& turns, int upto, RackFocus f);
+
 // Every phase a layout_3d chapter may show, in kind order; and those of a chapter's states.
 std::vector<Phase> rack_turn_phases();
 std::vector<Phase> rack_turn_phases(const std::vector<engine::Config>& states);

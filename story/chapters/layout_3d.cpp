@@ -14,6 +14,7 @@
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
 #include "story/vocab/cluster_vocab.hpp"
+#include "story/vocab/loaf.hpp"
 #include "story/vocab/rack_geometry.hpp"
 #include "story/vocab/rack_vocab.hpp"
 
@@ -30,8 +31,6 @@ constexpr double kCardsAfterRack = 0.3;  // s, not scaled
 constexpr double kNodeStagger = 0.1, kCardStagger = 0.04, kCardsWithin = 2.4;
 // The highlight rests kDwell s on each group, sliding kSlide s to the next; groups fade kFade s.
 constexpr double kDwell = 1.2, kSlide = 0.4, kFade = 0.4;
-// Traffic: TP chunks shuttle fast along the NVLink bar, DP chunks slowly down the network.
-constexpr double kTpSpeed = 420, kTpSpacing = 90, kDpSpeed = 60, kDpSpacing = 70;
 
 // The dense rack's node labels sit beside its network spine; a compact card pads its number and
 // tag kCompactPad from its edges.
@@ -49,6 +48,7 @@ const TextStyle kMoreNodes = sized(style_of(Role::note), 24);
 const TextStyle kCompactNumber = style_of(Role::small);
 const TextStyle kCompactTag = weighted(style_of(Role::small), Weight::semibold);
 const TextStyle kGroupLabel = kCompactTag;
+const TextStyle kTag = sized(weighted(style_of(Role::label), Weight::semibold), 24);  // in focus
 
 struct Label {
     Point at;  // baseline start, above the outline it names
@@ -79,6 +79,7 @@ class Layout3dChapter final : public ChapterBase {
                                                                                 geo_.shown_gpus())},
           links_in_(Fade::in(at(kLinksAt), kLinksFor)) {
         numbers_fit_ = number_fits_beside_tags();
+        loaf_fits_ = loaf_fits();
         phases_ = rack_turns(timeline_.states());
         more_axes_ = std::ranges::any_of(phases_, [](const RackTurn& turn) {
             return turn.focus == Focus::cp || turn.focus == Focus::ep;
@@ -234,11 +235,31 @@ class Layout3dChapter final : public ChapterBase {
                 const Box gauge = top_of(bottom_of(inset(b, kGaugeInset, 0), kGaugeDrop), kGaugeH);
                 add_items(s, memory_gauge(palette_, locale_, {gauge, cap, stack}), u);
             }
+            add_loaf(s, t, b, r, u);
         }
     }
 
-    // A card too short for a name above its tags is compact: one line, the number at its left
-    // and the tag in focus at its right.
+    // From the tp phase, the model's loaf in each card as the card holds it: its tp piece of
+    // every slice, from the pp phase only its stage's chunk; cp and dp ranks hold the same.
+    void add_loaf(Scene& s, double t, const Box& b, int rank, double alpha) const {
+        const int k = timeline_.morph_at(t).shown();
+        const engine::Layout3D& l = layouts_[k];
+        if (!loaf_fits_ || !turned_to(phases_, phase_at(t), Focus::tp) || rank >= l.gpus) return;
+        const bool chunks = turned_to(phases_, phase_at(t), Focus::pp);
+        add_loaf_inset(s, palette_, rack_loaf_box(b, kGaugeDrop), slices_[k], l.tp,
+                       rank_holds(l.ranks[rank], slices_[k], l.pp, chunks), alpha);
+    }
+    // Whether every card has room for its loaf right of its name and tags, above its gauge.
+    bool loaf_fits() const {
+        const Box& b = geo_.card(0);
+        const std::string name = tr("GPU {n}", {{"n", geo_.shown_gpus() - 1}});
+        const double text =
+            std::max(widest_tag(layouts_, geo_.shown_gpus(), locale_, metrics_, kTag),
+                     metrics_.measure(name, kCompactNumber).advance);
+        return !compact(b) && b.h >= kGaugeCard && rack_loaf_fits(b, kCompactPad, text);
+    }
+
+    // A card too short for a name above its tags is compact: its number, then the tag in focus.
     bool compact(const Box& card) const { return card.h < kShortTile; }
 
     // A card is named "GPU 3" at its top; a compact one just "3", its right kept for the tag in
@@ -257,11 +278,8 @@ class Layout3dChapter final : public ChapterBase {
 
     // Whether a compact card fits its number and the widest tag any state gives it, side by side.
     bool number_fits_beside_tags() const {
-        double widest = 0;
-        for (const engine::Layout3D& l : layouts_)
-            for (int r = 0; r < std::min(l.gpus, geo_.shown_gpus()); ++r)
-                for (const auto& [kind, text] : rank_tags(l, l.ranks[r], locale_))
-                    widest = std::max(widest, metrics_.measure(text, kCompactTag).advance);
+        const double widest =
+            widest_tag(layouts_, geo_.shown_gpus(), locale_, metrics_, kCompactTag);
         const double digits = metrics_
                                   .measure(format_count(geo_.shown_gpus() - 1, locale_),
                                            weighted(kCompactNumber, Weight::medium))
@@ -294,9 +312,8 @@ class Layout3dChapter final : public ChapterBase {
                           a);
                     continue;
                 }
-                const TextStyle style = sized(
-                    weighted(style_of(Role::label), lit ? Weight::semibold : Weight::regular), 24);
-                s.add(Text{b.x + 12, y, text, style, color}, a);
+                s.add(Text{b.x + 12, y, text, lit ? kTag : weighted(kTag, Weight::regular), color},
+                      a);
                 y += kTagPitch;
             }
         }
@@ -344,8 +361,8 @@ class Layout3dChapter final : public ChapterBase {
                   alpha * swap_alpha(m));
         }
         add_items(s, b.handovers, alpha * slide);
-        if (f == Focus::tp) add_tp_traffic(s, t, b, alpha * slide);
-        if (f == Focus::dp) add_dp_traffic(s, t, alpha);
+        if (f == Focus::tp) add_items(s, geo_.tp_traffic(palette_, b.lanes, t), alpha * slide);
+        if (f == Focus::dp) add_items(s, geo_.dp_traffic(palette_, t), alpha);
         add_labels(s, from, to, m, alpha, b, color_of(f));
     }
 
@@ -375,28 +392,13 @@ class Layout3dChapter final : public ChapterBase {
         draw(to, alpha * arriving(m));
     }
 
-    // The focused TP group's all-reduce: chunks shuttling along its stretch of the NVLink bar.
-    void add_tp_traffic(Scene& s, double t, const Group& g, double alpha) const {
-        for (const Lane& lane : g.lanes)
-            for (double d : chunk_offsets(std::max(0.0, t) * kTpSpeed, lane.length, kTpSpacing))
-                s.items.push_back(
-                    chunk(palette_, {lane.start.x + d, lane.start.y}, geo_.chunk_size(), alpha));
-    }
-
-    // Gradients all-reduced between replicas on the network: chunks down the rack's network line.
-    void add_dp_traffic(Scene& s, double t, double alpha) const {
-        if (geo_.nodes() < 2) return;
-        const double top = geo_.network_top(0), length = geo_.network_bottom(geo_.rows() - 1) - top;
-        for (double d : chunk_offsets(std::max(0.0, t) * kDpSpeed, length, kDpSpacing))
-            s.items.push_back(
-                chunk(palette_, {geo_.network_x(), top + d}, geo_.chunk_size(), alpha));
-    }
-
     const std::vector<engine::Layout3D> layouts_;  // per state
     const RackGeometry geo_;                       // big enough for every state
     const Rack rack_;
-    bool numbers_fit_ = true;            // a compact card shows its number beside its tag
-    std::vector<GroupsByFocus> groups_;  // per state, per focus
+    bool numbers_fit_ = true;  // a compact card shows its number beside its tag
+    bool loaf_fits_ = false;   // every card has room for its loaf
+    const std::vector<int> slices_ = loaf_slices(timeline_.states());  // each state's loaf
+    std::vector<GroupsByFocus> groups_;                                // per state, per focus
     std::vector<RackTurn> phases_;
     bool more_axes_ = false;  // some state splits cp or ep
     std::vector<double> phase_starts_;
@@ -428,7 +430,9 @@ const KindRegistrar registrar{{
              "expert-parallel groups (ep neighbouring replicas) outlined in their own "
              "colours, each card tagged with its CP rank and EP rank, and a legend above "
              "the rack naming every axis split in two or more with the link its groups "
-             "cross (`cp 2 · NVLink`, `ep 4 · network`)",
+             "cross (`cp 2 · NVLink`, `ep 4 · network`); from the TP turn, where a card's text "
+             "leaves room, its loaf (its TP piece of every slice, from the stages' turn only its "
+             "stage's chunk)",
     .sample = "model: mixtral-8x7b\n"
               "parallel: {gpus: 16, tp: 2, pp: 2}\n"
               "training: {micro_batches: 8}\n"

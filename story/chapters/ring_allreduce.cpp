@@ -14,6 +14,7 @@
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
 #include "story/vocab/cards.hpp"
+#include "story/vocab/loaf.hpp"
 #include "story/vocab/ring_track.hpp"
 #include "story/vocab/vocab.hpp"
 
@@ -31,8 +32,7 @@ constexpr double kStep = 0.6, kReadoutAt = 14.0;
 // Eight cards' reduce-scatter takes 7 steps; a beat that shows the all-gather fits the
 // reduce-scatter's steps into the line before it and the all-gather's into its own.
 constexpr double kAllGatherAt = kRingAt + 7 * kStep;
-constexpr double kCardStagger =
-    0.07;  // s between cards entering; the 16th and later enter together
+constexpr double kCardStagger = 0.07;  // s between cards entering; the 16th and later together
 constexpr int kLastStaggered = 15;
 constexpr double kLinksAfterCards = 0.6;  // s, not scaled
 // The batch, whole for kSplitAfter s, then cut into one slice per card (kSplitGap px apart over
@@ -40,7 +40,6 @@ constexpr double kLinksAfterCards = 0.6;  // s, not scaled
 // after, with the batch's label (held as long as they are, or until the gradients come).
 constexpr double kSplitAfter = 0.9, kSplitFor = 0.4, kSplitGap = 6;
 constexpr double kFlyAfter = 1.5, kFlyFor = 0.9, kFadeAfter = 3.6, kFadeFor = 0.3;
-constexpr double kMoveShare = 0.7;  // of each step the chunks travel; then they settle
 
 // Links: NVLink thick, the network thin; arrow heads; how far a link keeps from the cards.
 constexpr double kNvlinkWidth = 6, kNetworkWidth = 2, kHead = 14, kLinkMargin = 8;
@@ -53,8 +52,7 @@ constexpr double kReadoutX = 1010, kReadoutTop = 475;
 // Each node's cards on a band kNodeBand px wide along the ring, kNodeGap apart where the ring
 // leaves a node; the links' legend centred under the middle's columns on kLinksBaseline.
 constexpr double kNodeBand = 190, kNodeGap = 36, kBandAlpha = 0.45, kLinksBaseline = 648;
-constexpr double kReadoutW = 560,
-                 kLinksW = 1160;  // the read-out's link line shrinks to fit inside the ring
+constexpr double kReadoutW = 560, kLinksW = 1160;  // the read-out's link line shrinks to fit
 
 class RingChapter final : public ChapterBase {
   public:
@@ -125,23 +123,6 @@ class RingChapter final : public ChapterBase {
         return run;
     }
 
-    RunPhase phase(const Run& run, double t) const {
-        if (!run.plays || t < run.start) return {};
-        if (t >= run.end()) return {run.ring.steps(), 1, false};
-        const double x = run.steps_at(t);
-        const int step = std::min(static_cast<int>(x), run.ring.steps() - 1);
-        const double local = x - step;
-        return {step, std::min(1.0, local / kMoveShare), local < kMoveShare};
-    }
-
-    // Counts drawn at t: a chunk joins its new card once it has arrived.
-    const Counts& counts_at(const Run& run, double t) const {
-        const RunPhase p = phase(run, t);
-        if (p.step < 0) return run.counts.front();
-        if (p.step >= run.ring.steps()) return run.counts.back();
-        return run.counts[p.moving ? p.step : p.step + 1];
-    }
-
     // How far the cards have slid while N morphs. A growing ring slides first and then fades
     // the new cards in; a shrinking one fades the leavers out first, so none cross.
     double slide(const Morph& m) const {
@@ -197,6 +178,10 @@ class RingChapter final : public ChapterBase {
                              : without_spill_label(std::move(items), palette_.highlight),
                       alpha);
             if (i < run.ring.n) add_strip(s, b, counts[i], i, run, t, alpha * strips);
+            if (loaf(m))  // the model copied whole onto every card
+                add_loaf_inset(
+                    s, palette_, loaf_beside(b), slices_[m.shown()], 1,
+                    [](int, int) { return true; }, alpha * resizing(m));
         }
     }
 
@@ -208,7 +193,7 @@ class RingChapter final : public ChapterBase {
         const int n = static_cast<int>(count.size());
         const Box strip = inset(below(card, kStripGap, kStripH), kStripInset, 0);
         const double gap = strip.w / n >= 8 ? 2 : 1;
-        const bool reduced = phase(run, t).step >= n - 1;  // reduce-scatter finished
+        const bool reduced = phase_of(run, t).step >= n - 1;  // reduce-scatter finished
         for (int c = 0; c < n; ++c) {
             const Box cell = row_cell(strip, n, c, gap);
             s.add(filled(cell, 2, palette_.panel, palette_.grid, 1), alpha);
@@ -225,8 +210,8 @@ class RingChapter final : public ChapterBase {
         const double sa = card_s(m, a);
         double sb = card_s(m, b);
         while (sb <= sa) sb += kPerimeter;  // clockwise from a, around the top centre if need be
-        return {leave(with_strip(box(m, a)), sa, sb, kLinkMargin),
-                leave(with_strip(box(m, b)), sb, sa, kLinkMargin)};
+        return {leave(with_strip(box(m, a), loaf(m)), sa, sb, kLinkMargin),
+                leave(with_strip(box(m, b), loaf(m)), sb, sa, kLinkMargin)};
     }
 
     // A link drawn along its stretch of the outline, its head on the last few px.
@@ -242,7 +227,7 @@ class RingChapter final : public ChapterBase {
         const int n = run.ring.n;
         if (n < 2) return;
         const double alpha = links_in_.at(t) * swap_alpha(m);
-        const bool moving = phase(run, t).moving;
+        const bool moving = phase_of(run, t).moving;
         for (int r = 0; r < n; ++r) {
             const int next = (r + 1) % n;
             const Span span = link_span(m, r, next);
@@ -292,7 +277,7 @@ class RingChapter final : public ChapterBase {
     void add_run_tokens(Scene& s, double t, const Morph& m) const {
         if (m.u < 1) return;
         const Run& run = runs_[m.to];
-        const RunPhase p = phase(run, t);
+        const RunPhase p = phase_of(run, t);
         if (!p.moving) return;
         const double size = run.ring.n <= 8 ? 30 : 20;
         for (const engine::ChunkTransfer& x : run.ring.transfers) {
@@ -359,7 +344,7 @@ class RingChapter final : public ChapterBase {
     std::string phase_text(const Run& run, double t) const {
         const int n = run.ring.n;
         if (n < 2) return tr("One card: nothing to average");
-        const RunPhase p = phase(run, t);
+        const RunPhase p = phase_of(run, t);
         if (p.step < 0) return tr("Each card's own gradients");
         if (p.step >= run.ring.steps()) return tr("Every card holds the sum");
         const bool gather = p.step >= n - 1;
@@ -392,17 +377,22 @@ class RingChapter final : public ChapterBase {
             .line(tr("= {bytes} per step", {{"bytes", format_bytes(sent, locale_)}}), Role::value,
                   palette_.comm)
             .line(link, sized(body, fit_size(metrics_, link, body, kReadoutW)), palette_.text);
-        // While the ring resizes its cards slide under the readout: it fades out and back in,
-        // changing to the new state's figures where it is gone (Morph::shown's halfway).
-        const double resizing =
-            gpus_[m.from] == gpus_[m.to] ? 1 : 1 - within(m.u, 0, 0.1) + within(m.u, 0.9, 0.1);
-        readout.add_to(s, readout_in_.at(t) * resizing);
+        readout.add_to(s, readout_in_.at(t) * resizing(m));
     }
+
+    // While the ring resizes its cards slide under the readout and the loaves change sides: they
+    // fade out and back in, changing to the new state's figures where gone (Morph::shown).
+    double resizing(const Morph& m) const {
+        return gpus_[m.from] == gpus_[m.to] ? 1 : 1 - within(m.u, 0, 0.1) + within(m.u, 0.9, 0.1);
+    }
+    // Whether each card has its loaf beside it: the more cards of the morph leave room for it.
+    bool loaf(const Morph& m) const { return loaf_fits(std::max(gpus_[m.from], gpus_[m.to])); }
 
     const Stagger cards_in_;
     const Fade links_in_, batch_in_, batch_label_in_, grads_in_, readout_in_;
     std::vector<double> buffer_, bandwidth_;
     std::vector<int> gpus_;
+    const std::vector<int> slices_ = loaf_slices(timeline_.states());  // each state's loaf
     std::vector<bool> dp_on_nvlink_;
     std::vector<RingLayout> rings_;
     std::vector<Run> runs_;
@@ -421,7 +411,8 @@ const KindRegistrar registrar{{
     .settable = {"gpus", "model", "precision", "grad_dtype", "network", "nvlink", "gpu"},
     .make = make_of<RingChapter>,
     .cannot_draw = cannot_draw,
-    .shows = "N cards on a ring, each with a full copy; the global batch (the engine's "
+    .shows = "N cards on a ring, each with a full copy (the model's loaf whole beside it, where "
+             "the ring leaves room); the global batch (the engine's "
              "sequences per step) cut into a slice per card; each node's cards on one band, "
              "NVLink inside and InfiniBand (or the network) between named with their "
              "bandwidths; the gradient buffer in N chunks, reduce-scatter then all-gather step "
@@ -429,7 +420,7 @@ const KindRegistrar registrar{{
              "link the ring crosses; memory bars that do not move as N grows",
     .goldens = {{"chapter_ring_allreduce", 7.3,
                  "chunks halfway round the ring during reduce-scatter"}},
-    .phases = {{"cards", kCardsAt, "the cards on the ring, each with a full copy"},
+    .phases = {{"cards", kCardsAt, "the cards on the ring, each with a full copy (its loaf)"},
                {"batch", kBatchAt, "the batch split into a slice for each card"},
                {"gradients", kGradsAt, "each card's gradients, in N chunks"},
                {"reduce_scatter", kRingAt, "the chunks round the ring, each collecting a sum"},

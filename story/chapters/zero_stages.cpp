@@ -10,6 +10,7 @@
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
 #include "story/vocab/cards.hpp"
+#include "story/vocab/loaf.hpp"
 
 namespace story {
 
@@ -26,9 +27,11 @@ constexpr double kSwapFor = 0.45, kSwapInAt = 1 - kSwapFor;
 constexpr double kDimFor = 0.5, kGhostDim = 0.75;
 
 // Cards on the left, the stage table on the right, their keys' line kKeyGap under the cards.
+// Under each card, kLoafGap below it, the model's loaf as the card holds it (story/vocab/loaf.hpp):
+// kLoafH tall, kLoafInset in from the card's sides.
 constexpr int kMaxCards = 8;
-constexpr double kCardsRight = 1180;
-constexpr Box kCards{frame::kLeft, 300, kCardsRight - frame::kLeft, 540};
+constexpr double kCardsRight = 1180, kLoafGap = 14, kLoafH = 96, kLoafInset = 8;
+constexpr Box kCards{frame::kLeft, 300, kCardsRight - frame::kLeft, 540};  // cards and loaves
 constexpr double kCardGap = 16, kMaxCardW = 200, kMaxSpill = 0.12;
 constexpr double kKeyGap = 35;
 // The table: a header line from kHeaderTop, then kHeaderGap under it one framed row per stage
@@ -69,10 +72,11 @@ class ZeroChapter final : public ChapterBase {
             for (int z = 0; z < kStages; ++z) states_[z].push_back(model_states(c, z));
             ranks_.push_back(shown_ranks(c.layout.gpus, kMaxCards));
         }
+        const Box cards = top_of(kCards, kCards.h - kLoafGap - kLoafH);
         for (int n = 0; n <= kMaxCards; ++n) {
             rows_of_.emplace_back();
             for (int i = 0; i < n; ++i)
-                rows_of_.back().push_back(row_cell(kCards, n, i, kCardGap, kMaxCardW));
+                rows_of_.back().push_back(row_cell(cards, n, i, kCardGap, kMaxCardW));
         }
         const Box rows{kTableLeft - kFramePad, header_.bottom() + kHeaderGap,
                        kTableRight - kTableLeft + 2 * kFramePad,
@@ -164,6 +168,19 @@ class ZeroChapter final : public ChapterBase {
                   rank == 0 ? std::move(items)
                             : without_spill_label(std::move(items), palette_.highlight),
                   alpha);
+        add_loaf_under(s, t, b, rank, alpha);
+    }
+
+    // Under the card the model's loaf: whole under plain DP, then every slice cut into one piece
+    // per card, the card's own in the colours of what the stage shards (the shown state's).
+    void add_loaf_under(Scene& s, double t, const Box& card, int rank, double alpha) const {
+        const int k = timeline_.morph_at(t).shown();
+        const engine::Parallel& l = timeline_.states()[k].layout;
+        const int shards = std::max(1, l.zero_shards());
+        const Box loaf{card.x + kLoafInset, card.bottom() + kLoafGap, card.w - 2 * kLoafInset,
+                       kLoafH};
+        add_loaf(s, palette_, loaf, zero_cut(slices_[k], shards, l.zero),
+                 zero_paint(palette_, rank % shards, l.zero), alpha);
     }
 
     // Rows appear as their stage is reached; the current one is outlined.
@@ -223,8 +240,9 @@ class ZeroChapter final : public ChapterBase {
     const Fade key_in_, table_in_;
     std::array<std::vector<double>, kStages> states_;  // [stage][state]
     std::vector<std::vector<int>> ranks_;              // shown ranks of each state's row
-    std::vector<std::vector<Box>> rows_of_;            // a row of n card slots, by n
-    std::vector<Box> rows_;                            // the table's stage rows
+    const std::vector<int> slices_ = loaf_slices(timeline_.states());  // each state's loaf
+    std::vector<std::vector<Box>> rows_of_;  // a row of n card slots, by n
+    std::vector<Box> rows_;                  // the table's stage rows
     TextColumn header_, key_;  // the table's header line; the keys' line under the cards
 };
 
@@ -233,11 +251,13 @@ const KindRegistrar registrar{{
     .default_duration = kDefaultDuration,
     .settable = {"zero", "gpus", "model", "precision"},
     .make = make_of<ZeroChapter>,
-    .shows = "optimizer state, then gradients, then weights sharded, each a morph; model "
+    .shows = "optimizer state, then gradients, then weights sharded, each a morph; under each "
+             "card the model's loaf, whole under plain DP, then each slice cut across the cards "
+             "with the card's own piece in the colours of the sharded parts; model "
              "states per card and the reduction against plain DP (ZeRO Table 1's figures at "
              "64 cards), with the limit each stage approaches as the cards grow (4x, 8x)",
     .goldens = {{"chapter_zero_stages", 16.5, "ZeRO-3 reached, the table complete"}},
-    .phases = {{"cards", kCardsAt, "the cards, each with its model states"},
+    .phases = {{"cards", kCardsAt, "the cards, each with its model states and its loaf"},
                {"table", kTableAt, "the table of stages, per card"}},
     .facts = {.rows = {rows::zero, rows::weights, rows::gradients, rows::optimizer, rows::memory,
                        rows::fits},

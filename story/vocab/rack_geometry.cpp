@@ -12,6 +12,11 @@
 namespace story {
 
 namespace {
+// Traffic: TP chunks shuttle fast along the NVLink bar, DP chunks slowly down the network.
+constexpr double kTpSpeed = 420, kTpSpacing = 90, kDpSpeed = 60, kDpSpacing = 70;
+}  // namespace
+
+namespace {
 
 constexpr Rack kRoomy{262, 892, 26, 48, 38, 7, 4, 22, false};
 constexpr double kCardsRightPad = 16, kCardGap = 14;
@@ -138,6 +143,24 @@ std::vector<Lane> RackGeometry::lanes(const std::vector<Box>& focus) const {
         const double length = std::min(piece.right() - kTpInset, bus_right(node)) - left;
         if (length > 0) out.push_back({{left, bus_y(node)}, length});
     }
+    return out;
+}
+
+std::vector<Item> RackGeometry::tp_traffic(const Palette& p, const std::vector<Lane>& lanes,
+                                           double t) const {
+    std::vector<Item> out;
+    for (const Lane& lane : lanes)
+        for (double d : chunk_offsets(std::max(0.0, t) * kTpSpeed, lane.length, kTpSpacing))
+            out.push_back(chunk(p, {lane.start.x + d, lane.start.y}, chunk_size_));
+    return out;
+}
+
+std::vector<Item> RackGeometry::dp_traffic(const Palette& p, double t) const {
+    std::vector<Item> out;
+    if (nodes_ < 2) return out;
+    const double top = network_top(0), length = network_bottom(rows_ - 1) - top;
+    for (double d : chunk_offsets(std::max(0.0, t) * kDpSpeed, length, kDpSpacing))
+        out.push_back(chunk(p, {network_x(), top + d}, chunk_size_));
     return out;
 }
 

@@ -76,6 +76,10 @@ class RackGeometry {
     std::vector<Item> handovers(const std::vector<Box>& stages, Color color) const;
     // The stretches of NVLink bar under a TP group's pieces, kept clear of the outline's ends.
     std::vector<Lane> lanes(const std::vector<Box>& focus) const;
+    // Traffic at t: a TP group's all-reduce, chunks shuttling fast along its lanes; gradients
+    // all-reduced between replicas, chunks slowly down the network line (none in one node).
+    std::vector<Item> tp_traffic(const Palette& p, const std::vector<Lane>& lanes, double t) const;
+    std::vector<Item> dp_traffic(const Palette& p, double t) const;
 
   private:
     int node_of(const Box& piece) const;

@@ -56,6 +56,25 @@ std::vector<std::pair<RackFocus, std::string>> rank_tags(const engine::Layout3D&
     return out;
 }
 
+double widest_tag(const std::vector<engine::Layout3D>& layouts, int shown, const Locale& locale,
+                  const TextMetrics& metrics, const TextStyle& style) {
+    double widest = 0;
+    for (const engine::Layout3D& l : layouts)
+        for (int r = 0; r < std::min(l.gpus, shown); ++r)
+            for (const auto& [kind, text] : rank_tags(l, l.ranks[r], locale))
+                widest = std::max(widest, metrics.measure(text, style).advance);
+    return widest;
+}
+
+Box rack_loaf_box(const Box& card, double bottom) {
+    return {card.right() - kRackLoafRight - kRackLoafW, card.y + kRackLoafTop, kRackLoafW,
+            card.h - kRackLoafTop - bottom - kRackLoafGap};
+}
+
+bool rack_loaf_fits(const Box& card, double pad, double text) {
+    return pad + text + kRackLoafGap + kRackLoafW + kRackLoafRight <= card.w;
+}
+
 Color group_color(const Palette& p, RackFocus f) {
     return f == RackFocus::cp ? p.cp_group : f == RackFocus::ep ? p.ep_group : p.text;
 }

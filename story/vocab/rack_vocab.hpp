@@ -9,6 +9,7 @@
 #include "engine/layout3d.hpp"
 #include "story/draw/box.hpp"
 #include "story/draw/legend.hpp"
+#include "story/scene/text_metrics.hpp"
 #include "story/scene/theme.hpp"
 #include "story/text/locale.hpp"
 
@@ -34,6 +35,18 @@ std::vector<std::vector<int>> rank_groups(const engine::Layout3D& l, RackFocus f
 std::vector<std::pair<RackFocus, std::string>> rank_tags(const engine::Layout3D& l,
                                                          const engine::RankPlace& p,
                                                          const Locale& locale, bool brief = false);
+
+// The widest tag (in `style`) any of ranks [0, shown) of any of the layouts reads.
+double widest_tag(const std::vector<engine::Layout3D>& layouts, int shown, const Locale& locale,
+                  const TextMetrics& metrics, const TextStyle& style);
+
+// The model's loaf inside a rack's card (layout_3d), top right, kRackLoafRight px in: kRackLoafW
+// wide, from kRackLoafTop under the card's top to kRackLoafGap above `bottom` px over its bottom
+// (its gauge). It fits where the card's text, `text` px wide from pad px in, ends kRackLoafGap
+// before it.
+inline constexpr double kRackLoafW = 26, kRackLoafTop = 14, kRackLoafGap = 6, kRackLoafRight = 8;
+Box rack_loaf_box(const Box& card, double bottom);
+bool rack_loaf_fits(const Box& card, double pad, double text);
 
 // Outlines: tp, pp and dp groups in the text colour, cp and ep groups in their own.
 Color group_color(const Palette& p, RackFocus f);

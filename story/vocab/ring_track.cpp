@@ -67,9 +67,21 @@ Box card_box(int n, double s) {
                       std::clamp(kCardPerSlotH * slot, kSmallestCard.h, kLargestCard.h));
 }
 
-Box with_strip(const Box& b) {
+Box loaf_beside(const Box& card) {
+    const double h = kLoafShare * card.h, y = card.cy() - h / 2;
+    if (card.cx() < kCx) return {card.x - kLoafGap - kLoafW, y, kLoafW, h};
+    return {card.right() + kLoafGap, y, kLoafW, h};
+}
+
+bool loaf_fits(int n) {
+    return kPerimeter / std::max(1, n) >=
+           card_box(n, 0).w + 2 * (kLoafGap + kLoafW) + kLoafLinkRoom;
+}
+
+Box with_strip(const Box& b, bool loaf) {
     const double spill = kMaxSpill * b.h;
-    return {b.x, b.y - spill, b.w, b.h + spill + kStripGap + kStripH};
+    const Box card{b.x, b.y - spill, b.w, b.h + spill + kStripGap + kStripH};
+    return loaf ? bounding({card, loaf_beside(b)}) : card;
 }
 
 double leave(const Box& b, double s, double limit, double margin) {
@@ -118,6 +130,22 @@ std::vector<Counts> replay(const engine::RingSchedule& ring) {
         out.push_back(std::move(next));
     }
     return out;
+}
+
+RunPhase phase_of(const Run& run, double t) {
+    if (!run.plays || t < run.start) return {};
+    if (t >= run.end()) return {run.ring.steps(), 1, false};
+    const double x = run.steps_at(t);
+    const int step = std::min(static_cast<int>(x), run.ring.steps() - 1);
+    const double local = x - step;
+    return {step, std::min(1.0, local / kMoveShare), local < kMoveShare};
+}
+
+const Counts& counts_at(const Run& run, double t) {
+    const RunPhase p = phase_of(run, t);
+    if (p.step < 0) return run.counts.front();
+    if (p.step >= run.ring.steps()) return run.counts.back();
+    return run.counts[p.moving ? p.step : p.step + 1];
 }
 
 }  // namespace story::ring_track

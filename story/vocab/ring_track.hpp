@@ -28,8 +28,15 @@ std::vector<Point> ring_points(double from, double to);
 double ring_s(int n, int i);
 // The card of a ring of n at s: sized by its slot, between a smallest and a largest card.
 Box card_box(int n, double s);
-// The card with its overflow above and its strip below, for links to keep clear of.
-Box with_strip(const Box& b);
+// Beside each card, on its outer side (left of the picture's centre line, or right), the model's
+// loaf copied whole (story/vocab/loaf.hpp): kLoafW wide, kLoafShare of the card's height, kLoafGap
+// from it. Drawn where a ring of n leaves room between cards for it and a link (loaf_fits).
+inline constexpr double kLoafW = 22, kLoafGap = 6, kLoafShare = 0.62, kLoafLinkRoom = 40;
+Box loaf_beside(const Box& card);
+bool loaf_fits(int n);
+// The card with its overflow above, its strip below and its loaf beside (where drawn), for links
+// to keep clear of.
+Box with_strip(const Box& b, bool loaf);
 // Walking the outline from a card's centre s towards `limit`, where it leaves the card's box grown
 // by margin (at most halfway to limit, so two neighbours never claim the same stretch).
 double leave(const Box& b, double s, double limit, double margin);
@@ -81,5 +88,10 @@ struct RunPhase {
     double move = 0;  // linear progress of the chunks on the links, 0..1
     bool moving = false;
 };
+// The run's phase at t: of each step the chunks travel kMoveShare, then settle.
+inline constexpr double kMoveShare = 0.7;
+RunPhase phase_of(const Run& run, double t);
+// Counts drawn at t: a chunk joins its new card once it has arrived.
+const Counts& counts_at(const Run& run, double t);
 
 }  // namespace story::ring_track

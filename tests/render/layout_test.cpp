@@ -1,7 +1,9 @@
 // Every storyboard in every language it lists, every chapter, sampled through time with the
 // shipped fonts' real metrics (and Noto's for the scripts Inter lacks):
 // no text overlaps other text or hides under an opaque box drawn after it, all of it stays inside
-// the safe area (captions inside their band), and none is smaller than 22 px at 1080p.
+// the safe area (captions inside their band), and none is smaller than 22 px at 1080p. A figure
+// drawn as one group (the model's loaf, story/vocab/loaf.hpp) is a box of its own: no text on it,
+// no other such figure over it, inside the picture's safe area.
 #include "story/scene/layout.hpp"
 
 #include <algorithm>
@@ -62,13 +64,53 @@ void collect_covers(const std::vector<story::Item>& items, double dx, double dy,
     }
 }
 
+// The figures drawn as groups, each one's box (around its rects), where half visible or more.
+std::vector<Box> figures(const story::Scene& scene) {
+    std::vector<Box> out;
+    for (const story::Item& item : scene.items) {
+        const auto* g = std::get_if<story::Group>(&item.shape);
+        if (!g) continue;
+        Box box{1e9, 1e9, -1e9, -1e9, "a figure"};
+        double most = 0;
+        for (const story::Item& child : g->items) {
+            const auto* r = std::get_if<story::Rect>(&child.shape);
+            if (!r) continue;
+            most = std::max(most, item.opacity * child.opacity);
+            box = {std::min(box.left, g->dx + g->scale * r->x),
+                   std::min(box.top, g->dy + g->scale * r->y),
+                   std::max(box.right, g->dx + g->scale * (r->x + r->w)),
+                   std::max(box.bottom, g->dy + g->scale * (r->y + r->h)), box.text};
+        }
+        if (most >= 0.5) out.push_back(box);
+    }
+    return out;
+}
+
+// Problems with the figures of one frame: text on one, two overlapping, one outside the picture.
+void figure_problems(const std::vector<Box>& figures, const std::vector<Box>& texts,
+                     std::vector<std::string>& out) {
+    namespace f = story::frame;
+    for (std::size_t i = 0; i < figures.size(); ++i) {
+        const Box& b = figures[i];
+        const std::string at =
+            std::to_string(std::lround(b.left)) + "," + std::to_string(std::lround(b.top));
+        for (const Box& t : texts)
+            if (intersects(b, t)) out.push_back("'" + t.text + "' overlaps the figure at " + at);
+        for (std::size_t j = 0; j < i; ++j)
+            if (intersects(b, figures[j])) out.push_back("two figures overlap at " + at);
+        if (b.left < f::kLeft - 1 || b.right > f::kRight + 1 || b.top < f::kTop - 1 ||
+            b.bottom > f::kCaptionTop)
+            out.push_back("the figure at " + at + " leaves the safe area");
+    }
+}
+
 // Problems with the text of one frame, as readable lines. A text under an opaque box drawn after
 // it goes into hidden_now, and is a problem when it was in hidden_before too, under the same box
 // at the same place: a chip crossing a label on its way is motion, a label that stays covered is
 // not.
 std::vector<std::string> problems(const story::Scene& scene, const render::Fonts& fonts,
                                   const std::set<std::string>& hidden_before,
-                                  std::set<std::string>& hidden_now) {
+                                  std::set<std::string>& hidden_now, int& figures_seen) {
     namespace f = story::frame;
     std::vector<Box> boxes;
     std::vector<std::string> out;
@@ -99,6 +141,9 @@ std::vector<std::string> problems(const story::Scene& scene, const render::Fonts
                 out.push_back("'" + b.text + "' overlaps '" + other.text + "'");
         boxes.push_back(b);
     }
+    const std::vector<Box> shown = figures(scene);
+    figures_seen += static_cast<int>(shown.size());
+    figure_problems(shown, boxes, out);
     return out;
 }
 
@@ -122,10 +167,10 @@ std::vector<fs::path> storyboards() {
 
 }  // namespace
 
-TEST_CASE("no text overlaps, hides, leaves the safe area or shrinks under 22 px, at sampled times",
+TEST_CASE("no text or figure overlaps, hides, leaves the safe area or shrinks under 22 px",
           "[layout]") {
     const render::Fonts fonts(render::default_font_dir());
-    int frames_checked = 0;
+    int frames_checked = 0, figures_checked = 0;
     std::set<std::string> languages;
     for (const fs::path& file : storyboards()) {
         for (const std::string& lang : render_test::load_unvoiced(file).languages) {
@@ -137,7 +182,8 @@ TEST_CASE("no text overlaps, hides, leaves the safe area or shrinks under 22 px,
                 std::set<std::string> hidden;  // at the sample before
                 for (double t : sample_times(spec, 30)) {
                     std::set<std::string> hidden_now;
-                    const auto found = problems(chapter->scene_at(t), fonts, hidden, hidden_now);
+                    const auto found =
+                        problems(chapter->scene_at(t), fonts, hidden, hidden_now, figures_checked);
                     hidden = std::move(hidden_now);
                     ++frames_checked;
                     if (found.empty()) continue;
@@ -150,6 +196,7 @@ TEST_CASE("no text overlaps, hides, leaves the safe area or shrinks under 22 px,
         }
     }
     CHECK(frames_checked > 1000);
+    CHECK(figures_checked > 10000);  // the loaves of tensor, pipeline, ring, zero and the racks
     // Every language the default film ships, each swept in every chapter.
     for (const char* lang : {"en", "de", "ar", "ja", "hi"}) CHECK(languages.count(lang) == 1);
 }

@@ -11,6 +11,7 @@
 
 #include "engine/report.hpp"
 #include "story/chapter/chapter.hpp"
+#include "story/draw/box.hpp"
 #include "story/load/timed.hpp"
 #include "story/text/format.hpp"
 #include "story/time/timeline.hpp"
@@ -108,6 +109,33 @@ inline std::vector<story::Rect> rects(const story::Scene& s, story::Color fill, 
         if (r && item.opacity > 0.99 && r->fill == fill && r->x >= x0 && r->x <= x1 && r->y >= y0 &&
             r->y <= y1)
             out.push_back(*r);
+    }
+    return out;
+}
+
+// A loaf of layer slices (story/vocab/loaf.hpp draws each as one group): the rects of its pieces
+// drawn fully visible (held) and faint, top down, and the box around them all.
+struct Loaf {
+    std::vector<story::Rect> held, faint;
+    story::Box box;
+};
+inline std::vector<Loaf> loaves(const story::Scene& s) {
+    std::vector<Loaf> out;
+    for (const story::Item& item : s.items) {
+        const auto* g = std::get_if<story::Group>(&item.shape);
+        if (!g) continue;
+        Loaf loaf;
+        std::vector<story::Box> boxes;
+        for (const story::Item& child : g->items) {
+            const auto* r = std::get_if<story::Rect>(&child.shape);
+            const double opacity = item.opacity * child.opacity;
+            if (!r || opacity <= 0) continue;
+            (opacity > 0.99 ? loaf.held : loaf.faint).push_back(*r);
+            boxes.push_back({r->x, r->y, r->w, r->h});
+        }
+        if (boxes.empty()) continue;
+        loaf.box = story::bounding(boxes);
+        out.push_back(std::move(loaf));
     }
     return out;
 }

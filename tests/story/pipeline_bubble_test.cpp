@@ -158,8 +158,16 @@ TEST_CASE("pipeline_bubble: each row holds its chunks of the loaf", "[chapters][
     const ChapterSpec kSpec = load();
     const auto chapter = make_chapter(kSpec, Video{}, chapter_test::kMetrics);
     const Palette& p = palette(ThemeName::dark);
-    const auto held = [&](double t) {
-        return chapter_test::rects(chapter->scene_at(t), p.weights, 90, kTop, 150, kBottom);
+    const auto held = [&](double t) {  // every row's loaf, top down, in the left margin
+        std::vector<Rect> out;
+        for (const chapter_test::Loaf& loaf : chapter_test::loaves(chapter->scene_at(t))) {
+            CHECK(loaf.box.x >= 90);
+            CHECK(loaf.box.right() <= 150);
+            CHECK(loaf.box.y >= kTop);
+            for (const Rect& r : loaf.held)
+                if (r.fill == p.weights) out.push_back(r);
+        }
+        return out;
     };
     const std::vector<Rect> gpipe = held(10);
     REQUIRE(gpipe.size() == 8);

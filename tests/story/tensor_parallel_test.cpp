@@ -50,9 +50,16 @@ std::size_t weight_slices(const Scene& s) {
     return chapter_test::rects(s, kPalette.weights, 200, 300, 1030, 900).size();
 }
 
-// The pieces of the loaf each lane holds, in the left margin under its name.
+// The pieces of the loaf each lane holds, in the left margin under its name, lanes top down.
 std::vector<Rect> loaf_pieces(const Scene& s) {
-    return chapter_test::rects(s, kPalette.weights, 96, 300, 200, 900);
+    std::vector<Rect> held;
+    for (const chapter_test::Loaf& loaf : chapter_test::loaves(s)) {
+        CHECK(loaf.box.x >= 96);
+        CHECK(loaf.box.right() <= 200);
+        for (const Rect& r : loaf.held)
+            if (r.fill == kPalette.weights) held.push_back(r);
+    }
+    return held;
 }
 
 }  // namespace
