@@ -222,7 +222,17 @@ async function checkCalculator(page) {
     check(params(frame.url()) === params(href), `the calculator shows ${frame.url()}, not ${href}`);
     await frame.waitForSelector("#results #speed", { timeout: 20000 });
     const report = JSON.parse(execFileSync(shardreel, ["numbers", storyboard, "--at", at, "--format", "json"]));
-    const shownFigures = await frame.$$eval("#results [data-key]", (all) => all.map((e) => [e.dataset.key, e.dataset.value]));
+    // The fragment changes before the figures do: the calculator recomputes on the next frame
+    // (and asks plan once the inputs rest), so the figures are read once they have settled on
+    // this link's (up to 5 s), the previous link's until then. Debian 13's chromium read them
+    // in between, the bubble chapter's 16 micro-batches still showing for the zero chapter's 8.
+    const read = () => frame.$$eval("#results [data-key]", (all) => all.map((e) => [e.dataset.key, e.dataset.value]));
+    const agrees = (figs) => figs.every(([key, value]) => value === JSON.stringify(lookup(report, key)));
+    let shownFigures = await read();
+    for (let i = 0; i < 50 && !agrees(shownFigures); i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      shownFigures = await read();
+    }
     for (const [key, value] of shownFigures)
       check(value === JSON.stringify(lookup(report, key)), `calculator for ${at}: ${key} holds ${value}, numbers --at says ${JSON.stringify(lookup(report, key))}`);
     check(shownFigures.length > 40, `calculator for ${at}: ${shownFigures.length} figures`);

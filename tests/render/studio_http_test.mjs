@@ -123,14 +123,16 @@ const own = () => `Host: 127.0.0.1:${studio.port}`;
 const rawCases = [
   ["a body", `GET /frame.png HTTP/1.1\r\n${own()}\r\nContent-Length: 10\r\n\r\n0123456789`, 413],
   ["5 kB of headers", `GET / HTTP/1.1\r\n${own()}\r\nX-Big: ${"a".repeat(5000)}\r\n\r\n`, 431],
-  ["100 headers", `GET / HTTP/1.1\r\n${own()}\r\n${[...Array(100).keys()].map((i) => `X-${i}: ${"a".repeat(60)}\r\n`).join("")}\r\n`, 431],
+  // cpp-httplib 0.11 (Debian 12) counts them into the headers' size, 431; 0.18 (Debian 13) stops
+  // at its 100-header limit with 400. Either refuses.
+  ["100 headers", `GET / HTTP/1.1\r\n${own()}\r\n${[...Array(100).keys()].map((i) => `X-${i}: ${"a".repeat(60)}\r\n`).join("")}\r\n`, [431, 400]],
   ["a 9 kB URI", `GET /${"a".repeat(9000)} HTTP/1.1\r\n${own()}\r\n\r\n`, 414],
   ["garbage", "GARBAGE\r\n\r\n", 400],
   ["a header line over 8 kB", `GET / HTTP/1.1\r\n${own()}\r\nX-Big: ${"a".repeat(9000)}\r\n\r\n`, 400],
 ];
 for (const [name, bytes, want] of rawCases) {
   const reply = await raw(bytes);
-  check(status(reply) === want, `${name}: "${reply.split("\r\n")[0]}", not ${want}`);
+  check([want].flat().includes(status(reply)), `${name}: "${reply.split("\r\n")[0]}", not ${want}`);
 }
 for (const path of ["/../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "//etc/passwd", "/frame.png/../../../etc/passwd", `/${work}/film.yaml`]) {
   const reply = await raw(`GET ${path} HTTP/1.1\r\n${own()}\r\nConnection: close\r\n\r\n`);
