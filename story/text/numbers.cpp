@@ -9,6 +9,8 @@
 #include <optional>
 #include <stdexcept>
 
+#include "story/text/icu_locale.hpp"
+
 namespace story {
 
 namespace {
@@ -80,24 +82,8 @@ struct NumberFormat::Impl {
     const num::LocalizedNumberFormatter decimal, grouped, plain, percent, compact;
 };
 
-NumberFormat::NumberFormat(std::string_view tag) {
-    UErrorCode status = U_ZERO_ERROR;
-    icu::Locale locale =
-        icu::Locale::forLanguageTag(icu::StringPiece(tag.data(), tag.size()), status);
-    if (U_FAILURE(status))
-        throw std::invalid_argument("not a BCP-47 language tag: " + std::string(tag));
-    // Arabic without a region writes Arabic-Indic digits, as the films' captions do: Debian 13's
-    // ICU 76 writes Latin digits for "ar" by default, where Debian 12's ICU 72 wrote "٧٠". A
-    // region ("ar-MA") or a "-u-nu-" keyword keeps its own.
-    if (std::string_view(locale.getLanguage()) == "ar" && locale.getCountry()[0] == '\0') {
-        UErrorCode none = U_ZERO_ERROR;
-        if (locale.getUnicodeKeywordValue<std::string>("nu", none).empty() || U_FAILURE(none)) {
-            UErrorCode set = U_ZERO_ERROR;
-            locale.setUnicodeKeywordValue("nu", "arab", set);
-        }
-    }
-    impl_ = std::make_unique<const Impl>(locale);
-}
+NumberFormat::NumberFormat(std::string_view tag)
+    : impl_(std::make_unique<const Impl>(number_locale(tag))) {}
 
 NumberFormat::~NumberFormat() = default;
 
