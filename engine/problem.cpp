@@ -5,6 +5,8 @@
 #include <array>
 #include <string_view>
 
+#include "engine/placeholders.hpp"
+
 namespace engine {
 namespace {
 
@@ -75,19 +77,11 @@ std::span<const char* const> problem_formats() { return kFormats; }
 const char* problem_format(Msg m) { return kFormats[std::size_t(m)]; }
 
 std::string english(const Problem& p) {
-    const std::string_view format = p.format;
-    std::string out;
-    std::size_t at = 0;
-    for (std::size_t open = format.find('{'); open != std::string_view::npos;
-         open = format.find('{', at)) {
-        const std::size_t close = format.find('}', open);
-        const std::string_view name = format.substr(open + 1, close - open - 1);
+    return fill_placeholders(p.format, [&](std::string_view name) -> std::optional<std::string> {
         const auto arg = std::ranges::find(p.args, name, &ProblemArg::name);
-        out.append(format.substr(at, open - at));
-        out.append(arg == p.args.end() ? format.substr(open, close + 1 - open) : arg->text);
-        at = close + 1;
-    }
-    return out.append(format.substr(at));
+        if (arg == p.args.end()) return std::nullopt;
+        return arg->text;
+    });
 }
 
 }  // namespace engine

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "engine/placeholders.hpp"
 #include "story/text/format.hpp"
 #include "story/text/lang.hpp"
 
@@ -29,20 +30,12 @@ std::string Locale::tr(std::string_view msgid) const {
 }
 
 std::string Locale::tr(std::string_view msgid, std::initializer_list<MessageArg> args) const {
-    const std::string text = tr(msgid);
-    std::string out;
-    std::size_t done = 0;
-    for (std::size_t open = text.find('{'); open != std::string::npos;
-         open = text.find('{', done)) {
-        const std::size_t close = text.find('}', open);
-        if (close == std::string::npos) break;
-        const std::string_view name(text.data() + open + 1, close - open - 1);
-        const auto arg = std::ranges::find(args, name, &MessageArg::name);
-        out.append(text, done, open - done);
-        out += arg == args.end() ? text.substr(open, close + 1 - open) : value_text(*arg);
-        done = close + 1;
-    }
-    return out.append(text, done);
+    return engine::fill_placeholders(
+        tr(msgid), [&](std::string_view name) -> std::optional<std::string> {
+            const auto arg = std::ranges::find(args, name, &MessageArg::name);
+            if (arg == args.end()) return std::nullopt;
+            return value_text(*arg);
+        });
 }
 
 }  // namespace story
