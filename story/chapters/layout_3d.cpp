@@ -176,7 +176,10 @@ class Layout3dChapter final : public ChapterBase {
         const Point note = rack_.dense ? Point{frame::kLeft, rack_.top - 14}
                                        : Point{kRackNetworkX + 12, geo_.row(0).bottom() - 40};
         if (geo_.nodes() > 1)
-            s.add(Text{note.x, note.y, tr("network"), style_of(Role::small), palette_.muted},
+            s.add(Text{note.x, note.y,
+                       rack_network_name(timeline_.states()[timeline_.morph_at(t).shown()].cluster,
+                                         locale_),
+                       style_of(Role::small), palette_.muted},
                   links);
     }
 
@@ -184,12 +187,15 @@ class Layout3dChapter final : public ChapterBase {
     void add_axes_legend(Scene& s, double t) const {
         if (!more_axes_) return;  // dp x tp x pp: the cards' tags say it
         const Morph m = timeline_.morph_at(t);
+        const auto& states = timeline_.states();
         const double y = rack_.top - (rack_.dense ? kDenseLegendLift : kLegendLift);
         const double u = links_in_.at(t);
         add_legend(s, palette_, metrics_, kRackCardsLeft, y,
-                   axes_legend(palette_, locale_, layouts_[m.from]), u * leaving(m));
+                   axes_legend(palette_, locale_, layouts_[m.from], states[m.from].cluster),
+                   u * leaving(m));
         add_legend(s, palette_, metrics_, kRackCardsLeft, y,
-                   axes_legend(palette_, locale_, layouts_[m.to]), u * arriving(m));
+                   axes_legend(palette_, locale_, layouts_[m.to], states[m.to].cluster),
+                   u * arriving(m));
     }
 
     // "Node 3": in a roomy rack a framed row with its name in the band; in a dense one a bare
@@ -430,7 +436,8 @@ const KindRegistrar registrar{{
              "expert-parallel groups (ep neighbouring replicas) outlined in their own "
              "colours, each card tagged with its CP rank and EP rank, and a legend above "
              "the rack naming every axis split in two or more with the link its groups "
-             "cross (`cp 2 · NVLink`, `ep 4 · network`); from the TP turn, where a card's text "
+             "cross (`cp 2 · NVLink`, `ep 4 · InfiniBand`; `network` where the nodes' network "
+             "is not InfiniBand); from the TP turn, where a card's text "
              "leaves room, its loaf (its TP piece of every slice, from the stages' turn only its "
              "stage's chunk)",
     .sample = "model: mixtral-8x7b\n"

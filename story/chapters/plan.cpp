@@ -181,7 +181,7 @@ class PlanChapter final : public ChapterBase {
               alpha * rows_in_.at(t, 0));
         add_rows(s, search, t, alpha);
         add_counts(s, search, t, alpha);
-        add_winner(s, search, alpha * rack_in_.at(t));
+        add_winner(s, search, c.cluster, alpha * rack_in_.at(t));
     }
 
     void add_rows(Scene& s, const Search& search, double t, double alpha) const {
@@ -262,7 +262,8 @@ class PlanChapter final : public ChapterBase {
     }
 
     // The winner's first node: its cards tagged with their coordinates, and its axes' legend.
-    void add_winner(Scene& s, const Search& search, double alpha) const {
+    void add_winner(Scene& s, const Search& search, const engine::Cluster& cluster,
+                    double alpha) const {
         if (alpha <= 0) return;
         const engine::Layout3D& l = search.winner;
         const int cards = std::min(l.gpus, l.gpus_per_node);
@@ -274,7 +275,7 @@ class PlanChapter final : public ChapterBase {
                       : tr("Node 0: the winner's layout");
         add_items(s, node_frame(palette_, node, name), alpha);
         add_legend(s, palette_, metrics_, node.x + kNodePad, node.y - 14,
-                   axes_legend(palette_, locale_, l), alpha);
+                   axes_legend(palette_, locale_, l, cluster), alpha);
         const Box row{node.x + kNodePad, node.y + kNodeBand, node.w - 2 * kNodePad,
                       node.h - kNodeBand - kNodePad};
         std::vector<Box> boxes;

@@ -5,6 +5,8 @@
 #include <array>
 #include <map>
 
+#include "engine/interconnect.hpp"
+
 namespace story {
 
 std::vector<engine::Layout3D> layouts_of(const std::vector<engine::Config>& states) {
@@ -79,8 +81,12 @@ Color group_color(const Palette& p, RackFocus f) {
     return f == RackFocus::cp ? p.cp_group : f == RackFocus::ep ? p.ep_group : p.text;
 }
 
+std::string rack_network_name(const engine::Cluster& c, const Locale& locale) {
+    return engine::infiniband_generation(c.network).empty() ? locale.tr("network") : "InfiniBand";
+}
+
 std::vector<LegendEntry> axes_legend(const Palette& p, const Locale& locale,
-                                     const engine::Layout3D& l) {
+                                     const engine::Layout3D& l, const engine::Cluster& cluster) {
     struct Axis {
         const char* name;
         int degree;
@@ -96,8 +102,10 @@ std::vector<LegendEntry> axes_legend(const Palette& p, const Locale& locale,
     for (const Axis& a : axes)
         if (a.degree > 1)
             out.push_back({locale.tr(l.within_node(a.group) ? N_("{axis} {n} · NVLink")
-                                                            : N_("{axis} {n} · network"),
-                                     {{"axis", a.name}, {"n", a.degree}}),
+                                                            : N_("{axis} {n} · {network}"),
+                                     {{"axis", a.name},
+                                      {"n", a.degree},
+                                      {"network", rack_network_name(cluster, locale)}}),
                            group_color(p, a.focus)});
     return out;
 }

@@ -61,9 +61,14 @@ Point group_label_at(const Box& outline);
 // {n}", "EP group {n}"; a replica's ("replica {n}") for dp and pp (a pipeline is its replica's).
 const char* group_name(RackFocus f);
 
+// The network between a cluster's nodes as a rack names it: "InfiniBand" where it is one
+// InfiniBand port a GPU (engine::infiniband_generation; the ring and interconnect chapters add its
+// generation), else the catalogue's "network".
+std::string rack_network_name(const engine::Cluster& c, const Locale& locale);
+
 // Every axis split in two or more, with the link its groups cross (engine::Layout3D::within_node):
-// "tp 8 · NVLink", "cp 2 · NVLink", "dp 4 · network".
+// "tp 8 · NVLink", "cp 2 · NVLink", "dp 4 · InfiniBand" ("dp 4 · network" off InfiniBand).
 std::vector<LegendEntry> axes_legend(const Palette& p, const Locale& locale,
-                                     const engine::Layout3D& l);
+                                     const engine::Layout3D& l, const engine::Cluster& cluster);
 
 }  // namespace story

@@ -3,10 +3,13 @@
 #include <tuple>
 
 #include "chapter_fixture.hpp"
+#include "engine/interconnect.hpp"
 #include "engine/layout3d.hpp"
 #include "engine/report.hpp"
+#include "story/storyboard/settings.hpp"
 #include "story/text/format.hpp"
 #include "story/time/timeline.hpp"
+#include "story/vocab/rack_vocab.hpp"
 #include "tests/catch.hpp"
 #include "tests/story/on_screen.hpp"
 
@@ -97,10 +100,11 @@ namespace {
 
 // The legend above a 4D or 5D rack: each axis split in two or more, with the link its groups
 // cross as the engine places them.
+// The tests' racks are H100s with one InfiniBand NDR port a GPU: between nodes the legend names it.
 std::string legend_entry(const char* axis, int degree, const engine::Layout3D& l,
                          engine::RankGroup g) {
     return std::string(axis) + " " + std::to_string(degree) + " · " +
-           (l.within_node(g) ? "NVLink" : "network");
+           (l.within_node(g) ? "NVLink" : "InfiniBand");
 }
 
 // A storyboard's layout_3d chapter with the engine's placement of each of its states.
@@ -111,6 +115,7 @@ struct Rack {
           timeline(spec, Video{}.fps) {}
     engine::Layout3D layout(int state) const {
         const engine::Config& c = timeline.states()[state];
+        REQUIRE(engine::infiniband_generation(c.cluster.network) == "NDR");
         return engine::layout_3d(c);
     }
     ChapterSpec spec;
@@ -153,6 +158,20 @@ TEST_CASE("layout_3d tags every card with its CP rank and outlines the engine's 
     const engine::Layout3D after = rack.layout(1);
     CHECK(count(end, legend_entry("dp", after.dp, after, engine::RankGroup::dp)) == 1);
     CHECK(count(end, legend_entry("pp", 2, l, engine::RankGroup::pp)) == 0);
+}
+
+TEST_CASE("a rack names the network between its nodes InfiniBand only where it is InfiniBand",
+          "[chapters][layout_3d]") {
+    const Locale en("en");
+    engine::Cluster c = story::default_config().cluster;
+    for (double gbits : {100.0, 200.0, 400.0, 800.0}) {
+        c.network = engine::BytesPerSecond{gbits * 1e9 / 8};
+        CHECK(rack_network_name(c, en) == "InfiniBand");
+    }
+    for (double gbytes : {25.0, 12.5, 3.125}) {  // 200 and 100 Gb Ethernet, a 25 Gb port
+        c.network = engine::BytesPerSecond{gbytes * 1e9 * 1.01};
+        CHECK(rack_network_name(c, en) == "network");
+    }
 }
 
 TEST_CASE("layout_3d draws Mixtral's expert-parallel groups from the engine's placement",
