@@ -18,9 +18,12 @@
 namespace render {
 namespace {
 
-// "surface17" -> "surface1" in order of first appearance; image ids come from the same counter.
+// "surface17" -> "surface1" in order of first appearance, each name its own count: Cairo numbers
+// these from one counter for the whole process (a surface's unique id), so the same frame drawn
+// twice would differ. Cairo 1.16 (Debian 12) names them surfaceN and imageN, 1.18 (Debian 13)
+// source-N; its other ids (clip-N, mask-N, glyph-F-G) count within the document.
 std::string renumber_ids(const std::string& svg) {
-    static const std::regex id(R"((id="|#)(surface|image)(\d+))");
+    static const std::regex id(R"((id="|#)(surface|image|source-)(\d+))");
     std::map<std::string, std::string> renamed;
     std::map<std::string, int> next;
     std::string out;

@@ -7,6 +7,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
+#include <regex>
+#include <set>
 #include <sstream>
 
 #include "render/draw/raster.hpp"
@@ -89,6 +92,25 @@ TEST_CASE("stills are byte-identical when rendered twice", "[stills]") {
         INFO(ext);
         CHECK(slurp(a).size() > 1000);
         CHECK(slurp(a) == slurp(b));
+    }
+}
+
+// Cairo numbers surfaces from one counter for the whole process (surfaceN and imageN in Cairo
+// 1.16, source-N in 1.18): the sink renumbers them per document, from 1, so a second still drawn
+// by the same process (the studio, a test) has the bytes of the first.
+TEST_CASE("an SVG still numbers Cairo's surfaces from 1 whatever was drawn before", "[stills]") {
+    const std::string svg = scratch_path("numbered.svg");
+    for (int i = 0; i < 3; ++i) render_still(test_scene(story::ThemeName::light), svg, 480, 270);
+    const std::string text = slurp(svg);
+    static const std::regex id(R"re(id="(surface|image|source-)(\d+)")re");
+    std::map<std::string, std::set<int>> numbers;
+    for (std::sregex_iterator it(text.begin(), text.end(), id), end; it != end; ++it)
+        numbers[it->str(1)].insert(std::stoi(it->str(2)));
+    REQUIRE_FALSE(numbers.empty());  // the scene's translucent group is drawn as a surface
+    for (const auto& [name, used] : numbers) {
+        INFO(name);
+        CHECK(*used.begin() == 1);
+        CHECK(*used.rbegin() == static_cast<int>(used.size()));
     }
 }
 
