@@ -72,6 +72,9 @@ fresh_root() {
   mkdir -p "$work/debs" "$root/var/cache/apt/archives"
 }
 mount_all() {
+  # The root bound onto itself, so it is a mount point as / is on a machine: `unshare --mount`
+  # (the fault tests' private tmpfs) cannot change the propagation of a chroot's plain directory.
+  mount --bind "$root" "$root"
   mount -t proc proc "$root/proc"
   mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys"
   mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev"
