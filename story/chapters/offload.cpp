@@ -184,10 +184,9 @@ class OffloadChapter final : public ChapterBase {
                  {0, 0, 0, 0, tr("GPU {n}", {{"n", 0}}), r.per_gpu.capacity.value, memory_at(t)},
                  tr("{bytes} on the GPU", {{"bytes", format_bytes(on_gpu, locale_)}}),
                  gpu_in_.at(t));
-        add_card(s, kHostCard,
-                 {0, 0, 0, 0, tr("Host"), r.per_gpu.host_capacity.value, host_stack(t)},
-                 tr("{bytes} on the host", {{"bytes", format_bytes(on_host, locale_)}}),
-                 host_in_.at(t));
+        add_card(
+            s, kHostCard, {0, 0, 0, 0, tr("Host"), r.per_gpu.host_capacity.value, host_stack(t)},
+            tr("{bytes} on the host", {{"bytes", format_bytes(on_host, locale_)}}), host_in_.at(t));
     }
 
     // The two lanes with their labels and the link's speed, then what runs along them.

@@ -16,8 +16,8 @@
 #include "story/chapter/chapter.hpp"
 #include "story/chapter/choreography.hpp"
 #include "story/text/format.hpp"
-#include "story/vocab/vocab.hpp"
 #include "story/uses/explore.hpp"
+#include "story/vocab/vocab.hpp"
 #include "tests/catch.hpp"
 
 using namespace story;
@@ -141,10 +141,10 @@ void check_stats(const ChapterSpec& spec, const std::vector<Stat>& stats, engine
         const engine::PerGpu& g = r.per_gpu;
         const bool states_only = t < phase_start(spec, "activations");
         check_panel(stats, r, states_only ? "Model states per card" : "Per card");
-        check_card(stats[0],
-                   states_only ? g.weights.value + g.gradients.value + g.optimizer.value
-                               : g.total.value,
-                   g.capacity.value);
+        check_card(
+            stats[0],
+            states_only ? g.weights.value + g.gradients.value + g.optimizer.value : g.total.value,
+            g.capacity.value);
     } else if (spec.kind == "plan") {
         const engine::Report r = engine::analyze(kind->facts.shown(c));
         check_panel(stats, r, "Expected peak");
@@ -215,10 +215,9 @@ TEST_CASE("checkpointing's panel gives the model states until the activations en
     });
     REQUIRE(film != boards.end());
     const Board& board = *film;
-    const auto spec = std::find_if(board.storyboard.chapters.begin(),
-                                   board.storyboard.chapters.end(), [](const ChapterSpec& c) {
-                                       return c.kind == "activation_checkpointing";
-                                   });
+    const auto spec =
+        std::find_if(board.storyboard.chapters.begin(), board.storyboard.chapters.end(),
+                     [](const ChapterSpec& c) { return c.kind == "activation_checkpointing"; });
     REQUIRE(spec != board.storyboard.chapters.end());
     const auto chapter = make_chapter(*spec, board.storyboard.video, chapter_test::kMetrics);
     const engine::PerGpu g = engine::analyze(spec->config).per_gpu;
