@@ -93,6 +93,23 @@ class CheckpointChapter final : public ChapterBase {
         for (const CkptState& k : ckpt_) most_coef_ = std::max(most_coef_, k.coef.total());
     }
 
+    // The panel says what the card draws: until the activations pour in, only the model states
+    // (named so, and under the card's capacity here); from then on the card's whole figure, with
+    // "over by" where it passes the capacity.
+    std::vector<Stat> stats_at(double t) const override {
+        std::vector<Stat> stats = stat_panel(report_at(t));
+        if (t < at(kActivationsAt)) {
+            const engine::PerGpu& g = report_at(t).per_gpu;
+            const double states = g.weights.value + g.gradients.value + g.optimizer.value;
+            stats.front() = {tr("Model states per card"), format_bytes(states, locale_)};
+            if (states > g.capacity.value) {
+                stats.front().detail = over_by(locale_, states - g.capacity.value);
+                stats.front().alert = true;
+            }
+        }
+        return stats;
+    }
+
     Scene scene_at(double t) const override {
         Scene s = blank();
         add_card(s, t);

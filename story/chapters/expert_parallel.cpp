@@ -22,7 +22,8 @@ namespace {
 constexpr double kDefaultDuration = 30;
 constexpr int kMaxCards = 8, kMaxExpertsPerCard = 16;
 // Choreography, in seconds of the default duration.
-constexpr double kCardsAt = 0.3, kTokensAt = 1.5, kRouteAt = 3.0, kTrafficAt = 3.0;
+// The gate's line enters after the tokens, on its own phase, before they travel.
+constexpr double kCardsAt = 0.3, kTokensAt = 1.5, kGateAt = 2.2, kRouteAt = 3.0, kTrafficAt = 3.0;
 constexpr double kParamsAt = 1.0, kReadoutAt = 4.0;
 // One round trip of the drawn tokens (s, not scaled): out to the experts, a pause, back.
 constexpr double kTrip = 4.0, kOutShare = 0.35, kStayShare = 0.25;
@@ -109,6 +110,7 @@ class ExpertChapter final : public ChapterBase {
         : ChapterBase(spec, video, metrics),
           cards_in_{at(kCardsAt)},
           tokens_in_(Fade::in(at(kTokensAt))),
+          gate_in_(Fade::in(at(kGateAt))),
           traffic_in_(Fade::in(at(kTrafficAt))),
           params_in_(Fade::in(at(kParamsAt))),
           readout_in_(Fade::in(at(kReadoutAt))) {
@@ -272,7 +274,7 @@ class ExpertChapter final : public ChapterBase {
                        {"n", per_card(k)},
                        {"ep", eps_[k]}}),
                    style_of(Role::note), palette_.muted},
-              tokens_in_.at(t) * swap_alpha(m));
+              gate_in_.at(t) * swap_alpha(m));
     }
 
     // The all-to-all: every card of an ep group sends to every other one, arcs under the row.
@@ -358,7 +360,7 @@ class ExpertChapter final : public ChapterBase {
     }
 
     const Stagger cards_in_;
-    const Fade tokens_in_, traffic_in_, params_in_, readout_in_;
+    const Fade tokens_in_, gate_in_, traffic_in_, params_in_, readout_in_;
     std::vector<int> gpus_, eps_, experts_, top_k_;
     std::vector<double> bandwidth_, dispatch_, capacity_factor_;
     std::vector<std::vector<bool>> dropped_;  // per state, by copy_index
@@ -422,6 +424,7 @@ const KindRegistrar registrar{{
     .phases = {{"cards", kCardsAt, "the GPUs and the experts each holds"},
                {"params", kParamsAt, "parameters: all of them, and those a token uses"},
                {"tokens", kTokensAt, "the tokens on their cards"},
+               {"gate", kGateAt, "the gate's rule: each token's top k experts, and where they are"},
                {"route", kRouteAt, "tokens travel to their two experts and back"},
                {"readout", kReadoutAt, "what the all-to-all sends"}},
     .facts = {.rows = {kEp, rows::params, kActive, kSent, kSeconds, rows::memory},

@@ -21,7 +21,10 @@ namespace {
 
 constexpr double kDefaultDuration = 30;
 // Choreography, in seconds of the default duration.
-constexpr double kCardsAt = 0.3, kLegendAt = 0.6, kStatusAt = 0.9, kLinkAt = 1.2, kStepAt = 3.0;
+// The GPU's card, its status and the legend first, which a line about the GPU's own memory
+// shows; the host's card on a phase of its own, then the link between them.
+constexpr double kCardsAt = 0.3, kStatusAt = 0.45, kLegendAt = 0.6, kHostAt = 1.0, kLinkAt = 1.2;
+constexpr double kStepAt = 3.0;
 
 // The GPU card on the left, the host's on the right of it, the link between them; each card's
 // holdings kHoldDrop under it, the legend under everything.
@@ -95,7 +98,8 @@ class OffloadChapter final : public ChapterBase {
   public:
     OffloadChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
         : ChapterBase(spec, video, metrics),
-          cards_in_{at(kCardsAt), 0.2},
+          gpu_in_(Fade::in(at(kCardsAt))),
+          host_in_(Fade::in(at(kHostAt))),
           legend_in_(Fade::in(at(kLegendAt))),
           link_in_(Fade::in(at(kLinkAt))),
           status_in_(Fade::in(at(kStatusAt))),
@@ -179,11 +183,10 @@ class OffloadChapter final : public ChapterBase {
         add_card(s, kGpuCard,
                  {0, 0, 0, 0, tr("GPU {n}", {{"n", 0}}), r.per_gpu.capacity.value, memory_at(t)},
                  tr("{bytes} on the GPU", {{"bytes", format_bytes(on_gpu, locale_)}}),
-                 cards_in_.at(t, 0));
-        add_card(s, kHostCard,
-                 {0, 0, 0, 0, tr("Host"), r.per_gpu.host_capacity.value, host_stack(t)},
-                 tr("{bytes} on the host", {{"bytes", format_bytes(on_host, locale_)}}),
-                 cards_in_.at(t, 1));
+                 gpu_in_.at(t));
+        add_card(
+            s, kHostCard, {0, 0, 0, 0, tr("Host"), r.per_gpu.host_capacity.value, host_stack(t)},
+            tr("{bytes} on the host", {{"bytes", format_bytes(on_host, locale_)}}), host_in_.at(t));
     }
 
     // The two lanes with their labels and the link's speed, then what runs along them.
@@ -341,8 +344,7 @@ class OffloadChapter final : public ChapterBase {
               alpha);
     }
 
-    const Stagger cards_in_;
-    const Fade legend_in_, link_in_, status_in_, step_in_;
+    const Fade gpu_in_, host_in_, legend_in_, link_in_, status_in_, step_in_;
     // Laid out once; the texts that change are drawn at t on their baselines.
     TextColumn down_label_, up_label_, status_, step_;
     std::vector<engine::Offload> offload_;
@@ -377,7 +379,8 @@ const KindRegistrar registrar{{
               "cluster: {gpu: h100-sxm-80gb, gpus_per_node: 8, nodes: 2}\n",
     .goldens = {{"chapter_offload", 24.4,
                  "optimizer and parameters on the host, traffic on the PCIe link"}},
-    .phases = {{"cards", kCardsAt, "the GPU's card and the host's"},
+    .phases = {{"cards", kCardsAt, "GPU 0's card, its memory stack and what it holds"},
+               {"host", kHostAt, "the host's card: GPU 0's share of host memory"},
                {"link", kLinkAt, "the PCIe link between them, and what travels on it"},
                {"step", kStepAt, "a step's compute and copies, to one scale"}},
     .facts = {.rows = {rows::memory, kOnHost, kPcieBytes, kPcieSeconds, rows::fits},

@@ -13,6 +13,7 @@
 #include "story/scene/layout.hpp"
 #include "story/scene/theme.hpp"
 #include "story/text/lang.hpp"
+#include "story/text/locale.hpp"
 #include "tests/catch.hpp"
 #include "tests/render/cli.hpp"
 #include "tests/render/golden.hpp"
@@ -175,6 +176,54 @@ TEST_CASE("CJK text takes the face of its language's region", "[text][i18n]") {
     CHECK(family("權重", "zh_TW") == "Noto Sans CJK TC");
     CHECK(family("權重", "zh-HK") == "Noto Sans CJK HK");
     CHECK(family("가중치", "ko") == "Noto Sans CJK KR");
+}
+
+// The face of the run that draws byte `at` of a shaped line.
+std::string face_at(const std::vector<GlyphRun>& runs, std::size_t at) {
+    for (const GlyphRun& r : runs)
+        if (at >= r.begin && at < r.end) return r.face;
+    return "(no run)";
+}
+
+TEST_CASE("in Hindi labels the colon and the punctuation beside figures share the digits' face",
+          "[text][i18n]") {
+    // Labels of the Hindi film that put "X: Y" or figures between Devanagari words, from its
+    // catalogue: the colon (and comma, parentheses, the thin space and "·") between Devanagari
+    // and Latin digits must come from the face that draws those digits, not from the
+    // Devanagari words' face (issue 33), in every weight the film draws.
+    const story::Locale hi("hi");
+    const std::vector<std::string> labels = {
+        hi.tr("Model states: {bytes}, one card holds {capacity}",
+              {{"bytes", "112\u2009GB"}, {"capacity", "80\u2009GB"}}),
+        hi.tr("Recompute: full"),
+        hi.tr("PCIe: {bandwidth} each way", {{"bandwidth", "64\u2009GB/s"}}),
+        hi.tr("Offload: {mode}", {{"mode", "ZeRO-3"}}),
+        hi.tr("Gate: each token goes to its top {k} of {experts} experts · {n} per GPU (ep {ep})",
+              {{"k", 2}, {"experts", 8}, {"n", 8}, {"ep", 1}}),
+        "स्थितियाँ: 12.5% (8 GPU)"};
+    for (const Weight w : {Weight::regular, Weight::medium, Weight::semibold})
+        for (const std::string& label : labels) {
+            INFO(label << " at weight " << int(w));
+            REQUIRE(label != "");
+            const auto runs = shipped_fonts().runs(label, in("hi", w));
+            CHECK_FALSE(has_notdef(runs));
+            const std::size_t digit = label.find_first_of("0123456789");
+            const std::string digits = digit == std::string::npos ? "" : face_at(runs, digit);
+            bool devanagari = false;
+            for (std::size_t i = 0; i < label.size(); ++i) {
+                const char c = label[i];
+                if (static_cast<unsigned char>(c) == 0xE0) {  // U+0800-0FFF: Devanagari here
+                    devanagari = devanagari || face_at(runs, i).starts_with("NotoSansDevanagari");
+                    continue;
+                }
+                if (std::string(":,()%").find(c) == std::string::npos) continue;
+                INFO("'" << c << "' at byte " << i);
+                CHECK(face_at(runs, i).starts_with("Inter-"));
+                if (!digits.empty()) CHECK(face_at(runs, i) == digits);
+            }
+            if (!digits.empty()) CHECK(digits.starts_with("Inter-"));
+            CHECK(devanagari);  // the words are Noto's: the label is mixed, not all Inter
+        }
 }
 
 TEST_CASE("fallbacks match Inter's weights as closely as they offer", "[text][i18n]") {

@@ -45,14 +45,16 @@ int winner_cp(const engine::Config& c) {
 
 }  // namespace
 
-TEST_CASE("beyond-3d: a caption on every beat, 3 to 5 minutes", "[film][beyond3d]") {
+// Six minutes at most: issue 33 gave each phase a line of its own (38 of them), which took the
+// film past five minutes (5:26 timed by reading estimates, 5:31 spoken by Festival, from 5:06).
+TEST_CASE("beyond-3d: a caption on every beat, 3 to 6 minutes", "[film][beyond3d]") {
     double seconds = 0;
     for (const ChapterSpec& c : film().chapters) {
         seconds += c.duration;
         for (const Beat& b : c.beats) CHECK_FALSE(b.say.empty());
     }
     CHECK(seconds >= 180);
-    CHECK(seconds <= 300);
+    CHECK(seconds <= 360);
 }
 
 TEST_CASE("beyond-3d: the 405B state's bytes and cards, Adam and 8-bit Adam", "[film][beyond3d]") {
@@ -60,11 +62,15 @@ TEST_CASE("beyond-3d: the 405B state's bytes and cards, Adam and 8-bit Adam", "[
     CHECK(adam.bytes_per_param.total() == 16);
     // The title names the model as it is called and counts its parameters as the picture does.
     CHECK(chapter("state").title.ends_with(": " + format_params(adam.params) + " parameters"));
-    says("state", 1, "16 bytes a parameter, that is " + format_bytes(adam.model_states.value));
-    says("state", 3, std::to_string(adam.gpus_to_hold_model_states) + " cards");
+    // "Adam's optimizer state adds more than both together" (the weight and the gradient).
+    says("state", 1, "more than both together");
+    CHECK(adam.bytes_per_param.optimizer >
+          adam.bytes_per_param.weights + adam.bytes_per_param.gradients);
+    says("state", 2, "16 bytes a parameter, that is " + format_bytes(adam.model_states.value));
+    says("state", 4, std::to_string(adam.gpus_to_hold_model_states) + " cards");
     const engine::Report eight_bit = state("state", 1);
-    says("state", 4, std::to_string(int(eight_bit.bytes_per_param.total())) + " bytes a parameter");
-    says("state", 4, std::to_string(eight_bit.gpus_to_hold_model_states) + " cards hold it");
+    says("state", 5, std::to_string(int(eight_bit.bytes_per_param.total())) + " bytes a parameter");
+    says("state", 5, std::to_string(eight_bit.gpus_to_hold_model_states) + " cards hold it");
     // "barely one percent": one card's 80 GB of the state.
     CHECK(80e9 / adam.model_states.value < 0.0125);
 }
@@ -82,7 +88,7 @@ TEST_CASE("beyond-3d: context parallel's imbalance and halved activations", "[fi
 
 TEST_CASE("beyond-3d: DualPipe's two stages overflow the card", "[film][beyond3d]") {
     const engine::Report dualpipe = state("zero-bubble", 3);
-    says("zero-bubble", 5, format_bytes(dualpipe.per_gpu.total.value) + " overflows the card");
+    says("zero-bubble", 8, format_bytes(dualpipe.per_gpu.total.value) + " overflows the card");
     CHECK(dualpipe.per_gpu.total > dualpipe.per_gpu.capacity);
     CHECK(state("zero-bubble", 0).per_gpu.total < dualpipe.per_gpu.capacity);
 }
@@ -103,6 +109,9 @@ TEST_CASE("beyond-3d: Mixtral's experts and the planner's context parallelism",
     const engine::Config& m = chapter("experts").config;
     CHECK(m.model.experts == 8);  // "eight experts a layer, and a token visits two"
     CHECK(m.model.top_k == 2);
+    says("experts", 0, "eight experts a layer, and here every GPU holds all eight");
+    CHECK(m.layout.ep == 1);
+    says("experts", 2, "a token visits two experts");
     const Timeline t(chapter("plan"), Video{}.fps);
     CHECK(winner_cp(t.states().at(1)) >
           winner_cp(t.states().at(0)));  // "leans harder on context parallelism"

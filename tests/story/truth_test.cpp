@@ -14,8 +14,10 @@
 #include "engine/strategies.hpp"
 #include "on_screen.hpp"
 #include "story/chapter/chapter.hpp"
+#include "story/chapter/choreography.hpp"
 #include "story/text/format.hpp"
 #include "story/uses/explore.hpp"
+#include "story/vocab/vocab.hpp"
 #include "tests/catch.hpp"
 
 using namespace story;
@@ -79,8 +81,24 @@ void check_panel(const std::vector<Stat>& stats, const engine::Report& r, const 
     CHECK(stats[2].value == format_percent(r.bubble_fraction, kEnglish));
 }
 
-// What the chapter's stat panel must hold when `c` is on screen, by kind.
-void check_stats(const ChapterSpec& spec, const std::vector<Stat>& stats, engine::Config c) {
+// When a chapter's phase `name` begins, on its beats (the chapter's end when it has none).
+double phase_start(const ChapterSpec& spec, const std::string& name) {
+    const KindInfo* kind = find_kind(spec.kind);
+    for (const Phase& p : phases_of(*kind, spec))
+        if (p.name == name) return Choreography(spec, kind).at(p.at);
+    return spec.duration;
+}
+
+// The card's figure as the engine gives it, and "over by" under it where it passes the capacity.
+void check_card(const Stat& stat, double bytes, double capacity) {
+    CHECK(stat.value == format_bytes(bytes, kEnglish));
+    CHECK(stat.detail == (bytes > capacity ? over_by(kEnglish, bytes - capacity) : ""));
+    CHECK(stat.alert == (bytes > capacity));
+}
+
+// What the chapter's stat panel must hold when `c` is on screen at `t`, by kind.
+void check_stats(const ChapterSpec& spec, const std::vector<Stat>& stats, engine::Config c,
+                 double t) {
     const KindInfo* kind = find_kind(spec.kind);
     REQUIRE(kind);
     if (spec.kind == "title") {
@@ -116,6 +134,17 @@ void check_stats(const ChapterSpec& spec, const std::vector<Stat>& stats, engine
         CHECK(stats[0].value == format_bytes(r.per_gpu.total.value, kEnglish));
         CHECK(stats[0].detail == "with activations");
         CHECK(r.per_gpu.activations.value > 0);
+    } else if (spec.kind == "activation_checkpointing") {
+        // The panel says what the card draws: its model states until the activations pour in
+        // on top, then the whole card, "over by" where it overflows (issue 33).
+        const engine::Report r = engine::analyze(c);
+        const engine::PerGpu& g = r.per_gpu;
+        const bool states_only = t < phase_start(spec, "activations");
+        check_panel(stats, r, states_only ? "Model states per card" : "Per card");
+        check_card(
+            stats[0],
+            states_only ? g.weights.value + g.gradients.value + g.optimizer.value : g.total.value,
+            g.capacity.value);
     } else if (spec.kind == "plan") {
         const engine::Report r = engine::analyze(kind->facts.shown(c));
         check_panel(stats, r, "Expected peak");
@@ -173,9 +202,45 @@ TEST_CASE(
                 for (double t : through_morph(timeline, k)) times.push_back(t);
             for (double t : times) {
                 INFO(board.file << ": " << spec.id << " (" << spec.kind << ") at " << t << " s");
-                check_stats(spec, chapter->stats_at(t), config_at(spec, t, fps));
+                check_stats(spec, chapter->stats_at(t), config_at(spec, t, fps), t);
             }
         }
+}
+
+TEST_CASE("checkpointing's panel gives the model states until the activations enter, then the card",
+          "[truth]") {
+    const std::vector<Board> boards = shipped();
+    const auto film = std::find_if(boards.begin(), boards.end(), [](const Board& b) {
+        return b.file == "distributed-training.yaml";
+    });
+    REQUIRE(film != boards.end());
+    const Board& board = *film;
+    const auto spec =
+        std::find_if(board.storyboard.chapters.begin(), board.storyboard.chapters.end(),
+                     [](const ChapterSpec& c) { return c.kind == "activation_checkpointing"; });
+    REQUIRE(spec != board.storyboard.chapters.end());
+    const auto chapter = make_chapter(*spec, board.storyboard.video, chapter_test::kMetrics);
+    const engine::PerGpu g = engine::analyze(spec->config).per_gpu;
+    const double entry = phase_start(*spec, "activations");
+    // The first line: the states alone, which fit; its caption is on screen and the card has
+    // no activations yet.
+    const double first = spec->beats.front().at + 0.5;
+    REQUIRE(first < entry);
+    const std::vector<Stat> states = chapter->stats_at(first);
+    CHECK(states[0].label == "Model states per card");
+    check_card(states[0], g.weights.value + g.gradients.value + g.optimizer.value,
+               g.capacity.value);
+    CHECK(states[0].detail.empty());
+    CHECK(on_screen::count(chapter->scene_at(first), "Activations") == 0);
+    CHECK(on_screen::stat(chapter->scene_at(first), "Model states per card") ==
+          on_screen::Lines{states[0].value});
+    // Once the activations are on the card, its whole figure, over the capacity.
+    const double poured = entry + 1.5;
+    const std::vector<Stat> card = chapter->stats_at(poured);
+    CHECK(card[0].label == "Per card");
+    check_card(card[0], g.total.value, g.capacity.value);
+    CHECK(g.total.value > g.capacity.value);
+    CHECK(on_screen::count(chapter->scene_at(poured), "Activations") == 1);
 }
 
 TEST_CASE("the stat panel a frame draws is stats_at's", "[truth]") {
