@@ -283,9 +283,10 @@ function localNumber(text) {
 
 // A refusal's code-like tokens, which an isolate keeps left to right inside a right-to-left line:
 // "tp={tp}", "tp x pp = {product}", "{name} = {value}", a snake_case name, a flag.
-const TERM = String.raw`(?:[A-Za-z][\w-]*|\{\w+\})`;
+const TERM = String.raw`(?:(?<![{\w])[A-Za-z][\w-]*(?![\w}])|\{\w+\})`;
 const CHAIN = String.raw`${TERM}(?: x ${TERM})*`;
-const CODE = new RegExp(String.raw`${CHAIN} ?<?= ?${CHAIN}|--[a-z][\w-]*|\b[a-z]+(?:_[a-z0-9]+)+`, "g");
+// (A name inside a mark, "{seq_len}", is the mark's, not a token.)
+const CODE = new RegExp(String.raw`${CHAIN} ?<?= ?${CHAIN}|--[a-z][\w-]*|(?<![{\w])[a-z]+(?:_[a-z0-9]+)+(?![\w}])`, "g");
 const isolate = (text, ltr) => el("bdi", ltr ? { dir: "ltr" } : {}, text);
 
 // A refusal in the page's language (its template's translation, filled by problemParts with the

@@ -54,6 +54,11 @@ const REFUSAL_ARGS = { product: "12", gpus: "16", tp: "4", pp: "4" };
 const fill = (format, number, args = REFUSAL_ARGS) => format.replace(/\{(\w+)\}/g, (m, k) => number(args[k]));
 const native = spawnSync(shardreel, ["numbers", ...Object.entries(REFUSED).flat()], { encoding: "utf8" });
 check(native.stderr === `shardreel: error: ${fill(REFUSAL, (n) => n)}\n`, `numbers refuses with "${native.stderr}"`);
+const CP_REFUSED = { "--model": "llama-2-7b", "--seq": "1", "--cp": "2" };
+const CP_REFUSAL = "cp = {cp} does not divide the sequence of {seq_len} tokens (try cp={fit})";
+const CP_ARGS = { cp: "2", seq_len: "1", fit: "1" };
+const nativeCp = spawnSync(shardreel, ["numbers", ...Object.entries(CP_REFUSED).flat()], { encoding: "utf8" });
+check(nativeCp.stderr === `shardreel: error: ${fill(CP_REFUSAL, (n) => n, CP_ARGS)}\n`, `numbers refuses cp with "${nativeCp.stderr}"`);
 // A flag's value out of its bounds: numbers' line, then the template beside the control.
 const BOUNDS = "'{name}' must be between {lo} and {hi}, got {value}";
 const BOUNDS_ARGS = { name: "tp", lo: "1", hi: "65536", value: "0" };
@@ -171,6 +176,11 @@ try {
       `${lang}: the engine's refusal's isolates: ${JSON.stringify(isolates)}`);
     const xs = await xOf(page, "#problems p:first-child bdi", ["t", "=", localized("4", l)]);
     check(xs && xs[0] < xs[1] && xs[1] < xs[2], `${lang}: "${tpIs}" is drawn with t, = and the digit at x ${JSON.stringify(xs)}`);
+    // A template whose mark is a snake_case name ({seq_len}): filled, not cut as a code-like token.
+    await page.evaluate((flags) => window.calculator.show(flags), CP_REFUSED);
+    const cpTop = await page.$eval("#problems p", (p) => p.textContent);
+    const cpWant = fill(translation(lang, CP_REFUSAL), (n) => localized(n, l), CP_ARGS);
+    check(cpTop === cpWant && !cpTop.includes("{"), `${lang}: the cp refusal reads "${cpTop}", not "${cpWant}"`);
     console.log(`${lang}: ${LABELS.length} labels, ${named} controls' names, ${helps.length} helps, ${numbers} figures in the locale's digits and signs, opened refused: "${opened.key}", beside --tp: "${beside}", the engine's at the top: ${top[0]} ("${tpIs}" at x ${xs?.map((x) => x.toFixed(1)).join(" < ")})`);
   }
 } finally {
