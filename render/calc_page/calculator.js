@@ -252,7 +252,7 @@ function control(s) {
   input.setAttribute("aria-describedby", `${id}-help ${id}-error`);
   const error = el("span", { class: "error", id: `${id}-error` });
   const field = el("div", { class: "field" }, el("label", { for: id }, tr(s.name.replaceAll("_", " "))), input,
-    el("span", { class: "help", id: `${id}-help` }, `${s.flag}: ${tr(s.help)}`), error);
+    el("span", { class: "help", id: `${id}-help` }, isolate(s.flag, true), `: ${tr(s.help)}`), error);
   return { flag: s.flag, input, error, field };
 }
 
