@@ -14,10 +14,12 @@
 //                   returns the address of a NUL-terminated JSON answer: {"report": TEXT} with
 //                   TEXT the report as `numbers --format json` prints it (without its final
 //                   newline), or {"errors": [...]} with the lines `numbers` prints after
-//                   "shardreel: error: "; when the engine refuses the configuration,
-//                   "problems" beside them: each line's template and arguments
-//                   (engine/problem.hpp) as {"format": ..., "args": {name: text, ...},
-//                   "numbers": [the names of the arguments that are numbers]}.
+//                   "shardreel: error: "; when a flag's value or the engine refuses the
+//                   configuration, "problems" beside them: each line's template and
+//                   arguments (engine/problem.hpp, story/storyboard/problems.hpp) as
+//                   {"format": ..., "args": {name: text, ...}, "numbers": [the names of the
+//                   arguments that are numbers]}; a flag's refusal has its flag as args.flag
+//                   (its line is "FLAG: " and the filled template unless that names {flag}).
 //   calc_plan(top)  the same for `plan --format json --top TOP`, the flags of what the planner
 //                   chooses (--tp, --zero, ...) and --tokens left out of the buffer's.
 #include <cstddef>
@@ -33,6 +35,7 @@
 #include "render/inputs/numbers_json.hpp"
 #include "render/inputs/plan_json.hpp"
 #include "story/storyboard/limits.hpp"
+#include "story/storyboard/problems.hpp"
 #include "story/storyboard/settings.hpp"
 
 namespace {
@@ -92,7 +95,8 @@ nlohmann::json refusal(const std::vector<std::string>& errors) {
     return nlohmann::json{{"errors", errors}};
 }
 
-// The engine's refusal: its lines in English, and beside them their templates and arguments.
+// A refusal of the flags' values or of the engine's: its lines in English, and beside them their
+// templates and arguments (a flag's names it as "flag").
 nlohmann::json refusal(const std::vector<engine::Problem>& problems) {
     nlohmann::json out = refusal(std::vector<std::string>{});
     out["problems"] = nlohmann::json::array();
@@ -102,7 +106,7 @@ nlohmann::json refusal(const std::vector<engine::Problem>& problems) {
             args[a.name] = a.text;
             if (a.number) numbers.push_back(a.name);
         }
-        out["errors"].push_back(engine::english(p));
+        out["errors"].push_back(story::problem_line(p));
         out["problems"].push_back({{"format", p.format}, {"args", args}, {"numbers", numbers}});
     }
     return out;
@@ -148,12 +152,13 @@ std::string numbers(const std::string& text) {
     render::ConfigValues values = values_of(text, errors, {"--tokens"});
     if (!errors.empty()) return refusal(errors).dump();
     const std::string tokens = text_of(nlohmann::json::parse(text), "--tokens");
+    std::vector<engine::Problem> problems;
     if (!tokens.empty())
-        if (auto e = render::tokens_problem(tokens)) errors.push_back(*e);
+        if (auto p = render::tokens_problem(tokens)) problems.push_back(*p);
     engine::Config c = story::default_config();
-    for (std::string& e : render::apply_config_values(values, c)) errors.push_back(std::move(e));
-    if (!errors.empty()) return refusal(errors).dump();
-    if (auto problems = engine::problems_of(c); !problems.empty()) return refusal(problems).dump();
+    for (engine::Problem& p : render::config_problems(values, c)) problems.push_back(std::move(p));
+    if (problems.empty()) problems = engine::problems_of(c);
+    if (!problems.empty()) return refusal(problems).dump();
     const engine::Report r = engine::analyze(c);
     return nlohmann::json{{"report", render::numbers_json(r, c.layout.gpus, tokens).dump(2)}}
         .dump();
@@ -169,7 +174,7 @@ std::string plan(const std::string& text, int top) {
     if (!errors.empty()) return refusal(errors).dump();
     values.chosen = render::plan_chosen();
     const render::PlanRequest request = render::plan_request(values, top);
-    if (!request.errors.empty()) return refusal(request.errors).dump();
+    if (!request.problems.empty()) return refusal(request.problems).dump();
     const engine::PlanResult r = engine::plan(request.base, request.options);
     if (r.best.empty()) return refusal({render::plan_shortfall(request.base, r)}).dump();
     return nlohmann::json{{"report", render::plan_json(r).dump(2)}}.dump();

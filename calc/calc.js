@@ -44,13 +44,31 @@ export async function loadCalc(bytes) {
   };
 }
 
-// An engine's refusal ({format, args, numbers}, one of numbers()' problems) as text: `format`
-// (its template, or a translation of it) with each {name} replaced by its argument, a number
-// through `number` (its English text, as numbers prints it, by default).
+// A refusal ({format, args, numbers}, one of numbers()' problems: the engine's, or a flag's value
+// with its flag as args.flag) in parts: the template's text, and each {name} filled as
+// {name, text}, a number through `number` (its English text, as numbers prints it, by default).
+// `format` is its template or a translation of it; a mark with no argument stays as written.
+export function problemParts(problem, format = problem.format, number = (text) => text) {
+  const parts = [];
+  let done = 0;
+  for (const mark of format.matchAll(/\{(\w+)\}/g)) {
+    const text = problem.args[mark[1]];
+    if (text === undefined) continue;
+    parts.push(format.slice(done, mark.index),
+      { name: mark[1], text: problem.numbers.includes(mark[1]) ? number(text) : text });
+    done = mark.index + mark[0].length;
+  }
+  parts.push(format.slice(done));
+  return parts;
+}
+
+// Whether the line of a flag's refusal starts with its flag: "--tp: " and the template, unless
+// the template names {flag} itself (as numbers prints it).
+export const flagFirst = (problem, format = problem.format) =>
+  problem.args.flag !== undefined && !format.includes("{flag}");
+
+// The refusal as one line of text (numbers' line, with the defaults).
 export function problemText(problem, format = problem.format, number = (text) => text) {
-  return format.replace(/\{(\w+)\}/g, (mark, name) => {
-    const text = problem.args[name];
-    if (text === undefined) return mark;
-    return problem.numbers.includes(name) ? number(text) : text;
-  });
+  const text = problemParts(problem, format, number).map((p) => (typeof p === "string" ? p : p.text)).join("");
+  return flagFirst(problem, format) ? `${problem.args.flag}: ${text}` : text;
 }

@@ -8,7 +8,8 @@ file(GLOB CALC_ENGINE_SOURCES CONFIGURE_DEPENDS ${CALC_ROOT}/engine/*.cpp)
 set(CALC_SOURCES ${CALC_ROOT}/calc/calc.cpp ${CALC_ENGINE_SOURCES}
   ${CALC_ROOT}/story/storyboard/settings.cpp ${CALC_ROOT}/story/storyboard/units.cpp
   ${CALC_ROOT}/story/storyboard/limits.cpp ${CALC_ROOT}/story/storyboard/diagnostics.cpp
-  ${CALC_ROOT}/story/storyboard/setting_text.cpp ${CALC_ROOT}/story/text/plain_numbers.cpp
+  ${CALC_ROOT}/story/storyboard/problems.cpp ${CALC_ROOT}/story/storyboard/setting_text.cpp
+  ${CALC_ROOT}/story/text/plain_numbers.cpp
   ${CALC_INPUT_SOURCES})
 # No exceptions in the browser: nlohmann_json aborts instead (the module parses only what it
 # checks first), and has no filesystem (libc++ for wasm32 has none).

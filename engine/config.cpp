@@ -272,7 +272,7 @@ std::vector<std::string> validate(const Config& c) {
     return out;
 }
 
-std::optional<std::string> set_global_batch(Config& c, long long sequences) {
+std::optional<Problem> global_batch_problem(Config& c, long long sequences) {
     const int dp = c.layout.dp();
     const long long per_micro_batch = 1LL * std::max(dp, 1) * std::max(c.training.micro_batch, 1);
     const long long m = sequences / per_micro_batch;
@@ -281,9 +281,16 @@ std::optional<std::string> set_global_batch(Config& c, long long sequences) {
         return std::nullopt;
     }
     const long long fit = std::max(m, 1LL) * per_micro_batch;
-    return "a global batch of " + std::to_string(sequences) + " sequences does not split into " +
-           "micro-batches of dp x micro_batch = " + std::to_string(dp) + " x " +
-           std::to_string(c.training.micro_batch) + " sequences (try " + std::to_string(fit) + ")";
+    return Problem{problem_format(Msg::global_batch_split),
+                   {{"sequences", std::to_string(sequences), true},
+                    {"dp", std::to_string(dp), true},
+                    {"micro_batch", std::to_string(c.training.micro_batch), true},
+                    {"fit", std::to_string(fit), true}}};
+}
+
+std::optional<std::string> set_global_batch(Config& c, long long sequences) {
+    if (auto p = global_batch_problem(c, sequences)) return english(*p);
+    return std::nullopt;
 }
 
 namespace {

@@ -67,6 +67,8 @@ constexpr std::array kFormats = {
     N_("pipeline_split = compute leaves the last of pp = {pp} stages without a block: the loss "
        "lands before it, and the labels are sent to a stage without the loss (use pp={fit}, or "
        "pipeline_split = layers)"),
+    N_("a global batch of {sequences} sequences does not split into micro-batches of dp x "
+       "micro_batch = {dp} x {micro_batch} sequences (try {fit})"),
 };
 static_assert(kFormats.size() == std::size_t(Msg::count), "one template per Msg");
 

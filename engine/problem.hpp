@@ -4,6 +4,7 @@
 // translates nothing: it only marks the templates (N_) for scripts/catalogue.sh to extract.
 #pragma once
 
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -51,6 +52,7 @@ enum class Msg {
     memory_positive,
     throughput_positive,
     stage_split_empty,
+    global_batch_split,
     count
 };
 
@@ -80,5 +82,9 @@ struct Config;
 // What makes the config unusable (config.cpp), empty when it is usable; validate() (config.hpp)
 // gives english() of each.
 std::vector<Problem> problems_of(const Config& c);
+
+// Why `sequences` does not split into c's micro-batches (set_global_batch, config.hpp, gives its
+// english()), or nothing when it does: c's micro_batches are then set.
+std::optional<Problem> global_batch_problem(Config& c, long long sequences);
 
 }  // namespace engine

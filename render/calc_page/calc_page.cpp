@@ -15,6 +15,7 @@
 #include "render/inputs/numbers_json.hpp"
 #include "render/markup/markup.hpp"
 #include "story/scene/theme.hpp"
+#include "story/storyboard/problems.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/text/lang.hpp"
 #include "story/text/locale.hpp"
@@ -122,6 +123,8 @@ std::vector<std::string> calculator_msgids() {
     for (const FlagSpec& f : {kGlobalBatchFlag, kTokensFlag}) ids.emplace_back(f.help);
     // The templates of the engine's refusals, which the page fills with their arguments.
     for (const char* format : engine::problem_formats()) ids.emplace_back(format);
+    // And of a flag's value, beside its control.
+    for (const char* format : story::refusal_formats()) ids.emplace_back(format);
     std::ranges::sort(ids);
     ids.erase(std::ranges::unique(ids).begin(), ids.end());
     return ids;

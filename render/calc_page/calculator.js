@@ -188,7 +188,10 @@ const PLAN_COLUMNS = [[N_("Layout"), layoutText], [N_("ZeRO"), zeroText], [N_("R
 const PLAN_KINDS = ["layout_3d", "interconnect"];
 function planOutput(answer, use) {
   const kinds = PLAN_KINDS;
-  if (answer.errors) return output("plan", tr("Top layouts"), kinds, ...answer.errors.map((e) => el("p", { class: "refusal" }, e)));
+  if (answer.errors) {
+    return output("plan", tr("Top layouts"), kinds,
+      ...refusalLines(answer).map(({ nodes }) => el("p", { class: "refusal" }, ...nodes)));
+  }
   const layouts = JSON.parse(answer.report);
   const head = el("tr", {}, el("th", { scope: "col" }, "#"), ...PLAN_COLUMNS.map(([name]) => el("th", { scope: "col" }, tr(name))),
     el("th", { scope: "col" }, el("span", { class: "sr" }, tr("Use"))));
@@ -249,7 +252,7 @@ function control(s) {
   input.setAttribute("aria-describedby", `${id}-help ${id}-error`);
   const error = el("span", { class: "error", id: `${id}-error` });
   const field = el("div", { class: "field" }, el("label", { for: id }, tr(s.name.replaceAll("_", " "))), input,
-    el("span", { class: "help", id: `${id}-help` }, `${s.flag}: ${tr(s.help)}`), error);
+    el("span", { class: "help", id: `${id}-help` }, isolate(s.flag, true), `: ${tr(s.help)}`), error);
   return { flag: s.flag, input, error, field };
 }
 
@@ -278,26 +281,59 @@ function localNumber(text) {
   return text.replace(/[0-9.]/g, (c) => (c === "." ? DECIMAL_SIGN : DIGIT.format(Number(c))));
 }
 
-// The lines of a refusal in the page's language: the engine's (answer.problems beside its
-// errors) from the catalogue's translation of their template; the others as they are.
-const refusalLines = (answer) => answer.problems?.map((p) => problemText(p, tr(p.format), localNumber)) ??
-  answer.errors ?? [];
+// A refusal's code-like tokens, which an isolate keeps left to right inside a right-to-left line:
+// "tp={tp}", "tp x pp = {product}", "{name} = {value}", a snake_case name, a flag.
+const TERM = String.raw`(?:(?<![{\w])[A-Za-z][\w-]*(?![\w}])|\{\w+\})`;
+const CHAIN = String.raw`${TERM}(?: x ${TERM})*`;
+// (A name inside a mark, "{seq_len}", is the mark's, not a token.)
+const CODE = new RegExp(String.raw`${CHAIN} ?<?= ?${CHAIN}|--[a-z][\w-]*|(?<![{\w])[a-z]+(?:_[a-z0-9]+)+(?![\w}])`, "g");
+const isolate = (text, ltr) => el("bdi", ltr ? { dir: "ltr" } : {}, text);
 
-// Each line beside the control whose flag starts it, else at the top; none clears them all.
-function showErrors(controls, problems, errors, kept) {
+// A refusal in the page's language (its template's translation, filled by problemParts with the
+// numbers in the page's digits), as nodes: each code-like token isolated left to right, each other
+// argument isolated (numbers by their own direction), and "--flag: " first when numbers prints it.
+function problemNodes(p) {
+  const format = tr(p.format);
+  const nodes = flagFirst(p, format) ? [isolate(p.args.flag, true), ": "] : [];
+  const fill = (segment) => problemParts(p, segment, localNumber);
+  let done = 0;
+  for (const code of format.matchAll(CODE)) {
+    for (const part of fill(format.slice(done, code.index)))
+      nodes.push(typeof part === "string" ? part : isolate(part.text, !p.numbers.includes(part.name)));
+    nodes.push(isolate(fill(code[0]).map((part) => (typeof part === "string" ? part : part.text)).join(""), true));
+    done = code.index + code[0].length;
+  }
+  for (const part of fill(format.slice(done)))
+    nodes.push(typeof part === "string" ? part : isolate(part.text, !p.numbers.includes(part.name)));
+  return nodes;
+}
+
+// The lines of a refusal in the page's language, each with the flag whose control it stands
+// beside (none: at the top): a flag's and the engine's from their problems; any other line (not
+// one the reader's settings cause) as it is, beside the flag that starts it.
+const refusalLines = (answer) => answer.problems?.map((p) => ({ flag: p.args.flag, nodes: problemNodes(p) })) ??
+  (answer.errors ?? []).map((line) => ({ flag: /^--[a-z0-9-]+/.exec(line)?.[0], nodes: [line] }));
+
+// Each line beside its flag's control, else at the top; none clears them all. With no good
+// result yet, the key figures say why they are missing.
+function showErrors(controls, problems, lines, kept) {
   for (const c of controls.values()) {
-    c.error.textContent = "";
+    c.error.replaceChildren();
     c.input.removeAttribute("aria-invalid");
   }
   problems.replaceChildren();
-  for (const line of errors) {
-    const c = controls.get(/^--[a-z0-9-]+/.exec(line)?.[0]);
+  for (const { flag, nodes } of lines) {
+    const c = controls.get(flag);
     if (c) {
-      c.error.textContent = c.error.textContent ? `${c.error.textContent} ${line}` : line;
+      c.error.append(...(c.error.childNodes.length ? [" "] : []), el("span", { class: "line" }, ...nodes));
       c.input.setAttribute("aria-invalid", "true");
-    } else problems.append(el("p", {}, line));
+    } else problems.append(el("p", {}, ...nodes));
   }
-  if (errors.length && kept) problems.append(el("p", {}, tr("The figures shown are the last result the engine accepted.")));
+  if (lines.length && kept) problems.append(el("p", {}, tr("The figures shown are the last result the engine accepted.")));
+  if (lines.length && !kept) {
+    document.getElementById("key").replaceChildren(el("p", { class: "none" },
+      tr("No figures: the engine refuses these settings; the message beside the setting, or above, says why.")));
+  }
 }
 
 // A worker of its own for plan (which takes up to some 100 ms), so no input waits for it: the

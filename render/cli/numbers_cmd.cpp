@@ -17,6 +17,7 @@
 #include "render/inputs/storyboard_inputs.hpp"
 #include "story/chapter/chapter.hpp"
 #include "story/storyboard/limits.hpp"
+#include "story/storyboard/problems.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/storyboard/units.hpp"
 #include "story/text/format.hpp"
@@ -43,7 +44,7 @@ Errors build_config(const Flags& f, engine::Config& c) {
         errors.push_back("--format: expected md, csv or json, got '" + f.format + "'");
     }
     if (!f.tokens.empty())
-        if (auto e = tokens_problem(f.tokens)) errors.push_back(*e);
+        if (auto e = tokens_problem(f.tokens)) errors.push_back(story::problem_line(*e));
     for (std::string& e : apply_config_flags(f.config, c)) errors.push_back(std::move(e));
     if (errors.empty()) errors = engine::validate(c);
     return errors;

@@ -10,6 +10,7 @@
 #include "render/cli/commands.hpp"
 #include "render/cli/config_flags.hpp"
 #include "render/inputs/plan_json.hpp"
+#include "story/storyboard/problems.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/text/format.hpp"
 
@@ -146,7 +147,7 @@ int run(const Flags& f) {
     if (f.format != "md" && f.format != "json")
         errors.push_back("--format: expected md or json, got '" + f.format + "'");
     const PlanRequest request = plan_request(f.config.given_values(), f.top);
-    errors.insert(errors.end(), request.errors.begin(), request.errors.end());
+    for (const engine::Problem& p : request.problems) errors.push_back(story::problem_line(p));
     for (const std::string& e : errors) std::cerr << "shardreel: error: " << e << "\n";
     if (!errors.empty()) return 2;
     const engine::PlanResult r = engine::plan(request.base, request.options);

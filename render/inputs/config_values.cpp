@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "story/storyboard/limits.hpp"
+#include "story/storyboard/problems.hpp"
 #include "story/storyboard/setting_text.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/storyboard/units.hpp"
@@ -16,7 +17,8 @@ namespace render {
 using story::N_;  // the flags' help: messages of the catalogue (the calculator translates them)
 namespace {
 
-using Errors = std::vector<std::string>;
+using Errors = std::vector<engine::Problem>;
+using story::about_flag, story::name_arg, story::number_arg, story::refusal, story::Refusal;
 
 bool given(const ConfigValues& v, const std::string& flag) { return v.given.contains(flag); }
 const std::string& value(const ConfigValues& v, const std::string& flag) {
@@ -38,22 +40,23 @@ int& shape_field(engine::ModelSpec& m, std::string_view key) {
 
 void apply(engine::Config& c, const std::string& flag, const char* key, const std::string& text,
            Errors& errors) {
-    if (auto e = story::apply_setting(c, key, text)) errors.push_back(flag + ": " + *e);
+    if (auto e = story::setting_problem(c, key, text)) errors.push_back(about_flag(flag, *e));
 }
 
 void apply_shape(const ConfigValues& v, engine::ModelSpec& m, Errors& errors) {
     for (const FlagSpec& s : shape_flags()) {
         if (!*s.key || !given(v, s.flag)) continue;
         if (!given(v, "--params")) {
-            errors.push_back(std::string(s.flag) + " describes a custom model: give --params too");
+            errors.push_back(refusal(Refusal::custom_shape,
+                                     {name_arg("flag", s.flag), name_arg("params", "--params")}));
             continue;
         }
         long long n = 0;
         // An expert's width has the limits of any MLP's.
         const std::string_view key = s.key == std::string_view("expert_ffn") ? "ffn" : s.key;
         const story::limits::Bound& bound = *story::limits::find_whole_number(key);
-        if (auto e = story::integer_in_range(key, value(v, s.flag), bound.lo, bound.hi, n)) {
-            errors.push_back(std::string(s.flag) + ": " + *e);
+        if (auto e = story::integer_problem(key, value(v, s.flag), bound.lo, bound.hi, n)) {
+            errors.push_back(about_flag(s.flag, *e));
         } else if (std::string_view(s.key) == "ffn" && given(v, "--expert-ffn")) {
             m.dense_ffn = int(n);  // the experts take --expert-ffn
         } else {
@@ -67,14 +70,16 @@ void apply_shape(const ConfigValues& v, engine::ModelSpec& m, Errors& errors) {
 void apply_model(const ConfigValues& v, engine::Config& c, Errors& errors) {
     const std::string& model = story::find_setting("model")->flag;
     if (given(v, model) && given(v, "--params")) {
-        errors.push_back(model + " and --params both given: use one");
+        errors.push_back(
+            refusal(Refusal::both_given, {name_arg("flag", model), name_arg("other", "--params")}));
     } else if (given(v, model)) {
         apply(c, model, "model", value(v, model), errors);
     } else if (given(v, "--params")) {
         // A copy: GCC 14's -Wdangling-reference takes the flag's temporary for what is returned.
         const std::string params = value(v, "--params");
         if (!story::parse_count(params)) {
-            errors.push_back("--params: " + story::unit_error(params, story::Quantity::count));
+            errors.push_back(
+                about_flag("--params", story::unit_problem(params, story::Quantity::count)));
         } else {
             apply(c, "--params", "model", params, errors);
         }
@@ -85,16 +90,16 @@ void apply_model(const ConfigValues& v, engine::Config& c, Errors& errors) {
 void apply_global_batch(const ConfigValues& v, engine::Config& c, Errors& errors) {
     if (!given(v, kGlobalBatchFlag.flag) || v.chosen.contains("micro_batches")) return;
     if (given(v, story::find_setting("micro_batches")->flag)) {
-        errors.push_back(
-            "--global-batch and --micro-batches both given: the global batch sets "
-            "the micro-batches (global batch / (dp x micro-batch))");
+        errors.push_back(refusal(Refusal::global_batch_and_micro_batches,
+                                 {name_arg("flag", kGlobalBatchFlag.flag),
+                                  name_arg("other", story::find_setting("micro_batches")->flag)}));
         return;
     }
     const GlobalBatch b = parse_global_batch(value(v, kGlobalBatchFlag.flag), c.training.seq_len);
-    if (!b.error.empty()) {
-        errors.push_back("--global-batch: " + b.error);
-    } else if (auto e = engine::set_global_batch(c, b.sequences)) {
-        errors.push_back("--global-batch: " + *e);
+    if (b.error) {
+        errors.push_back(about_flag(kGlobalBatchFlag.flag, *b.error));
+    } else if (auto e = engine::global_batch_problem(c, b.sequences)) {
+        errors.push_back(about_flag(kGlobalBatchFlag.flag, *e));
     } else {  // within the micro-batches' limits
         apply(c, "--global-batch", "micro_batches", std::to_string(c.training.micro_batches),
               errors);
@@ -171,7 +176,13 @@ const FlagSpec kGlobalBatchFlag{
     "--global-batch", "",
     N_("sequences per step (2048), or tokens (16M tokens): sets the micro-batches")};
 
-Errors apply_config_values(const ConfigValues& v, engine::Config& c) {
+std::vector<std::string> apply_config_values(const ConfigValues& v, engine::Config& c) {
+    std::vector<std::string> lines;
+    for (const engine::Problem& p : config_problems(v, c)) lines.push_back(story::problem_line(p));
+    return lines;
+}
+
+Errors config_problems(const ConfigValues& v, engine::Config& c) {
     Errors errors;
     apply_model(v, c, errors);
     for (const story::SettingSpec& s : story::settings())
@@ -191,17 +202,17 @@ GlobalBatch parse_global_batch(const std::string& text, int seq_len) {
         tokens = true;
     }
     const auto count = story::parse_count(number);
-    const std::string expected = "expected a number of sequences (2048) or of tokens (16M tokens)";
     if (!count || *count < 1 || *count > 1e12 || *count != double((long long)*count))
-        return {0, expected + ", got '" + text + "'"};
+        return {0, refusal(Refusal::global_batch_text, {name_arg("value", text)})};
     const auto n = (long long)*count;
-    if (!tokens) return {n, ""};
+    if (!tokens) return {n, std::nullopt};
     if (n % seq_len != 0) {
-        return {0, std::to_string(n) + " tokens is not a whole number of " +
-                       std::to_string(seq_len) + "-token sequences (try " +
-                       std::to_string((n / seq_len + 1) * seq_len) + " tokens)"};
+        return {0, refusal(Refusal::global_batch_tokens,
+                           {number_arg("tokens", std::to_string(n)),
+                            number_arg("seq_len", std::to_string(seq_len)),
+                            number_arg("fit", std::to_string((n / seq_len + 1) * seq_len))})};
     }
-    return {n / seq_len, ""};
+    return {n / seq_len, std::nullopt};
 }
 
 }  // namespace render

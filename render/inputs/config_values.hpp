@@ -5,11 +5,13 @@
 // global batch. No command-line library: it builds for the browser too.
 #pragma once
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "engine/config.hpp"
+#include "engine/problem.hpp"
 
 namespace render {
 
@@ -33,6 +35,9 @@ extern const FlagSpec kGlobalBatchFlag;
 // global batch last, split into the layout's micro-batches unless the command chooses those
 // itself); every problem, one a line ("--tp: ...").
 std::vector<std::string> apply_config_values(const ConfigValues& v, engine::Config& c);
+// The same problems as templates with their arguments, each naming its flag (story::about_flag,
+// story/storyboard/problems.hpp; story::problem_line writes the line above).
+std::vector<engine::Problem> config_problems(const ConfigValues& v, engine::Config& c);
 
 // The flags that give c from story::default_config() through apply_config_values: the model (a
 // preset's name, a nominal model's parameter count, else --params and the whole shape), then each
@@ -43,7 +48,7 @@ std::map<std::string, std::string> config_flags(const engine::Config& c);
 // "2048" (sequences) or "16M tokens" / "16Mtokens" (divided by seq_len) as sequences.
 struct GlobalBatch {
     long long sequences = 0;
-    std::string error;  // empty when it parsed
+    std::optional<engine::Problem> error;  // none when it parsed (about no flag)
 };
 GlobalBatch parse_global_batch(const std::string& text, int seq_len);
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "story/storyboard/problems.hpp"
 #include "story/storyboard/units.hpp"
 #include "story/text/locale.hpp"
 
@@ -130,9 +131,10 @@ const FlagSpec kTokensFlag{
     "--tokens", "",
     N_("a whole run's tokens (15T, 300B): its steps, days and GPU-hours from the step time")};
 
-std::optional<std::string> tokens_problem(const std::string& tokens) {
+std::optional<engine::Problem> tokens_problem(const std::string& tokens) {
     if (story::parse_count(tokens)) return std::nullopt;
-    return "--tokens: expected a count of tokens such as 15T, 300B or 2e12, got '" + tokens + "'";
+    return story::about_flag(kTokensFlag.flag, story::refusal(story::Refusal::tokens_text,
+                                                              {story::name_arg("value", tokens)}));
 }
 
 std::optional<engine::RunTotals> run_of(const engine::Report& r, int gpus,

@@ -15,9 +15,9 @@ namespace render {
 nlohmann::ordered_json report_json(const engine::Report& r);
 
 // --tokens, a whole run's length (15T, 300B, 2e12): numbers' flag, and the problem with its
-// text, if any.
+// text, if any (naming the flag: story::problem_line writes its line).
 extern const FlagSpec kTokensFlag;
-std::optional<std::string> tokens_problem(const std::string& tokens);
+std::optional<engine::Problem> tokens_problem(const std::string& tokens);
 // The run's steps, days and GPU-hours for tokens (none when tokens is empty; checked first).
 std::optional<engine::RunTotals> run_of(const engine::Report& r, int gpus,
                                         const std::string& tokens);

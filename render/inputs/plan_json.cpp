@@ -2,6 +2,7 @@
 #include "render/inputs/plan_json.hpp"
 
 #include "render/inputs/numbers_json.hpp"
+#include "story/storyboard/problems.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/text/plain_numbers.hpp"
 
@@ -78,12 +79,15 @@ const std::set<std::string>& plan_chosen() {
 
 PlanRequest plan_request(const ConfigValues& values, int top) {
     PlanRequest r{story::default_config(), {top, 2048, 0}, {}};
-    if (top < 1) r.errors.push_back("--top: expected at least 1, got " + std::to_string(top));
-    for (std::string& e : apply_config_values(values, r.base)) r.errors.push_back(std::move(e));
+    if (top < 1)
+        r.problems.push_back(story::about_flag(
+            "--top", story::refusal(story::Refusal::top_text,
+                                    {story::number_arg("top", std::to_string(top))})));
+    for (engine::Problem& p : config_problems(values, r.base)) r.problems.push_back(std::move(p));
     const auto batch = values.given.find(kGlobalBatchFlag.flag);
     if (batch == values.given.end()) return r;
     const GlobalBatch b = parse_global_batch(batch->second, r.base.training.seq_len);
-    if (!b.error.empty()) r.errors.push_back(std::string(kGlobalBatchFlag.flag) + ": " + b.error);
+    if (b.error) r.problems.push_back(story::about_flag(kGlobalBatchFlag.flag, *b.error));
     r.options.global_batch = int(b.sequences);
     return r;
 }

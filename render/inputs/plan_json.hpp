@@ -18,7 +18,8 @@ const std::set<std::string>& plan_chosen();
 struct PlanRequest {
     engine::Config base;
     engine::PlanOptions options;
-    std::vector<std::string> errors;  // every problem, one a line ("--top: ...")
+    // every problem, each naming its flag (story::problem_line writes its line: "--top: ...")
+    std::vector<engine::Problem> problems;
 };
 // The base configuration (the default with the values applied, values.chosen holding
 // plan_chosen()), the global batch (2,048 sequences unless given) and how many layouts to keep.

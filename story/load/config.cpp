@@ -23,8 +23,8 @@ bool params(Context& ctx, const Entry& e, engine::ModelSpec& m) {
         ctx.error(*e.value, unit_error(*s, Quantity::count));
         return false;
     }
-    if (auto message = params_error(*count, "'" + *s + "'")) {
-        ctx.error(*e.value, *message);
+    if (auto problem = params_problem(*count, *s)) {
+        ctx.error(*e.value, engine::english(*problem));
         return false;
     }
     m.params = *count;
@@ -75,8 +75,8 @@ std::optional<engine::ModelSpec> model_map(Context& ctx, const Entry& e, const s
         complete = params(ctx, *f, m) && complete;
     } else if (complete) {
         // The count a shape implies must be in range too (reported, like every error, at once).
-        if (auto message = params_error(m.params, format_count(m.params) + " from its shape"))
-            ctx.error(*e.value, *message);
+        if (auto problem = shape_params_problem(m.params, format_count(m.params)))
+            ctx.error(*e.value, engine::english(*problem));
     }
     return complete ? std::optional(m) : std::nullopt;
 }

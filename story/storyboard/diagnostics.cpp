@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include "story/storyboard/problems.hpp"
+
 namespace story {
 
 std::string Diagnostic::format() const {
@@ -78,11 +80,32 @@ std::string closest_match(const std::string& word, const std::vector<std::string
     return best;
 }
 
+engine::Problem unknown_name_problem(const std::string& what, const std::string& value,
+                                     const std::vector<std::string>& options) {
+    std::vector<engine::ProblemArg> args{name_arg("what", what), name_arg("value", value)};
+    if (std::string hint = closest_match(value, options); !hint.empty()) {
+        args.push_back(name_arg("hint", std::move(hint)));
+        return refusal(Refusal::unknown_hint, std::move(args));
+    }
+    if (options.size() < 2) {
+        args.push_back(name_arg("options", or_list(options)));
+        return refusal(Refusal::unknown_expected_one, std::move(args));
+    }
+    // "a, b or c": the list but its last ("a, b"), then the template's "or" and the last.
+    args.push_back(name_arg("options", comma_list({options.begin(), options.end() - 1})));
+    args.push_back(name_arg("last", options.back()));
+    return refusal(Refusal::unknown_expected, std::move(args));
+}
+
 std::string unknown_name(const std::string& what, const std::string& value,
                          const std::vector<std::string>& options) {
-    std::string hint = closest_match(value, options);
-    if (!hint.empty()) return "unknown " + what + " '" + value + "' (did you mean '" + hint + "'?)";
-    return "unknown " + what + " '" + value + "' (expected " + or_list(options) + ")";
+    return engine::english(unknown_name_problem(what, value, options));
+}
+
+std::string comma_list(const std::vector<std::string>& options) {
+    std::string out;
+    for (std::size_t i = 0; i < options.size(); ++i) out += (i > 0 ? ", " : "") + options[i];
+    return out;
 }
 
 std::string or_list(const std::vector<std::string>& options) {

@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "engine/problem.hpp"
+
 namespace story {
 
 struct SourcePos {
@@ -43,7 +45,12 @@ std::string closest_match(const std::string& word, const std::vector<std::string
 // "unknown recompute 'some' (expected none, selective or full)".
 std::string unknown_name(const std::string& what, const std::string& value,
                          const std::vector<std::string>& options);
+// The same as a template and its arguments (story/storyboard/problems.hpp).
+engine::Problem unknown_name_problem(const std::string& what, const std::string& value,
+                                     const std::vector<std::string>& options);
 // "a, b or c"
 std::string or_list(const std::vector<std::string>& options);
+// "a, b, c"
+std::string comma_list(const std::vector<std::string>& options);
 
 }  // namespace story

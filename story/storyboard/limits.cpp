@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "story/storyboard/problems.hpp"
 #include "story/storyboard/time.hpp"
 
 namespace story::limits {
@@ -140,15 +141,23 @@ std::optional<std::string> film_length_error(double seconds) {
            format_seconds(kMaxFilmSeconds) + " a film may last";
 }
 
-std::optional<std::string> range_error(const Range& r, double value) {
+std::optional<engine::Problem> range_problem(const Range& r, double value) {
     if (value >= r.lo && value <= r.hi) return std::nullopt;
-    const auto shown = [&](double v) {
+    const auto shown = [&](const char* name, double v) {
         char text[32];
         std::snprintf(text, sizeof text, "%g", v);
-        return text + std::string(r.unit);
+        return number_arg(name, text);
     };
-    return "'" + std::string(r.key) + "' must be between " + shown(r.lo) + " and " + shown(r.hi) +
-           ", got " + shown(value);
+    const Refusal kind = r.unit == "s"    ? Refusal::out_of_seconds
+                         : r.unit == "dB" ? Refusal::out_of_decibels
+                                          : Refusal::out_of_bounds;
+    return refusal(kind, {name_arg("name", std::string(r.key)), shown("lo", r.lo),
+                          shown("hi", r.hi), shown("value", value)});
+}
+
+std::optional<std::string> range_error(const Range& r, double value) {
+    if (auto p = range_problem(r, value)) return engine::english(*p);
+    return std::nullopt;
 }
 
 std::optional<TextError> storyboard_text_error(std::string_view text) {

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/problem.hpp"
 #include "story/storyboard/diagnostics.hpp"
 #include "story/storyboard/units.hpp"
 
@@ -223,6 +224,7 @@ std::optional<std::string> film_length_error(double seconds);
 
 // "'gap' must be between 0s and 10s, got 12s": value (in r's unit) outside r.
 std::optional<std::string> range_error(const Range& r, double value);
+std::optional<engine::Problem> range_problem(const Range& r, double value);  // its template
 
 struct TextError {
     SourcePos pos;

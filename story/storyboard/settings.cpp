@@ -7,19 +7,20 @@
 
 #include "story/storyboard/diagnostics.hpp"
 #include "story/storyboard/limits.hpp"
+#include "story/storyboard/problems.hpp"
 #include "story/storyboard/units.hpp"
 #include "story/text/locale.hpp"
 
 namespace story {
 namespace {
 
-using Error = std::optional<std::string>;
+using Error = std::optional<engine::Problem>;
 using Apply = Error (*)(engine::Config&, const std::string& key, const std::string& value);
 using limits::kMaxGpus;
 
 Error set_int(int& field, const std::string& key, const std::string& value, limits::Bound b) {
     long long v = 0;
-    if (auto e = integer_in_range(key, value, b.lo, b.hi, v)) return e;
+    if (auto e = integer_problem(key, value, b.lo, b.hi, v)) return e;
     field = static_cast<int>(v);
     return std::nullopt;
 }
@@ -27,22 +28,23 @@ Error set_int(int& field, const std::string& key, const std::string& value, limi
 template <class T>
 Error set_choice(T& field, std::optional<T> parsed, const std::string& value,
                  const limits::Choice& choice) {
-    if (!parsed) return unknown_name(std::string(choice.key), value, choice.listed());
+    if (!parsed) return unknown_name_problem(std::string(choice.key), value, choice.listed());
     field = *parsed;
     return std::nullopt;
 }
 
 Error set_bool(bool& field, const std::string& key, const std::string& value) {
     auto flag = parse_flag(value);
-    if (!flag) return "expected true or false for '" + key + "', got '" + value + "'";
+    if (!flag)
+        return refusal(Refusal::not_a_flag, {name_arg("name", key), name_arg("value", value)});
     field = *flag;
     return std::nullopt;
 }
 
 Error set_bandwidth(engine::BytesPerSecond& field, const std::string& value) {
     auto v = parse_bandwidth(value);
-    if (!v) return unit_error(value, Quantity::bandwidth);
-    if (*v <= 0) return "bandwidth must be positive, got '" + value + "'";
+    if (!v) return unit_problem(value, Quantity::bandwidth);
+    if (*v <= 0) return refusal(Refusal::bandwidth_positive, {name_arg("value", value)});
     field = engine::BytesPerSecond(*v);
     return std::nullopt;
 }
@@ -53,14 +55,15 @@ Error set_ranged(double& field, const std::string& value, const limits::Range& r
     if (r.unit == "s") {
         v = value.ends_with('f') ? std::nullopt : parse_time(value, 1);
         if (!v)
-            return "expected seconds for '" + std::string(r.key) +
-                   "' (e.g. 12.5s, 800ms or 12.5), got '" + value + "'";
+            return refusal(Refusal::expected_seconds,
+                           {name_arg("name", std::string(r.key)), name_arg("value", value)});
     } else {
         v = parse_count(value);
         if (!v || value.find_first_of("KMBTkmbt") != std::string::npos)
-            return "expected a number for '" + std::string(r.key) + "', got '" + value + "'";
+            return refusal(Refusal::not_a_number,
+                           {name_arg("name", std::string(r.key)), name_arg("value", value)});
     }
-    if (auto e = limits::range_error(r, *v)) return e;
+    if (auto e = limits::range_problem(r, *v)) return e;
     field = *v;
     return std::nullopt;
 }
@@ -81,9 +84,13 @@ Error set_model(engine::Config& c, const std::string& value) {
     if (!count) {
         auto names = names_of(engine::model_presets());
         names.push_back("a parameter count such as 7B");
-        return unknown_name("model", value, names);
+        engine::Problem unknown = unknown_name_problem("model", value, names);
+        if (unknown.format == refusal_formats()[int(Refusal::unknown_hint)]) return unknown;
+        names.pop_back();  // the count in the template's words
+        return refusal(Refusal::unknown_model,
+                       {name_arg("value", value), name_arg("options", comma_list(names))});
     }
-    if (auto e = params_error(*count, "'" + value + "'")) return e;
+    if (auto e = params_problem(*count, value)) return e;
     c.model = engine::nominal_model(*count);
     return std::nullopt;
 }
@@ -95,14 +102,13 @@ Error set_tie(engine::Config& c, const std::string& key, const std::string& valu
     if (auto e = set_bool(c.model.tie_embeddings, key, value)) return e;
     if (!derived) return std::nullopt;
     c.model.params = engine::parameter_count(c.model);
-    return params_error(c.model.params,
-                        std::to_string((long long)c.model.params) + " from its shape");
+    return shape_params_problem(c.model.params, std::to_string((long long)c.model.params));
 }
 
 // A GPU brings its own links; nvlink/network given alongside it override them afterwards.
 Error set_gpu(engine::Config& c, const std::string& value) {
     auto gpu = engine::find_gpu(value);
-    if (!gpu) return unknown_name("gpu", value, names_of(engine::gpu_presets()));
+    if (!gpu) return unknown_name_problem("gpu", value, names_of(engine::gpu_presets()));
     c.cluster.gpu = *gpu;
     c.cluster.nvlink = gpu->nvlink;
     c.cluster.network = gpu->network;
@@ -117,8 +123,8 @@ Error set_cluster_size(engine::Config& c, int engine::Cluster::*field, const std
     if (auto e = set_int(c.cluster.*field, key, value, bound)) return e;
     const long long after = 1LL * c.cluster.gpus_per_node * c.cluster.nodes;
     if (after > kMaxGpus)
-        return "gpus_per_node x nodes = " + std::to_string(after) + " exceeds " +
-               std::to_string(kMaxGpus) + " GPUs";
+        return refusal(Refusal::cluster_too_big, {number_arg("product", std::to_string(after)),
+                                                  number_arg("max", std::to_string(kMaxGpus))});
     if (c.layout.gpus == before) c.layout.gpus = static_cast<int>(after);
     return std::nullopt;
 }
@@ -314,10 +320,10 @@ const std::vector<std::string>& setting_names() {
     return names;
 }
 
-std::optional<std::string> apply_setting(engine::Config& c, const std::string& key,
-                                         const std::string& value) {
+std::optional<engine::Problem> setting_problem(engine::Config& c, const std::string& key,
+                                               const std::string& value) {
     const SettingSpec* setting = find_setting(key);
-    if (!setting) return unknown_name("parameter", key, setting_names());
+    if (!setting) return unknown_name_problem("parameter", key, setting_names());
     engine::Config changed = c;  // c stays untouched when the value is rejected
     if (auto e = setting->apply(changed, key, value)) return e;
     c = std::move(changed);
@@ -337,10 +343,21 @@ std::optional<bool> parse_flag(std::string_view text) {
     return std::nullopt;
 }
 
-std::optional<std::string> params_error(double count, const std::string& shown) {
-    static_assert(limits::kMinParams == 1e6 && limits::kMaxParams == 1e15, "say so below");
+std::optional<std::string> apply_setting(engine::Config& c, const std::string& key,
+                                         const std::string& value) {
+    if (auto p = setting_problem(c, key, value)) return engine::english(*p);
+    return std::nullopt;
+}
+
+static_assert(limits::kMinParams == 1e6 && limits::kMaxParams == 1e15, "say so in the templates");
+std::optional<engine::Problem> params_problem(double count, const std::string& text) {
     if (count >= limits::kMinParams && count <= limits::kMaxParams) return std::nullopt;
-    return "model size must be between 1M and 1000T parameters, got " + shown;
+    return refusal(Refusal::params_text, {name_arg("value", text)});
+}
+
+std::optional<engine::Problem> shape_params_problem(double count, const std::string& count_text) {
+    if (count >= limits::kMinParams && count <= limits::kMaxParams) return std::nullopt;
+    return refusal(Refusal::params_shape, {number_arg("count", count_text)});
 }
 
 engine::Config default_config() {

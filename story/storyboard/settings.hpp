@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/config.hpp"
+#include "engine/problem.hpp"
 
 namespace story {
 
@@ -30,8 +31,8 @@ struct SettingSpec {
     std::vector<std::string> tried;  // values the tests set it to, in order
     // Reads value into c; an error message (no position) when it does not parse or is out of
     // range (c may be half-changed then: apply_setting applies to a copy).
-    std::optional<std::string> (*apply)(engine::Config& c, const std::string& key,
-                                        const std::string& value);
+    std::optional<engine::Problem> (*apply)(engine::Config& c, const std::string& key,
+                                            const std::string& value);
 };
 
 // Every setting, in the order they are applied: a gpu before the links beside it, the cluster's
@@ -50,13 +51,18 @@ std::optional<SettingType> setting_type(const std::string& name);  // nullopt: n
 // value does not parse or is out of range; c is unchanged then.
 std::optional<std::string> apply_setting(engine::Config& c, const std::string& key,
                                          const std::string& value);
+// The same, the refusal as a template and its arguments (story/storyboard/problems.hpp).
+std::optional<engine::Problem> setting_problem(engine::Config& c, const std::string& key,
+                                               const std::string& value);
 
 // true or false for a flag's text: any YAML 1.1 boolean (limits::kTrueWords, kFalseWords).
 std::optional<bool> parse_flag(std::string_view text);
 
-// "model size must be between 1M and 1000T parameters, got SHOWN" when count is outside
-// limits::kMinParams..kMaxParams.
-std::optional<std::string> params_error(double count, const std::string& shown);
+// "model size must be between 1M and 1000T parameters, got 'TEXT'" when count (read from text)
+// is outside limits::kMinParams..kMaxParams; "..., got COUNT from its shape" for a count the
+// model's shape gives.
+std::optional<engine::Problem> params_problem(double count, const std::string& text);
+std::optional<engine::Problem> shape_params_problem(double count, const std::string& count_text);
 
 // What a storyboard starts from before `defaults:`: llama-2-7b on one node of eight
 // h100-sxm-80gb, and the engine's training defaults.

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "story/storyboard/problems.hpp"
+
 namespace story {
 namespace {
 
@@ -150,23 +152,34 @@ std::optional<long long> parse_integer(std::string_view s) {
     return v;
 }
 
-std::optional<std::string> integer_in_range(std::string_view key, std::string_view text,
-                                            long long lo, long long hi, long long& out) {
-    const std::string quoted_key = std::string("'").append(key).append("'");
-    const std::string out_of_range = quoted_key + " must be between " + std::to_string(lo) +
-                                     " and " + std::to_string(hi) + ", got " + std::string(text);
+std::optional<engine::Problem> integer_problem(std::string_view key, std::string_view text,
+                                               long long lo, long long hi, long long& out) {
+    const std::string typed(text);
+    const auto refused = [&](Refusal r) {
+        return refusal(r, {name_arg("name", std::string(key)), name_arg("value", typed)});
+    };
+    const auto out_of_range = [&](bool number) {
+        return refusal(Refusal::out_of_bounds,
+                       {name_arg("name", std::string(key)), number_arg("lo", std::to_string(lo)),
+                        number_arg("hi", std::to_string(hi)),
+                        number ? number_arg("value", typed) : name_arg("value", typed)});
+    };
     auto v = parse_integer(text);
     if (v && *v >= lo && *v <= hi) {
         out = *v;
         return std::nullopt;
     }
-    if (v) return out_of_range;
+    if (v) return out_of_range(true);
     auto number = split_number(text);
-    if (!number || !number->second.empty())
-        return "expected a number for " + quoted_key + ", got '" + std::string(text) + "'";
-    if (std::floor(number->first) != number->first)
-        return "expected a whole number for " + quoted_key + ", got '" + std::string(text) + "'";
-    return out_of_range;  // whole, but too large for any integer type
+    if (!number || !number->second.empty()) return refused(Refusal::not_a_number);
+    if (std::floor(number->first) != number->first) return refused(Refusal::not_whole);
+    return out_of_range(false);  // whole, but too large for any integer type
+}
+
+std::optional<std::string> integer_in_range(std::string_view key, std::string_view text,
+                                            long long lo, long long hi, long long& out) {
+    if (auto p = integer_problem(key, text, lo, hi, out)) return engine::english(*p);
+    return std::nullopt;
 }
 
 std::optional<FrameSize> parse_frame_size(std::string_view s) {
@@ -207,27 +220,14 @@ std::string quantity_pattern(Quantity q) {
     return "^[ \\t]*" + sign + number + "[ \\t]*" + alternatives(units) + suffix + "[ \\t]*$";
 }
 
+engine::Problem unit_problem(std::string_view text, Quantity q) {
+    constexpr Refusal kRefusals[] = {Refusal::unit_size, Refusal::unit_bandwidth,
+                                     Refusal::unit_time, Refusal::unit_count, Refusal::unit_level};
+    return refusal(kRefusals[int(q)], {name_arg("value", std::string(text))});
+}
+
 std::string unit_error(std::string_view text, Quantity q) {
-    std::string_view what, examples;
-    switch (q) {
-        case Quantity::size:
-            what = "a size", examples = "80GB or 80GiB";
-            break;
-        case Quantity::bandwidth:
-            what = "a bandwidth", examples = "900GB/s or 400Gb/s";
-            break;
-        case Quantity::time:
-            what = "a time", examples = "1.5s, 500ms or 45f";
-            break;
-        case Quantity::count:
-            what = "a count", examples = "7B, 70e9 or 1.5M";
-            break;
-        case Quantity::level:
-            what = "a level", examples = "-20dB or -20";
-            break;
-    }
-    return "cannot parse '" + std::string(text) + "' as " + std::string(what) + " (expected e.g. " +
-           std::string(examples) + ")";
+    return engine::english(unit_problem(text, q));
 }
 
 std::string format_seconds(double s) {

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "engine/problem.hpp"
+
 namespace story {
 
 enum class Quantity { size, bandwidth, time, count, level };
@@ -20,6 +22,9 @@ std::optional<double> parse_level(std::string_view s);          // decibels, sig
 // "expected a number for 'fps', got 'thirty'", "'tp' must be between 1 and 65536, got 0".
 std::optional<std::string> integer_in_range(std::string_view key, std::string_view text,
                                             long long lo, long long hi, long long& out);
+// The same as a template and its arguments (story/storyboard/problems.hpp).
+std::optional<engine::Problem> integer_problem(std::string_view key, std::string_view text,
+                                               long long lo, long long hi, long long& out);
 
 struct FrameSize {
     int width = 0, height = 0;
@@ -34,6 +39,7 @@ std::string quantity_pattern(Quantity q);
 
 // "cannot parse '90GBs' as a bandwidth (expected e.g. 900GB/s or 400Gb/s)"
 std::string unit_error(std::string_view text, Quantity q);
+engine::Problem unit_problem(std::string_view text, Quantity q);
 
 // Seconds as a storyboard would write them: 25 -> "25s", 1.5 -> "1.5s".
 std::string format_seconds(double s);

@@ -4,9 +4,10 @@
 // the same errors line for line. Valid and invalid settings are counted until each reaches its
 // quota (default 1,000 valid and 100 invalid, some with --tokens). Then the same for `plan
 // --format json --top 3` on clusters of 1 to 64 GPUs (default 40 valid and 20 invalid, of which
-// those where nothing fits: plan's shortfall message). The engine's refusals come with their
-// templates and arguments beside the lines (problems): each filled in English must be its line,
-// and they must come exactly when the native lines are the engine's (no flag's "--" before them).
+// those where nothing fits: plan's shortfall message). The refusals, a flag's value's and the
+// engine's, come with their templates and arguments beside the lines (problems): each filled in
+// English (with "--flag: " first where numbers writes it) must be its line, and every refusal
+// but plan's shortfall must have them.
 // Seeded, so a failure repeats.
 // Usage: node calc_equal_test.mjs SHARDREEL CALC_WASM [VALID] [INVALID] [PLAN_VALID] [PLAN_INVALID]
 import fs from 'node:fs';
@@ -47,17 +48,17 @@ function compare(name, wanted, drawFlags, command, module) {
       const lines = got.problems.map((p) => problemText(p));
       if (JSON.stringify(lines) !== JSON.stringify(got.errors) && failures.length < 5)
         failures.push({ name, flags, templates: 'filled in English differ from the lines', lines, got });
+      if (got.problems.some((p) => p.args.flag !== undefined)) counts.flagged = (counts.flagged ?? 0) + 1;
       delete got.problems;
-    } else if (want.errors?.length && !want.errors.some((e) => e.startsWith('--')) &&
-      !want.errors[0].startsWith('no layout of ') && name === 'numbers' && failures.length < 5)
-      failures.push({ name, flags, templates: 'missing beside the engine\'s lines', want });
+    } else if (want.errors?.length && !want.errors[0].startsWith('no layout of ') && failures.length < 5)
+      failures.push({ name, flags, templates: 'missing beside the lines', want });
     if (JSON.stringify(got) !== JSON.stringify(want) && failures.length < 5)
       failures.push({ name, flags, want, got });
   }
   console.log(`${name}: compared ${counts.valid} valid and ${counts.invalid} invalid settings ` +
     `(${counts.cli} left out: refused by the command line's parser before the settings; ` +
-    `${counts.shortfall ?? 0} where nothing fits; ${counts.templated ?? 0} refused by the engine, ` +
-    'with templates)');
+    `${counts.shortfall ?? 0} where nothing fits; ${counts.templated ?? 0} refusals with templates, ` +
+    `${counts.flagged ?? 0} of them a flag's)`);
   return counts;
 }
 

@@ -2,8 +2,9 @@
 // three languages), in Debian's chromium: the page and its frame in German (lang, the page's
 // section and the frame's labels as locale/de.po translates them), one figure in German format
 // (the expected peak per GPU: numbers' value, written as the English page writes it with the
-// German decimal sign), a refusal beside its control as `shardreel numbers` words it, under the
-// German note that the last good figures are kept, and a clean console (no error, no request but
+// German decimal sign), a refusal beside its control as locale/de.po words its template, filled
+// with the arguments of `shardreel numbers`' English line, under the German note that the last
+// good figures are kept, and a clean console (no error, no request but
 // file: and data:). Exits 77 (ctest: Skipped) when there is no chromium.
 // Usage: node calc_page_framed_lang_test.mjs SOURCE_DIR SHARDREEL STORYBOARD OUT_DIR
 import { execFileSync, spawnSync } from "node:child_process";
@@ -63,11 +64,16 @@ try {
   const want = shown.GB(peak).replace(".", ",");
   check(figure[0] === peak && figure[1] === want && want.includes(","), `the expected peak reads "${figure[1]}" (${figure[0]}), not "${want}" (${peak})`);
 
-  // A refusal: numbers' line beside --tp, the German note at the top that the figures are the last good ones.
+  // A refusal: numbers' line beside --tp in German, the German note at the top that the figures
+  // are the last good ones.
   await frame.evaluate((flags) => window.calculator.show(flags), { ...FLAGS, "--tp": "0" });
   const { errors } = numbers({ ...FLAGS, "--tp": "0" });
   const beside = await text(frame, '[id="in--tp-error"]');
-  check(errors?.length === 1 && beside === errors[0], `beside --tp: "${beside}", numbers says ${JSON.stringify(errors)}`);
+  const bounds = "'{name}' must be between {lo} and {hi}, got {value}";
+  const args = { name: "tp", lo: "1", hi: "65536", value: "0" };
+  const fill = (format) => format.replace(/\{(\w+)\}/g, (m, k) => args[k]);
+  check(errors?.length === 1 && errors[0] === `--tp: ${fill(bounds)}` && beside === `--tp: ${fill(german(bounds))}`,
+    `beside --tp: "${beside}", numbers says ${JSON.stringify(errors)}`);
   const top = await frame.$$eval("#problems p", (all) => all.map((p) => p.textContent));
   const kept = german("The figures shown are the last result the engine accepted.");
   check(top.length === 1 && top[0] === kept, `at the top: ${JSON.stringify(top)}, not "${kept}"`);

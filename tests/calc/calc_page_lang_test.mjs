@@ -4,10 +4,12 @@
 // (locale/L.po, read here, not from the page), and its figures in that language's digits and
 // separators: each figure shown is the English text the calculator writes (tests/calc/shown.mjs)
 // with the locale's decimal sign, grouping sign and digits put in, so a figure that kept English
-// digits or separators fails; a refusal of a flag (in English) beside its control, and one of
-// the engine at the top: its template as locale/L.po translates it, filled with the numbers
-// `numbers` names (in L's digits); a clean console. Exits 77 (ctest: Skipped) when there is no
-// chromium.
+// digits or separators fails; a refusal of a flag's value beside its control and one of the
+// engine at the top: each template as locale/L.po translates it, filled with the arguments
+// `numbers`' English line names (numbers in L's digits), every argument and code-like token in
+// an isolate, and in Arabic "tp=٤" drawn left to right (x of "t" < "=" < "٤"); opened on a
+// refused layout, the key figures' row says why it has no figures until a control is set to a
+// layout the engine takes; a clean console. Exits 77 (ctest: Skipped) when there is no chromium.
 // Usage: node calc_page_lang_test.mjs SOURCE_DIR SHARDREEL OUT_DIR
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
@@ -49,15 +51,71 @@ const FLAGS = "#--model=llama-2-70b&--gpus=64&--tp=8&--tokens=2T";
 const REFUSED = { "--model": "llama-2-70b", "--gpus": "16", "--tp": "4", "--pp": "3" };
 const REFUSAL = "tp x pp = {product} does not divide {gpus} GPUs (try tp={tp}, pp={pp})";
 const REFUSAL_ARGS = { product: "12", gpus: "16", tp: "4", pp: "4" };
-const fill = (format, number) => format.replace(/\{(\w+)\}/g, (m, k) => number(REFUSAL_ARGS[k]));
+const fill = (format, number, args = REFUSAL_ARGS) => format.replace(/\{(\w+)\}/g, (m, k) => number(args[k]));
 const native = spawnSync(shardreel, ["numbers", ...Object.entries(REFUSED).flat()], { encoding: "utf8" });
 check(native.stderr === `shardreel: error: ${fill(REFUSAL, (n) => n)}\n`, `numbers refuses with "${native.stderr}"`);
+const CP_REFUSED = { "--model": "llama-2-7b", "--seq": "1", "--cp": "2" };
+const CP_REFUSAL = "cp = {cp} does not divide the sequence of {seq_len} tokens (try cp={fit})";
+const CP_ARGS = { cp: "2", seq_len: "1", fit: "1" };
+const nativeCp = spawnSync(shardreel, ["numbers", ...Object.entries(CP_REFUSED).flat()], { encoding: "utf8" });
+check(nativeCp.stderr === `shardreel: error: ${fill(CP_REFUSAL, (n) => n, CP_ARGS)}\n`, `numbers refuses cp with "${nativeCp.stderr}"`);
+// A flag's value out of its bounds: numbers' line, then the template beside the control.
+const BOUNDS = "'{name}' must be between {lo} and {hi}, got {value}";
+const BOUNDS_ARGS = { name: "tp", lo: "1", hi: "65536", value: "0" };
+const boundsLine = (format, number) => `--tp: ${fill(format, (t) => (t === "tp" ? t : number(t)), BOUNDS_ARGS)}`;
+const nativeBounds = spawnSync(shardreel, ["numbers", "--model", "llama-2-70b", "--tp", "0"], { encoding: "utf8" });
+check(nativeBounds.stderr === `shardreel: error: ${boundsLine(BOUNDS, (n) => n)}\n`,
+  `numbers refuses --tp 0 with "${nativeBounds.stderr}"`);
+const NO_FIGURES = "No figures: the engine refuses these settings; the message beside the setting, or above, says why.";
+
+// Where each character of `text` inside `selector`'s first element that has it is drawn: the x of
+// its box's left edge (a Range over the character), for reading a line's visual order.
+const xOf = (page, selector, chars) => page.$$eval(selector, (all, chars) => {
+  const e = all.find((x) => chars.every((c) => x.textContent.includes(c)));
+  if (!e) return null;
+  const node = [...e.childNodes].find((n) => n.nodeType === Node.TEXT_NODE) ?? e.firstChild;
+  return chars.map((c) => {
+    const range = document.createRange();
+    const at = node.textContent.indexOf(c);
+    range.setStart(node, at);
+    range.setEnd(node, at + c.length);
+    return range.getClientRects()[0].x;
+  });
+}, chars);
 
 const { browser, page, problems } = await watchedPage(puppeteer, chromium);
 try {
   for (const [lang, l] of Object.entries(LOCALES)) {
     const dir = join(outDir, lang);
     execFileSync(shardreel, ["calculator", "--lang", lang, "-o", dir]);
+    // Opened on a refused layout: no figures yet, the row says why and the refusal is beside --tp
+    // in L; set --tp to 8 through its control, and the figures replace the line.
+    await page.goto(`${pathToFileURL(join(dir, "index.html")).href}#--model=llama-2-70b&--tp=0`, { waitUntil: "load" });
+    await page.waitForSelector('[id="in--tp-error"] .line', { timeout: 20000 });
+    const opened = await page.evaluate(() => ({ key: document.getElementById("key").textContent,
+      figures: document.querySelectorAll("#key [data-key], #results [data-key]").length,
+      beside: document.getElementById("in--tp-error").textContent,
+      top: [...document.querySelectorAll("#problems p")].map((p) => p.textContent) }));
+    const bounds = boundsLine(translation(lang, BOUNDS), (n) => localized(n, l));
+    check(opened.key === translation(lang, NO_FIGURES) && opened.figures === 0 && opened.top.length === 0,
+      `${lang}: opened refused, the key figures read "${opened.key}" (${opened.figures} figures, top ${JSON.stringify(opened.top)})`);
+    check(opened.beside === bounds && !bounds.includes("must be between"),
+      `${lang}: beside --tp: "${opened.beside}", not "${bounds}"`);
+    const flagIsolate = await page.$eval('[id="in--tp-error"] bdi', (b) => [b.textContent, b.dir, getComputedStyle(b).unicodeBidi]);
+    check(JSON.stringify(flagIsolate) === JSON.stringify(["--tp", "ltr", "isolate"]), `${lang}: the flag's isolate is ${flagIsolate}`);
+    const argIsolates = await page.$$eval('[id="in--tp-error"] bdi', (all) => all.map((b) => [b.textContent, getComputedStyle(b).unicodeBidi]));
+    for (const n of ["1", "65536", "0"]) {
+      check(argIsolates.some(([t, bidi]) => t === localized(n, l) && bidi === "isolate"), `${lang}: ${n} is not isolated: ${JSON.stringify(argIsolates)}`);
+    }
+    await page.$eval('[id="in--tp"]', (input) => {
+      input.value = "8";
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    const fixed = await page.evaluate(() => ({ key: document.getElementById("key").textContent,
+      figures: document.querySelectorAll("#key [data-key]").length, beside: document.getElementById("in--tp-error").textContent }));
+    check(fixed.figures === 4 && !fixed.key.includes(translation(lang, NO_FIGURES)) && fixed.beside === "",
+      `${lang}: once --tp is 8 the key figures read "${fixed.key}" (${fixed.figures} figures), beside --tp "${fixed.beside}"`);
+    await page.goto("about:blank");
     await page.goto(`${pathToFileURL(join(dir, "index.html")).href}${FLAGS}`, { waitUntil: "load" });
     await page.waitForSelector("#results #run", { timeout: 20000 });
     const html = await page.$eval("html", (h) => [h.lang, h.dir]);
@@ -98,10 +156,10 @@ try {
       numbers += check(text === want, `${lang}: ${key} reads "${text}", not "${want}"`) === true;
     }
     check(numbers > 40, `${lang}: ${numbers} figures checked`);
-    // A refusal: the engine's own line (in English, as numbers prints it) beside its control.
+    // A refusal of a flag's value beside its control, in L, with the figures kept.
     await page.evaluate(() => window.calculator.show({ "--model": "llama-2-70b", "--tp": "0" }));
     const beside = await page.$eval('[id="in--tp-error"]', (e) => e.textContent);
-    check(beside === "--tp: 'tp' must be between 1 and 65536, got 0", `${lang}: beside --tp: "${beside}"`);
+    check(beside === bounds, `${lang}: beside --tp: "${beside}", not "${bounds}"`);
     // The engine's refusal at the top, in L, its numbers in L's digits; the last good figures kept.
     await page.evaluate((flags) => window.calculator.show(flags), REFUSED);
     const top = await page.$$eval("#problems p", (all) => all.map((p) => p.textContent));
@@ -109,7 +167,21 @@ try {
       translation(lang, "The figures shown are the last result the engine accepted.")];
     check(JSON.stringify(top) === JSON.stringify(want) && !want[0].includes(" does not divide "),
       `${lang}: the engine's refusal reads ${JSON.stringify(top)}, not ${JSON.stringify(want)}`);
-    console.log(`${lang}: ${LABELS.length} labels, ${named} controls' names, ${helps.length} helps, ${numbers} figures in the locale's digits and signs, the refusal beside --tp, the engine's at the top: ${top[0]}`);
+    // Its code-like tokens isolated left to right: "tp={tp}" filled is one isolate, drawn in order.
+    const tpIs = `tp=${localized("4", l)}`;
+    const isolates = await page.$$eval("#problems p:first-child bdi", (all) =>
+      all.map((b) => [b.textContent, b.dir, getComputedStyle(b).unicodeBidi]));
+    check(isolates.some(([t, d, bidi]) => t === tpIs && d === "ltr" && bidi === "isolate") &&
+      isolates.some(([t]) => t === `tp x pp = ${localized("12", l)}`),
+      `${lang}: the engine's refusal's isolates: ${JSON.stringify(isolates)}`);
+    const xs = await xOf(page, "#problems p:first-child bdi", ["t", "=", localized("4", l)]);
+    check(xs && xs[0] < xs[1] && xs[1] < xs[2], `${lang}: "${tpIs}" is drawn with t, = and the digit at x ${JSON.stringify(xs)}`);
+    // A template whose mark is a snake_case name ({seq_len}): filled, not cut as a code-like token.
+    await page.evaluate((flags) => window.calculator.show(flags), CP_REFUSED);
+    const cpTop = await page.$eval("#problems p", (p) => p.textContent);
+    const cpWant = fill(translation(lang, CP_REFUSAL), (n) => localized(n, l), CP_ARGS);
+    check(cpTop === cpWant && !cpTop.includes("{"), `${lang}: the cp refusal reads "${cpTop}", not "${cpWant}"`);
+    console.log(`${lang}: ${LABELS.length} labels, ${named} controls' names, ${helps.length} helps, ${numbers} figures in the locale's digits and signs, opened refused: "${opened.key}", beside --tp: "${beside}", the engine's at the top: ${top[0]} ("${tpIs}" at x ${xs?.map((x) => x.toFixed(1)).join(" < ")})`);
   }
 } finally {
   await browser.close();

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/problem.hpp"
+#include "story/storyboard/problems.hpp"
 #include "story/text/catalogue.hpp"
 #include "story/text/locale.hpp"
 #include "tests/catch.hpp"
@@ -162,12 +163,16 @@ std::vector<std::string> marks(const std::string& text) {
 }  // namespace
 
 TEST_CASE(
-    "every shipped language translates every template of the engine's refusals, with its marks",
+    "every shipped language translates every template of the refusals (the engine's and a flag's "
+    "value's) with its marks",
     "[calc_page]") {
-    const auto formats = engine::problem_formats();
-    CHECK(formats.size() == std::size_t(engine::Msg::count));
+    CHECK(engine::problem_formats().size() == std::size_t(engine::Msg::count));
+    CHECK(story::refusal_formats().size() == std::size_t(story::Refusal::count));
+    std::vector<std::string> formats(engine::problem_formats().begin(),
+                                     engine::problem_formats().end());
+    formats.insert(formats.end(), story::refusal_formats().begin(), story::refusal_formats().end());
     const std::vector<std::string> ids = render::calculator_msgids();
-    for (const std::string format : formats) {
+    for (const std::string& format : formats) {
         INFO(format);
         CHECK(std::ranges::binary_search(ids, format));  // the page carries its translations
         for (const story::Catalogue& c : story::shipped_catalogues()) {

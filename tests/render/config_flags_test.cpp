@@ -2,11 +2,14 @@
 // story::setting_text): the flags give the very configuration again, for every moment a beat
 // begins in the fixtures' chapters and for every value the settings' tests try. The article
 // page opens a chapter's configuration in the calculator with these flags.
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include "render/inputs/config_values.hpp"
 #include "render/inputs/storyboard_inputs.hpp"
+#include "story/storyboard/problems.hpp"
 #include "story/storyboard/setting_text.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/uses/explore.hpp"
@@ -77,4 +80,34 @@ TEST_CASE("each beat's configuration in the fixtures comes back from its flags",
         }
     }
     CHECK(moments > 50);
+}
+
+TEST_CASE("a flag's refusal names its flag and its line is the line numbers prints",
+          "[config_flags]") {
+    const auto problems = [](std::map<std::string, std::string> given) {
+        engine::Config c = story::default_config();
+        return render::config_problems({std::move(given), {}}, c);
+    };
+    const auto tp = problems({{"--tp", "0"}});
+    REQUIRE(tp.size() == 1);
+    CHECK(std::ranges::find(tp[0].args, engine::ProblemArg{"flag", "--tp", false}) !=
+          tp[0].args.end());
+    CHECK(story::problem_line(tp[0]) == "--tp: 'tp' must be between 1 and 65536, got 0");
+    // A template that names {flag} itself is its line as it is.
+    const auto both = problems({{"--model", "llama-2-7b"}, {"--params", "7B"}});
+    REQUIRE(both.size() == 1);
+    CHECK(story::problem_line(both[0]) == "--model and --params both given: use one");
+    const auto shape = problems({{"--layers", "4"}});
+    REQUIRE(shape.size() == 1);
+    CHECK(story::problem_line(shape[0]) == "--layers describes a custom model: give --params too");
+    const auto batch = problems({{"--global-batch", "1000 tokens"}});
+    REQUIRE(batch.size() == 1);
+    CHECK(story::problem_line(batch[0]) ==
+          "--global-batch: 1000 tokens is not a whole number of 4096-token sequences (try 4096 "
+          "tokens)");
+    // The lines apply_config_values gives are these.
+    engine::Config c = story::default_config();
+    std::vector<std::string> lines;
+    for (const engine::Problem& p : tp) lines.push_back(story::problem_line(p));
+    CHECK(render::apply_config_values({{{"--tp", "0"}}, {}}, c) == lines);
 }

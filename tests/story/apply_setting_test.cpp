@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "engine/presets.hpp"
+#include "story/storyboard/diagnostics.hpp"
+#include "story/storyboard/problems.hpp"
 #include "story/storyboard/settings.hpp"
 #include "tests/catch.hpp"
 
@@ -66,4 +68,43 @@ TEST_CASE("setting_names lists every flat name, in the table's order") {
     CHECK(at("gpu") < at("network"));
     CHECK(at("nodes") < at("gpus"));
     CHECK(at("gpus_per_node") < at("gpus"));
+}
+
+TEST_CASE("a setting's refusal is a template with named arguments and its English is the message") {
+    engine::Config c = story::default_config();
+    const auto format = [](story::Refusal r) { return story::refusal_formats()[int(r)]; };
+    const auto tp = story::setting_problem(c, "tp", "0");
+    REQUIRE(tp);
+    CHECK(std::string_view(tp->format) == format(story::Refusal::out_of_bounds));
+    CHECK(tp->args == std::vector<engine::ProblemArg>{{"name", "tp", false},
+                                                      {"lo", "1", true},
+                                                      {"hi", "65536", true},
+                                                      {"value", "0", true}});
+    CHECK(engine::english(*tp) == "'tp' must be between 1 and 65536, got 0");
+    CHECK(story::apply_setting(c, "tp", "0") == engine::english(*tp));
+    // Text the reader typed is a name, not a number (the page keeps it as typed).
+    const auto four = story::setting_problem(c, "tp", "four");
+    REQUIRE(four);
+    CHECK(std::string_view(four->format) == format(story::Refusal::not_a_number));
+    CHECK_FALSE(four->args.at(1).number);
+    // A keyword's list: the template says "or" before the last.
+    const auto some = story::setting_problem(c, "recompute", "sometimes");
+    REQUIRE(some);
+    CHECK(std::string_view(some->format) == format(story::Refusal::unknown_expected));
+    CHECK(engine::english(*some) ==
+          "unknown recompute 'sometimes' (expected none, selective or full)");
+    // A model neither a preset nor a count: the presets, then the template's own words.
+    const auto model = story::setting_problem(c, "model", "gpt-q");
+    REQUIRE(model);
+    CHECK(std::string_view(model->format) == format(story::Refusal::unknown_model));
+    std::vector<std::string> names;
+    for (const engine::ModelSpec& m : engine::model_presets()) names.push_back(m.name);
+    names.push_back("a parameter count such as 7B");
+    CHECK(engine::english(*model) ==
+          "unknown model 'gpt-q' (expected " + story::or_list(names) + ")");
+    // A range in seconds writes its unit after each number.
+    const auto step = story::setting_problem(c, "step_time", "100000");
+    REQUIRE(step);
+    CHECK(engine::english(*step) == "'step_time' must be between 0.001s and 86400s, got 100000s");
+    CHECK(c == story::default_config());
 }
