@@ -272,21 +272,25 @@ function buildForm(form, settings) {
   return controls;
 }
 
-// An English number ("12", "0.5", "-1") in the page's digits and decimal sign, sign for sign (a
-// number printf writes with an exponent, or not finite, stays as it is).
-const DIGIT = new Intl.NumberFormat(LOCALE.lang, { numberingSystem: LOCALE.numbering, useGrouping: false });
-const DECIMAL_SIGN = DIGIT.formatToParts(0.5).find((p) => p.type === "decimal").value;
+// An English number ("12", "0.5", "-1", "16,384", "84.6 GB") in the page's digits, decimal and
+// group signs, sign for sign, its unit as it is (a number printf writes with an exponent, or not
+// finite, stays as it is).
+const DIGIT = new Intl.NumberFormat(LOCALE.lang, { numberingSystem: LOCALE.numbering, useGrouping: true });
+const SIGN = Object.fromEntries(DIGIT.formatToParts(12345.5).filter((p) => p.type === "decimal" || p.type === "group")
+  .map((p) => [p.type === "decimal" ? "." : ",", p.value]));
 function localNumber(text) {
-  if (!/^-?\d+(\.\d+)?$/.test(text)) return text;
-  return text.replace(/[0-9.]/g, (c) => (c === "." ? DECIMAL_SIGN : DIGIT.format(Number(c))));
+  const number = /^-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?/.exec(text)?.[0];
+  if (!number || !/^(\s[A-Za-z/]+)?$/.test(text.slice(number.length))) return text;
+  return number.replace(/[0-9.,]/g, (c) => SIGN[c] ?? DIGIT.format(Number(c))) + text.slice(number.length);
 }
 
 // A refusal's code-like tokens, which an isolate keeps left to right inside a right-to-left line:
-// "tp={tp}", "tp x pp = {product}", "{name} = {value}", a snake_case name, a flag.
+// "tp={tp}", "tp x pp = {product}", "{name} = {value}", a snake_case name, a flag (with its value:
+// "--gpus {fit_flag}").
 const TERM = String.raw`(?:(?<![{\w])[A-Za-z][\w-]*(?![\w}])|\{\w+\})`;
 const CHAIN = String.raw`${TERM}(?: x ${TERM})*`;
 // (A name inside a mark, "{seq_len}", is the mark's, not a token.)
-const CODE = new RegExp(String.raw`${CHAIN} ?<?= ?${CHAIN}|--[a-z][\w-]*|(?<![{\w])[a-z]+(?:_[a-z0-9]+)+(?![\w}])`, "g");
+const CODE = new RegExp(String.raw`${CHAIN} ?<?= ?${CHAIN}|--[a-z][\w-]*(?: \{\w+\})?|(?<![{\w])[a-z]+(?:_[a-z0-9]+)+(?![\w}])`, "g");
 const isolate = (text, ltr) => el("bdi", ltr ? { dir: "ltr" } : {}, text);
 
 // A refusal in the page's language (its template's translation, filled by problemParts with the

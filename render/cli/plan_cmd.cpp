@@ -152,7 +152,8 @@ int run(const Flags& f) {
     if (!errors.empty()) return 2;
     const engine::PlanResult r = engine::plan(request.base, request.options);
     if (r.best.empty()) {
-        std::cerr << "shardreel: error: " << plan_shortfall(request.base, r) << "\n";
+        std::cerr << "shardreel: error: " << engine::english(plan_shortfall(request.base, r))
+                  << "\n";
         return 2;
     }
     if (f.format == "json") {

@@ -41,21 +41,10 @@ const engine::GpuSpec* bigger_gpu(const engine::PerGpu& g) {
     return bigger;
 }
 
-// ": the nearest (dp 8 x tp 1 x pp 2, ZeRO-3, full recompute) needs 84.6 GB per GPU of 80 GB".
-std::string nearest(const engine::PlanEntry& l) {
-    const engine::PerGpu& g = l.report.per_gpu;
-    std::string out = ": the nearest (" + plan_layout_name(l.config) + ", ZeRO-" +
-                      plan_zero_name(l.config.layout) + ", " +
-                      std::string(engine::to_string(l.config.training.recompute)) +
-                      " recompute) needs " + story::plain_bytes(g.expected.total.value) +
-                      " per GPU of " + story::plain_bytes(g.capacity.value);
-    if (g.host.value > 0)
-        out += " and " + story::plain_bytes(g.host.value) + " of host memory of " +
-               story::plain_bytes(g.host_capacity.value);
-    const engine::GpuSpec* bigger = bigger_gpu(g);
-    if (bigger && bigger->name != l.config.cluster.gpu.name)
-        out += "; a GPU with more memory would hold it (--gpu " + bigger->name + ")";
-    return out;
+// The nearest layout's name: "dp 8 x tp 1 x pp 2, ZeRO-3, full recompute".
+std::string nearest_name(const engine::Config& c) {
+    return plan_layout_name(c) + ", ZeRO-" + plan_zero_name(c.layout) + ", " +
+           std::string(engine::to_string(c.training.recompute)) + " recompute";
 }
 
 }  // namespace
@@ -98,14 +87,38 @@ Json plan_json(const engine::PlanResult& r) {
     return out;
 }
 
-std::string plan_shortfall(const engine::Config& base, const engine::PlanResult& r) {
-    std::string out = "no layout of " + base.model.name + " fits " +
-                      story::plain_int(base.layout.gpus) + " x " + base.cluster.gpu.name;
-    if (r.leanest) out += nearest(*r.leanest);
-    if (r.gpus_that_fit > 0)
-        out += "; " + story::plain_int(r.gpus_that_fit) + " GPUs would (--gpus " +
-               std::to_string(r.gpus_that_fit) + ")";
-    return out;
+engine::Problem plan_shortfall(const engine::Config& base, const engine::PlanResult& r) {
+    using story::name_arg, story::number_arg;
+    std::vector<engine::ProblemArg> args = {name_arg("model", base.model.name),
+                                            number_arg("gpus", story::plain_int(base.layout.gpus)),
+                                            name_arg("gpu", base.cluster.gpu.name)};
+    // The sentence for the parts present (problems.hpp: shortfall, shortfall_gpus, then from
+    // shortfall_nearest: + 4 with host memory, + 2 with a bigger GPU, + 1 with a GPU count).
+    int variant = 0;
+    if (r.leanest) {
+        const engine::PerGpu& g = r.leanest->report.per_gpu;
+        variant = 2;
+        args.push_back(name_arg("layout", nearest_name(r.leanest->config)));
+        args.push_back(number_arg("need", story::plain_bytes(g.expected.total.value)));
+        args.push_back(number_arg("capacity", story::plain_bytes(g.capacity.value)));
+        if (g.host.value > 0) {
+            variant += 4;
+            args.push_back(number_arg("host", story::plain_bytes(g.host.value)));
+            args.push_back(number_arg("host_capacity", story::plain_bytes(g.host_capacity.value)));
+        }
+        const engine::GpuSpec* bigger = bigger_gpu(g);
+        if (bigger && bigger->name != r.leanest->config.cluster.gpu.name) {
+            variant += 2;
+            args.push_back(name_arg("bigger", bigger->name));
+        }
+    }
+    if (r.gpus_that_fit > 0) {
+        variant += 1;
+        args.push_back(number_arg("fit", story::plain_int(r.gpus_that_fit)));
+        args.push_back(name_arg("fit_flag", std::to_string(r.gpus_that_fit)));
+    }
+    return story::refusal(story::Refusal(int(story::Refusal::shortfall) + variant),
+                          std::move(args));
 }
 
 std::string plan_layout_name(const engine::Config& c) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/plan.hpp"
+#include "engine/problem.hpp"
 #include "render/inputs/config_values.hpp"
 
 namespace render {
@@ -28,9 +29,10 @@ PlanRequest plan_request(const ConfigValues& values, int top);
 // The layouts, best first, each with its choices and then every key of `numbers --format json`.
 nlohmann::ordered_json plan_json(const engine::PlanResult& r);
 
-// Nothing fits (r.best empty): what plan prints after "shardreel: error: ", naming the layout
-// nearest to fitting, a GPU preset that would hold it and a GPU count on which some layout fits.
-std::string plan_shortfall(const engine::Config& base, const engine::PlanResult& r);
+// Nothing fits (r.best empty): what plan prints after "shardreel: error: " (its english()),
+// naming the layout nearest to fitting, a GPU preset that would hold it and a GPU count on which
+// some layout fits; one template for each set of those parts (story/storyboard/problems.hpp).
+engine::Problem plan_shortfall(const engine::Config& base, const engine::PlanResult& r);
 
 // "dp 8 x tp 1 x pp 2", with " x cp C" and ", ep E" when used.
 std::string plan_layout_name(const engine::Config& c);

@@ -39,6 +39,37 @@ constexpr std::array kFormats = {
     N_("{tokens} tokens is not a whole number of {seq_len}-token sequences (try {fit} tokens)"),
     N_("expected a count of tokens such as 15T, 300B or 2e12, got '{value}'"),
     N_("expected at least 1, got {top}"),
+    N_("no layout of {model} fits {gpus} x {gpu}"),
+    N_("no layout of {model} fits {gpus} x {gpu}"
+       "; {fit} GPUs would (--gpus {fit_flag})"),
+    N_("no layout of {model} fits {gpus} x {gpu}"
+       ": the nearest ({layout}) needs {need} per GPU of {capacity}"),
+    N_("no layout of {model} fits {gpus} x {gpu}"
+       ": the nearest ({layout}) needs {need} per GPU of {capacity}"
+       "; {fit} GPUs would (--gpus {fit_flag})"),
+    N_("no layout of {model} fits {gpus} x {gpu}"
+       ": the nearest ({layout}) needs {need} per GPU of {capacity}"
+       "; a GPU with more memory would hold it (--gpu {bigger})"),
+    N_("no layout of {model} fits {gpus} x {gpu}"
+       ": the nearest ({layout}) needs {need} per GPU of {capacity}"
+       "; a GPU with more memory would hold it (--gpu {bigger})"
+       "; {fit} GPUs would (--gpus {fit_flag})"),
+    N_("no layout of {model} fits {gpus} x {gpu}"
+       ": the nearest ({layout}) needs {need} per GPU of {capacity}"
+       " and {host} of host memory of {host_capacity}"),
+    N_("no layout of {model} fits {gpus} x {gpu}"
+       ": the nearest ({layout}) needs {need} per GPU of {capacity}"
+       " and {host} of host memory of {host_capacity}"
+       "; {fit} GPUs would (--gpus {fit_flag})"),
+    N_("no layout of {model} fits {gpus} x {gpu}"
+       ": the nearest ({layout}) needs {need} per GPU of {capacity}"
+       " and {host} of host memory of {host_capacity}"
+       "; a GPU with more memory would hold it (--gpu {bigger})"),
+    N_("no layout of {model} fits {gpus} x {gpu}"
+       ": the nearest ({layout}) needs {need} per GPU of {capacity}"
+       " and {host} of host memory of {host_capacity}"
+       "; a GPU with more memory would hold it (--gpu {bigger})"
+       "; {fit} GPUs would (--gpus {fit_flag})"),
 };
 static_assert(kFormats.size() == std::size_t(Refusal::count), "one template per Refusal");
 

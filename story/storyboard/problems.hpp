@@ -45,6 +45,18 @@ enum class Refusal {
     global_batch_tokens,
     tokens_text,
     top_text,
+    // plan's shortfall, one sentence for each set of its optional parts (plan_json.cpp): the
+    // nearest layout (and its host memory, and a bigger GPU that holds it), a GPU count that fits.
+    shortfall,
+    shortfall_gpus,
+    shortfall_nearest,
+    shortfall_nearest_gpus,
+    shortfall_nearest_bigger,
+    shortfall_nearest_bigger_gpus,
+    shortfall_nearest_host,
+    shortfall_nearest_host_gpus,
+    shortfall_nearest_host_bigger,
+    shortfall_nearest_host_bigger_gpus,
     count
 };
 
