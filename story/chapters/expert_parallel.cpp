@@ -13,6 +13,7 @@
 #include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
+#include "story/text/lang.hpp"
 #include "story/vocab/cluster_vocab.hpp"
 
 namespace story {
@@ -264,7 +265,9 @@ class ExpertChapter final : public ChapterBase {
         const int k = shown_state(m);
         const bool drops =
             std::find(dropped_[k].begin(), dropped_[k].end(), true) != dropped_[k].end();
-        s.add(Text{frame::kLeft, kGateBaseline,
+        // A sentence across the frame: right to left, it starts at the right margin.
+        const bool rtl = is_rtl(locale_.tag());
+        s.add(Text{rtl ? frame::kRight : frame::kLeft, kGateBaseline,
                    tr(drops ? N_("Gate: each token goes to its top {k} of {experts} experts · {n} "
                                  "per GPU (ep {ep}) · outlined: over capacity, dropped")
                             : N_("Gate: each token goes to its top {k} of {experts} experts · {n} "
@@ -273,7 +276,7 @@ class ExpertChapter final : public ChapterBase {
                        {"experts", experts_[k]},
                        {"n", per_card(k)},
                        {"ep", eps_[k]}}),
-                   style_of(Role::note), palette_.muted},
+                   style_of(Role::note), palette_.muted, rtl ? Align::right : Align::left},
               gate_in_.at(t) * swap_alpha(m));
     }
 

@@ -12,6 +12,7 @@
 #include "story/time/timeline.hpp"
 #include "tests/catch.hpp"
 #include "tests/story/chapter_fixture.hpp"
+#include "tests/story/films.hpp"
 
 using namespace story;
 
@@ -130,4 +131,43 @@ TEST_CASE("beyond-3d: the summary's sharded rows, ZeRO-1 and 2 over and FSDP fit
     CHECK(r[2].per_gpu.total > r[2].per_gpu.capacity);
     CHECK(r[3].per_gpu.total < r[3].per_gpu.capacity);  // "it fits"
     says("summary", 2, "moves " + format_bytes(r[3].comm.sent_per_gpu().value) + " a step");
+}
+
+// Every translation quotes the English line's figures, written as that language's picture writes
+// them: the engine's value through the locale (Arabic-Indic digits, Indian grouping, a German
+// decimal comma). German, as in the default film, leaves out the grouping dot of a four-digit
+// figure (6490 GB, where its pictures draw 6.490 GB).
+TEST_CASE("beyond-3d: every language's lines quote the engine's figures as its pictures write them",
+          "[film][beyond3d][languages]") {
+    const engine::Report adam = state("state", 0), eight_bit = state("state", 1);
+    const engine::Report dualpipe = state("zero-bubble", 3);
+    const auto rows = engine::strategy_configs(chapter("summary").config);
+    REQUIRE(rows.size() >= 4);
+    const engine::Report fsdp = engine::analyze(rows[3].config);
+    const long long tokens = chapter("context").config.training.seq_len;
+    const std::vector<std::string> languages = film().languages;
+    REQUIRE(languages.size() == 5);
+    for (const std::string& lang : languages) {
+        const Locale l(lang);
+        const Storyboard board = chapter_test::film_in("beyond-3d.yaml", lang);
+        const auto quotes = [&](const std::string& id, int beat, std::string figure) {
+            for (size_t at; (at = figure.find("\u2009")) != std::string::npos;)
+                figure.replace(at, 3, " ");
+            const std::string& line = chapter_test::chapter_of(board, id).beats.at(beat).say;
+            std::string undotted = figure;
+            if (lang == "de" && std::count(figure.begin(), figure.end(), '.') == 1 &&
+                figure.find('.') == 1)
+                undotted.erase(figure.find('.'), 1);
+            INFO(lang << ", " << id << " beat " << beat << ": '" << figure << "' in " << line);
+            CHECK((line.find(figure) != std::string::npos ||
+                   line.find(undotted) != std::string::npos));
+        };
+        quotes("state", 2, format_bytes(adam.model_states.value, l));
+        quotes("state", 4, format_count(adam.gpus_to_hold_model_states, l));
+        quotes("state", 5, format_count(int(eight_bit.bytes_per_param.total()), l));
+        quotes("state", 5, format_count(eight_bit.gpus_to_hold_model_states, l));
+        quotes("context", 0, format_int(tokens, l));
+        quotes("zero-bubble", 8, format_bytes(dualpipe.per_gpu.total.value, l));
+        quotes("summary", 2, format_bytes(fsdp.comm.sent_per_gpu().value, l));
+    }
 }

@@ -1,7 +1,7 @@
 // One digit system per film (issue 33, item 10): where the film's numbers are drawn in
 // Arabic-Indic digits (ar), its titles and lines write their numbers so too. A number standing
 // alone is a quantity ("٨٠ GB", "المرحلة ٢"); digits inside a name stay as the name is written
-// (H100, fp8, ZeRO-3, 1F1B, 7B).
+// (H100, fp8, ZeRO-3, 1F1B, 7B, Llama 3.1).
 #include <filesystem>
 #include <regex>
 #include <string>
@@ -27,6 +27,13 @@ std::vector<std::string> latin_numbers(const std::string& text) {
     return out;
 }
 
+// Model names whose version stands apart from the name, written as their makers write them.
+std::string without_names(std::string text) {
+    for (const std::string name : {"Llama 3.1", "Llama 3"})
+        for (size_t at; (at = text.find(name)) != std::string::npos;) text.erase(at, name.size());
+    return text;
+}
+
 std::vector<fs::path> boards() {
     std::vector<fs::path> out;
     for (const char* dir : {"storyboards", "tests/storyboards/good"})
@@ -42,6 +49,7 @@ TEST_CASE("digits: a number standing alone is found, a name's digits are not", "
     CHECK(latin_numbers("إلى 1,120 GB و8") == std::vector<std::string>{"1,120", "8"});
     CHECK(latin_numbers("H100 و fp8 و ZeRO-3 و 1F1B و 7B").empty());
     CHECK(latin_numbers("ذاكرة ٨٠ GB").empty());
+    CHECK(latin_numbers(without_names("حصة Llama 3.1 405B و Llama 3")).empty());
 }
 
 TEST_CASE("digits: an Arabic film writes every number of its titles and lines in its digits",
@@ -62,7 +70,7 @@ TEST_CASE("digits: an Arabic film writes every number of its titles and lines in
             for (const Beat& b : c.beats) texts.push_back(b.say);
             for (const std::string& text : texts) {
                 INFO(file.filename().string() << ", " << c.id << ": " << text);
-                CHECK(latin_numbers(text).empty());
+                CHECK(latin_numbers(without_names(text)).empty());
                 ++lines;
             }
         }
