@@ -76,8 +76,10 @@ inline story::ChapterSpec without_sets(story::ChapterSpec spec) {
     return spec;
 }
 
-// A shipped storyboard (storyboards/<name>), loaded once.
-inline const story::Storyboard& shipped(const std::string& name) {
+// A shipped storyboard (storyboards/<name>), loaded once. `name` by value: GCC 14 takes a
+// reference returned for a temporary argument bound to a reference parameter for a dangling one
+// (-Wdangling-reference), and `shipped("film.yaml")` is always called so.
+inline const story::Storyboard& shipped(std::string name) {
     static std::map<std::string, story::Storyboard> loaded;
     if (!loaded.count(name))
         loaded.emplace(name, load_file(std::string(SHARDREEL_SOURCE_DIR) + "/storyboards/" + name));
