@@ -76,14 +76,15 @@ inline story::ChapterSpec without_sets(story::ChapterSpec spec) {
     return spec;
 }
 
-// A shipped storyboard (storyboards/<name>), loaded once. `name` by value: GCC 14 takes a
-// reference returned for a temporary argument bound to a reference parameter for a dangling one
-// (-Wdangling-reference), and `shipped("film.yaml")` is always called so.
-inline const story::Storyboard& shipped(std::string name) {
+// A shipped storyboard (storyboards/<name>), loaded once. `name` a literal, not a std::string:
+// GCC 14 (Debian 13) takes the reference returned for any temporary argument for a dangling one
+// (-Wdangling-reference), a std::string made for the call or taken by value alike.
+inline const story::Storyboard& shipped(const char* name) {
     static std::map<std::string, story::Storyboard> loaded;
-    if (!loaded.count(name))
-        loaded.emplace(name, load_file(std::string(SHARDREEL_SOURCE_DIR) + "/storyboards/" + name));
-    return loaded.at(name);
+    const std::string key = name;
+    if (!loaded.count(key))
+        loaded.emplace(key, load_file(std::string(SHARDREEL_SOURCE_DIR) + "/storyboards/" + key));
+    return loaded.at(key);
 }
 
 // The storyboard's chapter `id`.
