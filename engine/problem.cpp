@@ -86,4 +86,9 @@ std::string english(const Problem& p) {
     });
 }
 
+std::optional<std::string> english(const std::optional<Problem>& p) {
+    if (!p) return std::nullopt;
+    return english(*p);
+}
+
 }  // namespace engine

@@ -76,6 +76,8 @@ const char* problem_format(Msg m);
 
 // The template with each {name} replaced by its argument's text.
 std::string english(const Problem& p);
+// A check's optional problem as its English line (nothing when there is no problem).
+std::optional<std::string> english(const std::optional<Problem>& p);
 
 struct Config;
 

@@ -109,12 +109,8 @@ std::string comma_list(const std::vector<std::string>& options) {
 }
 
 std::string or_list(const std::vector<std::string>& options) {
-    std::string out;
-    for (std::size_t i = 0; i < options.size(); ++i) {
-        if (i > 0) out += i + 1 == options.size() ? " or " : ", ";
-        out += options[i];
-    }
-    return out;
+    if (options.size() < 2) return comma_list(options);
+    return comma_list({options.begin(), options.end() - 1}) + " or " + options.back();
 }
 
 }  // namespace story

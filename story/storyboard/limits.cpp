@@ -156,8 +156,7 @@ std::optional<engine::Problem> range_problem(const Range& r, double value) {
 }
 
 std::optional<std::string> range_error(const Range& r, double value) {
-    if (auto p = range_problem(r, value)) return engine::english(*p);
-    return std::nullopt;
+    return engine::english(range_problem(r, value));
 }
 
 std::optional<TextError> storyboard_text_error(std::string_view text) {

@@ -345,8 +345,7 @@ std::optional<bool> parse_flag(std::string_view text) {
 
 std::optional<std::string> apply_setting(engine::Config& c, const std::string& key,
                                          const std::string& value) {
-    if (auto p = setting_problem(c, key, value)) return engine::english(*p);
-    return std::nullopt;
+    return engine::english(setting_problem(c, key, value));
 }
 
 static_assert(limits::kMinParams == 1e6 && limits::kMaxParams == 1e15, "say so in the templates");

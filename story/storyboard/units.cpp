@@ -178,8 +178,7 @@ std::optional<engine::Problem> integer_problem(std::string_view key, std::string
 
 std::optional<std::string> integer_in_range(std::string_view key, std::string_view text,
                                             long long lo, long long hi, long long& out) {
-    if (auto p = integer_problem(key, text, lo, hi, out)) return engine::english(*p);
-    return std::nullopt;
+    return engine::english(integer_problem(key, text, lo, hi, out));
 }
 
 std::optional<FrameSize> parse_frame_size(std::string_view s) {
