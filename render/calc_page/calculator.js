@@ -220,9 +220,9 @@ function layoutFlags(settings, e) {
 }
 
 // The fragment: "#--model=llama-2-70b&--tp=8"; unreadable parts are left out, never thrown.
-function readFragment() {
+function readFragment(hash = location.hash) {
   const flags = {};
-  for (const part of location.hash.slice(1).split("&")) {
+  for (const part of hash.slice(1).split("&")) {
     const at = part.indexOf("=");
     if (at <= 0) continue;
     try {
@@ -447,7 +447,9 @@ function start(calc, worker) {
       ...(report.run ? [runOutput(report)] : []), plan(flags));
   }
   form.addEventListener("input", update);
-  window.addEventListener("hashchange", () => show(readFragment()));
+  // The fragment followed, not location's: a write of the inputs before (due once they rested)
+  // can land between the navigation and this event, and location then holds the old inputs.
+  window.addEventListener("hashchange", ({ newURL }) => show(readFragment(new URL(newURL).hash)));
   // The film's page names its chapters by kind: its titles, each mention a button seeking there.
   window.addEventListener("message", ({ source, data }) => {
     if (source !== window.parent || source === window || !data?.chapters) return;

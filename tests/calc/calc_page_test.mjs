@@ -215,6 +215,23 @@ try {
   await set("--tokens", "2T");
   await compare({ ...layout, "--tokens": "2T" }, "a run of 2T tokens");
   check(await page.$("#run") !== null, "no run totals for --tokens 2T");
+  // A link followed while the last inputs wait to be written: that write lands before the
+  // hashchange event (as it did on a loaded machine, the film page's links clicked in turn), and
+  // the calculator still shows the link's inputs and ends with them in its fragment.
+  const link = { "--model": "llama-2-70b", "--gpus": "32", "--tp": "4" };
+  const shown = await page.evaluate((flags, hash) => new Promise((done) => {
+    addEventListener("hashchange", () => setTimeout(() => {
+      window.calculator.flush();
+      done(location.hash);
+    }), { once: true });
+    window.calculator.show(flags);
+    location.hash = hash;
+    window.calculator.flush();
+  }), { ...flags, "--tp": "2" }, `#${Object.entries(link).map(([k, v]) => `${k}=${v}`).join("&")}`);
+  const linked = Object.fromEntries(Object.entries(await inputs()).filter(([, v]) => v));
+  check(JSON.stringify(linked) === JSON.stringify(link), `after a link followed mid-write the inputs are ${JSON.stringify(linked)}`);
+  check(new URLSearchParams(shown.slice(1)).get("--gpus") === "32", `after a link followed mid-write the fragment is ${shown}`);
+  console.log(`fragment: a link followed while a write waits shows ${shown}`);
   await axeRun("light");
   await axeRun("dark");
   await page.setViewport({ width: 390, height: 844 });
