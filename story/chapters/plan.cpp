@@ -15,6 +15,7 @@
 #include "story/chapter/chapter_base.hpp"
 #include "story/draw/draw.hpp"
 #include "story/text/format.hpp"
+#include "story/text/lang.hpp"
 #include "story/vocab/cluster_vocab.hpp"
 #include "story/vocab/rack_vocab.hpp"
 
@@ -59,12 +60,14 @@ const TextStyle kNumber = tabular(style_of(Role::label));
 std::string row_text(const Locale& l, const engine::PlanSample& s) {
     const engine::Config& c = s.entry.config;
     const engine::Parallel& p = c.layout;
-    std::string out = "dp " + format_count(p.dp(), l) + " × tp " + format_count(p.tp, l) +
-                      " × pp " + format_count(p.pp, l) + " × cp " + format_count(p.cp, l) +
-                      " × ep " + format_count(p.ep, l);
+    const std::string times = list_separator(" × ", l.tag());
+    std::string out = "dp " + format_count(p.dp(), l) + times + "tp " + format_count(p.tp, l) +
+                      times + "pp " + format_count(p.pp, l) + times + "cp " +
+                      format_count(p.cp, l) + times + "ep " + format_count(p.ep, l);
     if (s.fate == engine::PlanFate::no_divide)
         return l.tr("{layout}, micro-batch {n}", {{"layout", out}, {"n", c.training.micro_batch}});
-    out += ", ZeRO-" + std::to_string(p.zero) + ", " +
+    const std::string comma = list_separator(", ", l.tag());
+    out += comma + "ZeRO-" + std::to_string(p.zero) + comma +
            std::string(engine::to_string(c.training.schedule));
     if (c.training.schedule == engine::Schedule::interleaved)
         out += " ×" + format_count(c.training.chunks, l);

@@ -47,6 +47,12 @@ bool is_rtl(std::string_view lang) {
            rtl_languages.end();
 }
 
+std::string list_separator(std::string_view sep, std::string_view lang) {
+    if (!is_rtl(lang)) return std::string(sep);
+    constexpr std::string_view rlm = "\u200F";
+    return std::string(rlm).append(sep).append(rlm);
+}
+
 std::size_t code_points(std::string_view utf8) {
     std::size_t n = 0;
     for (unsigned char c : utf8) n += (c & 0xC0) != 0x80;  // not a continuation byte

@@ -21,6 +21,12 @@ LangTag parse_lang(std::string_view lang);
 // ("az-Arab"); another script subtag makes it left to right ("ur-Latn"). "" (unknown) is false.
 bool is_rtl(std::string_view lang);
 
+// sep as it stands between two items of a list in lang's text. In a right-to-left paragraph each
+// item stays a unit: sep is wrapped in right-to-left marks (U+200F), so the bidi algorithm does
+// not join two Latin neighbours across it into one left-to-right run ("GPU · tp ٤" had read
+// "tp · GPU", the ٤ cut off: Arabic-Indic digits end a Latin run). Elsewhere sep itself.
+std::string list_separator(std::string_view sep, std::string_view lang);
+
 // The characters a reader sees in UTF-8 text: its code points, not its bytes.
 std::size_t code_points(std::string_view utf8);
 

@@ -8,6 +8,7 @@
 #include "story/storyboard/setting_text.hpp"
 #include "story/storyboard/settings.hpp"
 #include "story/text/format.hpp"
+#include "story/text/lang.hpp"
 #include "story/vocab/pipeline_timeline.hpp"
 #include "story/vocab/vocab.hpp"
 
@@ -119,8 +120,9 @@ std::vector<std::string> changed_settings(const C& film, const C& here, const Lo
 std::string settings_note(const C& film, const C& here, const Locale& l) {
     const std::vector<std::string> changed = changed_settings(film, here, l);
     if (changed.empty()) return "";
+    const std::string sep = list_separator(" · ", l.tag());
     std::string joined;
-    for (const std::string& c : changed) joined += (joined.empty() ? "" : " · ") + c;
+    for (const std::string& c : changed) joined += (joined.empty() ? "" : sep) + c;
     return l.tr("Here: {settings}", {{"settings", joined}});
 }
 

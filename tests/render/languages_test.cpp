@@ -139,6 +139,32 @@ TEST_CASE("GPU 0 inside an Arabic sentence keeps its letters and digit in order"
     }
 }
 
+// The settings a chapter names under its title ("Here: ...") and plan's candidate rows are lists
+// of Latin names with counts in the film's digits. Arabic-Indic digits end a Latin run, so across
+// a neutral separator two names joined into one left-to-right run and their counts fell outside
+// it ("ZeRO-1 · cp" beside a ٢ that read as ZeRO-1's).
+TEST_CASE("an Arabic list of settings keeps each name with its count", "[text][i18n]") {
+    const std::vector<std::string> items = {"٣٢ وحدات GPU", "tp ٤", "pp ٢", "ZeRO-1", "cp ٢"};
+    for (const char* sep : {" · ", " × ", ", "}) {
+        std::string text;
+        for (const std::string& item : items)
+            text += (text.empty() ? "" : story::list_separator(sep, "ar")) + item;
+        INFO(text);
+        const auto runs = shipped_fonts().runs(text, in("ar"));
+        // Each run inside one item: its bytes between two separators.
+        std::vector<std::size_t> ends;
+        for (std::size_t at = text.find(sep); at != std::string::npos; at = text.find(sep, at + 1))
+            ends.push_back(at);
+        for (const GlyphRun& r : runs) {
+            const auto words = std::count_if(ends.begin(), ends.end(), [&](std::size_t at) {
+                return r.begin < at && at + std::string_view(sep).size() < r.end;
+            });
+            CHECK(words == 0);
+        }
+    }
+    CHECK(story::list_separator(" · ", "de") == " · ");
+}
+
 TEST_CASE("Devanagari shapes with conjuncts", "[text][i18n]") {
     const std::string hindi = "हिन्दी";  // 6 code points: ह ि न ् द ी
     const auto runs = shipped_fonts().runs(hindi, in("hi"));
