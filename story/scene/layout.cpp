@@ -77,11 +77,12 @@ class LineFiller {
 };
 
 // Where a line of words may end: ICU's opportunities in lang, except right after a hyphen, so
-// compounds such as "all-reduce" and "micro-batch" stay whole (as English always wrapped here).
+// compounds such as "all-reduce" and "micro-batch" stay whole (as English always wrapped here),
+// and right after a number, which stays with the word it counts ("8 GPUs", "80 GB").
 std::vector<std::string_view> break_points(std::string_view words, std::string_view lang) {
     std::vector<std::string_view> pieces;
     for (const std::string_view piece : line_pieces(words, lang)) {
-        if (!pieces.empty() && pieces.back().back() == '-')
+        if (!pieces.empty() && (pieces.back().back() == '-' || ends_in_number(pieces.back())))
             pieces.back() =
                 std::string_view(pieces.back().data(), pieces.back().size() + piece.size());
         else

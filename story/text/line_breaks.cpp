@@ -3,6 +3,7 @@
 #include "story/text/line_breaks.hpp"
 
 #include <unicode/brkiter.h>
+#include <unicode/uchar.h>
 #include <unicode/uscript.h>
 #include <unicode/utext.h>
 #include <unicode/utf8.h>
@@ -77,6 +78,25 @@ std::vector<std::string_view> line_pieces(std::string_view text, std::string_vie
 
 std::vector<std::string_view> graphemes(std::string_view text) {
     return pieces(grapheme_iterator(), text);
+}
+
+bool ends_in_number(std::string_view piece) {
+    const std::size_t end = piece.find_last_not_of(' ');
+    if (end == std::string_view::npos) return false;
+    const std::size_t space = piece.find_last_of(' ', end);
+    const std::size_t begin = space == std::string_view::npos ? 0 : space + 1;
+    const std::string_view word = piece.substr(begin, end + 1 - begin);
+    const auto size = static_cast<std::int32_t>(word.size());
+    bool digit = false;
+    for (std::int32_t i = 0; i < size;) {
+        UChar32 c = 0;
+        U8_NEXT(word.data(), i, size, c);
+        if (u_isdigit(c))
+            digit = true;
+        else if (c != '.' && c != ',' && c != '\'' && c != U'\u066B' && c != U'\u066C')
+            return false;
+    }
+    return digit;
 }
 
 bool hyphenates(std::string_view word) {

@@ -4,9 +4,11 @@
 // is cut.
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 #include "story/scene/layout.hpp"
 #include "story/scene/text_metrics.hpp"
+#include "story/text/line_breaks.hpp"
 #include "tests/catch.hpp"
 
 using namespace story;
@@ -147,4 +149,25 @@ TEST_CASE("hyphenated compounds stay whole, as English always wrapped") {
     const double width = kMetrics.measure("Then an all-", kCaption).advance + 1;
     const auto lines = wrap_text(kMetrics, "Then an all-reduce", kCaption, width);
     CHECK(lines == std::vector<std::string>{"Then an", "all-reduce"});
+}
+
+TEST_CASE("a count stays with what it counts in any digits") {
+    for (const auto& [lang, text, counted] :
+         std::vector<std::tuple<std::string, std::string, std::string>>{
+             {"de", "Das Modell läuft auf 8 GPUs", "8 GPUs"},
+             {"en", "the weights need 1,120.5 GB", "1,120.5 GB"},
+             {"ar", "تعمل على ٨ وحدات", "٨ وحدات"},
+             {"ar", "تحتاج ١٬١٢٠٫٥ GB", "١٬١٢٠٫٥ GB"}}) {
+        const TextStyle style = caption_in(lang);
+        // As wide as the text up to and with the count: a plain greedy wrap ends a line there.
+        const std::string upto = text.substr(0, text.size() - counted.size()) +
+                                 counted.substr(0, counted.find(' '));
+        const auto lines = wrap_text(kMetrics, text, style, kMetrics.measure(upto, style).advance + 1);
+        INFO(lang << ": " << text);
+        REQUIRE(lines.size() == 2);
+        CHECK(lines[1] == counted);
+    }
+    CHECK_FALSE(ends_in_number("GPU 3a "));
+    CHECK_FALSE(ends_in_number(". "));
+    CHECK(ends_in_number("auf 8 "));
 }
