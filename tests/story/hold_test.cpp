@@ -206,7 +206,7 @@ TEST_CASE("a figure replaced sooner than 1.5 s is found, and one held that long 
     Video video = board.video;
     video.captions = Captions::off;
     // Sixteen cards, then back to eight 1.2 s after the first morph's halfway.
-    const Beat& last = ring.beats.back();
+    const Beat last = ring.beats.back();  // a copy: the push below moves the beats
     REQUIRE(last.set.size() == 1);
     Beat back = last;
     back.at = last.at + last.over / 2 + 1.2 - 0.5;
