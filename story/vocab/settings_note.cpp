@@ -88,13 +88,16 @@ bool changes_figures(const C& before, const C& after) {
     return !(engine::analyze(before) == engine::analyze(after));
 }
 
+const std::string kNoBreak = "\u00A0";
+
 std::string phrase(const std::string& name, const C& c, const Locale& l) {
     if (const auto it = phrases().find(name); it != phrases().end()) return it->second(c, l);
-    // tp 4, pp 2, cp_mode ring: named as flags write them, a count in the film's digits.
+    // tp 4, pp 2, cp_mode ring: named as flags write them, a count in the film's digits, the name
+    // and its value joined by a no-break space (a line of the note never ends on "tp").
     const std::string text = setting_text(c, name);
     if (setting_type(name) == SettingType::whole)
-        return name + " " + format_count(std::stoll(text), l);
-    return name + " " + text;
+        return name + kNoBreak + format_count(std::stoll(text), l);
+    return name + kNoBreak + text;
 }
 
 }  // namespace
@@ -120,7 +123,8 @@ std::vector<std::string> changed_settings(const C& film, const C& here, const Lo
 std::string settings_note(const C& film, const C& here, const Locale& l) {
     const std::vector<std::string> changed = changed_settings(film, here, l);
     if (changed.empty()) return "";
-    const std::string sep = list_separator(" · ", l.tag());
+    // No line begins with the separator: only its space after may end a line.
+    const std::string sep = list_separator(kNoBreak + "· ", l.tag());
     std::string joined;
     for (const std::string& c : changed) joined += (joined.empty() ? "" : sep) + c;
     return l.tr("Here: {settings}", {{"settings", joined}});

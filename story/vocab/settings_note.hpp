@@ -14,7 +14,9 @@ namespace story {
 // one named before it is not named again: a GPU's own links, a model's own shape.
 std::vector<std::string> changed_settings(const engine::Config& film, const engine::Config& here,
                                           const Locale& l);
-// "Here: " and the changes joined by " · "; "" when nothing changed.
+// "Here: " and the changes joined by " · " (a no-break space before the dot, so a line ends after
+// it; in a right-to-left language each change kept a unit: list_separator); "" when nothing
+// changed.
 std::string settings_note(const engine::Config& film, const engine::Config& here, const Locale& l);
 
 }  // namespace story
