@@ -18,6 +18,7 @@
 #include "story/text/lang.hpp"
 #include "story/vocab/cluster_vocab.hpp"
 #include "story/vocab/rack_vocab.hpp"
+#include "story/vocab/vocab.hpp"
 
 namespace story {
 
@@ -179,7 +180,7 @@ class PlanChapter final : public ChapterBase {
                    tr("Candidates for {model} on {n} × {gpu}",
                       {{"model", c.model.name},
                        {"n", format_int(c.layout.gpus, locale_)},
-                       {"gpu", c.cluster.gpu.name}}),
+                       {"gpu", gpu_display_name(c.cluster.gpu)}}),
                    style_of(Role::note), palette_.muted},
               alpha * rows_in_.at(t, 0));
         add_rows(s, search, t, alpha);
