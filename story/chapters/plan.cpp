@@ -128,12 +128,17 @@ class PlanChapter final : public ChapterBase {
         return s;
     }
 
-    // The winner's figures; its card is the expected peak the planner ranks by, named so.
+    // The winner's figures; its card is the expected peak the planner ranks by, named so. Until
+    // the search on screen has ranked its survivors there is no winner yet: each figure is "—"
+    // (after a `set:` the old winner's were of the old question, the new one's not yet found).
     std::vector<Stat> stats_at(double t) const override {
         const engine::Report& w = winner_at(t);
         std::vector<Stat> stats = stat_panel(w);
         stats.front() = {tr("Expected peak"),
                          format_bytes(w.per_gpu.expected.total.value, locale_)};
+        const int shown = timeline_.morph_at(t).shown();
+        if (search_time(shown, t) < kRiseAt)
+            for (Stat& stat : stats) stat = {stat.label, "—"};
         return stats;
     }
     const engine::Report& winner_at(double t) const {
@@ -367,7 +372,8 @@ const KindRegistrar registrar{{
              "their TP, CP, stage, replica and EP coordinates, the groups of its innermost "
              "split (TP, else CP, else a replica's pipeline: consecutive ranks) outlined "
              "and named as layout_3d outlines them, and the legend of its axes (layout_3d's "
-             "vocabulary); the stat panel is the winner's. A `set:` fades the search out "
+             "vocabulary); the stat panel is the winner's once the ranked three rise (\"—\" "
+             "before: no winner yet). A `set:` fades the search out "
              "over its first half and plays the new state's search from the start, in the "
              "time left before the next `set:` or the chapter's end (faster than the "
              "default pace when that is short)",

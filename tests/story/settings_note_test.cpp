@@ -1,10 +1,11 @@
 // The note under a chapter's title naming what it changes from the film ("Here: tp 8 · pp 16"):
 // wrapped to any width, a line ends only after a separator, so no setting is parted from its
 // value and no line begins with the dot (Hindi's note had read "16,384 GPU · tp" over "8 · pp 16").
+#include "story/vocab/settings_note.hpp"
+
 #include "engine/config.hpp"
 #include "story/scene/layout.hpp"
 #include "story/scene/text_metrics.hpp"
-#include "story/vocab/settings_note.hpp"
 #include "tests/catch.hpp"
 
 using namespace story;

@@ -162,12 +162,14 @@ std::vector<std::string> names_in(std::string_view msgid) {
     std::string text;
     for (const std::string& piece : pieces(msgid)) text += piece + " ";
     std::vector<std::string> out;
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), word); it != std::sregex_iterator();
-         ++it) {
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), word);
+         it != std::sregex_iterator(); ++it) {
         std::string w = it->str();
-        if (w.size() > 2 && w.back() == 's' && std::isupper(static_cast<unsigned char>(w[w.size() - 2])))
+        if (w.size() > 2 && w.back() == 's' &&
+            std::isupper(static_cast<unsigned char>(w[w.size() - 2])))
             w.pop_back();
-        if (std::count_if(w.begin(), w.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); }) >= 2)
+        if (std::count_if(w.begin(), w.end(),
+                          [](char c) { return std::isupper(static_cast<unsigned char>(c)); }) >= 2)
             out.push_back(w);
     }
     return out;

@@ -3,6 +3,7 @@
 // for the configuration on screen then (config_at, as `numbers --at` and the studio read it);
 // and while a `set:` morphs, every number a frame shows is one a state of the chapter shows at
 // rest (no "tp = 3" between tp 2 and tp 4, no bubble formula whose terms give another figure).
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <set>
@@ -146,6 +147,9 @@ void check_stats(const ChapterSpec& spec, const std::vector<Stat>& stats, engine
             states_only ? g.weights.value + g.gradients.value + g.optimizer.value : g.total.value,
             g.capacity.value);
     } else if (spec.kind == "plan") {
+        // No winner until the search on screen ranks: every figure "—" (the test below says when).
+        if (std::all_of(stats.begin(), stats.end(), [](const Stat& s) { return s.value == "—"; }))
+            return;
         const engine::Report r = engine::analyze(kind->facts.shown(c));
         check_panel(stats, r, "Expected peak");
         CHECK(stats[0].value == format_bytes(r.per_gpu.expected.total.value, kEnglish));
@@ -291,4 +295,31 @@ TEST_CASE("while a set: morphs, every figure on screen is one a state of the cha
             }
         }
     CHECK(morphs >= 20);  // both films' morphs took part
+}
+
+// The plan chapter's panel is the winner's, and there is none until the search on screen ranks
+// its survivors: "—" before (the first search's "ranked" phase; after a `set:`, from its halfway
+// until the replayed search ranks, about when the line naming the new winner begins).
+TEST_CASE("plan's panel waits for the search on screen to rank its survivors", "[truth]") {
+    const Storyboard& board = chapter_test::shipped("beyond-3d.yaml");
+    const ChapterSpec& spec = chapter_test::chapter_of(board, "plan");
+    const auto chapter = make_chapter(spec, board.video, chapter_test::kMetrics);
+    const auto dashes = [&](double t) {
+        const std::vector<Stat> stats = chapter->stats_at(t);
+        return std::all_of(stats.begin(), stats.end(),
+                           [](const Stat& s) { return s.value == "—"; });
+    };
+    const double ranked = phase_start(spec, "ranked");
+    CHECK(dashes(0.5));
+    CHECK(dashes(ranked - 0.2));
+    CHECK_FALSE(dashes(ranked + 0.2));
+    const Timeline timeline(spec, board.video.fps);
+    REQUIRE(timeline.states().size() == 2);
+    const double asked = timeline.state_start(1) + timeline.state_over(1) / 2;
+    CHECK_FALSE(dashes(asked - 0.1));
+    CHECK(dashes(asked + 0.1));
+    const double named = spec.beats.back().at;  // "This time the winner splits every sequence..."
+    CHECK(dashes(named - 0.2));
+    CHECK_FALSE(dashes(named + 1));
+    CHECK_FALSE(dashes(spec.duration - 0.1));
 }

@@ -160,9 +160,10 @@ TEST_CASE("a count stays with what it counts in any digits") {
              {"ar", "تحتاج ١٬١٢٠٫٥ GB", "١٬١٢٠٫٥ GB"}}) {
         const TextStyle style = caption_in(lang);
         // As wide as the text up to and with the count: a plain greedy wrap ends a line there.
-        const std::string upto = text.substr(0, text.size() - counted.size()) +
-                                 counted.substr(0, counted.find(' '));
-        const auto lines = wrap_text(kMetrics, text, style, kMetrics.measure(upto, style).advance + 1);
+        const std::string upto =
+            text.substr(0, text.size() - counted.size()) + counted.substr(0, counted.find(' '));
+        const auto lines =
+            wrap_text(kMetrics, text, style, kMetrics.measure(upto, style).advance + 1);
         INFO(lang << ": " << text);
         REQUIRE(lines.size() == 2);
         CHECK(lines[1] == counted);
