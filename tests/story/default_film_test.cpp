@@ -116,7 +116,7 @@ TEST_CASE("default film: FSDP's shards, and one and a half times DP's traffic", 
 TEST_CASE("default film: NVLink nine times the network, in the tensor and interconnect chapters",
           "[film][default]") {
     for (const char* id : {"tensor", "interconnect"}) {
-        const engine::Cluster& c = states(id).front().cluster;
+        const engine::Cluster c = states(id).front().cluster;  // a copy: states() is a temporary
         CHECK(c.nvlink.value / 2 / c.network.value == Approx(9));  // each direction
     }
     says("tensor", "nine times slower");
