@@ -159,3 +159,30 @@ awk "$stats"'
       delete x; delete y; delete z
     }
   }' "$rows"
+echo
+# What the predicted step leaves out, per group of completed runs, with and without a pipeline:
+# each run's measured step (the benchmark's 2^20 tokens over its GPUs, at its tokens/s/GPU) less
+# the predicted one, per micro-batch; how many runs exceed the prediction by over 0.4 s per
+# micro-batch, and the median excess. With a pipeline the runs stall about 1.2 s per micro-batch,
+# more of them the more nodes (issue 32's closing notes, docs/performance.md).
+echo "| group | runs with a pipeline | over 0.4 s/micro-batch | median excess s/micro-batch | runs without | over 0.4 s | median excess |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+awk "$stats"'
+  $6 != "nan" && $7 != "nan" {
+    split($8, l, ":"); gpus = l[3] * l[4] * l[5]; tokens = 1048576 / gpus
+    excess = (tokens / $6 - tokens / $7) / l[2]
+    g = $1 " on " $5 " nodes"; if (!(g in seen)) { seen[g] = 1; order[++groups] = g }
+    k = g SUBSEP (l[4] > 1); n = ++size[k]; ex[k, n] = excess; over[k] += (excess > 0.4)
+  }
+  END {
+    for (q = 1; q <= groups; q++) {
+      g = order[q]; printf "| %s", g
+      for (pipe = 1; pipe >= 0; pipe--) {
+        k = g SUBSEP pipe; n = size[k]
+        for (i = 1; i <= n; i++) e[i] = ex[k, i]
+        if (n) printf " | %d | %d | %.2f", n, over[k], median(e, n); else printf " | 0 | | "
+        delete e
+      }
+      print " |"
+    }
+  }' "$rows"
