@@ -223,7 +223,11 @@ int run(const Flags& f) {
                 return 2;
             }
             const story::ChapterSpec& spec = board->chapters[at.chapter];
-            c = story::as_drawn(spec.kind, story::config_at(spec, at.t, board->video.fps));
+            c = story::drawn_at(spec, at.t, board->video.fps);
+            if (!story::figures_drawn(spec, at.t, board->video.fps))
+                std::cerr << "shardreel: note: at " << f.at
+                          << " the chapter draws no figures yet (its panel shows \"—\"): these "
+                             "are the configuration on screen's, not those it draws later\n";
         }
     }
     const Errors errors = build_config(f, c);

@@ -78,13 +78,18 @@ std::string param_label(const std::string& key, const story::Locale& locale) {
 }
 
 Facts chapter_facts(const std::string& kind, const engine::Config& config,
-                    const story::Locale& locale) {
+                    const story::Locale& locale, bool drawn) {
     const story::KindInfo* info = story::find_kind(kind);
     if (!info) return {};
     const story::KindFacts& kf = info->facts;
+    Facts facts;
+    if (!drawn) {
+        for (const story::FactRow& row : kf.rows)
+            facts.stats.push_back({row.key, locale.tr(row.label), "—", nullptr});
+        return facts;
+    }
     const engine::Config shown = story::as_drawn(kind, config);
     const engine::Report report = engine::analyze(shown);
-    Facts facts;
     for (const story::FactRow& row : kf.rows) {
         const double v = row.of(report);
         facts.stats.push_back({row.key, locale.tr(row.label),

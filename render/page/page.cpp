@@ -64,7 +64,8 @@ PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTim
         const FigureSvgs svgs = cache.figure(spec, video, t);
         c.svg = sheet.add(svgs.dark, svgs.light, "f-" + spec.id + "-");
         const engine::Config config = story::config_at(spec, t, video.fps);
-        c.facts = chapter_facts(spec.kind, config, locale);
+        c.facts =
+            chapter_facts(spec.kind, config, locale, story::figures_drawn(spec, t, video.fps));
         c.calculator = calculator_fragment(config_flags(config));
         return c;
     }
@@ -74,12 +75,13 @@ PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTim
         std::string prefix = "f-" + spec.id;
         for (std::size_t i : v.index) prefix += "-" + std::to_string(i);
         const engine::Config config = story::config_at(v.spec, t, video.fps);
-        PageVariant out{v.index,
-                        v.settings,
-                        sheet.add(svgs.dark, svgs.light, prefix + "-"),
-                        variant_alt(c.alt, v.settings, locale),
-                        chapter_facts(spec.kind, config, locale),
-                        calculator_fragment(config_flags(config))};
+        PageVariant out{
+            v.index,
+            v.settings,
+            sheet.add(svgs.dark, svgs.light, prefix + "-"),
+            variant_alt(c.alt, v.settings, locale),
+            chapter_facts(spec.kind, config, locale, story::figures_drawn(v.spec, t, video.fps)),
+            calculator_fragment(config_flags(config))};
         if (v.index == c.written) {
             c.svg = std::move(out.svg);
             c.facts = out.facts;

@@ -137,7 +137,8 @@ void Studio::numbers(const httplib::Request& req, httplib::Response& res) {
     const story::Moment at = moment(req, *f);
     const story::ChapterSpec& spec = f->board.chapters[at.chapter];
     const engine::Config config = story::config_at(spec, at.t, f->video.fps);
-    const Facts facts = chapter_facts(spec.kind, config, story::Locale(f->video.lang));
+    const Facts facts = chapter_facts(spec.kind, config, story::Locale(f->video.lang),
+                                      story::figures_drawn(spec, at.t, f->video.fps));
     nlohmann::ordered_json stats = nlohmann::ordered_json::array();
     for (const Stat& s : facts.stats)
         stats.push_back({{"key", s.key}, {"label", s.label}, {"text", s.text}, {"value", s.value}});
@@ -146,7 +147,7 @@ void Studio::numbers(const httplib::Request& req, httplib::Response& res) {
         {"t", at.t},
         {"stats", stats},
         {"maths", facts.maths},
-        {"numbers", report_json(engine::analyze(story::as_drawn(spec.kind, config)))}};
+        {"numbers", report_json(engine::analyze(story::drawn_at(spec, at.t, f->video.fps)))}};
     res.set_content(out.dump(), "application/json");
 }
 

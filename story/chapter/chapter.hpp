@@ -90,6 +90,13 @@ const KindInfo* find_kind(std::string_view name);
 // The configuration whose figures a chapter of `kind` draws for c (KindFacts::shown: fsdp_gather's
 // ZeRO-3, plan's winner), else c: what `numbers --at`, the studio and the page report.
 engine::Config as_drawn(std::string_view kind, const engine::Config& c);
+// Whether the chapter's figures are on screen at chapter time t (KindFacts::drawn_at: plan's once
+// its search has ranked, "—" before).
+bool figures_drawn(const ChapterSpec& spec, double t, int fps);
+// The configuration whose figures the chapter draws at t: as_drawn of the configuration on screen
+// (every `set:` past its halfway) while they are drawn, else that configuration itself (plan
+// before it ranks: the question, with no winner yet).
+engine::Config drawn_at(const ChapterSpec& spec, double t, int fps);
 std::vector<std::string> kind_names();
 
 // What the cost model rejects in c (engine::validate), and what `kind` cannot draw (when known).

@@ -12,6 +12,8 @@
 
 namespace story {
 
+struct ChapterSpec;
+
 // How a figure is written, as the film writes it.
 enum class Shown { bytes, count, number, percent, params, per_param, seconds, yes_no };
 
@@ -57,6 +59,9 @@ struct KindFacts {
     // The configuration the chapter's figures are of, given the chapter's (plan: the planner's
     // winner); nullptr: the chapter's own.
     engine::Config (*shown)(const engine::Config&) = nullptr;
+    // Whether those figures are on screen at chapter time t (plan: once its search has ranked,
+    // "—" before); nullptr: always.
+    bool (*drawn_at)(const ChapterSpec&, double t, int fps) = nullptr;
 };
 
 // What the stat panel writes under a step's bytes sent: the groups that send them, largest

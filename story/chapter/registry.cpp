@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "story/chapter/chapter.hpp"
+#include "story/time/timeline.hpp"
 
 namespace story {
 
@@ -59,6 +60,16 @@ std::unique_ptr<Chapter> make_chapter(const ChapterSpec& spec, const Video& vide
 engine::Config as_drawn(std::string_view kind, const engine::Config& c) {
     const KindInfo* info = find_kind(kind);
     return info && info->facts.shown ? info->facts.shown(c) : c;
+}
+
+bool figures_drawn(const ChapterSpec& spec, double t, int fps) {
+    const KindInfo* info = find_kind(spec.kind);
+    return !info || !info->facts.drawn_at || info->facts.drawn_at(spec, t, fps);
+}
+
+engine::Config drawn_at(const ChapterSpec& spec, double t, int fps) {
+    const engine::Config on_screen = Timeline(spec, fps).state_at(t);
+    return figures_drawn(spec, t, fps) ? as_drawn(spec.kind, on_screen) : on_screen;
 }
 
 }  // namespace story

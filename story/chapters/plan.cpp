@@ -98,6 +98,33 @@ engine::PlanResult run_plan(const engine::Config& c) {
     return kept.back().second;
 }
 
+// Where state k's search stands at chapter time t, in the default choreography's seconds.
+// Each state's search has its window: the first from the chapter's start, a later one from
+// halfway through its `set:`, each until the next `set:` (or the chapter's end). It plays at
+// the pace the chapter's length gives the default choreography, faster where that would leave
+// the winner less than kReplayTail s of its window (half, in a short one); the first one on
+// the beats that show its phases where some do.
+double search_time(const ChapterSpec& spec, const Timeline& timeline,
+                   const Choreography& choreography, int k, double t) {
+    if (k == 0 && choreography.pinned()) return std::max(0.0, choreography.authored(t));
+    const auto& states = timeline.states();
+    const double start = k == 0 ? 0 : timeline.state_start(k) + timeline.state_over(k) / 2;
+    const double end =
+        k + 1 < static_cast<int>(states.size()) ? timeline.state_start(k + 1) : spec.duration;
+    const double window = std::max(end - start, 1e-6);
+    const double search = std::max(window - kReplayTail, window / 2);
+    const double pace = std::max(kDefaultDuration / spec.duration, kRackAt / search);
+    return std::max(0.0, t - start) * pace;
+}
+
+// Whether the search on screen at t has ranked its survivors: from then the chapter's figures
+// are its winner's ("—" before).
+bool ranked_at(const ChapterSpec& spec, double t, int fps) {
+    const Timeline timeline(spec, fps);
+    const Choreography choreography(spec, find_kind(spec.kind));
+    return search_time(spec, timeline, choreography, timeline.morph_at(t).shown(), t) >= kRiseAt;
+}
+
 class PlanChapter final : public ChapterBase {
   public:
     PlanChapter(const ChapterSpec& spec, const Video& video, const TextMetrics& metrics)
@@ -146,22 +173,8 @@ class PlanChapter final : public ChapterBase {
     }
 
   private:
-    // Where state k's search stands at chapter time t, in the default choreography's seconds.
-    // Each state's search has its window: the first from the chapter's start, a later one from
-    // halfway through its `set:`, each until the next `set:` (or the chapter's end). It plays at
-    // the pace the chapter's length gives the default choreography, faster where that would leave
-    // the winner less than kReplayTail s of its window (half, in a short one); the first one on
-    // the beats that show its phases where some do.
     double search_time(int k, double t) const {
-        if (k == 0 && choreography_.pinned()) return std::max(0.0, choreography_.authored(t));
-        const auto& states = timeline_.states();
-        const double start = k == 0 ? 0 : timeline_.state_start(k) + timeline_.state_over(k) / 2;
-        const double end =
-            k + 1 < static_cast<int>(states.size()) ? timeline_.state_start(k + 1) : spec_.duration;
-        const double window = std::max(end - start, 1e-6);
-        const double search = std::max(window - kReplayTail, window / 2);
-        const double pace = std::max(kDefaultDuration / spec_.duration, kRackAt / search);
-        return std::max(0.0, t - start) * pace;
+        return story::search_time(spec_, timeline_, choreography_, k, t);
     }
 
     double fall_at(engine::PlanFate f) const {
@@ -386,7 +399,8 @@ const KindRegistrar registrar{{
                {"winner", kRackAt, "the winner on the rack"}},
     .facts = {.rows = {rows::dp, rows::tp, rows::pp, rows::memory, kStep},
               .formulas = {formulas::replicas, formulas::memory},
-              .shown = winner},
+              .shown = winner,
+              .drawn_at = ranked_at},
 }};
 
 }  // namespace

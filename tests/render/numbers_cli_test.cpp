@@ -396,6 +396,25 @@ TEST_CASE("numbers: bad input exits 2 with one error line per problem and no out
     }
 }
 
+// plan's panel shows "—" until its search ranks: before then --at gives the question on screen
+// (the storyboard's layout), says so, and after it the winner's, as the panel does.
+TEST_CASE("numbers --at a plan before its search ranks gives the question and says so") {
+    const std::string board =
+        render_test::q(std::filesystem::path(SHARDREEL_SOURCE_DIR) / "storyboards/beyond-3d.yaml");
+    const auto early = numbers(board + " --at plan@1s --format json");
+    const auto late = numbers(board + " --at plan@end --format json");
+    REQUIRE(early.exit_code == 0);
+    REQUIRE(late.exit_code == 0);
+    CHECK(early.err ==
+          "shardreel: note: at plan@1s the chapter draws no figures yet (its panel shows \"—\"): "
+          "these are the configuration on screen's, not those it draws later\n");
+    CHECK(late.err.empty());
+    const auto question = nlohmann::json::parse(early.out)["layout"];
+    CHECK(question["dp"] == 64);  // the chapter's 64 GPUs as the storyboard lays them out
+    CHECK(question["zero"] == 0);
+    CHECK(nlohmann::json::parse(late.out)["layout"] != question);
+}
+
 TEST_CASE("numbers --at takes the configuration on screen at that moment of the storyboard") {
     const std::string board = render_test::q(std::filesystem::path(SHARDREEL_SOURCE_DIR) /
                                              "tests/storyboards/good/explore.yaml");

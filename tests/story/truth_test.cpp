@@ -322,4 +322,16 @@ TEST_CASE("plan's panel waits for the search on screen to rank its survivors", "
     CHECK(dashes(named - 0.2));
     CHECK_FALSE(dashes(named + 1));
     CHECK_FALSE(dashes(spec.duration - 0.1));
+    // What numbers --at, the studio and the page report follows the panel: the winner's figures
+    // exactly when the frame draws them, the configuration on screen's before.
+    int drawn = 0;
+    for (double t = 0; t < spec.duration; t += 0.1) {
+        INFO(t);
+        CHECK(figures_drawn(spec, t, board.video.fps) == !dashes(t));
+        const engine::Config on_screen = timeline.state_at(t);
+        const bool winner = drawn_at(spec, t, board.video.fps) == as_drawn(spec.kind, on_screen);
+        CHECK(winner == !dashes(t));
+        drawn += !dashes(t);
+    }
+    CHECK(drawn > 50);  // both searches' winners, a few seconds each
 }
