@@ -295,22 +295,27 @@ const isolate = (text, ltr) => el("bdi", ltr ? { dir: "ltr" } : {}, text);
 
 // A refusal in the page's language (its template's translation, filled by problemParts with the
 // numbers in the page's digits), as nodes: each code-like token isolated left to right, each other
-// argument isolated (numbers by their own direction), and "--flag: " first when numbers prints it.
+// argument isolated (numbers by their own direction; one with a template of its own, p.parts,
+// translated and filled the same way), and "--flag: " first when numbers prints it.
 function problemNodes(p) {
   const format = tr(p.format);
   const nodes = flagFirst(p, format) ? [isolate(p.args.flag, true), ": "] : [];
   const fill = (segment) => problemParts(p, segment, localNumber);
+  const arg = (part) => (typeof part === "string" ? part : p.parts?.[part.name] ? partNode(p.parts[part.name])
+    : isolate(part.text, !p.numbers.includes(part.name)));
   let done = 0;
   for (const code of format.matchAll(CODE)) {
-    for (const part of fill(format.slice(done, code.index)))
-      nodes.push(typeof part === "string" ? part : isolate(part.text, !p.numbers.includes(part.name)));
+    nodes.push(...fill(format.slice(done, code.index)).map(arg));
     nodes.push(isolate(fill(code[0]).map((part) => (typeof part === "string" ? part : part.text)).join(""), true));
     done = code.index + code[0].length;
   }
-  for (const part of fill(format.slice(done)))
-    nodes.push(typeof part === "string" ? part : isolate(part.text, !p.numbers.includes(part.name)));
+  nodes.push(...fill(format.slice(done)).map(arg));
   return nodes;
 }
+// An argument's own template (plan's nearest layout, "dp 8 x tp 1 x pp 2, ZeRO-3, full
+// recompute", and its parts) in an isolate: left to right when the catalogue has no words for it
+// (code: "dp {dp} x tp {tp} x pp {pp}", "ZeRO-{zero}"), else in the direction of its words.
+const partNode = (p) => el("bdi", p.format in LOCALE.words ? {} : { dir: "ltr" }, ...problemNodes(p));
 
 // The lines of a refusal in the page's language, each with the flag whose control it stands
 // beside (none: at the top): a flag's and the engine's from their problems; any other line (not
