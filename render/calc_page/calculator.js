@@ -252,7 +252,7 @@ function control(s) {
   input.setAttribute("aria-describedby", `${id}-help ${id}-error`);
   const error = el("span", { class: "error", id: `${id}-error` });
   const field = el("div", { class: "field" }, el("label", { for: id }, tr(s.name.replaceAll("_", " "))), input,
-    el("span", { class: "help", id: `${id}-help` }, isolate(s.flag, true), `: ${tr(s.help)}`), error);
+    el("span", { class: "help", id: `${id}-help` }, isolate(s.flag, true), ": ", ...helpNodes(tr(s.help))), error);
   return { flag: s.flag, input, error, field };
 }
 
@@ -316,6 +316,37 @@ function problemNodes(p) {
 // recompute", and its parts) in an isolate: left to right when the catalogue has no words for it
 // (code: "dp {dp} x tp {tp} x pp {pp}", "ZeRO-{zero}"), else in the direction of its words.
 const partNode = (p) => el("bdi", p.format in LOCALE.words ? {} : { dir: "ltr" }, ...problemNodes(p));
+
+// A help text in a right-to-left page, each run of Latin letters, digits and ASCII signs in it (a
+// flag, a formula, a keyword, a unit, a name: "--gpus", "gpus / (tp x pp x cp)", "900GB/s")
+// isolated left to right, so it is drawn in its own order; the spaces, signs and unpaired brackets
+// at a run's ends stay in the sentence ("= gpus / (tp x pp x cp)" isolates from "gpus",
+// "(400Gb/s،" just "400Gb/s"). In a left-to-right page, the text as it is.
+const RTL = document.documentElement.dir === "rtl";
+const count = (text, c) => text.split(c).length - 1;
+function codeRun(run) {
+  let code = run;
+  for (let before = null; before !== code;) {
+    before = code;
+    code = code.replace(/^(?:[^\w(-]|-(?![\w-]))+/, "").replace(/[^\w)]+$/, "");
+    if (code.startsWith("(") && count(code, "(") > count(code, ")")) code = code.slice(1);
+    if (code.endsWith(")") && count(code, ")") > count(code, "(")) code = code.slice(0, -1);
+  }
+  return /[A-Za-z0-9]/.test(code) ? code : "";
+}
+function helpNodes(text) {
+  if (!RTL) return [text];
+  const nodes = [];
+  let done = 0;
+  for (const run of text.matchAll(/[ -~]+/g)) {
+    const code = codeRun(run[0]);
+    if (!code) continue;
+    const at = run.index + run[0].indexOf(code);
+    nodes.push(text.slice(done, at), isolate(code, true));
+    done = at + code.length;
+  }
+  return [...nodes, text.slice(done)].filter((n) => n !== "");
+}
 
 // The lines of a refusal in the page's language, each with the flag whose control it stands
 // beside (none: at the top): a flag's and the engine's from their problems; any other line (not

@@ -8,7 +8,8 @@
 // engine at the top: each template as locale/L.po translates it, filled with the arguments
 // `numbers`' English line names (numbers in L's digits), every argument and code-like token in
 // an isolate, and in Arabic "tp=٤" drawn left to right (x of "t" < "=" < "٤"); plan's shortfall
-// with the nearest layout's name in L ("ZeRO-٣" drawn left to right); opened on a
+// with the nearest layout's name in L ("ZeRO-٣" drawn left to right); in Arabic, the code-like
+// runs of four helps ("--gpus", "gpus / (tp x pp x cp)") each drawn left to right; opened on a
 // refused layout, the key figures' row says why it has no figures until a control is set to a
 // layout the engine takes; a clean console. Exits 77 (ctest: Skipped) when there is no chromium.
 // Usage: node calc_page_lang_test.mjs SOURCE_DIR SHARDREEL OUT_DIR
@@ -78,6 +79,11 @@ check(nativeShort.stderr.includes("the nearest (dp 8 x tp 1 x pp 2, ZeRO-3, offl
 // a template of its own filled alike (one the catalogue has no words for is code: as it is).
 const filled = (p, lang, l) => (translation(lang, p.format) ?? p.format).replace(/\{(\w+)\}/g, (m, k) =>
   (p.parts?.[k] ? filled(p.parts[k], lang, l) : p.numbers.includes(k) ? localized(p.args[k], l) : p.args[k]));
+// Each help in Arabic whose text has a run of Latin letters and signs the bidi algorithm would
+// reorder: the run, drawn left to right character by character (a flag between Arabic words, a
+// formula ending in a bracket).
+const HELP_RUNS = [["--nodes", "--gpus"], ["--nodes", "gpus-per-node x nodes"], ["--gpus", "gpus / (tp x pp x cp)"],
+  ["--cp", "dp = gpus / (tp x pp x cp)"], ["--shard-group", "--zero 3"]];
 
 // Where each character of `text` inside `selector`'s first element that has it is drawn: the x of
 // its box's left edge (a Range over the character), for reading a line's visual order.
@@ -176,6 +182,13 @@ try {
       const want = translation(lang, help);
       check(want && want !== help && text === `${flag}: ${want}`, `${lang}: the help of ${flag} reads "${text}"`);
     }
+    // In Arabic, each code-like run of a help drawn in its own order, left to right.
+    let runs = 0;
+    for (const [flag, run] of l.dir === "rtl" ? HELP_RUNS : []) {
+      check(translation(lang, helps.find(([f]) => f === flag)[1]).includes(run), `${lang}: the help of ${flag} has no "${run}"`);
+      const xs = await xsOf(page, `[id="in${flag}-help"]`, run);
+      runs += check(ascending(xs), `${lang}: "${run}" in the help of ${flag} is drawn at x ${JSON.stringify(xs)}`) === true;
+    }
     // Every figure: the English text in the locale's signs and digits (days and tokens/s in the
     // catalogue's words around the number).
     const figures = await page.$$eval("#results [data-key], #key [data-key]", (all) =>
@@ -231,7 +244,7 @@ try {
       all.some((b) => b.textContent === zero && b.dir === "ltr"), zero);
     const zeroXs = await xsOf(page, "#plan .refusal", zero);
     check(zeroIsolate && ascending(zeroXs), `${lang}: "${zero}" in plan's shortfall: isolated ${zeroIsolate}, drawn at x ${JSON.stringify(zeroXs)}`);
-    console.log(`${lang}: ${LABELS.length} labels, ${named} controls' names, ${helps.length} helps, ${numbers} figures in the locale's digits and signs, plan's shortfall: ${shortfall}, opened refused: "${opened.key}", beside --tp: "${beside}", the engine's at the top: ${top[0]} ("${tpIs}" at x ${xs?.map((x) => x.toFixed(1)).join(" < ")})`);
+    console.log(`${lang}: ${LABELS.length} labels, ${named} controls' names, ${helps.length} helps, ${numbers} figures in the locale's digits and signs, ${runs} code-like runs of helps drawn in order, plan's shortfall: ${shortfall}, opened refused: "${opened.key}", beside --tp: "${beside}", the engine's at the top: ${top[0]} ("${tpIs}" at x ${xs?.map((x) => x.toFixed(1)).join(" < ")})`);
   }
 } finally {
   await browser.close();
