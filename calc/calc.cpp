@@ -18,8 +18,10 @@
 //                   configuration, "problems" beside them: each line's template and
 //                   arguments (engine/problem.hpp, story/storyboard/problems.hpp) as
 //                   {"format": ..., "args": {name: text, ...}, "numbers": [the names of the
-//                   arguments that are numbers]}; a flag's refusal has its flag as args.flag
-//                   (its line is "FLAG: " and the filled template unless that names {flag}).
+//                   arguments that are numbers], "parts": {name: an argument's own template,
+//                   alike} when one has it (plan's nearest layout)}; a flag's refusal has its
+//                   flag as args.flag (its line is "FLAG: " and the filled template unless that
+//                   names {flag}).
 //   calc_plan(top)  the same for `plan --format json --top TOP`, the flags of what the planner
 //                   chooses (--tp, --zero, ...) and --tokens left out of the buffer's.
 #include <cstddef>
@@ -95,19 +97,29 @@ nlohmann::json refusal(const std::vector<std::string>& errors) {
     return nlohmann::json{{"errors", errors}};
 }
 
+// A problem as the page reads it: its template, its arguments' English, the names of those that
+// are numbers, and "parts": the template of each argument that has one (ProblemArg::parts), alike.
+nlohmann::json problem_json(const engine::Problem& p) {
+    nlohmann::json args = nlohmann::json::object(), numbers = nlohmann::json::array();
+    nlohmann::json parts = nlohmann::json::object();
+    for (const engine::ProblemArg& a : p.args) {
+        args[a.name] = a.text;
+        if (a.number) numbers.push_back(a.name);
+        for (const engine::Problem& part : a.parts) parts[a.name] = problem_json(part);
+    }
+    nlohmann::json out = {{"format", p.format}, {"args", args}, {"numbers", numbers}};
+    if (!parts.empty()) out["parts"] = std::move(parts);
+    return out;
+}
+
 // A refusal of the flags' values or of the engine's: its lines in English, and beside them their
 // templates and arguments (a flag's names it as "flag").
 nlohmann::json refusal(const std::vector<engine::Problem>& problems) {
     nlohmann::json out = refusal(std::vector<std::string>{});
     out["problems"] = nlohmann::json::array();
     for (const engine::Problem& p : problems) {
-        nlohmann::json args = nlohmann::json::object(), numbers = nlohmann::json::array();
-        for (const engine::ProblemArg& a : p.args) {
-            args[a.name] = a.text;
-            if (a.number) numbers.push_back(a.name);
-        }
         out["errors"].push_back(story::problem_line(p));
-        out["problems"].push_back({{"format", p.format}, {"args", args}, {"numbers", numbers}});
+        out["problems"].push_back(problem_json(p));
     }
     return out;
 }

@@ -47,7 +47,9 @@ export async function loadCalc(bytes) {
 // A refusal ({format, args, numbers}, one of numbers()' problems: the engine's, or a flag's value
 // with its flag as args.flag) in parts: the template's text, and each {name} filled as
 // {name, text}, a number through `number` (its English text, as numbers prints it, by default).
-// `format` is its template or a translation of it; a mark with no argument stays as written.
+// `format` is its template or a translation of it; a mark with no argument stays as written. An
+// argument with a template of its own (plan's nearest layout) has it in problem.parts[name],
+// {format, args, numbers} alike, whose English is args[name].
 export function problemParts(problem, format = problem.format, number = (text) => text) {
   const parts = [];
   let done = 0;

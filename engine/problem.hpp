@@ -56,16 +56,22 @@ enum class Msg {
     count
 };
 
+struct Problem;
+
 // A template's argument: {name} in it, its English text and whether it is a number (the page
 // writes numbers in its digits; the rest are names the reader types: settings, keywords, presets).
+// An argument that is words itself (plan's nearest layout: "dp 8 x tp 1 x pp 2, ZeRO-3, full
+// recompute") has its own template and arguments in `parts` (one), whose English is its text:
+// the page translates and fills it as it does the whole.
 struct ProblemArg {
     std::string name, text;
     bool number = false;
+    std::vector<Problem> parts{};
     bool operator==(const ProblemArg&) const = default;
 };
 
 struct Problem {
-    const char* format = nullptr;  // one of problem_formats(), in English
+    const char* format = nullptr;  // its template in English (problem_formats(), ...)
     std::vector<ProblemArg> args;
     bool operator==(const Problem&) const = default;
 };

@@ -252,7 +252,7 @@ function control(s) {
   input.setAttribute("aria-describedby", `${id}-help ${id}-error`);
   const error = el("span", { class: "error", id: `${id}-error` });
   const field = el("div", { class: "field" }, el("label", { for: id }, tr(s.name.replaceAll("_", " "))), input,
-    el("span", { class: "help", id: `${id}-help` }, isolate(s.flag, true), `: ${tr(s.help)}`), error);
+    el("span", { class: "help", id: `${id}-help` }, isolate(s.flag, true), ": ", ...helpNodes(tr(s.help))), error);
   return { flag: s.flag, input, error, field };
 }
 
@@ -295,21 +295,57 @@ const isolate = (text, ltr) => el("bdi", ltr ? { dir: "ltr" } : {}, text);
 
 // A refusal in the page's language (its template's translation, filled by problemParts with the
 // numbers in the page's digits), as nodes: each code-like token isolated left to right, each other
-// argument isolated (numbers by their own direction), and "--flag: " first when numbers prints it.
+// argument isolated (numbers by their own direction; one with a template of its own, p.parts,
+// translated and filled the same way), and "--flag: " first when numbers prints it.
 function problemNodes(p) {
   const format = tr(p.format);
   const nodes = flagFirst(p, format) ? [isolate(p.args.flag, true), ": "] : [];
   const fill = (segment) => problemParts(p, segment, localNumber);
+  const arg = (part) => (typeof part === "string" ? part : p.parts?.[part.name] ? partNode(p.parts[part.name])
+    : isolate(part.text, !p.numbers.includes(part.name)));
   let done = 0;
   for (const code of format.matchAll(CODE)) {
-    for (const part of fill(format.slice(done, code.index)))
-      nodes.push(typeof part === "string" ? part : isolate(part.text, !p.numbers.includes(part.name)));
+    nodes.push(...fill(format.slice(done, code.index)).map(arg));
     nodes.push(isolate(fill(code[0]).map((part) => (typeof part === "string" ? part : part.text)).join(""), true));
     done = code.index + code[0].length;
   }
-  for (const part of fill(format.slice(done)))
-    nodes.push(typeof part === "string" ? part : isolate(part.text, !p.numbers.includes(part.name)));
+  nodes.push(...fill(format.slice(done)).map(arg));
   return nodes;
+}
+// An argument's own template (plan's nearest layout, "dp 8 x tp 1 x pp 2, ZeRO-3, full
+// recompute", and its parts) in an isolate: left to right when the catalogue has no words for it
+// (code: "dp {dp} x tp {tp} x pp {pp}", "ZeRO-{zero}"), else in the direction of its words.
+const partNode = (p) => el("bdi", p.format in LOCALE.words ? {} : { dir: "ltr" }, ...problemNodes(p));
+
+// A help text in a right-to-left page, each run of Latin letters, digits and ASCII signs in it (a
+// flag, a formula, a keyword, a unit, a name: "--gpus", "gpus / (tp x pp x cp)", "900GB/s")
+// isolated left to right, so it is drawn in its own order; the spaces, signs and unpaired brackets
+// at a run's ends stay in the sentence ("= gpus / (tp x pp x cp)" isolates from "gpus",
+// "(400Gb/s،" just "400Gb/s"). In a left-to-right page, the text as it is.
+const RTL = document.documentElement.dir === "rtl";
+const count = (text, c) => text.split(c).length - 1;
+function codeRun(run) {
+  let code = run;
+  for (let before = null; before !== code;) {
+    before = code;
+    code = code.replace(/^(?:[^\w(-]|-(?![\w-]))+/, "").replace(/[^\w)]+$/, "");
+    if (code.startsWith("(") && count(code, "(") > count(code, ")")) code = code.slice(1);
+    if (code.endsWith(")") && count(code, ")") > count(code, "(")) code = code.slice(0, -1);
+  }
+  return /[A-Za-z0-9]/.test(code) ? code : "";
+}
+function helpNodes(text) {
+  if (!RTL) return [text];
+  const nodes = [];
+  let done = 0;
+  for (const run of text.matchAll(/[ -~]+/g)) {
+    const code = codeRun(run[0]);
+    if (!code) continue;
+    const at = run.index + run[0].indexOf(code);
+    nodes.push(text.slice(done, at), isolate(code, true));
+    done = at + code.length;
+  }
+  return [...nodes, text.slice(done)].filter((n) => n !== "");
 }
 
 // The lines of a refusal in the page's language, each with the flag whose control it stands

@@ -41,10 +41,47 @@ const engine::GpuSpec* bigger_gpu(const engine::PerGpu& g) {
     return bigger;
 }
 
-// The nearest layout's name: "dp 8 x tp 1 x pp 2, ZeRO-3, full recompute".
-std::string nearest_name(const engine::Config& c) {
-    return plan_layout_name(c) + ", ZeRO-" + plan_zero_name(c.layout) + ", " +
-           std::string(engine::to_string(c.training.recompute)) + " recompute";
+// A count as std::to_string writes it (a layout's names group no digits).
+engine::ProblemArg count_arg(const char* name, int n) {
+    return story::number_arg(name, std::to_string(n));
+}
+
+// A layout's degrees, "dp 8 x tp 1 x pp 2" with " x cp C" and ", ep E" when used: code, which no
+// language translates (not a message; the page draws it left to right in its digits).
+engine::Problem layout_shape(const engine::Parallel& p) {
+    static constexpr const char* kShapes[] = {
+        "dp {dp} x tp {tp} x pp {pp}", "dp {dp} x tp {tp} x pp {pp} x cp {cp}",
+        "dp {dp} x tp {tp} x pp {pp}, ep {ep}", "dp {dp} x tp {tp} x pp {pp} x cp {cp}, ep {ep}"};
+    std::vector<engine::ProblemArg> args = {count_arg("dp", p.dp()), count_arg("tp", p.tp),
+                                            count_arg("pp", p.pp)};
+    if (p.cp > 1) args.push_back(count_arg("cp", p.cp));
+    if (p.ep > 1) args.push_back(count_arg("ep", p.ep));
+    return {kShapes[int(p.cp > 1) + 2 * int(p.ep > 1)], std::move(args)};
+}
+
+// The ZeRO stage as `stage` writes it ("{zero}", or "ZeRO-{zero}"), "in groups of" its shard
+// group, then its offload: "ZeRO-3 in groups of 8, offload optimizer".
+engine::Problem zero_part(const engine::Parallel& p, const char* stage) {
+    engine::Problem zero{stage, {count_arg("zero", p.zero)}};
+    if (p.shard_group > 0)
+        zero = story::refusal(
+            story::Refusal::zero_groups,
+            {story::part_arg("zero", std::move(zero)), count_arg("n", p.shard_group)});
+    if (p.offload != engine::Offload::none)
+        zero = story::refusal(story::Refusal::zero_offload,
+                              {story::part_arg("zero", std::move(zero)),
+                               story::name_arg("mode", std::string(engine::to_string(p.offload)))});
+    return zero;
+}
+
+// The nearest layout's name, "dp 8 x tp 1 x pp 2, ZeRO-3, full recompute", as a template the
+// page translates (its English is what plan prints).
+engine::Problem nearest_name(const engine::Config& c) {
+    return story::refusal(
+        story::Refusal::layout_name,
+        {story::part_arg("shape", layout_shape(c.layout)),
+         story::part_arg("zero", zero_part(c.layout, "ZeRO-{zero}")),
+         story::name_arg("recompute", std::string(engine::to_string(c.training.recompute)))});
 }
 
 }  // namespace
@@ -98,7 +135,7 @@ engine::Problem plan_shortfall(const engine::Config& base, const engine::PlanRes
     if (r.leanest) {
         const engine::PerGpu& g = r.leanest->report.per_gpu;
         variant = 2;
-        args.push_back(name_arg("layout", nearest_name(r.leanest->config)));
+        args.push_back(story::part_arg("layout", nearest_name(r.leanest->config)));
         args.push_back(number_arg("need", story::plain_bytes(g.expected.total.value)));
         args.push_back(number_arg("capacity", story::plain_bytes(g.capacity.value)));
         if (g.host.value > 0) {
@@ -122,20 +159,11 @@ engine::Problem plan_shortfall(const engine::Config& base, const engine::PlanRes
 }
 
 std::string plan_layout_name(const engine::Config& c) {
-    const engine::Parallel& p = c.layout;
-    std::string name = "dp " + std::to_string(p.dp()) + " x tp " + std::to_string(p.tp) + " x pp " +
-                       std::to_string(p.pp);
-    if (p.cp > 1) name += " x cp " + std::to_string(p.cp);
-    if (p.ep > 1) name += ", ep " + std::to_string(p.ep);
-    return name;
+    return engine::english(layout_shape(c.layout));
 }
 
 std::string plan_zero_name(const engine::Parallel& p) {
-    std::string name = std::to_string(p.zero);
-    if (p.shard_group > 0) name += " in groups of " + std::to_string(p.shard_group);
-    if (p.offload != engine::Offload::none)
-        name += ", offload " + std::string(engine::to_string(p.offload));
-    return name;
+    return engine::english(zero_part(p, "{zero}"));
 }
 
 }  // namespace render

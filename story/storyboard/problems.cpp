@@ -70,6 +70,9 @@ constexpr std::array kFormats = {
        " and {host} of host memory of {host_capacity}"
        "; a GPU with more memory would hold it (--gpu {bigger})"
        "; {fit} GPUs would (--gpus {fit_flag})"),
+    N_("{shape}, {zero}, {recompute} recompute"),
+    N_("{zero} in groups of {n}"),
+    N_("{zero}, offload {mode}"),
 };
 static_assert(kFormats.size() == std::size_t(Refusal::count), "one template per Refusal");
 
@@ -87,6 +90,11 @@ engine::ProblemArg name_arg(std::string name, std::string text) {
 
 engine::ProblemArg number_arg(std::string name, std::string text) {
     return {std::move(name), std::move(text), true};
+}
+
+engine::ProblemArg part_arg(std::string name, engine::Problem p) {
+    std::string text = engine::english(p);
+    return {std::move(name), std::move(text), false, {std::move(p)}};
 }
 
 engine::Problem about_flag(std::string flag, engine::Problem p) {

@@ -57,6 +57,12 @@ enum class Refusal {
     shortfall_nearest_host_gpus,
     shortfall_nearest_host_bigger,
     shortfall_nearest_host_bigger_gpus,
+    // the shortfall's {layout}, the nearest layout's name (plan_json.cpp), in parts: its degrees
+    // (code no language translates), its ZeRO stage (in groups of its shard group, with its
+    // offload) and its recompute: "dp 8 x tp 1 x pp 2, ZeRO-3 in groups of 8, full recompute".
+    layout_name,
+    zero_groups,
+    zero_offload,
     count
 };
 
@@ -69,6 +75,8 @@ engine::Problem refusal(Refusal r, std::vector<engine::ProblemArg> args);
 // typed), and one that is a number (the page writes it in its digits).
 engine::ProblemArg name_arg(std::string name, std::string text);
 engine::ProblemArg number_arg(std::string name, std::string text);
+// An argument that is a template of its own (ProblemArg::parts): its text is english(p).
+engine::ProblemArg part_arg(std::string name, engine::Problem p);
 
 // p about the flag's value: with the argument "flag" (the page shows it beside that control).
 engine::Problem about_flag(std::string flag, engine::Problem p);

@@ -7,7 +7,8 @@
 // those where nothing fits: plan's shortfall message). The refusals, a flag's value's and the
 // engine's, come with their templates and arguments beside the lines (problems): each filled in
 // English (with "--flag: " first where numbers writes it) must be its line, and every refusal,
-// plan's shortfall too, must have them.
+// plan's shortfall too, must have them; the nearest layout's name inside the shortfall, a template
+// of its own (parts), filled in English must be its argument's text.
 // Seeded, so a failure repeats.
 // Usage: node calc_equal_test.mjs SHARDREEL CALC_WASM [VALID] [INVALID] [PLAN_VALID] [PLAN_INVALID]
 import fs from 'node:fs';
@@ -24,6 +25,11 @@ const calc = await loadCalc(fs.readFileSync(wasm));
 
 const settings = calc.settings();
 const { draw, drawPlan, native, random } = draws(settings, binary);
+
+// Each argument with a template of its own (plan's nearest layout, and its parts), filled in
+// English, is that argument's text.
+const partsFilled = (p) => Object.entries(p.parts ?? {}).every(([name, part]) =>
+  problemText(part) === p.args[name] && partsFilled(part));
 
 // Draws until `wanted` valid and invalid answers of the native command have been compared with
 // the module's; answers refused by the command line's parser (before the settings) are left out.
@@ -49,6 +55,9 @@ function compare(name, wanted, drawFlags, command, module) {
       if (JSON.stringify(lines) !== JSON.stringify(got.errors) && failures.length < 5)
         failures.push({ name, flags, templates: 'filled in English differ from the lines', lines, got });
       if (got.problems.some((p) => p.args.flag !== undefined)) counts.flagged = (counts.flagged ?? 0) + 1;
+      if (!got.problems.every(partsFilled) && failures.length < 5)
+        failures.push({ name, flags, parts: 'filled in English differ from their arguments', got });
+      if (got.problems.some((p) => p.parts)) counts.parts = (counts.parts ?? 0) + 1;
       delete got.problems;
     } else if (want.errors?.length && failures.length < 5)
       failures.push({ name, flags, templates: 'missing beside the lines', want });
@@ -57,7 +66,8 @@ function compare(name, wanted, drawFlags, command, module) {
   }
   console.log(`${name}: compared ${counts.valid} valid and ${counts.invalid} invalid settings ` +
     `(${counts.cli} left out: refused by the command line's parser before the settings; ` +
-    `${counts.shortfall ?? 0} where nothing fits; ${counts.templated ?? 0} refusals with templates, ` +
+    `${counts.shortfall ?? 0} where nothing fits, ${counts.parts ?? 0} naming a layout in parts; ` +
+    `${counts.templated ?? 0} refusals with templates, ` +
     `${counts.flagged ?? 0} of them a flag's)`);
   return counts;
 }

@@ -7,7 +7,9 @@
 // digits or separators fails; a refusal of a flag's value beside its control and one of the
 // engine at the top: each template as locale/L.po translates it, filled with the arguments
 // `numbers`' English line names (numbers in L's digits), every argument and code-like token in
-// an isolate, and in Arabic "tp=٤" drawn left to right (x of "t" < "=" < "٤"); opened on a
+// an isolate, and in Arabic "tp=٤" drawn left to right (x of "t" < "=" < "٤"); plan's shortfall
+// with the nearest layout's name in L ("ZeRO-٣" drawn left to right); in Arabic, the code-like
+// runs of four helps ("--gpus", "gpus / (tp x pp x cp)") each drawn left to right; opened on a
 // refused layout, the key figures' row says why it has no figures until a control is set to a
 // layout the engine takes; a clean console. Exits 77 (ctest: Skipped) when there is no chromium.
 // Usage: node calc_page_lang_test.mjs SOURCE_DIR SHARDREEL OUT_DIR
@@ -67,6 +69,21 @@ const nativeBounds = spawnSync(shardreel, ["numbers", "--model", "llama-2-70b", 
 check(nativeBounds.stderr === `shardreel: error: ${boundsLine(BOUNDS, (n) => n)}\n`,
   `numbers refuses --tp 0 with "${nativeBounds.stderr}"`);
 const NO_FIGURES = "No figures: the engine refuses these settings; the message beside the setting, or above, says why.";
+// A model nothing on 16 cards holds: plan's shortfall names the nearest layout, whose words
+// ("offload", "recompute") the page translates too (its own template, problem.parts).
+const SHORT = { "--model": "llama-3.1-405b", "--gpus": "16", "--seq": "8192" };
+const nativeShort = spawnSync(shardreel, ["plan", ...Object.entries(SHORT).flat()], { encoding: "utf8" });
+check(nativeShort.stderr.includes("the nearest (dp 8 x tp 1 x pp 2, ZeRO-3, offload optimizer, full recompute)"),
+  `plan refuses with "${nativeShort.stderr}"`);
+// A problem (the module's) as locale/L.po words it, its numbers in L's digits, each argument with
+// a template of its own filled alike (one the catalogue has no words for is code: as it is).
+const filled = (p, lang, l) => (translation(lang, p.format) ?? p.format).replace(/\{(\w+)\}/g, (m, k) =>
+  (p.parts?.[k] ? filled(p.parts[k], lang, l) : p.numbers.includes(k) ? localized(p.args[k], l) : p.args[k]));
+// Each help in Arabic whose text has a run of Latin letters and signs the bidi algorithm would
+// reorder: the run, drawn left to right character by character (a flag between Arabic words, a
+// formula ending in a bracket).
+const HELP_RUNS = [["--nodes", "--gpus"], ["--nodes", "gpus-per-node x nodes"], ["--gpus", "gpus / (tp x pp x cp)"],
+  ["--cp", "dp = gpus / (tp x pp x cp)"], ["--shard-group", "--zero 3"]];
 
 // Where each character of `text` inside `selector`'s first element that has it is drawn: the x of
 // its box's left edge (a Range over the character), for reading a line's visual order.
@@ -82,6 +99,29 @@ const xOf = (page, selector, chars) => page.$$eval(selector, (all, chars) => {
     return range.getClientRects()[0].x;
   });
 }, chars);
+
+// Where each character of `text` is drawn, in the first element of `selector` whose text has it
+// (across its isolates): the x of each box's left edge and its line's top, spaces left out.
+const xsOf = (page, selector, text) => page.$$eval(selector, (all, text) => {
+  const e = all.find((x) => x.textContent.includes(text));
+  if (!e) return null;
+  const nodes = [], walk = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(), at = 0; n; at += n.textContent.length, n = walk.nextNode()) nodes.push([n, at]);
+  const start = e.textContent.indexOf(text);
+  return [...text].map((c, i) => {
+    if (c === " ") return null;
+    const [node, at] = nodes.findLast(([, at]) => at <= start + i);
+    const range = document.createRange();
+    range.setStart(node, start + i - at);
+    range.setEnd(node, start + i - at + 1);
+    const box = range.getClientRects()[0];
+    return [box.x, box.top];
+  }).filter((x) => x !== null);
+}, text);
+// Drawn in order, left to right: each character right of the one before on its line, or on a
+// later line (a run can wrap).
+const ascending = (boxes) => boxes?.length > 1 && boxes.every(([x, top], i) => i === 0 ||
+  (top === boxes[i - 1][1] ? boxes[i - 1][0] < x : top > boxes[i - 1][1]));
 
 const { browser, page, problems } = await watchedPage(puppeteer, chromium);
 try {
@@ -142,6 +182,13 @@ try {
       const want = translation(lang, help);
       check(want && want !== help && text === `${flag}: ${want}`, `${lang}: the help of ${flag} reads "${text}"`);
     }
+    // In Arabic, each code-like run of a help drawn in its own order, left to right.
+    let runs = 0;
+    for (const [flag, run] of l.dir === "rtl" ? HELP_RUNS : []) {
+      check(translation(lang, helps.find(([f]) => f === flag)[1]).includes(run), `${lang}: the help of ${flag} has no "${run}"`);
+      const xs = await xsOf(page, `[id="in${flag}-help"]`, run);
+      runs += check(ascending(xs), `${lang}: "${run}" in the help of ${flag} is drawn at x ${JSON.stringify(xs)}`) === true;
+    }
     // Every figure: the English text in the locale's signs and digits (days and tokens/s in the
     // catalogue's words around the number).
     const figures = await page.$$eval("#results [data-key], #key [data-key]", (all) =>
@@ -181,7 +228,23 @@ try {
     const cpTop = await page.$eval("#problems p", (p) => p.textContent);
     const cpWant = fill(translation(lang, CP_REFUSAL), (n) => localized(n, l), CP_ARGS);
     check(cpTop === cpWant && !cpTop.includes("{"), `${lang}: the cp refusal reads "${cpTop}", not "${cpWant}"`);
-    console.log(`${lang}: ${LABELS.length} labels, ${named} controls' names, ${helps.length} helps, ${numbers} figures in the locale's digits and signs, opened refused: "${opened.key}", beside --tp: "${beside}", the engine's at the top: ${top[0]} ("${tpIs}" at x ${xs?.map((x) => x.toFixed(1)).join(" < ")})`);
+    // Plan's shortfall, the nearest layout's name in L too: its words the catalogue's, its numbers
+    // in L's digits, "ZeRO-3" one isolate drawn left to right.
+    await page.evaluate((flags) => window.calculator.show(flags), SHORT);
+    await page.waitForSelector("#plan .refusal", { timeout: 20000 });
+    const shortfall = await page.$eval("#plan .refusal", (p) => p.textContent);
+    const answer = await page.evaluate((flags) => window.calculator.calc.plan(flags, 5), SHORT);
+    const layout = answer.problems?.[0]?.parts?.layout;
+    const shortWant = answer.problems && filled(answer.problems[0], lang, l);
+    check(layout && shortfall === shortWant && !/offload|recompute|nearest/.test(shortfall) &&
+      shortfall.includes(`dp ${localized("8", l)} x tp ${localized("1", l)} x pp ${localized("2", l)}`),
+      `${lang}: plan's shortfall reads "${shortfall}", not "${shortWant}"`);
+    const zero = `ZeRO-${localized("3", l)}`;
+    const zeroIsolate = await page.$$eval("#plan .refusal bdi", (all, zero) =>
+      all.some((b) => b.textContent === zero && b.dir === "ltr"), zero);
+    const zeroXs = await xsOf(page, "#plan .refusal", zero);
+    check(zeroIsolate && ascending(zeroXs), `${lang}: "${zero}" in plan's shortfall: isolated ${zeroIsolate}, drawn at x ${JSON.stringify(zeroXs)}`);
+    console.log(`${lang}: ${LABELS.length} labels, ${named} controls' names, ${helps.length} helps, ${numbers} figures in the locale's digits and signs, ${runs} code-like runs of helps drawn in order, plan's shortfall: ${shortfall}, opened refused: "${opened.key}", beside --tp: "${beside}", the engine's at the top: ${top[0]} ("${tpIs}" at x ${xs?.map((x) => x.toFixed(1)).join(" < ")})`);
   }
 } finally {
   await browser.close();
