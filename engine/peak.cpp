@@ -56,19 +56,29 @@ Bytes tp_gather_bytes(const Config& c) {
 }
 
 // Communication buffers of the data-parallel group.
-void add_dp_buffers(const Config& c, const GpuParams& params, double grad_bytes, PeakTerms& g) {
+void add_dp_buffers(const Config& c, const GpuParams& params, const BytesPerParam& bpp,
+                    PeakTerms& g) {
     const Parallel& p = c.layout;
+    if (p.replicas() == 1) return;
     // PyTorch's DistributedDataParallel copies every gradient into flat buckets it allocates for
     // all of them at construction (gradient_as_bucket_view=False, the default; its documentation:
     // "the saved memory size will be equal to the total gradients size" when set). nanotron wraps
-    // its model in DDP whenever dp > 1, ZeRO-1 included (trainer.py).
-    if (p.replicas() > 1 && p.zero <= 1) g.dp_buckets = Bytes(params.total() * grad_bytes);
+    // its model in DDP at ZeRO-0 when dp > 1 (trainer.py as the benchmark ran it: make_ddp = dp >
+    // 1 and not (accumulate_grad_in_fp32 and zero_stage > 0)); its ZeRO-1 then reduces from the
+    // fp32 accumulation buffer itself. With 16-bit accumulation nanotron would wrap ZeRO-1 in DDP
+    // too; no measured run does, and Megatron-LM's distributed optimizer and DeepSpeed reduce in
+    // place, so ZeRO-1 counts no buckets.
+    if (p.zero == 0) g.dp_buckets = Bytes(params.total() * bpp.gradients);
+    // ZeRO-1: after the step every replica all-gathers the weights the others updated. nanotron's
+    // all_gather_coalesced (distributed.py) flattens them into new buffers, one per replica's
+    // shard: the stage's whole weights. Its own shard's flat copy, 1/dp of that, is left out: it is
+    // allocated first, when the blocks the backward freed can hold it (counting it moved the
+    // median |error| over the benchmark's runs from 7.8% to 8.0%, bench/measured.sh).
+    if (p.zero == 1) g.param_gather = Bytes(params.total() * bpp.weights);
     // ZeRO-3 (FSDP, Zhao et al. 2023, 3.3): the layer computing gathered whole, and the next one
     // prefetched.
     if (p.zero == 3) {
         const double layer = parameter_split(c.model).per_layer / p.tp;
-        const BytesPerParam bpp =
-            bytes_per_param(c.training.precision, c.training.grad_dtype, c.training.optimizer);
         g.param_gather = Bytes(2 * layer * bpp.weights);
     }
 }
@@ -88,7 +98,7 @@ void add_states(const Config& c, const GpuParams& params, PeakTerms& g) {
         g.grad_accum = sharded_from(params, p, 2, 4);
     if (p.offload != Offload::none) g.gradients = g.optimizer = g.grad_accum = Bytes(0);
     if (p.offload == Offload::optimizer_params) g.weights = Bytes(0);
-    add_dp_buffers(c, params, bpp.gradients, g);
+    add_dp_buffers(c, params, bpp, g);
 }
 
 StagePeak stage_peak(const Config& c, const StageShape& shape, const GpuParams& params,

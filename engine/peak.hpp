@@ -14,11 +14,13 @@ struct PeakTerms {
     Bytes weights, gradients, optimizer;
     Bytes grad_accum;  // the fp32 accumulation buffer beside 16-bit gradients (grad_accum_dtype)
     // Communication buffers.
-    Bytes dp_buckets;    // PyTorch DDP's flat gradient buckets (ZeRO 0 and 1, more than 1 replica)
-    Bytes param_gather;  // ZeRO-3: the gathered layer computing and the one prefetched
-    Bytes tp_gather;     // the whole sequence gathered for a column-parallel matmul (with SP)
-    Bytes activations;   // a layer as autograd keeps it x the stage's layers x micro-batches held
-    Bytes logits;        // the output layer's logits, their fp32 copy and the fp32 softmax/gradient
+    Bytes dp_buckets;  // PyTorch DDP's flat gradient buckets (ZeRO-0, more than 1 replica)
+    // Weights gathered whole: ZeRO-1's all-gather of the updated weights after the step, ZeRO-3's
+    // layer computing and the one prefetched.
+    Bytes param_gather;
+    Bytes tp_gather;    // the whole sequence gathered for a column-parallel matmul (with SP)
+    Bytes activations;  // a layer as autograd keeps it x the stage's layers x micro-batches held
+    Bytes logits;       // the output layer's logits, their fp32 copy and the fp32 softmax/gradient
     // The caching allocator's reserve: blocks it keeps beyond the tensors live at the peak, a
     // share of what is allocated and freed every micro-batch (activations, logits, the gather
     // buffer); kAllocatorReserve, peak.cpp.

@@ -118,7 +118,7 @@ Rows expected_rows(const engine::PerGpu& g) {
         {"fp32 gradient accumulation", &T::grad_accum},
         {"optimizer", &T::optimizer},
         {"data-parallel buckets", &T::dp_buckets},
-        {"ZeRO-3 gathered layers", &T::param_gather},
+        {"gathered weights (ZeRO-1 step, ZeRO-3 layers)", &T::param_gather},
         {"tensor-parallel gather buffer", &T::tp_gather},
         {"activations", &T::activations},
         {"logits and loss", &T::logits},

@@ -58,11 +58,16 @@ TEST_CASE("on paper stays the first-order figure beside the expected peak") {
     CHECK(g.expected.total > g.total);
 }
 
-TEST_CASE("ZeRO-1 shards the optimizer, not the fp32 accumulation buffer nor DDP's buckets") {
+TEST_CASE("ZeRO-1 shards the optimizer, not the fp32 buffer, and gathers the weights whole") {
     const PeakTerms t = expected_peak(one_b(8, 1, 1, 1)).first.terms;
     CHECK(t.optimizer == Bytes(12 * P / 8));
     CHECK(t.grad_accum == Bytes(4 * P));
-    CHECK(t.dp_buckets == Bytes(2 * P));
+    CHECK(t.dp_buckets == Bytes(0));        // reduced from the fp32 buffer: no DDP
+    CHECK(t.param_gather == Bytes(2 * P));  // the updated weights gathered after the step
+    Config bf16 = one_b(8, 1, 1, 1);
+    bf16.training.grad_accum_dtype = GradAccumDtype::same;
+    CHECK(expected_peak(bf16).first.terms.dp_buckets == Bytes(0));  // reduced in place
+    CHECK(expected_peak(bf16).first.terms.param_gather == Bytes(2 * P));
     const PeakTerms two = expected_peak(one_b(8, 1, 1, 2)).first.terms;
     CHECK(two.grad_accum == Bytes(4 * P / 8));  // sharded as the gradients are
     CHECK(two.dp_buckets == Bytes(0));
