@@ -4,11 +4,13 @@
 # 8B). Every row becomes a `shardreel numbers --format csv` call with the run's shape and layout;
 # the first stage's expected peak in PyTorch's allocator (what the benchmark logs: rank 0's
 # reserved peak, GiB) meets the measured one, whether the layout fits meets whether the run
-# completed, and the predicted tokens/s per GPU meet the measured ones. Prints two Markdown tables
-# for docs/performance.md: median |error| of the peak over the completed runs and fits accuracy over all runs,
-# per model and overall; then, per (model, nodes) group of completed runs, the Spearman rank
-# correlation of predicted against measured throughput and the measured throughput of the layout
-# the model ranks first among those it says fit, over the group's best.
+# completed, and the predicted tokens/s per GPU meet the measured ones. Prints six Markdown tables
+# for docs/performance.md: median |error| of the peak over the completed runs and fits accuracy
+# over all runs, per model and overall; per (model, nodes) group of completed runs, the Spearman
+# rank correlation of predicted against measured throughput and the measured throughput of the
+# layout the model ranks first among those it says fit, over the group's best; the ZeRO 0 and 1
+# twins against each other; the step's excess per micro-batch with and without a pipeline; the
+# pipelines DDP reduces against the others; and the fits no memory model gets right.
 # A build without the expected peak (before it existed) is measured by its on-paper total.
 # Usage: bench/measured.sh [BUILD_DIR]
 set -euo pipefail
@@ -136,8 +138,9 @@ awk "$stats"'
       100 * median(share, groups)
   }' "$rows"
 echo
-# The benchmark against itself: layouts run twice, with ZeRO 0 and 1 (the same matmuls and
-# collectives but for one all-gather of the weights after the step), both completed. Per group
+# The benchmark against itself: layouts run twice, with ZeRO 0 and 1 (the same matmuls; at ZeRO-0
+# DDP reduces the gradients during the last backward, at ZeRO-1 one all-reduce follows it and an
+# all-gather of the weights the step), both completed. Per group
 # with at least 5 such pairs, the Spearman correlation of one run's tokens/s/GPU against its
 # twin's (what any model of the layout can at best expect), and the model's against the ZeRO-1
 # runs over the same layouts.
@@ -185,4 +188,51 @@ awk "$stats"'
       }
       print " |"
     }
+  }' "$rows"
+echo
+# Pipelines whose gradients PyTorch's DDP reduces (nanotron wraps its model in DDP at ZeRO-0 with
+# dp > 1 only: engine/peak.cpp) against the other pipelines, all runs of each group: how many
+# completed, and how many of those exceed the predicted step by over 0.4 s per micro-batch.
+echo "| group | pipelines with DDP | completed | over 0.4 s/micro-batch | other pipelines | completed | over 0.4 s |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+awk '
+  { split($8, l, ":"); if (l[4] == 1) next
+    g = $1 " on " $5 " nodes"; if (!(g in seen)) { seen[g] = 1; order[++groups] = g }
+    k = g SUBSEP (l[3] > 1 && $9 == 0); runs[k]++
+    if ($6 == "nan" || $7 == "nan") next
+    tokens = 1048576 / (l[3] * l[4] * l[5]); done[k]++
+    over[k] += ((tokens / $6 - tokens / $7) / l[2] > 0.4) }
+  END {
+    for (q = 1; q <= groups; q++) {
+      g = order[q]; printf "| %s", g
+      for (ddp = 1; ddp >= 0; ddp--) { k = g SUBSEP ddp; printf " | %d | %d | %d", runs[k], done[k], over[k] }
+      print " |"
+    }
+  }' "$rows"
+echo
+# Fits that no memory model gets right: crashed runs predicted further below the GPU than the
+# model under-predicts any completed run (the worst such miss, GiB), and layouts recorded twice,
+# once completed and once crashed (one of the two is wrong whatever the prediction).
+echo "| model | runs | fits wrong | crashed, predicted below the card by more than the worst miss | layouts both completed and crashed | fits right at best |"
+echo "|---|---:|---:|---:|---:|---:|"
+awk -v capacity="$(printf '%s' "$("$bin" numbers --params 1e9 --gpu h100-sxm-80gb --format csv |
+  awk -F, '$1 == "per_gpu.capacity_bytes" { print $2 }')")" '
+  { gib = $3 / 1073741824; ran = ($2 != "nan"); row[NR] = $0; model[NR] = $1
+    if (ran && $3 != "nan" && $2 - gib > worst) worst = $2 - gib
+    k = $1 SUBSEP $5 SUBSEP $8 SUBSEP $9; seen[k] += 1; completed[k] += ran }
+  END {
+    card = capacity / 1073741824
+    for (i = 1; i <= NR; i++) {
+      split(row[i], f, " "); ran = (f[2] != "nan"); m = f[1]
+      k = m SUBSEP f[5] SUBSEP f[8] SUBSEP f[9]
+      for (a = 1; a <= 2; a++) { key = a == 1 ? m : "all"; runs[key]++
+        wrong[key] += (f[4] != ran)
+        if (!ran && f[3] != "nan" && f[3] / 1073741824 < card - worst) hopeless[key]++
+        else if (!ran && seen[k] > 1 && completed[k] > 0) twice[key]++ }
+    }
+    split("1B 8B all", keys, " ")
+    for (i = 1; i <= 3; i++) { key = keys[i]
+      printf "| %s | %d | %d | %d | %d | %.1f%% |\n", key, runs[key], wrong[key], hopeless[key],
+        twice[key], 100 * (runs[key] - hopeless[key] - twice[key]) / runs[key] }
+    printf "\nworst under-prediction of a completed run: %.1f GiB of %.1f GiB\n", worst, card
   }' "$rows"

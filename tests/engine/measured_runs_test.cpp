@@ -318,3 +318,76 @@ TEST_CASE("measured runs: pipelines stall about a second per micro-batch and mor
     CHECK(runs[false] == 297);
     CHECK(stalled[false] == 23);
 }
+
+// Pipelines whose gradients PyTorch's DDP reduces (nanotron builds DDP at ZeRO-0 with dp > 1 only,
+// engine/peak.cpp) crash or stall where the others run: the 1B's on 2 to 8 nodes complete 3 of
+// 41 (the other pipelines 154 of 263); the 8B's on 4 to 16 nodes complete 30 and 25 of them
+// exceed the predicted step by over 0.4 s per micro-batch (the others 29 of 155).
+TEST_CASE("measured runs: pipelines that DDP reduces crash or stall where the others run") {
+    std::map<std::string, int> runs, done, stalled;
+    for (const Row& r : engine_test::read_csv("measured/nanotron-h100-1b-8b.csv")) {
+        const Config c = run_config(r);
+        const int nodes = std::stoi(r.at("nodes"));
+        if (c.layout.pp == 1) continue;
+        const bool small =
+            r.at("model") == "1B" ? nodes >= 2 && nodes <= 8 : nodes >= 4 && nodes <= 16;
+        if (!small) continue;
+        const std::string k =
+            r.at("model") + (c.layout.dp() > 1 && c.layout.zero == 0 ? " DDP" : "");
+        ++runs[k];
+        if (!completed(r) || !validate(c).empty()) continue;
+        ++done[k];
+        const double tokens = 1048576.0 / c.layout.gpus;
+        stalled[k] += (tokens / std::stod(r.at("tok_s_gpu")) -
+                       tokens / analyze(c).step.tokens_per_second_per_gpu) /
+                          c.training.micro_batches >
+                      0.4;
+    }
+    CHECK(runs["1B DDP"] == 41);
+    CHECK(done["1B DDP"] == 3);
+    CHECK(done["1B"] == 154);
+    CHECK(done["8B DDP"] == 30);
+    CHECK(stalled["8B DDP"] == 25);
+    CHECK(done["8B"] == 155);
+    CHECK(stalled["8B"] == 29);
+}
+
+// What fits / does not fit any memory model reaches: a crashed run predicted further below the
+// GPU than the model under-predicts any completed run (27.3 GiB) did not run out of memory, and of
+// a layout recorded both completed and crashed one record is wrong whatever the prediction. 65 of
+// the 1,641 runs: at best 96.0% (the target is 95%; the model reaches 93.2%), the 1B's at best
+// 93.2% (reached: 92.4%).
+TEST_CASE("measured runs: no memory model gets every fit right") {
+    const std::vector<Row> rows = engine_test::read_csv("measured/nanotron-h100-1b-8b.csv");
+    double worst = 0, card = 0;
+    std::map<std::string, int> records, completions;
+    const auto key = [](const Row& r) {
+        return r.at("model") + r.at("nodes") + ":" + r.at("mbs") + ":" + r.at("grad_acc") + ":" +
+               r.at("dp") + ":" + r.at("pp") + ":" + r.at("tp") + ":" + r.at("zero");
+    };
+    for (const Row& r : rows) {
+        ++records[key(r)];
+        completions[key(r)] += completed(r);
+        const Config c = run_config(r);
+        if (!completed(r) || !validate(c).empty()) continue;
+        const PerGpu g = per_gpu_memory(c);
+        card = g.capacity.value / kGiB;
+        worst = std::max(
+            worst, std::stod(r.at("gpu_mem_gb")) - g.expected.first.terms.allocator().value / kGiB);
+    }
+    int far_below = 0, contradicted = 0;
+    for (const Row& r : rows) {
+        const Config c = run_config(r);
+        if (completed(r) || !validate(c).empty()) continue;
+        if (per_gpu_memory(c).expected.first.terms.allocator().value / kGiB < card - worst)
+            ++far_below;
+        else if (records[key(r)] > 1 && completions[key(r)] > 0)
+            ++contradicted;
+    }
+    CHECK(worst == Approx(27.33).margin(5e-3));
+    CHECK(far_below == 59);
+    CHECK(contradicted == 6);
+    const double best = double(rows.size() - far_below - contradicted) / rows.size();
+    CHECK(best == Approx(0.960).margin(5e-4));
+    CHECK(figures("", true).fits_accuracy() < best);
+}
