@@ -8,7 +8,8 @@
 // engine at the top: each template as locale/L.po translates it, filled with the arguments
 // `numbers`' English line names (numbers in L's digits), every argument and code-like token in
 // an isolate, and in Arabic "tp=٤" drawn left to right (x of "t" < "=" < "٤"); plan's shortfall
-// with the nearest layout's name in L ("ZeRO-٣" drawn left to right); in Arabic, the code-like
+// with the nearest layout's name in L ("ZeRO-٣" drawn left to right), none of its isolates
+// broken across lines on a phone ("--gpus ٣٢" whole); in Arabic, the code-like
 // runs of four helps ("--gpus", "gpus / (tp x pp x cp)") each drawn left to right; opened on a
 // refused layout, the key figures' row says why it has no figures until a control is set to a
 // layout the engine takes; a clean console. Exits 77 (ctest: Skipped) when there is no chromium.
@@ -244,6 +245,20 @@ try {
       all.some((b) => b.textContent === zero && b.dir === "ltr"), zero);
     const zeroXs = await xsOf(page, "#plan .refusal", zero);
     check(zeroIsolate && ascending(zeroXs), `${lang}: "${zero}" in plan's shortfall: isolated ${zeroIsolate}, drawn at x ${JSON.stringify(zeroXs)}`);
+    // On a phone no left-to-right isolate of the shortfall breaks across lines ("--gpus ٣٢"), at
+    // four common widths.
+    const wide = page.viewport();
+    const broken = [];
+    for (const width of [320, 360, 390, 412]) {
+      await page.setViewport({ width, height: 740 });
+      broken.push(...(await page.$$eval("#plan .refusal bdi[dir=ltr]", (all) =>
+        all.filter((b) => new Set([...b.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.bottom))).size > 1)
+          .map((b) => b.textContent))).map((text) => `${width} px: ${text}`));
+      if (await page.$eval("#plan .refusal", (p) => p.scrollWidth > p.clientWidth)) broken.push(`${width} px: wider than its box`);
+    }
+    const flagRun = await page.$$eval("#plan .refusal bdi[dir=ltr]", (all) => all.some((b) => b.textContent.startsWith("--gpus ")));
+    await page.setViewport(wide);
+    check(broken.length === 0 && flagRun, `${lang}: on a phone plan's shortfall breaks ${JSON.stringify(broken)} across lines (a "--gpus" run: ${flagRun})`);
     console.log(`${lang}: ${LABELS.length} labels, ${named} controls' names, ${helps.length} helps, ${numbers} figures in the locale's digits and signs, ${runs} code-like runs of helps drawn in order, plan's shortfall: ${shortfall}, opened refused: "${opened.key}", beside --tp: "${beside}", the engine's at the top: ${top[0]} ("${tpIs}" at x ${xs?.map((x) => x.toFixed(1)).join(" < ")})`);
   }
 } finally {
