@@ -71,10 +71,20 @@ void add_dp_buffers(const Config& c, const GpuParams& params, const BytesPerPara
     if (p.zero == 0) g.dp_buckets = Bytes(params.total() * bpp.gradients);
     // ZeRO-1: after the step every replica all-gathers the weights the others updated. nanotron's
     // all_gather_coalesced (distributed.py) flattens them into new buffers, one per replica's
-    // shard: the stage's whole weights. Its own shard's flat copy, 1/dp of that, is left out: it is
-    // allocated first, when the blocks the backward freed can hold it (counting it moved the
-    // median |error| over the benchmark's runs from 7.8% to 8.0%, bench/measured.sh).
-    if (p.zero == 1) g.param_gather = Bytes(params.total() * bpp.weights);
+    // shard: the stage's whole weights. PyTorch's caching allocator serves a request from a free
+    // block it keeps if one is large enough, splitting it (CUDACachingAllocator.cpp), and the
+    // backward has just freed every micro-batch's activations: when one replica's buffer is no
+    // larger than the widest of them, an MLP activation (micro_batch x seq x ffn / tp in bf16),
+    // the buffers take no new memory (counting them anyway left the peak 6-11% high with 64
+    // replicas; bench/measured.sh: the median |error| 7.8% with them, 7.5% without). Its own
+    // shard's flat copy, 1/dp more, is left out: it is allocated first, when the freed blocks can
+    // hold it (counting it moved the median |error| from 7.8% to 8.0%).
+    if (p.zero == 1) {
+        const Training& t = c.training;
+        const double widest = 2.0 * t.micro_batch * t.seq_len / p.cp * mlp_width(c.model) / p.tp;
+        const double per_replica = params.total() * bpp.weights / p.zero_shards();
+        if (per_replica > widest) g.param_gather = Bytes(params.total() * bpp.weights);
+    }
     // ZeRO-3 (FSDP, Zhao et al. 2023, 3.3): the layer computing gathered whole, and the next one
     // prefetched.
     if (p.zero == 3) {
@@ -176,7 +186,7 @@ ExpectedPeak expected_peak(const Config& c) {
 // this fragmentation in LLM training at about 15% of the memory on average (up to 33%); it arises
 // from the tensors allocated and freed every micro-batch, so kAllocatorReserve takes 15% of those,
 // the model states (allocated once, at start) excluded. Against nanotron's runs
-// (tests/data/measured/) it takes the median |error| from 10.9% to 7.8%.
+// (tests/data/measured/) it took the median |error| from 10.9% to 7.8% when it was added.
 //
 // The context, measured: kwen2501 in NVIDIA/nccl#1685 (2025) reports 1.06 GB of GPU memory
 // outside PyTorch's allocator per GPU on 8x H100 once the process group is up, before the
