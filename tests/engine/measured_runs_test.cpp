@@ -218,8 +218,9 @@ TEST_CASE("measured runs: the predicted step ranks layouts as the measured throu
 
 namespace {
 
-// Layouts the benchmark ran twice, with ZeRO 0 and with ZeRO 1: the same matmuls, the same
-// collectives but one all-gather of the weights after the step, and less optimizer state.
+// Layouts the benchmark ran twice, with ZeRO 0 and with ZeRO 1: the same matmuls and less
+// optimizer state; at ZeRO-0 DDP reduces the gradients during the last backward, at ZeRO-1 one
+// all-reduce follows it and an all-gather of the weights follows the step.
 struct Twins {
     Row zero0, zero1;
 };
