@@ -242,6 +242,15 @@ std::map<std::string, std::vector<Twins>> twins_by_group() {
 
 bool completed(const Row& r) { return r.at("tok_s_gpu") != "nan"; }
 
+// A completed run's measured step (the benchmark's 2^20 tokens over its GPUs, at its tokens/s/GPU)
+// less the predicted one, per micro-batch.
+double excess_per_micro_batch(const Row& r, const Config& c) {
+    const double tokens = 1048576.0 / c.layout.gpus;
+    return (tokens / std::stod(r.at("tok_s_gpu")) -
+            tokens / analyze(c).step.tokens_per_second_per_gpu) /
+           c.training.micro_batches;
+}
+
 }  // namespace
 
 // What no model of the layout can reach: where the benchmark ran a layout with both ZeRO stages,
@@ -297,10 +306,7 @@ TEST_CASE("measured runs: pipelines stall about a second per micro-batch and mor
     for (const Row& r : engine_test::read_csv("measured/nanotron-h100-1b-8b.csv")) {
         const Config c = run_config(r);
         if (!completed(r) || !validate(c).empty()) continue;
-        const double tokens = 1048576.0 / c.layout.gpus;
-        const double excess = (tokens / std::stod(r.at("tok_s_gpu")) -
-                               tokens / analyze(c).step.tokens_per_second_per_gpu) /
-                              c.training.micro_batches;
+        const double excess = excess_per_micro_batch(r, c);
         const bool pipeline = c.layout.pp > 1, stall = excess > 0.4;
         ++runs[pipeline];
         stalled[pipeline] += stall;
@@ -338,11 +344,7 @@ TEST_CASE("measured runs: pipelines that DDP reduces crash or stall where the ot
         ++runs[k];
         if (!completed(r) || !validate(c).empty()) continue;
         ++done[k];
-        const double tokens = 1048576.0 / c.layout.gpus;
-        stalled[k] += (tokens / std::stod(r.at("tok_s_gpu")) -
-                       tokens / analyze(c).step.tokens_per_second_per_gpu) /
-                          c.training.micro_batches >
-                      0.4;
+        stalled[k] += excess_per_micro_batch(r, c) > 0.4;
     }
     CHECK(runs["1B DDP"] == 41);
     CHECK(done["1B DDP"] == 3);
