@@ -83,6 +83,7 @@ class StepMemoryChapter final : public ChapterBase {
         : ChapterBase(spec, video, metrics),
           states_in_(Fade::in(at(kStatesAt))),
           peak_in_(Fade::in(at(kPeakAt))),
+          logits_label_(Fade::in(at(kLossAt)).out(at(kBackwardAt))),
           stage_(reports_.front().per_gpu.expected.first),
           micro_batches_(spec.config.training.micro_batches) {
         const int slots = std::max(1, stage_.layers) + 1;
@@ -110,11 +111,13 @@ class StepMemoryChapter final : public ChapterBase {
         return s;
     }
 
-    // The panel names the chart's three levels: the figure on paper, the peak, the card.
-    std::vector<Stat> stats_at(double) const override {
+    // The panel names the chart's three levels: the figure on paper, the peak, the card. The
+    // peak's figure is "—" until its line is drawn, as the line that names it is spoken.
+    std::vector<Stat> stats_at(double t) const override {
         const engine::PerGpu& g = memory();
+        const bool peak = t >= at(kPeakAt);
         return {{tr("On paper"), format_bytes(g.total.value, locale_)},
-                {tr("Expected peak"), format_bytes(g.expected.total.value, locale_)},
+                {tr("Expected peak"), peak ? format_bytes(g.expected.total.value, locale_) : "—"},
                 {tr("Capacity"), format_bytes(g.capacity.value, locale_)}};
     }
 
@@ -176,14 +179,18 @@ class StepMemoryChapter final : public ChapterBase {
     }
 
     // The bands from the chart's left edge to u: what stays allocated as rectangles, the
-    // gradient buffer filling, the activations' staircase and the logits' peaks.
+    // gradient buffer filling, the activations' staircase and the logits' peaks. What the figure
+    // on paper leaves out (the context, the communication buffers, the allocator's reserve) rises
+    // in under the activations as the peak's line names it: until then the chart climbs to about
+    // the figure on paper, not past it unexplained.
     void add_bands(Scene& s, double t, double u) const {
-        const double in = states_in_.at(t);
+        const double in = states_in_.at(t), extra = peak_in_.at(t);
         if (in <= 0) return;
         const double right = kChart.right();  // allocated the whole step
         const StepBands b = step_bands(stage_, micro_batches_, 0);
         double below = 0;
         const auto flat = [&](double bytes, Color c, bool hatched) {
+            if (bytes <= 0) return;
             Rect r{kChart.x,
                    y_of(below + bytes),
                    right - kChart.x,
@@ -194,14 +201,31 @@ class StepMemoryChapter final : public ChapterBase {
             s.add(r, in);
             below += bytes;
         };
-        flat(b.context, palette_.grid, false);
+        flat(b.context * extra, palette_.grid, false);
         flat(b.weights, palette_.weights, false);
         add_gradients(s, in, below, b.gradients, u);
         below += b.gradients;
         flat(b.optimizer, palette_.optimizer, false);
-        flat(b.buffers, buffers_color(), false);
-        flat(b.reserve, palette_.panel, true);
+        flat(b.buffers * extra, buffers_color(), false);
+        flat(b.reserve * extra, palette_.panel, true);
         add_peaks(s, below, u);
+        add_logits_label(s, t, below, u);
+    }
+    // The first micro-batch's logits and loss named beside its tip while the line about them is
+    // spoken: at the chart's scale their band is a sliver.
+    void add_logits_label(Scene& s, double t, double below, double u) const {
+        const double alpha = logits_label_.at(t);
+        const auto first = std::find_if(bands_.begin(), bands_.end(),
+                                        [](const StepBands& b) { return b.logits > 0; });
+        if (alpha <= 0 || first == bands_.end()) return;
+        const std::size_t i = std::size_t(first - bands_.begin());
+        if (breaks_[i] >= u) return;
+        const double y = y_of(below + first->activations + first->logits);
+        s.add(Text{x_of(breaks_[i + 1]) + kLevelGap, y - kLevelGap,
+                   tr("logits and loss {bytes}",
+                      {{"bytes", format_bytes(stage_.terms.logits.value, locale_)}}),
+                   kTerm, logits_color()},
+              alpha);
     }
     // The gradient buffer: allocated all step (faint), filled to the share holding sums.
     void add_gradients(Scene& s, double in, double below, double bytes, double u) const {
@@ -350,7 +374,7 @@ class StepMemoryChapter final : public ChapterBase {
               alpha);
     }
 
-    const Fade states_in_, peak_in_;
+    const Fade states_in_, peak_in_, logits_label_;
     const engine::StagePeak stage_;
     const int micro_batches_;
     std::vector<Sweep> sweeps_;
@@ -368,7 +392,8 @@ const KindRegistrar registrar{{
     .shows = "one GPU's memory through a training step as a profiler draws it: model states, "
              "activations stacked layer by layer in the forward pass, the logits and loss at "
              "its end, the backward freeing them and filling the gradients, the optimizer step; "
-             "the film's on-paper figure beside the expected peak, each extra term named",
+             "the film's on-paper figure beside the expected peak, each extra term named and "
+             "risen in under the activations as the peak is",
     .sample = "model: 7B\n"
               "parallel: {gpus: 8, zero: 1}\n"
               "training: {micro_batches: 4}\n"
@@ -376,10 +401,12 @@ const KindRegistrar registrar{{
     .goldens = {{"chapter_step_memory", 25, "the step drawn, on paper beside the expected peak"}},
     .phases = {{"states", kStatesAt, "what stays allocated, and the figure on paper"},
                {"forward", kForwardAt, "the forward pass stacks up activations"},
-               {"loss", kLossAt, "the logits and the loss at its end"},
+               {"loss", kLossAt, "the logits and the loss at its end, named at its tip"},
                {"backward", kBackwardAt, "the backward frees them and fills the gradients"},
                {"step", kStepAt, "every micro-batch, then the optimizer step"},
-               {"peak", kPeakAt, "the peak beside the figure on paper, each term named"}},
+               {"peak", kPeakAt,
+                "the peak beside the figure on paper, each term named; what paper leaves out "
+                "rises in under the activations and the panel gives the peak"}},
     .facts = {.rows = {rows::memory, rows::activations, rows::fits},
               .formulas = {formulas::memory, peak_formula}},
 }};

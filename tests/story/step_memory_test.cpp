@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "engine/memory.hpp"
+#include "story/scene/theme.hpp"
 #include "story/text/format.hpp"
 #include "tests/catch.hpp"
 #include "tests/story/chapter_fixture.hpp"
@@ -59,6 +60,44 @@ TEST_CASE("step_memory shows the expected column only with the peak", "[step]") 
     CHECK(on_screen::count(before, "Logits and loss") == 0);
     CHECK(on_screen::count(before, "on paper") == 1);  // the column's heading
     CHECK(on_screen::count(chapter->scene_at(26), "Logits and loss") == 1);
+}
+
+namespace {
+// The chart's bands of one colour, hatched or not: their summed height in authoring pixels.
+double band_height(const Scene& s, const Color& fill, bool hatched) {
+    double h = 0;
+    for (const Item& item : s.items)
+        if (const Rect* r = std::get_if<Rect>(&item.shape))
+            if (r->fill == fill && r->hatch.has_value() == hatched) h += r->h * item.opacity;
+    return h;
+}
+}  // namespace
+
+TEST_CASE("step_memory names the peak's extras only as the peak's line does", "[step]") {
+    const ChapterSpec spec = chapter_test::load_spec("kind_step_memory.yaml");
+    const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
+    const engine::PerGpu g = engine::per_gpu_memory(spec.config);
+    const Palette& palette = story::palette(Video{}.theme);
+    // Before: no figure for the peak, and nothing on the chart the figure on paper leaves out
+    // (the allocator's reserve is the one hatched band); the chart climbs to about that figure.
+    const Scene before = chapter->scene_at(20);
+    CHECK(stat(before, "Expected peak") == Lines{"—"});
+    CHECK(band_height(before, palette.panel, true) == 0);
+    // From the peak's line on: its figure, and the reserve under the activations.
+    const Scene after = chapter->scene_at(26);
+    CHECK(stat(after, "Expected peak") == Lines{gb(g.expected.total.value)});
+    CHECK(band_height(after, palette.panel, true) > 0);
+}
+
+TEST_CASE("step_memory names the logits and loss beside the first tip while they are spoken",
+          "[step]") {
+    const ChapterSpec spec = chapter_test::load_spec("kind_step_memory.yaml");
+    const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
+    const engine::PerGpu g = engine::per_gpu_memory(spec.config);
+    const std::string label = "logits and loss " + gb(g.expected.first.terms.logits.value);
+    CHECK(on_screen::count(chapter->scene_at(8), label) == 0);   // the forward pass
+    CHECK(on_screen::count(chapter->scene_at(11), label) == 1);  // the loss's line
+    CHECK(on_screen::count(chapter->scene_at(14), label) == 0);  // the backward's
 }
 
 TEST_CASE("the default film's practice chapter quotes the engine's peak and its figure on paper",
