@@ -10,6 +10,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <optional>
 
 #include "engine/layout3d.hpp"
 #include "story/chapter/chapter_base.hpp"
@@ -41,7 +42,8 @@ constexpr Fall kFalls[] = {{engine::PlanFate::no_divide, 3.5, N_("batch does not
                            {engine::PlanFate::slower, 10.5, N_("slower than the top 3")}};
 constexpr double kStrikeFor = 0.6, kFadeFor = 1.2, kCountFor = 1.6;
 constexpr double kRiseAt = 14.0, kRiseFor = 1.2, kRackAt = 16.0;
-constexpr double kReplayTail = 2.5;  // s of the film a replayed search's winner stays drawn
+constexpr double kReplayTail = 2.5;    // s of the film a replayed search's winner stays drawn
+constexpr double kReplayRowsIn = 0.5;  // a replayed search's rows all start entering within this
 
 // Geometry: the candidates' column at the left, the counts at the right; the winner's node under
 // the ranked rows.
@@ -98,11 +100,21 @@ engine::PlanResult run_plan(const engine::Config& c) {
     return kept.back().second;
 }
 
+// The start of the last line spoken inside (start, end): after a `set:`, the line that names the
+// new winner (the chapter's beats are in time order); none when no line starts there.
+std::optional<double> last_line(const ChapterSpec& spec, double start, double end) {
+    std::optional<double> at;
+    for (const Beat& b : spec.beats)
+        if (b.at > start && b.at < end) at = b.at;
+    return at;
+}
+
 // Where state k's search stands at chapter time t, in the default choreography's seconds.
 // Each state's search has its window: the first from the chapter's start, a later one from
 // halfway through its `set:`, each until the next `set:` (or the chapter's end). It plays at
 // the pace the chapter's length gives the default choreography, faster where that would leave
-// the winner less than kReplayTail s of its window (half, in a short one); the first one on
+// the winner less than kReplayTail s of its window (half, in a short one), or rank its survivors
+// after the last line of its window begins, the line that names its winner; the first one on
 // the beats that show its phases where some do.
 double search_time(const ChapterSpec& spec, const Timeline& timeline,
                    const Choreography& choreography, int k, double t) {
@@ -113,7 +125,9 @@ double search_time(const ChapterSpec& spec, const Timeline& timeline,
         k + 1 < static_cast<int>(states.size()) ? timeline.state_start(k + 1) : spec.duration;
     const double window = std::max(end - start, 1e-6);
     const double search = std::max(window - kReplayTail, window / 2);
-    const double pace = std::max(kDefaultDuration / spec.duration, kRackAt / search);
+    double pace = std::max(kDefaultDuration / spec.duration, kRackAt / search);
+    if (const auto named = last_line(spec, start, end); k > 0 && named)
+        pace = std::max(pace, kRiseAt / (*named - start));
     return std::max(0.0, t - start) * pace;
 }
 
@@ -201,19 +215,28 @@ class PlanChapter final : public ChapterBase {
                        {"gpu", gpu_display_name(c.cluster.gpu)}}),
                    style_of(Role::note), palette_.muted},
               alpha * rows_in_.at(t, 0));
-        add_rows(s, search, t, alpha);
+        add_rows(s, search, rows_in(state), t, alpha);
         add_counts(s, search, t, alpha);
         add_winner(s, search, c.cluster, alpha * rack_in_.at(t));
     }
 
-    void add_rows(Scene& s, const Search& search, double t, double alpha) const {
+    // The rows' entrance: staggered; a replayed search's rows all in within kReplayRowsIn, as it
+    // plays faster (its window ends on the line naming its winner) and each row must stay
+    // readable before it falls.
+    Stagger rows_in(int state) const {
+        if (state == 0) return rows_in_;
+        return rows_in_.within(kReplayRowsIn, int(searches_[state].result.sample.size()));
+    }
+
+    void add_rows(Scene& s, const Search& search, const Stagger& rows_in, double t,
+                  double alpha) const {
         const auto& sample = search.result.sample;
         const auto& best = search.result.best;
         const double rise = progress(t, kRiseAt, kRiseFor);
         for (std::size_t i = 0; i < sample.size(); ++i) {
             const engine::PlanSample& row = sample[i];
             const double g = gone(row.fate, t);
-            const double u = rows_in_.at(t, static_cast<int>(i)) * std::clamp(2 - g, 0.0, 1.0);
+            const double u = rows_in.at(t, static_cast<int>(i)) * std::clamp(2 - g, 0.0, 1.0);
             if (u <= 0) continue;
             const double y = kRowsTop + kRowPitch * (static_cast<double>(i) + 0.5);
             if (row.fate != engine::PlanFate::ranked) {
@@ -389,7 +412,8 @@ const KindRegistrar registrar{{
              "before: no winner yet). A `set:` fades the search out "
              "over its first half and plays the new state's search from the start, in the "
              "time left before the next `set:` or the chapter's end (faster than the "
-             "default pace when that is short)",
+             "default pace when that is short), ranking as the last line in that time, the "
+             "one naming the new winner, begins",
     .goldens = {{"chapter_plan", 20, "the ranked three and the winner's node"}},
     // The first search's: a later one (after a `set:`) plays in its own window.
     .phases = {{"no_divide", kFalls[0].at, "splits that cannot share out the batch struck"},

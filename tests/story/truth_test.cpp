@@ -20,6 +20,7 @@
 #include "story/uses/explore.hpp"
 #include "story/vocab/vocab.hpp"
 #include "tests/catch.hpp"
+#include "tests/story/films.hpp"
 
 using namespace story;
 namespace fs = std::filesystem;
@@ -299,9 +300,24 @@ TEST_CASE("while a set: morphs, every figure on screen is one a state of the cha
     CHECK(morphs >= 20);  // both films' morphs took part
 }
 
+// In every language the replayed search ranks its survivors within a frame of the line that
+// names its winner, the chapter's last.
+TEST_CASE("plan's replayed search ranks on the line naming its winner in every language",
+          "[truth]") {
+    for (const std::string& lang : chapter_test::film_in("beyond-3d.yaml", "").languages) {
+        INFO(lang);
+        const Storyboard board = chapter_test::film_in("beyond-3d.yaml", lang);
+        const ChapterSpec spec = chapter_test::chapter_of(board, "plan");
+        const auto chapter = make_chapter(spec, board.video, chapter_test::kMetrics);
+        const double named = spec.beats.back().at, frame = 1.0 / board.video.fps;
+        CHECK(chapter->stats_at(named - frame).front().value == "—");
+        CHECK(chapter->stats_at(named + frame).front().value != "—");
+    }
+}
+
 // The plan chapter's panel is the winner's, and there is none until the search on screen ranks
 // its survivors: "—" before (the first search's "ranked" phase; after a `set:`, from its halfway
-// until the replayed search ranks, about when the line naming the new winner begins).
+// until the replayed search ranks, within a frame of the line naming the new winner).
 TEST_CASE("plan's panel waits for the search on screen to rank its survivors", "[truth]") {
     const Storyboard& board = chapter_test::shipped("beyond-3d.yaml");
     // A copy: GCC 14 takes a reference returned beside the temporary id for a dangling one.
@@ -322,8 +338,9 @@ TEST_CASE("plan's panel waits for the search on screen to rank its survivors", "
     CHECK_FALSE(dashes(asked - 0.1));
     CHECK(dashes(asked + 0.1));
     const double named = spec.beats.back().at;  // "This time the winner splits every sequence..."
-    CHECK(dashes(named - 0.2));
-    CHECK_FALSE(dashes(named + 1));
+    const double frame = 1.0 / board.video.fps;
+    CHECK(dashes(named - frame));
+    CHECK_FALSE(dashes(named + frame));
     CHECK_FALSE(dashes(spec.duration - 0.1));
     // What numbers --at, the studio and the page report follows the panel: the winner's figures
     // exactly when the frame draws them, the configuration on screen's before.
