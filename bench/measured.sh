@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark (not part of the test suite): the cost model against measured training runs,
 # nanotron's H100 scaling benchmark behind the Ultra-Scale Playbook (tests/data/measured/, 1B and
-# 8B). Every row becomes a `shardreel numbers --format csv` call with the run's shape and layout;
+# 8B, or another file of its runs). Every row becomes a `shardreel numbers --format csv` call with the run's shape and layout;
 # the first stage's expected peak in PyTorch's allocator (what the benchmark logs: rank 0's
 # reserved peak, GiB) meets the measured one, whether the layout fits meets whether the run
 # completed, and the predicted tokens/s per GPU meet the measured ones. Prints six Markdown tables
@@ -12,10 +12,15 @@
 # twins against each other; the step's excess per micro-batch with and without a pipeline; the
 # pipelines DDP reduces against the others; and the fits no memory model gets right.
 # A build without the expected peak (before it existed) is measured by its on-paper total.
-# Usage: bench/measured.sh [BUILD_DIR]
+# Usage: bench/measured.sh [BUILD_DIR] [CSV]
+#   CSV: runs of the same benchmark in the same columns (default the 1B and 8B calibration rows,
+#   tests/data/measured/nanotron-h100-1b-8b.csv); its models may be any of the benchmark's five
+#   sizes (1B, 3B, 8B, 70B, 405B), so the model is judged on sizes it was not fitted to as on these.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(realpath -m "${1:-$root/build}")
+csv=$(realpath -m "${2:-$root/tests/data/measured/nanotron-h100-1b-8b.csv}")
+[ -r "$csv" ] || { echo "measured.sh: cannot read $csv" >&2; exit 2; }
 source "$root/bench/lib.sh"
 [ -x "$build/shardreel" ] || prepare_build "$root" "$build"
 bin="$build/shardreel"
@@ -25,23 +30,45 @@ has_peak=0
 help=$("$bin" numbers --help)
 [[ $help == *--pipeline-split* ]] && has_peak=1
 
-# One row's flags: the benchmark's shapes (its README) and the row's layout.
+# A model's shape as the benchmark builds it (nanotron's scripts/scaling_benchmarks.py,
+# model_configs: layers, hidden size, heads, MLP size; key/value heads = heads, vocabulary 131,072;
+# the embedding tied to the output layer when the MLP is narrower than 10,000), as flags; its
+# parameters counted as that script counts them, with the two norms of each layer and the final
+# one (1B: 1,342,244,864; 8B: 8,858,636,288).
+shape() {
+  local layers hidden heads ffn tie params
+  case "$1" in
+    1B) layers=16 hidden=2048 heads=32 ffn=8192 ;;
+    3B) layers=28 hidden=3072 heads=32 ffn=8192 ;;
+    8B) layers=32 hidden=4096 heads=32 ffn=14336 ;;
+    70B) layers=80 hidden=8192 heads=64 ffn=28672 ;;
+    405B) layers=126 hidden=16384 heads=128 ffn=53248 ;;
+    *) echo "measured.sh: $csv: model '$1' is none of the benchmark's (1B 3B 8B 70B 405B)" >&2
+       return 2 ;;
+  esac
+  tie=$((ffn < 10000 ? 1 : 0))
+  params=$(((2 - tie) * 131072 * hidden + layers * (3 * hidden * ffn + 4 * hidden * hidden) +
+    (2 * layers + 1) * hidden))
+  echo "--params $params --layers $layers --hidden $hidden --ffn $ffn --heads $heads" \
+    "--kv-heads $heads --vocab 131072"
+  [ "$has_peak" = 1 ] && echo "--tie-embeddings $([ "$tie" = 1 ] && echo true || echo false)"
+  return 0
+}
+
+# One row's flags: its model's shape, the benchmark's setup (its README) and the row's layout.
 flags() {
   local model=$1 nodes=$2 mbs=$3 acc=$4 dp=$5 pp=$6 tp=$7 zero=$8
-  local shape
-  if [ "$model" = 1B ]; then
-    shape="--params 1342244864 --layers 16 --hidden 2048 --ffn 8192"
-  else
-    shape="--params 8858636288 --layers 32 --hidden 4096 --ffn 14336"
-  fi
-  echo "$shape --heads 32 --kv-heads 32 --vocab 131072 --seq 4096 --gpu h100-sxm-80gb" \
+  shape "$model" || return 2
+  echo "--seq 4096 --gpu h100-sxm-80gb" \
     "--gpus-per-node 8 --nodes $nodes --gpus $((dp * tp * pp)) --tp $tp --pp $pp --zero $zero" \
     "--micro-batch $mbs --micro-batches $acc --sequence-parallel $([ "$tp" -gt 1 ] && echo on || echo off)"
   if [ "$has_peak" = 1 ]; then
-    echo "--grad-accum-dtype fp32 --pipeline-split compute" \
-      "--tie-embeddings $([ "$model" = 1B ] && echo true || echo false)"
+    echo "--grad-accum-dtype fp32 --pipeline-split compute"
   fi
 }
+
+# Every model of the file is one of the benchmark's, checked before the first row is run.
+for model in $(tail -n +2 "$csv" | cut -d, -f1 | sort -u); do shape "$model" >/dev/null || exit 2; done
 
 # model, measured GiB (nan: did not complete), predicted bytes (nan: refused), fits (0/1),
 # nodes, measured and predicted tokens/s per GPU, then the layout without its ZeRO stage
@@ -49,7 +76,7 @@ flags() {
 predict() {
   local key=per_gpu.total_bytes
   [ "$has_peak" = 1 ] && key=expected_peak.first_stage.allocator_bytes
-  tail -n +2 "$root/tests/data/measured/nanotron-h100-1b-8b.csv" |
+  tail -n +2 "$csv" |
     while IFS=, read -r model nodes mbs acc _gbs dp pp tp zero _mfu tok mem _status; do
       # shellcheck disable=SC2046
       if out=$("$bin" numbers $(flags "$model" "$nodes" "$mbs" "$acc" "$dp" "$pp" "$tp" "$zero") \
@@ -103,10 +130,11 @@ awk "$stats"'
     ran = ($2 != "nan"); err = ""
     if (ran && $3 != "nan") { err = $3 / ($2 * 1073741824) - 1; if (err < 0) err = -err }
     add($1, ran, $4, err); add("all", ran, $4, err)
+    if (!($1 in runs_of)) { runs_of[$1] = 1; keys[++models] = $1 }
   }
   END {
-    split("1B 8B all", keys, " ")
-    for (i = 1; i <= 3; i++) {
+    keys[++models] = "all"
+    for (i = 1; i <= models; i++) {
       k = keys[i]; n = done[k]
       for (j = 1; j <= n; j++) e[j] = errors[k, j]
       printf "| %s | %d | %d | %.1f%% | %.1f%% |\n", k, runs[k], n, 100 * median(e, n),
@@ -219,7 +247,8 @@ awk -v capacity="$(printf '%s' "$("$bin" numbers --params 1e9 --gpu h100-sxm-80g
   awk -F, '$1 == "per_gpu.capacity_bytes" { print $2 }')")" '
   { gib = $3 / 1073741824; ran = ($2 != "nan"); row[NR] = $0; model[NR] = $1
     if (ran && $3 != "nan" && $2 - gib > worst) worst = $2 - gib
-    k = $1 SUBSEP $5 SUBSEP $8 SUBSEP $9; seen[k] += 1; completed[k] += ran }
+    k = $1 SUBSEP $5 SUBSEP $8 SUBSEP $9; seen[k] += 1; completed[k] += ran
+    if (!($1 in known)) { known[$1] = 1; keys[++models] = $1 } }
   END {
     card = capacity / 1073741824
     for (i = 1; i <= NR; i++) {
@@ -230,8 +259,8 @@ awk -v capacity="$(printf '%s' "$("$bin" numbers --params 1e9 --gpu h100-sxm-80g
         if (!ran && f[3] != "nan" && f[3] / 1073741824 < card - worst) hopeless[key]++
         else if (!ran && seen[k] > 1 && completed[k] > 0) twice[key]++ }
     }
-    split("1B 8B all", keys, " ")
-    for (i = 1; i <= 3; i++) { key = keys[i]
+    keys[++models] = "all"
+    for (i = 1; i <= models; i++) { key = keys[i]
       printf "| %s | %d | %d | %d | %d | %.1f%% |\n", key, runs[key], wrong[key], hopeless[key],
         twice[key], 100 * (runs[key] - hopeless[key] - twice[key]) / runs[key] }
     printf "\nworst under-prediction of a completed run: %.1f GiB of %.1f GiB\n", worst, card
