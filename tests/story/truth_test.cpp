@@ -315,6 +315,21 @@ TEST_CASE("plan's replayed search ranks on the line naming its winner in every l
     }
 }
 
+// A naming line too soon after the `set:` for its replayed search to rank there and still stand
+// each row 1.5 s is met late: the search keeps its pace, not one that flashes its rows by.
+TEST_CASE("plan's replayed search does not rush to a line that comes too soon", "[truth]") {
+    const Storyboard& board = chapter_test::shipped("beyond-3d.yaml");
+    ChapterSpec spec = chapter_test::chapter_of(board, "plan");
+    const Timeline timeline(spec, board.video.fps);
+    REQUIRE(timeline.states().size() == 2);
+    const double asked = timeline.state_start(1) + timeline.state_over(1) / 2;
+    spec.beats.back().at = asked + 2;  // "This time the winner ..." 2 s after the question
+    const auto chapter = make_chapter(spec, board.video, chapter_test::kMetrics);
+    const double frame = 1.0 / board.video.fps;
+    CHECK(chapter->stats_at(asked + 2 + frame).front().value == "—");
+    CHECK(chapter->stats_at(spec.duration - frame).front().value != "—");
+}
+
 // The plan chapter's panel is the winner's, and there is none until the search on screen ranks
 // its survivors: "—" before (the first search's "ranked" phase; after a `set:`, from its halfway
 // until the replayed search ranks, within a frame of the line naming the new winner).
