@@ -29,7 +29,7 @@ constexpr int kMostMicroBatches = 16;  // the chart's staircases stay wider than
 
 // The chart (y: GB on one GPU, x: the step), its axis labels left of it and under it, its key in
 // two rows under that; the table of figures right of it.
-constexpr Box kChart{230, 300, 920, 470};
+constexpr Box kChart{230, 300, 790, 470};
 constexpr double kAxisGap = 14, kPassLabelDrop = 34, kKeyTop = 880, kKeyPitch = 34;
 constexpr double kLevelGap = 10;  // a level's label clear of its line
 constexpr double kTableX = 1330, kPaperRight = 1668, kExpectedRight = frame::kRight;
@@ -263,8 +263,9 @@ class StepMemoryChapter final : public ChapterBase {
         if (acts.points.size() > 3) s.add(acts);
     }
 
-    // The card's capacity (dashed), the film's figure (muted) and the peak, each labelled at
-    // the chart's right: the higher of two close levels above its line, the lower below.
+    // The card's capacity (dashed), the film's figure (muted) and the peak, each labelled right of
+    // the chart, clear of the bands and peaks that cross the lines: the higher of two close levels
+    // above its line, the lower below.
     void add_lines(Scene& s, double t) const {
         const double in = states_in_.at(t), peak = peak_in_.at(t);
         const engine::PerGpu& g = memory();
@@ -272,8 +273,8 @@ class StepMemoryChapter final : public ChapterBase {
         const auto level = [&](double bytes, Color c, std::string label, double alpha, bool above) {
             const double y = y_of(bytes);
             s.add(Line{{kChart.x, y}, {kChart.right(), y}, c, 2, true}, alpha);
-            s.add(Text{kChart.right(), above ? y - kLevelGap : y + kLevelGap + 16, std::move(label),
-                       kTerm, c, Align::right},
+            s.add(Text{kChart.right() + kLevelGap, above ? y - kLevelGap / 2 : y + kLevelGap + 12,
+                       std::move(label), kTerm, c},
                   alpha);
         };
         level(cap, palette_.text, tr("capacity {bytes}", {{"bytes", format_bytes(cap, locale_)}}),

@@ -89,6 +89,30 @@ TEST_CASE("step_memory names the peak's extras only as the peak's line does", "[
     CHECK(band_height(after, palette.panel, true) > 0);
 }
 
+TEST_CASE("step_memory labels its levels right of the chart, clear of its bands and peaks",
+          "[step]") {
+    const ChapterSpec spec = chapter_test::load_spec("kind_step_memory.yaml");
+    const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
+    const Scene s = chapter->scene_at(26);
+    // The chart's bands all start at its left edge: their right edges bound what it draws.
+    double left = 1e9, right = 0;
+    for (const Item& item : s.items)
+        if (const Rect* r = std::get_if<Rect>(&item.shape)) left = std::min(left, r->x);
+    for (const Item& item : s.items)
+        if (const Rect* r = std::get_if<Rect>(&item.shape); r && r->x == left)
+            right = std::max(right, r->x + r->w);
+    int labels = 0;
+    for (const PlacedText& p : texts_of(s))
+        for (const char* level : {"capacity ", "peak ", "on paper "})
+            if (p.text.text.rfind(level, 0) == 0) {
+                INFO(p.text.text);
+                CHECK(p.text.align == Align::left);
+                CHECK(p.text.x > right);
+                ++labels;
+            }
+    CHECK(labels == 3);
+}
+
 TEST_CASE("step_memory names the logits and loss beside the first tip while they are spoken",
           "[step]") {
     const ChapterSpec spec = chapter_test::load_spec("kind_step_memory.yaml");
