@@ -31,7 +31,8 @@ constexpr int kMostMicroBatches = 16;  // the chart's staircases stay wider than
 // two rows under that; the table of figures right of it.
 constexpr Box kChart{230, 300, 790, 470};
 constexpr double kAxisGap = 14, kPassLabelDrop = 34, kKeyTop = 880, kKeyPitch = 34;
-constexpr double kLevelGap = 10;  // a level's label clear of its line
+constexpr double kPassLabelGap = 24;  // between two micro-batches' names under the chart
+constexpr double kLevelGap = 10;      // a level's label clear of its line
 constexpr double kTableX = 1330, kPaperRight = 1668, kExpectedRight = frame::kRight;
 constexpr double kTableTop = 330, kRowPitch = 46, kTotalGap = 16;
 constexpr int kMostGridLines = 6;
@@ -157,21 +158,30 @@ class StepMemoryChapter final : public ChapterBase {
             if (top_ / 1e9 / step <= kMostGridLines) return step;
         return 1000;
     }
-    // Under the chart: each micro-batch's span, the optimizer step's at the end.
+    // Under the chart: each micro-batch's span named (up to 4; else the first two and a count),
+    // the optimizer step's at the end. Where the names would run together (closer than
+    // kPassLabelGap), the first is named and the others numbered; with more than 4, the first
+    // and the count.
     void add_pass_labels(Scene& s, double in) const {
         const double y = kChart.bottom() + kPassLabelDrop;
-        const int shown = micro_batches_ <= 4 ? micro_batches_ : 2;
+        const auto name = [&](int n) { return tr("micro-batch {n}", {{"n", n}}); };
+        const double span = x_of(pass_start(1, StepPass::forward)) - x_of(0);
+        const bool fit =
+            metrics_.measure(name(micro_batches_), kTerm).advance + kPassLabelGap <= span;
+        const int shown = micro_batches_ <= 4 ? micro_batches_ : (fit ? 2 : 1);
+        double right = kChart.x;  // where the names so far end
         for (int k = 0; k < shown; ++k) {
+            const std::string text = k == 0 || fit ? name(k + 1) : format_count(k + 1, locale_);
             const double mid = (x_of(pass_start(k, StepPass::forward)) +
                                 x_of(pass_start(k + 1, StepPass::forward))) /
                                2;
-            s.add(Text{mid, y, tr("micro-batch {n}", {{"n", k + 1}}), kTerm, palette_.muted,
-                       Align::center},
-                  in);
+            s.add(Text{mid, y, text, kTerm, palette_.muted, Align::center}, in);
+            right = mid + metrics_.measure(text, kTerm).advance / 2;
         }
         if (shown < micro_batches_)
-            s.add(Text{x_of(pass_start(shown, StepPass::forward)) + 10, y,
-                       tr("… {n} in all", {{"n", micro_batches_}}), kTerm, palette_.muted},
+            s.add(Text{std::max(x_of(pass_start(shown, StepPass::forward)) + 10,
+                                right + kPassLabelGap),
+                       y, tr("… {n} in all", {{"n", micro_batches_}}), kTerm, palette_.muted},
                   in);
         s.add(Text{kChart.right(), y + kKeyPitch * 0.8, tr("optimizer step"), kTerm, palette_.muted,
                    Align::right},

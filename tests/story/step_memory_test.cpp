@@ -113,6 +113,27 @@ TEST_CASE("step_memory labels its levels right of the chart, clear of its bands 
     CHECK(labels == 3);
 }
 
+TEST_CASE("step_memory's micro-batch names under the chart never run together", "[step]") {
+    const ChapterSpec spec = chapter_test::load_spec("kind_step_memory.yaml");
+    const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
+    const std::vector<PlacedText> texts = texts_of(chapter->scene_at(26));
+    const auto first = std::find_if(texts.begin(), texts.end(), [](const PlacedText& p) {
+        return p.text.text == "micro-batch 1";
+    });
+    REQUIRE(first != texts.end());
+    std::vector<std::pair<double, double>> spans;  // each label's left and right edge
+    for (const PlacedText& p : texts)
+        if (p.text.y == first->text.y) {
+            const double w = chapter_test::kMetrics.measure(p.text.text, p.text.style).advance;
+            const double left = p.text.align == Align::center ? p.text.x - w / 2 : p.text.x;
+            spans.emplace_back(left, left + w);
+        }
+    std::sort(spans.begin(), spans.end());
+    CHECK(spans.size() == 4);  // the first named, then each span's name or number
+    for (std::size_t i = 1; i < spans.size(); ++i)
+        CHECK(spans[i].first - spans[i - 1].second >= 24);
+}
+
 TEST_CASE("step_memory names the logits and loss beside the first tip while they are spoken",
           "[step]") {
     const ChapterSpec spec = chapter_test::load_spec("kind_step_memory.yaml");
