@@ -45,9 +45,9 @@ constexpr double kRiseAt = 14.0, kRiseFor = 1.2, kRackAt = 16.0;
 constexpr double kReplayTail = 2.5;    // s of the film a replayed search's winner stays drawn
 constexpr double kReplayRowsIn = 0.5;  // a replayed search's rows all start entering within this
 // The fastest a replay plays to rank on the line naming its winner: its rows (all in by
-// kRowsAt + kReplayRowsIn) then stand 1.5 s before the first reason has struck them. A line
+// kRowsAt + kReplayRowsIn) then stand kHold s before the first reason has struck them. A line
 // that comes sooner after the `set:` is met late rather than with rows that flash by.
-constexpr double kMostReplayPace = (kFalls[0].at + kStrikeFor - kRowsAt - kReplayRowsIn) / 1.5;
+constexpr double kMostReplayPace = (kFalls[0].at + kStrikeFor - kRowsAt - kReplayRowsIn) / kHold;
 
 // Geometry: the candidates' column at the left, the counts at the right; the winner's node under
 // the ranked rows.
@@ -117,10 +117,9 @@ std::optional<double> last_line(const ChapterSpec& spec, double start, double en
 // Each state's search has its window: the first from the chapter's start, a later one from
 // halfway through its `set:`, each until the next `set:` (or the chapter's end). It plays at
 // the pace the chapter's length gives the default choreography, faster where that would leave
-// the winner less than kReplayTail s of its window (half, in a short one), or rank its survivors
+// the winner less than kReplayTail s of its window (half, in a short one) or rank its survivors
 // after the last line of its window begins, the line that names its winner (up to
-// kMostReplayPace); the first one on
-// the beats that show its phases where some do.
+// kMostReplayPace); the first one on the beats that show its phases where some do.
 double search_time(const ChapterSpec& spec, const Timeline& timeline,
                    const Choreography& choreography, int k, double t) {
     if (k == 0 && choreography.pinned()) return std::max(0.0, choreography.authored(t));

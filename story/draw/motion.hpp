@@ -15,6 +15,7 @@ namespace story {
 
 inline constexpr double kEntrance = 0.5;      // s: STYLE.md entrances take 0.4-0.6 s
 inline constexpr double kStaggerStep = 0.08;  // s between siblings: STYLE.md 60-120 ms
+inline constexpr double kHold = 1.5;  // s a new number stays before the next change: STYLE.md
 
 // An opacity (or any 0..1 progress) over time: 0 before `start`, eased (in-out cubic) to 1
 // over `duration`; .out() adds the way back to 0. Where the two overlap, the lower wins.
