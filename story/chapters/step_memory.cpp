@@ -158,10 +158,10 @@ class StepMemoryChapter final : public ChapterBase {
             if (top_ / 1e9 / step <= kMostGridLines) return step;
         return 1000;
     }
-    // Under the chart: each micro-batch's span named (up to 4; else the first two and a count),
-    // the optimizer step's at the end. Where the names would run together (closer than
-    // kPassLabelGap), the first is named and the others numbered; with more than 4, the first
-    // and the count.
+    // Under the chart: each micro-batch's span named, up to 4 of them (with more, the first two
+    // and a count), and the optimizer step's at the end. Where the names would run together
+    // (closer than kPassLabelGap), the first is named and the others numbered (with more than 4,
+    // the first and the count).
     void add_pass_labels(Scene& s, double in) const {
         const double y = kChart.bottom() + kPassLabelDrop;
         const auto name = [&](int n) { return tr("micro-batch {n}", {{"n", n}}); };
@@ -229,7 +229,7 @@ class StepMemoryChapter final : public ChapterBase {
                                         [](const StepBands& b) { return b.logits > 0; });
         if (alpha <= 0 || first == bands_.end()) return;
         const std::size_t i = std::size_t(first - bands_.begin());
-        if (breaks_[i] >= u) return;
+        if (i + 1 >= breaks_.size() || breaks_[i] >= u) return;
         const double y = y_of(below + first->activations + first->logits);
         s.add(Text{x_of(breaks_[i + 1]) + kLevelGap, y - kLevelGap,
                    tr("logits and loss {bytes}",
