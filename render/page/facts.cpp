@@ -1,6 +1,8 @@
 // Each kind's figures and formulas; see facts.hpp.
 #include "render/page/facts.hpp"
 
+#include <algorithm>
+
 #include "engine/report.hpp"
 #include "render/inputs/numbers_json.hpp"
 #include "render/markup/markup.hpp"
@@ -78,25 +80,38 @@ std::string param_label(const std::string& key, const story::Locale& locale) {
 }
 
 Facts chapter_facts(const std::string& kind, const engine::Config& config,
-                    const story::Locale& locale, bool drawn) {
+                    const story::Locale& locale, bool drawn, bool later) {
     const story::KindInfo* info = story::find_kind(kind);
     if (!info) return {};
     const story::KindFacts& kf = info->facts;
+    const auto is_later = [&](const story::FactRow& row) {
+        return std::any_of(kf.later_rows.begin(), kf.later_rows.end(),
+                           [&](const char* key) { return std::string_view(key) == row.key; });
+    };
     Facts facts;
+    const auto dash = [&](const story::FactRow& row) {
+        facts.stats.push_back({row.key, locale.tr(row.label), "—", nullptr});
+    };
     if (!drawn) {
-        for (const story::FactRow& row : kf.rows)
-            facts.stats.push_back({row.key, locale.tr(row.label), "—", nullptr});
+        std::for_each(kf.rows.begin(), kf.rows.end(), dash);
         return facts;
     }
     const engine::Config shown = story::as_drawn(kind, config);
     const engine::Report report = engine::analyze(shown);
     for (const story::FactRow& row : kf.rows) {
+        if (!later && is_later(row)) {
+            dash(row);
+            continue;
+        }
         const double v = row.of(report);
         facts.stats.push_back({row.key, locale.tr(row.label),
                                story::shown_text(row.shown, v, locale), json_value(row.shown, v)});
     }
-    for (story::FormulasFn formulas : kf.formulas)
+    const auto write = [&](story::FormulasFn formulas) {
         for (const story::Formula& f : formulas(shown, report, locale)) facts.maths += mathml(f);
+    };
+    std::for_each(kf.formulas.begin(), kf.formulas.end(), write);
+    if (later) std::for_each(kf.later_formulas.begin(), kf.later_formulas.end(), write);
     return facts;
 }
 

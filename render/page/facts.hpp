@@ -31,8 +31,10 @@ std::string param_label(const std::string& key, const story::Locale& locale);
 // The figures and formulas of a chapter of `kind` showing `config` (which validates), their
 // words from locale's catalogue and their numbers written as it writes them. Where the chapter
 // draws no figures yet (`drawn` false: story::figures_drawn, plan before its search ranks), each
-// figure is "—" with no value, as its panel shows it, and there are no formulas.
+// figure is "—" with no value, as its panel shows it, and there are no formulas; where it has not
+// yet drawn its later ones (`later` false: story::later_figures_drawn, step_memory before the
+// peak), those are "—" and their formulas left out.
 Facts chapter_facts(const std::string& kind, const engine::Config& config,
-                    const story::Locale& locale, bool drawn = true);
+                    const story::Locale& locale, bool drawn = true, bool later = true);
 
 }  // namespace render

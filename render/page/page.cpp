@@ -64,8 +64,8 @@ PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTim
         const FigureSvgs svgs = cache.figure(spec, video, t);
         c.svg = sheet.add(svgs.dark, svgs.light, "f-" + spec.id + "-");
         const engine::Config config = story::config_at(spec, t, video.fps);
-        c.facts =
-            chapter_facts(spec.kind, config, locale, story::figures_drawn(spec, t, video.fps));
+        c.facts = chapter_facts(spec.kind, config, locale, story::figures_drawn(spec, t, video.fps),
+                                story::later_figures_drawn(spec, t));
         c.calculator = calculator_fragment(config_flags(config));
         return c;
     }
@@ -80,7 +80,8 @@ PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTim
             v.settings,
             sheet.add(svgs.dark, svgs.light, prefix + "-"),
             variant_alt(c.alt, v.settings, locale),
-            chapter_facts(spec.kind, config, locale, story::figures_drawn(v.spec, t, video.fps)),
+            chapter_facts(spec.kind, config, locale, story::figures_drawn(v.spec, t, video.fps),
+                          story::later_figures_drawn(v.spec, t)),
             calculator_fragment(config_flags(config))};
         if (v.index == c.written) {
             c.svg = std::move(out.svg);

@@ -138,7 +138,8 @@ void Studio::numbers(const httplib::Request& req, httplib::Response& res) {
     const story::ChapterSpec& spec = f->board.chapters[at.chapter];
     const engine::Config config = story::config_at(spec, at.t, f->video.fps);
     const Facts facts = chapter_facts(spec.kind, config, story::Locale(f->video.lang),
-                                      story::figures_drawn(spec, at.t, f->video.fps));
+                                      story::figures_drawn(spec, at.t, f->video.fps),
+                                      story::later_figures_drawn(spec, at.t));
     nlohmann::ordered_json stats = nlohmann::ordered_json::array();
     for (const Stat& s : facts.stats)
         stats.push_back({{"key", s.key}, {"label", s.label}, {"text", s.text}, {"value", s.value}});

@@ -93,6 +93,9 @@ engine::Config as_drawn(std::string_view kind, const engine::Config& c);
 // Whether the chapter's figures are on screen at chapter time t (KindFacts::drawn_at: plan's once
 // its search has ranked, "—" before).
 bool figures_drawn(const ChapterSpec& spec, double t, int fps);
+// Whether the chapter has reached the phase from which it draws its later figures
+// (KindFacts::later_phase) at chapter time t; true for a kind without any.
+bool later_figures_drawn(const ChapterSpec& spec, double t);
 // The configuration whose figures the chapter draws at t: as_drawn of the configuration on screen
 // (every `set:` past its halfway) while they are drawn, else that configuration itself (plan
 // before it ranks: the question, with no winner yet).

@@ -62,6 +62,12 @@ struct KindFacts {
     // Whether those figures are on screen at chapter time t (plan: once its search has ranked,
     // "—" before); nullptr: always.
     bool (*drawn_at)(const ChapterSpec&, double t, int fps) = nullptr;
+    // Figures the chapter draws only from its phase `later_phase` on (step_memory: the peak and
+    // whether it fits, on the line that names them): the rows keyed `later_rows` are "—" before
+    // it, and the formulas `later_formulas` are written after `formulas` only from then.
+    const char* later_phase = nullptr;
+    std::vector<const char*> later_rows;
+    std::vector<FormulasFn> later_formulas;
 };
 
 // What the stat panel writes under a step's bytes sent: the groups that send them, largest

@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "story/chapter/chapter.hpp"
+#include "story/chapter/choreography.hpp"
 #include "story/time/timeline.hpp"
 
 namespace story {
@@ -65,6 +66,15 @@ engine::Config as_drawn(std::string_view kind, const engine::Config& c) {
 bool figures_drawn(const ChapterSpec& spec, double t, int fps) {
     const KindInfo* info = find_kind(spec.kind);
     return !info || !info->facts.drawn_at || info->facts.drawn_at(spec, t, fps);
+}
+
+bool later_figures_drawn(const ChapterSpec& spec, double t) {
+    const KindInfo* info = find_kind(spec.kind);
+    if (!info || !info->facts.later_phase) return true;
+    for (const Phase& p : phases_of(*info, spec))
+        if (std::string_view(p.name) == info->facts.later_phase)
+            return t >= Choreography(spec, info).at(p.at);
+    return true;
 }
 
 engine::Config drawn_at(const ChapterSpec& spec, double t, int fps) {

@@ -418,8 +418,12 @@ const KindRegistrar registrar{{
                {"peak", kPeakAt,
                 "the peak beside the figure on paper, each term named; what paper leaves out "
                 "rises in under the activations and the panel gives the peak"}},
+    // The peak, and so whether it fits, from the line that names it (its panel's "—" before).
     .facts = {.rows = {rows::memory, rows::activations, rows::fits},
-              .formulas = {formulas::memory, peak_formula}},
+              .formulas = {formulas::memory},
+              .later_phase = "peak",
+              .later_rows = {rows::fits.key},
+              .later_formulas = {peak_formula}},
 }};
 
 }  // namespace

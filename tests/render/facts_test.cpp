@@ -105,3 +105,30 @@ TEST_CASE("a memory formula adds up to the memory row, and plan's figures are it
     REQUIRE(planned.stats.at(0).key == std::string("layout.dp"));
     CHECK(planned.stats.at(0).value == engine::analyze(winner).layout.dp());
 }
+
+TEST_CASE("step_memory's facts give the peak and whether it fits only from the line naming it",
+          "[page]") {
+    const story::Locale& en = story::Locale::english();
+    const story::KindInfo& kind = *story::find_kind("step_memory");
+    const engine::Config config = golden_config(kind);
+    const engine::PerGpu g = engine::analyze(config).per_gpu;
+    const auto row = [](const render::Facts& f, const std::string& key) {
+        const auto it = std::find_if(f.stats.begin(), f.stats.end(),
+                                     [&](const render::Stat& s) { return s.key == key; });
+        REQUIRE(it != f.stats.end());
+        return *it;
+    };
+    // Before: the figure on paper as drawn, the verdict "—", one formula (the figure on paper's).
+    const render::Facts before = render::chapter_facts("step_memory", config, en, true, false);
+    CHECK(row(before, "per_gpu.total_bytes").text == story::format_bytes(g.total.value, en));
+    CHECK(row(before, "per_gpu.fits").text == "—");
+    CHECK(row(before, "per_gpu.fits").value.is_null());
+    const std::string peak = story::format_bytes(g.expected.total.value, en);
+    CHECK(before.maths.find(peak) == std::string::npos);
+    // From the peak's line: the verdict and the peak's formula, its total the expected peak.
+    const render::Facts after = render::chapter_facts("step_memory", config, en, true, true);
+    CHECK(row(after, "per_gpu.fits").value == (g.expected.total <= g.capacity));
+    const std::vector<render_test::Element> maths = render_test::elements(after.maths, "math");
+    REQUIRE(maths.size() == render_test::elements(before.maths, "math").size() + 3);
+    CHECK(maths.back().text() == "=" + peak);
+}

@@ -127,6 +127,7 @@ void check_stats(const ChapterSpec& spec, const std::vector<Stat>& stats, engine
         CHECK(stats[1].label == "Expected peak");
         const bool named = t >= phase_start(spec, "peak");
         CHECK(stats[1].value == (named ? format_bytes(g.expected.total.value, kEnglish) : "—"));
+        CHECK(later_figures_drawn(spec, t) == named);  // the studio's and page's facts follow
         CHECK(stats[2].label == "Capacity");
         CHECK(stats[2].value == format_bytes(g.capacity.value, kEnglish));
     } else if (spec.kind == "fsdp_gather") {
