@@ -93,7 +93,7 @@ Facts chapter_facts(const std::string& kind, const engine::Config& config,
         facts.stats.push_back({row.key, locale.tr(row.label), "—", nullptr});
     };
     if (!drawn) {
-        std::for_each(kf.rows.begin(), kf.rows.end(), dash);
+        for (const story::FactRow& row : kf.rows) dash(row);
         return facts;
     }
     const engine::Config shown = story::as_drawn(kind, config);
@@ -110,8 +110,9 @@ Facts chapter_facts(const std::string& kind, const engine::Config& config,
     const auto write = [&](story::FormulasFn formulas) {
         for (const story::Formula& f : formulas(shown, report, locale)) facts.maths += mathml(f);
     };
-    std::for_each(kf.formulas.begin(), kf.formulas.end(), write);
-    if (later) std::for_each(kf.later_formulas.begin(), kf.later_formulas.end(), write);
+    for (story::FormulasFn formulas : kf.formulas) write(formulas);
+    if (later)
+        for (story::FormulasFn formulas : kf.later_formulas) write(formulas);
     return facts;
 }
 

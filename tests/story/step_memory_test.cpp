@@ -63,12 +63,23 @@ TEST_CASE("step_memory shows the expected column only with the peak", "[step]") 
 }
 
 namespace {
+// The chart's bands, each with its opacity: every rectangle starting at the chart's left edge, the
+// leftmost any rectangle of the scene starts at (the table's swatches start right of it).
+std::vector<std::pair<Rect, double>> chart_bands(const Scene& s) {
+    double left = 1e9;
+    for (const Item& item : s.items)
+        if (const Rect* r = std::get_if<Rect>(&item.shape)) left = std::min(left, r->x);
+    std::vector<std::pair<Rect, double>> out;
+    for (const Item& item : s.items)
+        if (const Rect* r = std::get_if<Rect>(&item.shape); r && r->x == left)
+            out.emplace_back(*r, item.opacity);
+    return out;
+}
 // The chart's bands of one colour, hatched or not: their summed height in authoring pixels.
 double band_height(const Scene& s, const Color& fill, bool hatched) {
     double h = 0;
-    for (const Item& item : s.items)
-        if (const Rect* r = std::get_if<Rect>(&item.shape))
-            if (r->fill == fill && r->hatch.has_value() == hatched) h += r->h * item.opacity;
+    for (const auto& [r, opacity] : chart_bands(s))
+        if (r.fill == fill && r.hatch.has_value() == hatched) h += r.h * opacity;
     return h;
 }
 }  // namespace
@@ -94,13 +105,9 @@ TEST_CASE("step_memory labels its levels right of the chart, clear of its bands 
     const ChapterSpec spec = chapter_test::load_spec("kind_step_memory.yaml");
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
     const Scene s = chapter->scene_at(26);
-    // The chart's bands all start at its left edge: their right edges bound what it draws.
-    double left = 1e9, right = 0;
-    for (const Item& item : s.items)
-        if (const Rect* r = std::get_if<Rect>(&item.shape)) left = std::min(left, r->x);
-    for (const Item& item : s.items)
-        if (const Rect* r = std::get_if<Rect>(&item.shape); r && r->x == left)
-            right = std::max(right, r->x + r->w);
+    // The chart's bands' right edges bound what it draws.
+    double right = 0;
+    for (const auto& [r, opacity] : chart_bands(s)) right = std::max(right, r.x + r.w);
     int labels = 0;
     for (const PlacedText& p : texts_of(s))
         for (const char* level : {"capacity ", "peak ", "on paper "})
