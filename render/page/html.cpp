@@ -74,7 +74,7 @@ table.numbers caption{text-align:start;font-weight:600;margin-bottom:.25rem}
 table.numbers th,table.numbers td{border-bottom:1px solid var(--line);padding:.35rem .5rem;text-align:start;vertical-align:top}
 table.numbers td{text-align:end;white-space:nowrap}
 .maths .formula{margin:.75rem 0}
-.maths math{text-align:start;margin:.1rem 0}
+.maths math{text-align:start;margin:.1rem 0;max-width:100%;overflow-x:auto}
 .formula-label{display:block;color:var(--muted);font-size:.9rem}
 math{font-size:1.1rem}
 @media (max-width:30rem){math{font-size:.95rem}body{font-size:16px}}

@@ -35,7 +35,7 @@ aside h2{font-size:1.15rem;margin:0}
 table{border-collapse:collapse;width:100%;font-variant-numeric:tabular-nums}
 th,td{border-bottom:1px solid var(--line);padding:.3rem .4rem;text-align:left;vertical-align:top;font-weight:400}
 td{text-align:right;white-space:nowrap}
-#maths math{display:block;margin:.3rem 0;font-size:1rem}
+#maths math{display:block;margin:.3rem 0;font-size:1rem;max-width:100%;overflow-x:auto}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem}
 button,a.button{font:inherit;color:var(--fg);background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:.3rem .7rem;cursor:pointer;text-decoration:none}
 button:hover,a.button:hover{border-color:var(--accent)}
