@@ -4,13 +4,14 @@
 # 8B, or another file of its runs). Every row becomes a `shardreel numbers --format csv` call with the run's shape and layout;
 # the first stage's expected peak in PyTorch's allocator (what the benchmark logs: rank 0's
 # reserved peak, GiB) meets the measured one, whether the layout fits meets whether the run
-# completed, and the predicted tokens/s per GPU meet the measured ones. Prints six Markdown tables
+# completed, and the predicted tokens/s per GPU meet the measured ones. Prints seven Markdown tables
 # for docs/performance.md: median |error| of the peak over the completed runs and fits accuracy
 # over all runs, per model and overall; per (model, nodes) group of completed runs, the Spearman
 # rank correlation of predicted against measured throughput and the measured throughput of the
 # layout the model ranks first among those it says fit, over the group's best; the ZeRO 0 and 1
 # twins against each other; the step's excess per micro-batch with and without a pipeline; the
-# pipelines DDP reduces against the others; and the fits no memory model gets right.
+# pipelines DDP reduces against the others; the fits no memory model gets right; and the
+# tensor-parallel runs measured well above the expected peak against the others, with their speed.
 # A build without the expected peak (before it existed) is measured by its on-paper total.
 # Usage: bench/measured.sh [BUILD_DIR] [CSV]
 #   CSV: runs of the same benchmark in the same columns (default the 1B and 8B calibration rows,
@@ -264,4 +265,28 @@ awk -v capacity="$(printf '%s' "$("$bin" numbers --params 1e9 --gpu h100-sxm-80g
       printf "| %s | %d | %d | %d | %d | %.1f%% |\n", key, runs[key], wrong[key], hopeless[key],
         twice[key], 100 * (runs[key] - hopeless[key] - twice[key]) / runs[key] }
     printf "\nworst under-prediction of a completed run: %.1f GiB of %.1f GiB\n", worst, card
+  }' "$rows"
+echo
+# Where the peak runs high: completed runs with tensor parallelism of 8 or more and micro-batches
+# of 4 sequences or more, split at 1.25 times the expected peak. The runs measured above it are
+# the fast ones: their measured tokens/s/GPU over the predicted against the others' (the same
+# layouts, run on other node counts or days; docs/performance.md).
+echo "| runs | measured over 1.25 x the expected peak | its median measured / expected | tokens/s measured / predicted | the others | median measured / expected | tokens/s measured / predicted |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+awk "$stats"'
+  $2 != "nan" && $3 != "nan" && $6 != "nan" && $7 != "nan" {
+    split($8, l, ":"); if (l[5] < 8 || l[1] < 4) next
+    g = $1 ", tp " (l[5] == 8 ? "8" : "16 and 32"); if (!(g in seen)) { seen[g] = 1; order[++groups] = g }
+    r = $2 * 1073741824 / $3; k = g SUBSEP (r > 1.25); n = ++size[k]; mem[k, n] = r; speed[k, n] = $6 / $7 }
+  END {
+    for (q = 1; q <= groups; q++) {
+      g = order[q]; printf "| %s", g
+      for (high = 1; high >= 0; high--) {
+        k = g SUBSEP high; n = size[k]
+        for (i = 1; i <= n; i++) { a[i] = mem[k, i]; b[i] = speed[k, i] }
+        if (n) printf " | %d | %.2f | %.2f", n, median(a, n), median(b, n); else printf " | 0 | | "
+        delete a; delete b
+      }
+      print " |"
+    }
   }' "$rows"
