@@ -4,14 +4,15 @@
 # 8B, or another file of its runs). Every row becomes a `shardreel numbers --format csv` call with the run's shape and layout;
 # the first stage's expected peak in PyTorch's allocator (what the benchmark logs: rank 0's
 # reserved peak, GiB) meets the measured one, whether the layout fits meets whether the run
-# completed, and the predicted tokens/s per GPU meet the measured ones. Prints seven Markdown tables
+# completed, and the predicted tokens/s per GPU meet the measured ones. Prints eight Markdown tables
 # for docs/performance.md: median |error| of the peak over the completed runs and fits accuracy
 # over all runs, per model and overall; per (model, nodes) group of completed runs, the Spearman
 # rank correlation of predicted against measured throughput and the measured throughput of the
 # layout the model ranks first among those it says fit, over the group's best; the ZeRO 0 and 1
 # twins against each other; the step's excess per micro-batch with and without a pipeline; the
 # pipelines DDP reduces against the others; the fits no memory model gets right; and the
-# tensor-parallel runs measured well above the expected peak against the others, with their speed.
+# tensor-parallel runs measured well above the expected peak against the others, with their speed;
+# and how far the predicted tokens/s/GPU is from the measured.
 # A build without the expected peak (before it existed) is measured by its on-paper total.
 # Usage: bench/measured.sh [BUILD_DIR] [CSV]
 #   CSV: runs of the same benchmark in the same columns (default the 1B and 8B calibration rows,
@@ -288,5 +289,26 @@ awk "$stats"'
         delete a; delete b
       }
       print " |"
+    }
+  }' "$rows"
+echo
+# How far the predicted tokens/s/GPU is from the measured, per model over the completed runs:
+# how many are within a factor of two (the others stalled or crashed through, docs/performance.md)
+# and, over those, the median of the larger over the smaller, less 1; and the median measured / predicted
+# over all of them.
+echo "| model | completed runs | within a factor of 2 | their median error of tokens/s/GPU (larger / smaller - 1) | median measured / predicted, all |"
+echo "|---|---:|---:|---:|---:|"
+awk "$stats"'
+  $6 != "nan" && $7 != "nan" {
+    if (!($1 in seen)) { seen[$1] = 1; order[++models] = $1 }
+    r = $6 / $7; n = ++all[$1]; ratio[$1, n] = r
+    if (r > 0.5 && r < 2) { k = ++near[$1]; err[$1, k] = (r > 1 ? r - 1 : 1 / r - 1) } }
+  END {
+    for (q = 1; q <= models; q++) {
+      m = order[q]; n = all[m]; k = near[m]
+      for (i = 1; i <= n; i++) a[i] = ratio[m, i]
+      for (i = 1; i <= k; i++) b[i] = err[m, i]
+      printf "| %s | %d | %d | %.0f%% | %.2f |\n", m, n, k, 100 * median(b, k), median(a, n)
+      delete a; delete b
     }
   }' "$rows"
