@@ -405,7 +405,8 @@ TEST_CASE("measured runs: the peak runs high where tensor-parallel runs ran fast
     std::map<std::string, std::vector<double>> speed;  // measured / predicted tokens/s, by class
     for (const Row& r : engine_test::read_csv("measured/nanotron-h100-1b-8b.csv")) {
         const Config c = run_config(r);
-        if (!completed(r) || c.layout.tp < 8 || c.training.micro_batch < 4) continue;
+        if (!completed(r) || !validate(c).empty() || c.layout.tp < 8 || c.training.micro_batch < 4)
+            continue;
         const Report rep = analyze(c);
         const double measured = std::stod(r.at("gpu_mem_gb")) * kGiB;
         const bool high = measured > 1.25 * rep.per_gpu.expected.first.terms.allocator().value;
@@ -429,7 +430,7 @@ TEST_CASE("measured runs: the peak runs high where tensor-parallel runs ran fast
 // completed runs, 370 of the 1B's 533 and 260 of the 8B's 493 are within a factor of two of the
 // predicted tokens/s/GPU, by a median 31% and 29% (the larger over the smaller); the rest stalled
 // or ran fast as the tables above show. Over all of them the 1B's median measured / predicted is
-// 1.01 and the 8B's 0.75: the 8B's pipelines stall more often than they do not.
+// 1.01 and the 8B's 0.75: the 8B's runs with a pipeline on 32 and 64 nodes nearly all stall.
 TEST_CASE("measured runs: the predicted speed against the measured one") {
     std::map<std::string, std::vector<double>> ratio, near;
     for (const auto& [group, runs] : completed_by_group()) {
