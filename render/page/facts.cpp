@@ -42,16 +42,47 @@ std::string mathml(const story::Math& m) {
     }
 }
 
+// The values after "=", their terms (split at the row's top-level "+") at most kTermsPerLine to a
+// row of a left-aligned table, each row after the first opening with its "+": a sum of six terms
+// (the expected peak) ran past a studio sidebar and a phone, where the hidden last term left the
+// sum short of its result.
+constexpr std::size_t kTermsPerLine = 4;
+std::string values_mathml(const story::Math& values) {
+    std::vector<std::vector<const story::Math*>> terms(1);
+    const std::vector<story::Math> parts =
+        values.tag == story::Math::Tag::row ? values.parts : std::vector<story::Math>{values};
+    for (const story::Math& part : parts) {
+        if (part.tag == story::Math::Tag::op && part.text == "+") terms.emplace_back();
+        terms.back().push_back(&part);
+    }
+    if (terms.size() <= kTermsPerLine) return "<mrow><mo>=</mo>" + mathml(values) + "</mrow>";
+    const std::size_t lines = (terms.size() + kTermsPerLine - 1) / kTermsPerLine;
+    const std::size_t per_line = (terms.size() + lines - 1) / lines;
+    std::string out = "<mtable columnalign=\"left\">";
+    for (std::size_t i = 0; i < terms.size(); i += per_line) {
+        out += "<mtr><mtd><mrow>" + std::string(i == 0 ? "<mo>=</mo>" : "");
+        for (std::size_t k = i; k < std::min(terms.size(), i + per_line); ++k)
+            for (std::size_t j = 0; j < terms[k].size(); ++j) {
+                // A row's opening "+", spaced as between two terms rather than as a sign.
+                const bool opens_row = i > 0 && k == i && j == 0;
+                out += opens_row ? "<mo form=\"infix\">+</mo>" : mathml(*terms[k][j]);
+            }
+        out += "</mrow></mtd></mtr>";
+    }
+    return out + "</mtable>";
+}
+
 // One formula: what it says in symbols, then with the values in, then the result, a line each
-// (MathML Core does not break lines, and a phone's width holds about 30 characters of it), left
-// to right in every language like the diagrams.
+// (MathML Core does not break lines, and a phone's width holds about 30 characters of it; long
+// values take two rows), left to right in every language like the diagrams.
 std::string mathml(const story::Formula& f) {
     auto line = [](const std::string& row) {
-        return "<math display=\"block\" dir=\"ltr\"><mrow>" + row + "</mrow></math>";
+        return "<math display=\"block\" dir=\"ltr\">" + row + "</math>";
     };
     return "<div class=\"formula\"><span class=\"formula-label\">" + xml_escape(f.label) +
-           "</span>" + line(mathml(f.symbols)) + line("<mo>=</mo>" + mathml(f.values)) +
-           line("<mo>=</mo><mn>" + xml_escape(f.result) + "</mn>") + "</div>";
+           "</span>" + line("<mrow>" + mathml(f.symbols) + "</mrow>") +
+           line(values_mathml(f.values)) +
+           line("<mrow><mo>=</mo><mn>" + xml_escape(f.result) + "</mn></mrow>") + "</div>";
 }
 
 }  // namespace

@@ -131,4 +131,15 @@ TEST_CASE("step_memory's facts give the peak and whether it fits only from the l
     const std::vector<render_test::Element> maths = render_test::elements(after.maths, "math");
     REQUIRE(maths.size() == render_test::elements(before.maths, "math").size() + 3);
     CHECK(maths.back().text() == "=" + peak);
+    // Its six terms in two rows of three, each shown (a row past the box hid the last term), the
+    // second opening with "+"; the figure on paper's four stay on one row.
+    const std::string values = maths[maths.size() - 2].inner;
+    const std::vector<render_test::Element> rows = render_test::elements(values, "mtr");
+    REQUIRE(rows.size() == 2);
+    CHECK(render_test::texts(rows[0].inner, "mn").size() == 3);
+    CHECK(render_test::texts(rows[1].inner, "mn").size() == 3);
+    CHECK(rows[1].text().rfind("+", 0) == 0);
+    const engine::PeakTerms& e = g.expected.first.terms;
+    CHECK(render_test::texts(values, "mn").back() == story::format_bytes(e.context.value, en));
+    CHECK(render_test::elements(before.maths, "mtr").empty());
 }
