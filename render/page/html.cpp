@@ -253,12 +253,14 @@ std::string calculator_link(const PageChapter& c, const std::string& calculator,
     return out + "</ul>\n";
 }
 
-std::string calculator_section(const std::string& calculator, const Locale& l) {
+std::string calculator_section(const std::string& calculator, const std::string& start,
+                               const Locale& l) {
     if (calculator.empty()) return "";
     const std::string name = xml_escape(l.tr("Calculator"));
+    const std::string src = calculator + (start.empty() ? "" : "#" + start);
     return "<section id=\"calculator\" aria-labelledby=\"h-calculator\"><h2 id=\"h-calculator\">" +
-           name + "</h2>\n<iframe name=\"calculator\" src=\"" + xml_escape(calculator) +
-           "\" title=\"" + name + "\"></iframe></section>\n";
+           name + "</h2>\n<iframe name=\"calculator\" src=\"" + xml_escape(src) + "\" title=\"" +
+           name + "\"></iframe></section>\n";
 }
 
 std::string chapter_section(const PageChapter& c, const std::string& calculator, const Locale& l) {
@@ -362,7 +364,7 @@ std::string page_html(const PageModel& p) {
     if (!p.text.lede.empty()) out += "<p class=\"lede\">" + xml_escape(p.text.lede) + "</p>\n";
     out += "</header>\n<main>\n" + film_section(p, l);
     for (const PageChapter& c : p.chapters) out += chapter_section(c, p.calculator, l);
-    out += calculator_section(p.calculator, l) + questions(p.text, l);
+    out += calculator_section(p.calculator, p.calculator_start, l) + questions(p.text, l);
     out +=
         "</main>\n<footer><p>" +
         xml_escape(l.tr("Made with shardreel: every figure and number on this page comes from its "

@@ -55,6 +55,9 @@ struct PageModel {
     // The calculator's page beside index.html (shardreel page writes it; empty: none): shown in a
     // frame, each chapter's configuration a link into it, its outputs seeking the film.
     std::string calculator;
+    // The storyboard's defaults: as the calculator's fragment: the configuration the frame opens
+    // on, so that it starts on the film's model, not the calculator's own.
+    std::string calculator_start;
 };
 
 // flags as a URL fragment's text, percent-encoded: "--model=llama-2-70b&--tp=8".

@@ -125,6 +125,7 @@ PageReport write_page(const FilmJob& film, const Fonts& fonts, const BatchOption
         film.video.height,
         film.board.video.lang};
     page.calculator = calculator;
+    page.calculator_start = calculator_fragment(config_flags(film.board.defaults));
     const story::Locale locale(film.video.lang);  // the page's words and figures
     for (std::size_t i = 0; i < film.board.chapters.size(); ++i) {
         cancel.check();

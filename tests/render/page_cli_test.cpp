@@ -104,8 +104,11 @@ TEST_CASE("page writes the film, its tracks, a poster and one self-contained ind
     // and each beat's that sets its own (bubble's second, where its picture rests: 2 s + 1 s of
     // morph + 0.5 s, frame 35 at 10 fps).
     CHECK(slurp(page / "calculator.html").starts_with("<!doctype html>"));
+    // The frame opens on the storyboard's defaults:, not the calculator's own model.
     CHECK(element(html, "iframe").attrs ==
-          Attrs{{"name", "calculator"}, {"src", "calculator.html"}, {"title", "Calculator"}});
+          Attrs{{"name", "calculator"},
+                {"src", "calculator.html#--model=llama-2-7b&--pp=4"},
+                {"title", "Calculator"}});
     std::vector<std::string> links;
     for (const Element& e : elements(html, "a", {{"target", "calculator"}}))
         links.push_back(e.attr("data-calc") + " " + e.attr("href"));
