@@ -256,6 +256,15 @@ function control(s) {
   return { flag: s.flag, input, error, field };
 }
 
+// A value the fragment gives a control. A select takes one that is not among its choices as an
+// option of its own: numbers takes a model by its count ("--model=7B", as a storyboard's
+// `model: 7B` links here), and the select set to an unknown value would show and send its default.
+function setValue(input, value) {
+  if (input.tagName === "SELECT" && value && ![...input.options].some((o) => o.value === value))
+    input.append(el("option", { value }, value));
+  input.value = value;
+}
+
 // The form: one fieldset per section, in the table's order; the controls by flag.
 function buildForm(form, settings) {
   const controls = new Map();
@@ -452,7 +461,7 @@ function start(calc, worker) {
   const controls = buildForm(form, settings);
   const given = () => Object.fromEntries([...controls].map(([f, c]) => [f, c.input.value.trim()]).filter(([, v]) => v));
   const show = (flags) => {
-    for (const [f, c] of controls) c.input.value = flags[f] ?? "";
+    for (const [f, c] of controls) setValue(c.input, flags[f] ?? "");
     update();
   };
   const use = (layout) => {

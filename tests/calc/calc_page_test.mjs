@@ -190,6 +190,15 @@ try {
   await page.goto(`${url}#--model=llama-2-70b&--gpus=8`, { waitUntil: "load" });
   await ready();
   await compare({ "--model": "llama-2-70b", "--gpus": "8" }, "from the fragment");
+  // A model by its count, as a storyboard's `model: 7B` links here: shown and computed, not
+  // dropped for the default llama-2-7b.
+  const counted = { "--model": "7B", "--micro-batches": "4", "--zero": "1" };
+  await page.goto(`${url}#--model=7B&--micro-batches=4&--zero=1`, { waitUntil: "load" });
+  await ready();
+  check((await inputs())["--model"] === "7B", `#--model=7B shows the model "${(await inputs())["--model"]}"`);
+  await compare(counted, "a model by its count");
+  await page.goto(`${url}#--model=llama-2-70b&--gpus=8`, { waitUntil: "load" });
+  await ready();
   const flags = { "--model": "llama-2-70b", "--gpus": "64", "--tp": "8", "--pp": "2", "--zero": "1",
     "--micro-batches": "8", "--schedule": "1f1b", "--recompute": "selective", "--gpu": "h200-sxm-141gb" };
   for (const [flag, value] of Object.entries(flags)) await set(flag, value);
