@@ -317,8 +317,12 @@ class PlanChapter final : public ChapterBase {
         const engine::Layout3D& l = search.winner;
         const int cards = std::min(l.gpus, l.gpus_per_node);
         const int nodes = (l.gpus + l.gpus_per_node - 1) / l.gpus_per_node;
+        // As tall as its cards' tags need (first baseline 56 px down, one every 26, 28 below the
+        // last), not the whole picture: taller cards stood half empty.
+        const double card_h =
+            56 + 26.0 * (double(rank_tags(l, l.ranks[0], locale_, true).size()) - 1) + 28;
         const Box node{kNodeLeft, kNodeTop, kNodeRight - kNodeLeft,
-                       frame::kPictureBottom - kNodeTop};
+                       std::min(frame::kPictureBottom - kNodeTop, kNodeBand + card_h + kNodePad)};
         const std::string name =
             nodes > 1 ? tr("Node 0 of {nodes}: the winner's first node", {{"nodes", nodes}})
                       : tr("Node 0: the winner's layout");
