@@ -1,6 +1,7 @@
 // The article page; see page.hpp.
 #include "render/page/page.hpp"
 
+#include <cmath>
 #include <filesystem>
 
 #include "render/inputs/config_values.hpp"
@@ -29,44 +30,50 @@ std::string variant_alt(const std::string& alt, const std::vector<story::Setting
     return out + ")";
 }
 
+// A moment of a chapter as numbers and still name it, ID@FRAMEf, in frames of the storyboard's own
+// fps (`authored`), which `numbers STORYBOARD --at` counts in: a page drawn at another rate
+// (--quality low: 15 fps) names the same moment, not one twice as early.
+std::string moment(const std::string& id, double t, int authored) {
+    return id + "@" + std::to_string(std::llround(t * authored)) + "f";
+}
+
 // Each beat that sets its own configuration, at the frame where its picture rests (its set:
-// applied in full, the next beat not begun), as the chapter is written.
-std::vector<BeatLink> beat_links(const story::ChapterSpec& spec, const story::Video& video) {
+// applied in full, the next beat not begun), as the chapter is written. Links carry what the
+// chapter draws (story::drawn_at: fsdp_gather's ZeRO-3, plan's winner), as numbers --at prints.
+std::vector<BeatLink> beat_links(const story::ChapterSpec& spec, const story::Video& video,
+                                 int authored) {
     const story::Timeline timeline(spec, video.fps);
     std::vector<BeatLink> out;
     for (std::size_t i = 0; i < spec.beats.size(); ++i) {
         if (spec.beats[i].set.empty()) continue;
-        const int frame = timeline.rest_frame(i);
-        const engine::Config config =
-            timeline
-                .states()[static_cast<std::size_t>(timeline.morph_at(timeline.seconds(frame)).to)];
-        out.push_back({spec.beats[i].number, spec.id + "@" + std::to_string(frame) + "f",
-                       calculator_fragment(config_flags(config))});
+        const double t = timeline.seconds(timeline.rest_frame(i));
+        out.push_back({spec.beats[i].number, moment(spec.id, t, authored),
+                       calculator_fragment(config_flags(story::drawn_at(spec, t, video.fps)))});
     }
     return out;
 }
 
 // A chapter's section: its figure (and every explore: variant's), facts and transcript.
 PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTime& time,
-                         const story::Video& video, const story::Locale& locale, FigureCache& cache,
-                         FigureSheet& sheet) {
+                         const story::Video& video, int authored, const story::Locale& locale,
+                         FigureCache& cache, FigureSheet& sheet) {
     PageChapter c{spec.id, spec.title.empty() ? spec.id : spec.title,  spec.kind, {}, {},
                   {},      story::time_of_frame(time.start, video.fps)};
     const int frame = story::figure_frame(spec, time.frames, video.fps);
     const double t = story::time_of_frame(frame, video.fps);
-    c.at = spec.id + "@" + std::to_string(frame) + "f";
+    c.at = moment(spec.id, t, authored);
     c.alt = story::words_at(spec, t, video.fps);
     for (const story::Beat& b : spec.beats)
         if (!b.say.empty()) c.transcript.push_back(b.say);
     c.explore = spec.explore;
-    c.beats = beat_links(spec, video);
+    c.beats = beat_links(spec, video, authored);
     if (spec.explore.empty()) {
         const FigureSvgs svgs = cache.figure(spec, video, t);
         c.svg = sheet.add(svgs.dark, svgs.light, "f-" + spec.id + "-");
         const engine::Config config = story::config_at(spec, t, video.fps);
         c.facts = chapter_facts(spec.kind, config, locale, story::figures_drawn(spec, t, video.fps),
                                 story::later_figures_drawn(spec, t));
-        c.calculator = calculator_fragment(config_flags(config));
+        c.calculator = calculator_fragment(config_flags(story::drawn_at(spec, t, video.fps)));
         return c;
     }
     c.written = story::written_variant(spec, t, video.fps);
@@ -82,7 +89,7 @@ PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTim
             variant_alt(c.alt, v.settings, locale),
             chapter_facts(spec.kind, config, locale, story::figures_drawn(v.spec, t, video.fps),
                           story::later_figures_drawn(v.spec, t)),
-            calculator_fragment(config_flags(config))};
+            calculator_fragment(config_flags(story::drawn_at(v.spec, t, video.fps)))};
         if (v.index == c.written) {
             c.svg = std::move(out.svg);
             c.facts = out.facts;
@@ -130,7 +137,7 @@ PageReport write_page(const FilmJob& film, const Fonts& fonts, const BatchOption
     for (std::size_t i = 0; i < film.board.chapters.size(); ++i) {
         cancel.check();
         page.chapters.push_back(chapter_page(film.board.chapters[i], time.chapter(i), film.video,
-                                             locale, cache, sheet));
+                                             film.board.video.fps, locale, cache, sheet));
     }
     const std::string captions = (dir / "film.vtt").string(),
                       chapters = (dir / "chapters.vtt").string();

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <sstream>
 
 #include "render/container/video_probe.hpp"
 #include "render/page/figures.hpp"
@@ -131,6 +132,41 @@ TEST_CASE("page --no-calculator leaves the calculator out") {
     const std::string html = slurp(tmp.path / "page/index.html");
     CHECK(elements(html, "iframe").empty());
     CHECK(elements(html, "a", {{"target", "calculator"}}).empty());
+}
+
+TEST_CASE("a chapter's link carries what it draws - named in the storyboard's own frames") {
+    // fsdp_gather draws ZeRO-3 whatever its configuration says (story::as_drawn); the page is
+    // drawn at 15 fps (--quality low), the storyboard written at 30. Before, the link named
+    // fsdp@449f, which numbers counts at 30 fps (half-way through), and carried no --zero=3.
+    TempDir tmp;
+    const std::string board =
+        (fs::path(SHARDREEL_SOURCE_DIR) / "tests/storyboards/good/kind_fsdp_gather.yaml").string();
+    const auto run =
+        run_cli("page " + q(board) + " -o " + q(tmp.path / "page") + " --quality low --no-audio -q",
+                tmp.path);
+    INFO(run.err);
+    REQUIRE(run.exit_code == 0);
+    const auto links =
+        elements(slurp(tmp.path / "page/index.html"), "a", {{"target", "calculator"}});
+    REQUIRE(links.size() == 1);
+    const std::string at = links[0].attr("data-calc"), href = links[0].attr("href");
+    CHECK(at == "fsdp@898f");  // 29.93 s: the figure's moment, the chapter's end
+    REQUIRE(href.find('#') != std::string::npos);
+    // The link's flags give the figures numbers prints at that moment, to the byte.
+    std::string flags;
+    std::istringstream fragment(href.substr(href.find('#') + 1));
+    for (std::string part; std::getline(fragment, part, '&');)
+        flags += " " + std::regex_replace(percent_decoded(part), std::regex("="), " ");
+    CHECK(flags == " --model 7B --zero 3");
+    const auto numbers = [&](const std::string& args) {
+        const auto r = run_cli("numbers " + args + " --format json", tmp.path);
+        INFO(r.err);
+        REQUIRE(r.exit_code == 0);
+        return nlohmann::json::parse(r.out);
+    };
+    const auto shown = numbers(q(board) + " --at " + at);
+    CHECK(shown["layout"]["zero"] == 3);
+    CHECK(numbers(flags) == shown);
 }
 
 TEST_CASE("a re-run draws no figure - a changed chapter redraws its own figures only") {
