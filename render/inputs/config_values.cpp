@@ -142,12 +142,17 @@ std::map<std::string, std::string> model_flags(const engine::ModelSpec& m) {
 
 std::map<std::string, std::string> config_flags(const engine::Config& c) {
     std::map<std::string, std::string> flags = model_flags(c.model);
-    engine::Config base = story::default_config();
-    apply_config_values({flags, {}}, base);
-    for (const story::SettingSpec& s : story::settings()) {
-        if (s.section == story::SettingSection::model) continue;
-        const std::string text = story::setting_text(c, s.name);
-        if (text != story::setting_text(base, s.name)) flags[s.flag] = text;
+    // Until the flags give c again: a flag written moves what another left out defaults to
+    // (--nodes 8 alone means --gpus 64), so a setting equal to its plain default may be needed.
+    for (std::size_t written = 0, pass = 0; pass == 0 || flags.size() != written; ++pass) {
+        written = flags.size();
+        engine::Config base = story::default_config();
+        apply_config_values({flags, {}}, base);
+        for (const story::SettingSpec& s : story::settings()) {
+            if (s.section == story::SettingSection::model) continue;
+            const std::string text = story::setting_text(c, s.name);
+            if (text != story::setting_text(base, s.name)) flags[s.flag] = text;
+        }
     }
     return flags;
 }

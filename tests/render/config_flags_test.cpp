@@ -57,6 +57,18 @@ TEST_CASE("every model preset and a nominal count come back as --model", "[confi
     CHECK(again(c) == c);
 }
 
+TEST_CASE("a setting left at its default comes back when another flag moves that default",
+          "[config_flags]") {
+    // --nodes 8 alone means 64 GPUs (8 a node): a pipeline of 8 stages on 8 of them, as the
+    // llama-70b film's bubble chapter sets it, needs --gpus 8 written although 8 is the default.
+    engine::Config c = story::default_config();
+    for (const auto& [name, value] : {std::pair{"nodes", "8"}, {"gpus", "8"}, {"pp", "8"}})
+        REQUIRE_FALSE(story::apply_setting(c, name, value));
+    const auto flags = render::config_flags(c);
+    CHECK(flags.at("--gpus") == "8");
+    CHECK(again(c) == c);
+}
+
 TEST_CASE("each beat's configuration in the fixtures comes back from its flags", "[config_flags]") {
     int moments = 0;
     for (const auto& entry :
