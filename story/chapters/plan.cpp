@@ -55,6 +55,9 @@ constexpr double kHeaderY = 262, kRowsTop = 290, kRowPitch = 46, kMemRight = 100
                  kTimeRight = 1150, kCountsX = 1240, kCountsTop = 300, kCountPitch = 64;
 constexpr double kNodeTop = 300 + kTop * kRowPitch + 64, kNodeLeft = frame::kLeft,
                  kNodeRight = kCountsX - 40, kCardGap = 12, kNodePad = 16, kNodeBand = 90;
+// A winner's card: its first tag's baseline below the card's top, the tags' pitch, and the room
+// under the last.
+constexpr double kTagTop = 56, kTagPitch = 26, kTagBottom = 28;
 // The groups of the winner's innermost split, outlined around their cards as layout_3d outlines
 // them and named above (the band holds the node's name, then the groups' names).
 constexpr double kGroupInflate = 4;
@@ -317,10 +320,10 @@ class PlanChapter final : public ChapterBase {
         const engine::Layout3D& l = search.winner;
         const int cards = std::min(l.gpus, l.gpus_per_node);
         const int nodes = (l.gpus + l.gpus_per_node - 1) / l.gpus_per_node;
-        // As tall as its cards' tags need (first baseline 56 px down, one every 26, 28 below the
-        // last), not the whole picture: taller cards stood half empty.
+        // As tall as its cards' tags need, not the whole picture: taller cards stood half empty.
         const double card_h =
-            56 + 26.0 * (double(rank_tags(l, l.ranks[0], locale_, true).size()) - 1) + 28;
+            kTagTop + kTagPitch * (double(rank_tags(l, l.ranks[0], locale_, true).size()) - 1) +
+            kTagBottom;
         const Box node{kNodeLeft, kNodeTop, kNodeRight - kNodeLeft,
                        std::min(frame::kPictureBottom - kNodeTop, kNodeBand + card_h + kNodePad)};
         const std::string name =
@@ -338,13 +341,13 @@ class PlanChapter final : public ChapterBase {
         for (int r = 0; r < cards; ++r) {
             const Box& b = boxes[static_cast<std::size_t>(r)];
             add_items(s, gpu_tile(palette_, metrics_, {b, format_count(r, locale_), 22}), alpha);
-            double y = b.y + 56;
+            double y = b.y + kTagTop;
             // The node's cards are narrow: brief tags, "TP 3".
             for (const auto& [focus, tag] : rank_tags(l, l.ranks[r], locale_, true)) {
                 s.add(Text{b.cx(), y, tag, style_of(Role::small), group_color(palette_, focus),
                            Align::center},
                       alpha);
-                y += 26;
+                y += kTagPitch;
             }
         }
     }
