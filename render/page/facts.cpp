@@ -112,14 +112,14 @@ std::string param_label(const std::string& key, const story::Locale& locale) {
 
 Facts chapter_facts(const std::string& kind, const engine::Config& config,
                     const story::Locale& locale, bool drawn, bool later) {
+    Facts facts{{}, {}, config};
     const story::KindInfo* info = story::find_kind(kind);
-    if (!info) return {};
+    if (!info) return facts;
     const story::KindFacts& kf = info->facts;
     const auto is_later = [&](const story::FactRow& row) {
         return std::any_of(kf.later_rows.begin(), kf.later_rows.end(),
                            [&](const char* key) { return std::string_view(key) == row.key; });
     };
-    Facts facts;
     const auto dash = [&](const story::FactRow& row) {
         facts.stats.push_back({row.key, locale.tr(row.label), "—", nullptr});
     };
@@ -127,7 +127,8 @@ Facts chapter_facts(const std::string& kind, const engine::Config& config,
         for (const story::FactRow& row : kf.rows) dash(row);
         return facts;
     }
-    const engine::Config shown = story::as_drawn(kind, config);
+    facts.shown = story::as_drawn(kind, config);
+    const engine::Config& shown = facts.shown;
     const engine::Report report = engine::analyze(shown);
     for (const story::FactRow& row : kf.rows) {
         if (!later && is_later(row)) {

@@ -22,6 +22,9 @@ struct Stat {
 struct Facts {
     std::vector<Stat> stats;
     std::string maths;  // <math> elements, one per formula; empty for a kind with none
+    // The configuration the figures are of: story::as_drawn's while the chapter draws them
+    // (fsdp_gather's ZeRO-3, plan's winner), else the one given (story::drawn_at's, for links).
+    engine::Config shown;
 };
 
 // How a control and an alt text name a storyboard setting ("micro_batches": "Micro-batches"),

@@ -53,6 +53,13 @@ std::vector<BeatLink> beat_links(const story::ChapterSpec& spec, const story::Vi
     return out;
 }
 
+// The facts beside spec's figure at chapter time t; their `shown` is what the chapter draws then,
+// which its calculator link carries.
+Facts facts_at(const story::ChapterSpec& spec, double t, int fps, const story::Locale& locale) {
+    return chapter_facts(spec.kind, story::config_at(spec, t, fps), locale,
+                         story::figures_drawn(spec, t, fps), story::later_figures_drawn(spec, t));
+}
+
 // A chapter's section: its figure (and every explore: variant's), facts and transcript.
 PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTime& time,
                          const story::Video& video, int authored, const story::Locale& locale,
@@ -70,10 +77,8 @@ PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTim
     if (spec.explore.empty()) {
         const FigureSvgs svgs = cache.figure(spec, video, t);
         c.svg = sheet.add(svgs.dark, svgs.light, "f-" + spec.id + "-");
-        const engine::Config config = story::config_at(spec, t, video.fps);
-        c.facts = chapter_facts(spec.kind, config, locale, story::figures_drawn(spec, t, video.fps),
-                                story::later_figures_drawn(spec, t));
-        c.calculator = calculator_fragment(config_flags(story::drawn_at(spec, t, video.fps)));
+        c.facts = facts_at(spec, t, video.fps, locale);
+        c.calculator = calculator_fragment(config_flags(c.facts.shown));
         return c;
     }
     c.written = story::written_variant(spec, t, video.fps);
@@ -81,15 +86,14 @@ PageChapter chapter_page(const story::ChapterSpec& spec, const story::ChapterTim
         const FigureSvgs svgs = cache.figure(v.spec, video, t);
         std::string prefix = "f-" + spec.id;
         for (std::size_t i : v.index) prefix += "-" + std::to_string(i);
-        const engine::Config config = story::config_at(v.spec, t, video.fps);
-        PageVariant out{
-            v.index,
-            v.settings,
-            sheet.add(svgs.dark, svgs.light, prefix + "-"),
-            variant_alt(c.alt, v.settings, locale),
-            chapter_facts(spec.kind, config, locale, story::figures_drawn(v.spec, t, video.fps),
-                          story::later_figures_drawn(v.spec, t)),
-            calculator_fragment(config_flags(story::drawn_at(v.spec, t, video.fps)))};
+        Facts facts = facts_at(v.spec, t, video.fps, locale);
+        std::string fragment = calculator_fragment(config_flags(facts.shown));
+        PageVariant out{v.index,
+                        v.settings,
+                        sheet.add(svgs.dark, svgs.light, prefix + "-"),
+                        variant_alt(c.alt, v.settings, locale),
+                        std::move(facts),
+                        std::move(fragment)};
         if (v.index == c.written) {
             c.svg = std::move(out.svg);
             c.facts = out.facts;
