@@ -26,11 +26,12 @@ csv=$(realpath -m "${2:-$root/tests/data/measured/nanotron-h100-1b-8b.csv}")
 source "$root/bench/lib.sh"
 [ -x "$build/shardreel" ] || prepare_build "$root" "$build"
 bin="$build/shardreel"
-has_peak=0
+has_peak=0 has_reduce=0
 # The help read whole first: grep -q stops reading at its match, and under pipefail the writer's
 # SIGPIPE then made the test fail at random, measuring this build by its on-paper total.
 help=$("$bin" numbers --help)
 [[ $help == *--pipeline-split* ]] && has_peak=1
+[[ $help == *--grad-reduce* ]] && has_reduce=1
 
 # A model's shape as the benchmark builds it (nanotron's scripts/scaling_benchmarks.py,
 # model_configs: layers, hidden size, heads, MLP size; key/value heads = heads, vocabulary 131,072;
@@ -66,6 +67,11 @@ flags() {
     "--micro-batch $mbs --micro-batches $acc --sequence-parallel $([ "$tp" -gt 1 ] && echo on || echo off)"
   if [ "$has_peak" = 1 ]; then
     echo "--grad-accum-dtype fp32 --pipeline-split compute"
+  fi
+  # nanotron wraps the model in DDP (its gradients reduced during the last backward) only at
+  # ZeRO-0; at ZeRO-1 with fp32 accumulation it all-reduces the fp32 buffer after the backward.
+  if [ "$has_reduce" = 1 ]; then
+    echo "--grad-reduce $([ "$zero" = 1 ] && echo after-backward || echo overlapped)"
   fi
 }
 

@@ -304,6 +304,8 @@ constexpr NameTable<Schedule, 6> kScheduleNames = {{Schedule::gpipe, "gpipe"},
                                                    {Schedule::dualpipe, "dualpipe"}};
 constexpr NameTable<Overlap, 3> kOverlapNames = {
     {Overlap::none, "none"}, {Overlap::dp, "dp"}, {Overlap::all, "all"}};
+constexpr NameTable<GradReduce, 2> kGradReduceNames = {
+    {GradReduce::overlapped, "overlapped"}, {GradReduce::after_backward, "after-backward"}};
 constexpr NameTable<CpMode, 2> kCpModeNames = {{CpMode::ring, "ring"},
                                                {CpMode::allgather, "allgather"}};
 constexpr NameTable<CpSplit, 2> kCpSplitNames = {{CpSplit::naive, "naive"},
@@ -323,6 +325,10 @@ std::string_view to_string(Schedule s) { return name_of(kScheduleNames, s); }
 std::optional<Schedule> parse_schedule(std::string_view s) { return value_of(kScheduleNames, s); }
 std::string_view to_string(Overlap o) { return name_of(kOverlapNames, o); }
 std::optional<Overlap> parse_overlap(std::string_view s) { return value_of(kOverlapNames, s); }
+std::string_view to_string(GradReduce g) { return name_of(kGradReduceNames, g); }
+std::optional<GradReduce> parse_grad_reduce(std::string_view s) {
+    return value_of(kGradReduceNames, s);
+}
 std::string_view to_string(CpMode m) { return name_of(kCpModeNames, m); }
 std::optional<CpMode> parse_cp_mode(std::string_view s) { return value_of(kCpModeNames, s); }
 std::string_view to_string(CpSplit s) { return name_of(kCpSplitNames, s); }

@@ -17,6 +17,11 @@ enum class Schedule { gpipe, one_f_one_b, interleaved, zb_h1, zb_h2, dualpipe };
 // Which communication the step-time estimate hides behind compute: none, the data-parallel
 // gradient traffic (overlapped with backward, as DDP and FSDP do), or all of it.
 enum class Overlap { none, dp, all };
+// When the predicted step reduces the gradients over the data-parallel group: bucket by bucket
+// during the last backward (PyTorch DDP; Megatron-LM's --overlap-grad-reduce; DeepSpeed's
+// overlap_comm), or as one all-reduce of the whole buffer once the last backward has ended
+// (nanotron without DDP: its ZeRO-1 with fp32 accumulation; Megatron-LM's default).
+enum class GradReduce { overlapped, after_backward };
 // How context parallelism exchanges keys and values: around a ring, chunk by chunk (Megatron-Core's
 // `--cp-comm-type p2p`, ring attention: Liu et al. 2023), or all-gathered before attention with
 // the gradients reduce-scattered after it (Llama 3: Dubey et al. 2024, section 3.3.2).
@@ -62,6 +67,7 @@ struct Training {
     // Where gradients accumulate across micro-batches (precision.hpp); only the expected peak
     // counts a separate fp32 buffer.
     GradAccumDtype grad_accum_dtype = GradAccumDtype::same;
+    GradReduce grad_reduce = GradReduce::overlapped;
     bool operator==(const Training&) const = default;
 };
 
@@ -125,6 +131,8 @@ std::string_view to_string(
 std::optional<Schedule> parse_schedule(std::string_view s);
 std::string_view to_string(Overlap o);  // "none", "dp", "all"
 std::optional<Overlap> parse_overlap(std::string_view s);
+std::string_view to_string(GradReduce g);  // "overlapped", "after-backward"
+std::optional<GradReduce> parse_grad_reduce(std::string_view s);
 std::string_view to_string(CpMode m);  // "ring", "allgather"
 std::optional<CpMode> parse_cp_mode(std::string_view s);
 std::string_view to_string(CpSplit s);  // "naive", "balanced"

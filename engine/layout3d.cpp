@@ -95,7 +95,56 @@ bool grid_within_node(const Grid& g, long long per_node, RankGroup group) {
     return false;
 }
 
+// The members of a group made of the `in` axes whose ranks fall below `below`, counted by walking
+// the axes (strides grow, so a branch stops at its first rank past the bound).
+long long members_below(const std::vector<Axis>& in, size_t axis, long long base, long long below) {
+    if (axis == in.size()) return base < below ? 1 : 0;
+    long long count = 0;
+    for (long long i = 0; i < in[axis].size && base + i * in[axis].stride < below; ++i)
+        count += members_below(in, axis + 1, base + i * in[axis].stride, below);
+    return count;
+}
+
+// A group's axes, as grid_within_node names them; none for a sharding group whose size and cp do
+// not nest (its members are found rank by rank there).
+std::vector<Axis> group_axes(const Grid& g, RankGroup group) {
+    switch (group) {
+        case RankGroup::tp:
+            return {g.t()};
+        case RankGroup::cp:
+            return {g.k()};
+        case RankGroup::pp:
+            return {g.s()};
+        case RankGroup::dp:
+            return {g.k(), g.d()};
+        case RankGroup::ep:
+            return {g.d(1, g.ep)};
+        case RankGroup::shard:
+            if (g.cp % g.shard == 0) return {{g.tp, g.shard}};
+            if (g.shard % g.cp == 0) return {g.k(), g.d(1, g.shard / g.cp)};
+            return {};
+        case RankGroup::replicas:
+            if (g.cp % g.shard == 0) return {{g.tp * g.shard, g.cp / g.shard}, g.d()};
+            if (g.shard % g.cp == 0) return {g.d(g.shard / g.cp)};
+            return {};
+    }
+    return {};
+}
+
 }  // namespace
+
+GroupSpan group_span(const Parallel& p, int gpus_per_node, RankGroup group) {
+    const Grid g{p.tp, p.cp, p.pp, p.dp(), p.ep, p.zero_shards()};
+    const std::vector<Axis> in = group_axes(g, group);
+    if (in.empty()) {  // counted as one member a node: each of its links on its own NIC
+        const long long dp_cp = g.dp * g.cp;
+        return {int(group == RankGroup::shard ? g.shard : dp_cp / g.shard), 1};
+    }
+    long long size = 1;
+    for (const Axis& a : in) size *= a.size;
+    const long long per_node = std::max(1LL, members_below(in, 0, 0, gpus_per_node));
+    return {int((size + per_node - 1) / per_node), int(per_node)};
+}
 
 bool within_node(const Parallel& p, int gpus_per_node, RankGroup group) {
     return grid_within_node({p.tp, p.cp, p.pp, p.dp(), p.ep, p.zero_shards()}, gpus_per_node,

@@ -41,4 +41,12 @@ Layout3D layout_3d(const Config& c);
 // ranks for every small layout (tests/engine/layout3d_test.cpp).
 bool within_node(const Parallel& p, int gpus_per_node, RankGroup group);
 
+// How the group holding rank 0 spreads over nodes: how many nodes it spans and how many of its
+// members share a node (each with its own NIC on an H100 node: the rails NCCL's rings run on).
+struct GroupSpan {
+    int nodes = 1, per_node = 1;
+    bool operator==(const GroupSpan&) const = default;
+};
+GroupSpan group_span(const Parallel& p, int gpus_per_node, RankGroup group);
+
 }  // namespace engine

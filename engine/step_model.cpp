@@ -17,16 +17,22 @@
 // - kHostPerMicroBatch: a pipeline engine's bookkeeping per micro-batch and stage (nanotron's
 //   1F1B engine: blocking sends and receives of each tensor's metadata and data, Python state).
 // - kRingStepLatency and the bus bandwidths: a ring collective takes steps x 5 us plus its bytes
-//   over the bus bandwidth; inside a node 436 GB/s (nccl-tests' all-reduce bus bandwidth for
-//   256 MB on 8x H100 SXM; 97% of NVLink's 450 GB/s each way), across nodes the network's
-//   50 GB/s per GPU, which with 2 x 511 steps of latency gives 33 GB/s for 256 MB over 64 nodes,
-//   the measured figure on this kind of cluster (the Ultra-Scale Playbook's).
+//   over the bus bandwidth. Inside a node 436 GB/s (nccl-tests' all-reduce bus bandwidth for
+//   256 MB on 8x H100 SXM; 97% of NVLink's 450 GB/s each way). Across nodes the lesser of two:
+//   the NICs of the group's members in a node (50 GB/s each; NCCL runs a ring on each rail, so a
+//   group with 8 members a node can cross at up to 400 GB/s, one with a member a node at 50), and
+//   the fabric's bus bandwidth for a group spanning N nodes, 436 GB/s x N^-a. The exponent a
+//   (0.524) puts the two measurements of this kind of cluster (the Ultra-Scale Playbook's) on the
+//   curve: 436 GB/s in one node, and 33 GB/s for 256 MB over 64 nodes, which is 49.3 GB/s once
+//   the ring's 2 x 511 steps of latency are taken out. Between them it gives 303 GB/s over 2
+//   nodes, 146 over 8 and 70 over 32; neither point is fitted to the benchmark's rows.
 // - kDdpBucket: PyTorch DDP reduces gradients in 25 MB buckets as the backward produces them;
 //   all but the last overlap with the rest of the backward (Li et al. 2020, PyTorch Distributed,
 //   section 3.2.3).
 #include "engine/step_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "engine/comm.hpp"
@@ -51,8 +57,18 @@ double matmul_efficiency(const Config& c) {
            ((1 + kTokensHalf / tokens_per_micro_batch(c)) * (1 + kWidthHalf / width));
 }
 
-bool inside(const Config& c, RankGroup g) {
-    return within_node(c.layout, c.cluster.gpus_per_node, g);
+// Where a group's collectives run: in one node when every group of its kind is, else across
+// the nodes the group spans (at least two).
+GroupSpan span_of(const Config& c, RankGroup g) {
+    if (within_node(c.layout, c.cluster.gpus_per_node, g)) return {};
+    GroupSpan s = group_span(c.layout, c.cluster.gpus_per_node, g);
+    s.nodes = std::max(s.nodes, 2);
+    return s;
+}
+
+// A pipeline's send between stages on different nodes: one GPU's NIC to another's.
+GroupSpan p2p_span(const Config& c) {
+    return span_of(c, RankGroup::pp).nodes == 1 ? GroupSpan{} : GroupSpan{2, 1};
 }
 
 // Tensor parallelism's collectives of one layer and micro-batch, forward and backward: two
@@ -64,7 +80,7 @@ Seconds tp_seconds(const Config& c) {
     if (tp == 1) return Seconds(0);
     const Bytes activation(tokens_per_micro_batch(c) * c.model.hidden * 2);
     const Bytes per_gpu = ring_allreduce_bytes(activation, tp) * 4.0;
-    return collective_seconds(c, per_gpu, 8 * (tp - 1), inside(c, RankGroup::tp));
+    return collective_seconds(c, per_gpu, 8 * (tp - 1), span_of(c, RankGroup::tp));
 }
 
 // The FLOPs one token runs in one layer (recomputation included), and in the output layer.
@@ -101,34 +117,50 @@ void pipeline_seconds(const Config& c, PredictedStep& s) {
     if (pp > 1) {
         const double split = t.sequence_parallel ? c.layout.tp : 1;
         const Bytes boundary(tokens_per_micro_batch(c) * c.model.hidden * 2 / split);
-        s.p2p = collective_seconds(c, boundary, 1, inside(c, RankGroup::pp));
+        s.p2p = collective_seconds(c, boundary, 1, p2p_span(c));
         per_micro_batch = per_micro_batch + s.p2p * 2.0 + kHostPerMicroBatch;
     }
     const double bubble = bubble_fraction(t.schedule, pp, t.micro_batches, t.chunks);
     s.pipeline = per_micro_batch * (t.micro_batches / std::max(1e-9, 1 - bubble));
 }
 
-// The gradients' reduction over the data-parallel group overlaps the last micro-batch's backward
-// (two thirds of its stage time) bucket by bucket, except the last bucket; fp32 accumulation
-// reduces 4-byte gradients. ZeRO-1 and -2 then all-gather the updated 16-bit weights after the
-// optimizer step, with nothing to hide behind (ZeRO, Rajbhandari et al. 2020, section 5).
-void dp_seconds(const Config& c, const CommPerStep& comm, PredictedStep& s) {
+// The gradients' reduction over the data-parallel group, in the accumulation's dtype (fp32
+// accumulation reduces 4-byte gradients). Overlapped, it runs bucket by bucket during the last
+// micro-batch's backward (two thirds of its stage time) and only the last bucket is left; ZeRO-1
+// and -2 reduce-scatter rather than all-reduce there (each rank updates its shard). After the
+// backward, the whole buffer is all-reduced once it ends, with nothing to hide behind (nanotron
+// all-reduces even at ZeRO-1).
+Seconds reduction_exposed(const Config& c, const CommPerStep& comm, const PredictedStep& s,
+                          GroupSpan span) {
     const int n = c.layout.zero_shards();
-    if (n == 1 && c.layout.replicas() == 1) return;
     const Training& t = c.training;
     const double grad = bytes_per_param(t.precision, t.grad_dtype, t.optimizer).gradients;
     const double scale = t.grad_accum_dtype == GradAccumDtype::fp32 ? std::max(1.0, 4 / grad) : 1;
-    const bool node = inside(c, RankGroup::shard);
-    const int steps = 2 * (n - 1);
+    if (t.grad_reduce == GradReduce::after_backward)
+        return collective_seconds(c, comm.dp_intra_per_gpu * scale, 2 * (n - 1), span) +
+               comm.dp_inter_time;
+    const double share = c.layout.zero == 1 || c.layout.zero == 2 ? 0.5 : 1;  // reduce-scatter
+    const int steps = int(2 * (n - 1) * share);
     const Seconds reduce =
-        collective_seconds(c, comm.dp_intra_per_gpu * scale, steps, node) + comm.dp_inter_time;
-    const Seconds bucket =
-        collective_seconds(c, ring_allreduce_bytes(kDdpBucket, std::max(n, 1)), steps, node);
-    s.dp_exposed = std::max(bucket, reduce - s.stage * (2.0 / 3));
+        collective_seconds(c, comm.dp_intra_per_gpu * (scale * share), steps, span) +
+        comm.dp_inter_time;
+    const Seconds bucket = collective_seconds(
+        c, ring_allreduce_bytes(kDdpBucket, std::max(n, 1)) * share, steps, span);
+    return std::max(bucket, reduce - s.stage * (2.0 / 3));
+}
+
+// The reduction's exposed time; ZeRO-1 and -2 then all-gather the updated 16-bit weights after the
+// optimizer step, with nothing to hide behind: with a reduce-scatter, the two halves of an
+// all-reduce split by the step (ZeRO, Rajbhandari et al. 2020, sections 5 and 7.2.1).
+void dp_seconds(const Config& c, const CommPerStep& comm, PredictedStep& s) {
+    const int n = c.layout.zero_shards();
+    if (n == 1 && c.layout.replicas() == 1) return;
+    const GroupSpan span = span_of(c, RankGroup::shard);
+    s.dp_exposed = reduction_exposed(c, comm, s, span);
     if (c.layout.zero == 1 || c.layout.zero == 2) {
         const double weights = params_per_gpu(c.model, c.layout) * 2;
         s.dp_exposed =
-            s.dp_exposed + collective_seconds(c, all_gather_bytes(Bytes(weights), n), n - 1, node);
+            s.dp_exposed + collective_seconds(c, all_gather_bytes(Bytes(weights), n), n - 1, span);
     }
 }
 
@@ -136,12 +168,30 @@ void dp_seconds(const Config& c, const CommPerStep& comm, PredictedStep& s) {
 
 BytesPerSecond nvlink_bus_bandwidth(const Config& c) {
     // 436 GB/s measured of the H100's 450 GB/s each way: NVLink's share a collective reaches.
-    return c.cluster.nvlink / 2 * (436.0 / 450);
+    return c.cluster.nvlink / 2 * (kNodeBus.value / 450e9);
 }
 
-Seconds collective_seconds(const Config& c, Bytes per_gpu, int steps, bool within_node) {
-    const BytesPerSecond bus = within_node ? nvlink_bus_bandwidth(c) : c.cluster.network;
-    return kRingStepLatency * double(std::max(steps, 0)) + per_gpu / bus;
+// The anchor's ring over 512 ranks: its bytes per GPU over the measured bus bandwidth, less its
+// 2 x 511 steps of latency, leaves the time on the wire; the fall from one node to 64 is the
+// ratio of the two bandwidths, as a power of 64.
+double span_falloff() {
+    const double ranks = kSpanAnchorNodes * 8, steps = 2 * (ranks - 1);
+    const Bytes per_gpu = ring_allreduce_bytes(kSpanAnchorBytes, int(ranks));
+    const Seconds wire = per_gpu / kSpanAnchorBus - kRingStepLatency * steps;
+    const BytesPerSecond far(per_gpu.value / wire.value);
+    static const double a = std::log(kNodeBus / far) / std::log(kSpanAnchorNodes);
+    return a;
+}
+
+BytesPerSecond bus_bandwidth(const Config& c, GroupSpan span) {
+    const BytesPerSecond node = nvlink_bus_bandwidth(c);
+    if (span.nodes <= 1) return node;
+    const BytesPerSecond rails = c.cluster.network * double(span.per_node);
+    return std::min(rails, node * std::pow(double(span.nodes), -span_falloff()));
+}
+
+Seconds collective_seconds(const Config& c, Bytes per_gpu, int steps, GroupSpan span) {
+    return kRingStepLatency * double(std::max(steps, 0)) + per_gpu / bus_bandwidth(c, span);
 }
 
 PredictedStep predicted_step(const Config& c) {

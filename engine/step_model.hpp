@@ -5,6 +5,7 @@
 // nanotron's H100 runs (tests/data/measured/); each constant is explained in step_model.cpp.
 #pragma once
 #include "engine/config.hpp"
+#include "engine/layout3d.hpp"
 #include "engine/units.hpp"
 
 namespace engine {
@@ -27,11 +28,18 @@ struct PredictedStep {
 PredictedStep predicted_step(const Config& c);
 
 // How long a collective takes on one GPU, sending `per_gpu` bytes over `steps` ring steps, inside
-// a node (NVLink) or across nodes (the network): steps x latency + per_gpu / bus bandwidth.
-Seconds collective_seconds(const Config& c, Bytes per_gpu, int steps, bool within_node);
+// a node (span.nodes 1: NVLink) or across nodes: steps x latency + per_gpu / bus bandwidth.
+Seconds collective_seconds(const Config& c, Bytes per_gpu, int steps, GroupSpan span);
 
 // Bus bandwidth a collective reaches inside a node: 436 GB/s on H100 (see step_model.cpp).
 BytesPerSecond nvlink_bus_bandwidth(const Config& c);
+
+// Bus bandwidth of a collective spanning span.nodes nodes with span.per_node members in each:
+// the members' NICs or the fabric's fall with the node count, the lesser (see step_model.cpp).
+BytesPerSecond bus_bandwidth(const Config& c, GroupSpan span);
+
+// The exponent of the fabric's fall, from its two measured points (see step_model.cpp).
+double span_falloff();
 
 inline constexpr double kMatmulPeakShare = 0.65;     // the best share of peak a layer reaches
 inline constexpr double kTokensHalf = 256;           // tokens per micro-batch at half of it
@@ -40,5 +48,11 @@ inline constexpr Seconds kHostPerLayer{4e-3};        // the host's work for a la
 inline constexpr Seconds kHostPerMicroBatch{20e-3};  // a pipeline engine's per micro-batch
 inline constexpr Seconds kRingStepLatency{5e-6};     // one step of a ring collective
 inline constexpr Bytes kDdpBucket{25e6};             // PyTorch DDP's bucket_cap_mb
+// The two measured all-reduces the fabric's fall runs through (see step_model.cpp): 436 GB/s of
+// bus bandwidth inside one node of 8 H100s, 33 GB/s for 256 MB over 64 such nodes.
+inline constexpr BytesPerSecond kNodeBus{436e9};
+inline constexpr Bytes kSpanAnchorBytes{256e6};
+inline constexpr double kSpanAnchorNodes = 64;
+inline constexpr BytesPerSecond kSpanAnchorBus{33e9};
 
 }  // namespace engine

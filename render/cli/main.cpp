@@ -3,10 +3,30 @@
 
 #include <CLI/CLI.hpp>
 #include <iostream>
+#include <string>
+#include <vector>
 
 #include "render/cli/commands.hpp"
 #include "render/cli/video_module.hpp"
 #include "render/sys/error.hpp"
+
+namespace {
+
+// "--flag=" splits into "--flag" and an empty value: CLI11 reads "--flag=" as the flag alone and
+// took the next argument for its value ("--tp= --gpus=64" was tp '--gpus=64'), where the
+// WebAssembly calculator and a shell's "--tp ''" give the flag its empty value to refuse.
+std::vector<std::string> split_empty_values(int argc, char** argv) {
+    std::vector<std::string> args;
+    for (int i = 0; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool empty = i > 0 && arg.starts_with("--") && arg.size() > 3 && arg.back() == '=';
+        args.push_back(empty ? arg.substr(0, arg.size() - 1) : arg);
+        if (empty) args.emplace_back();
+    }
+    return args;
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
     // Blocks of 1 MB and more (x264's frame pool, Cairo's group surfaces) are mapped and given back
@@ -14,6 +34,11 @@ int main(int argc, char** argv) {
     // chapter's encoder then came from a fragmented heap and peak memory grew with the number of
     // chapters: 287 MB for one at 1080p, 354 MB for eight (docs/performance.md).
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
+    std::vector<std::string> args = split_empty_values(argc, argv);
+    std::vector<char*> pointers;
+    for (std::string& a : args) pointers.push_back(a.data());
+    argc = int(pointers.size());
+    argv = pointers.data();
     CLI::App app{"shardreel: animated explainers of distributed training, from a YAML storyboard"};
     app.set_version_flag("--version", std::string("shardreel ") + SHARDREEL_VERSION);
     app.require_subcommand(1);

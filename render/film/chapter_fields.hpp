@@ -108,10 +108,10 @@ template <Of<engine::Training> T>
 auto fields(Members, T& t) {
     auto& [precision, grad_dtype, optimizer, seq_len, micro_batch, micro_batches, recompute,
            flash_attention, sequence_parallel, schedule, chunks, mfu, overlap, step_time,
-           capacity_factor, grad_accum_dtype] = t;
+           capacity_factor, grad_accum_dtype, grad_reduce] = t;
     return std::tie(precision, grad_dtype, optimizer, seq_len, micro_batch, micro_batches,
                     recompute, flash_attention, sequence_parallel, schedule, chunks, mfu, overlap,
-                    step_time, capacity_factor, grad_accum_dtype);
+                    step_time, capacity_factor, grad_accum_dtype, grad_reduce);
 }
 template <Of<engine::Cluster> T>
 auto fields(Members, T& c) {

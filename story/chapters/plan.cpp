@@ -51,8 +51,8 @@ constexpr double kMostReplayPace = (kFalls[0].at + kStrikeFor - kRowsAt - kRepla
 
 // Geometry: the candidates' column at the left, the counts at the right; the winner's node under
 // the ranked rows.
-constexpr double kHeaderY = 262, kRowsTop = 290, kRowPitch = 46, kMemRight = 1000,
-                 kTimeRight = 1150, kCountsX = 1240, kCountsTop = 300, kCountPitch = 64;
+constexpr double kHeaderY = 262, kRowsTop = 290, kRowPitch = 46, kMemRight = 1040,
+                 kTimeRight = 1180, kCountsX = 1240, kCountsTop = 300, kCountPitch = 64;
 constexpr double kNodeTop = 300 + kTop * kRowPitch + 64, kNodeLeft = frame::kLeft,
                  kNodeRight = kCountsX - 40, kCardGap = 12, kNodePad = 16, kNodeBand = 90;
 // A winner's card: its first tag's baseline below the card's top, the tags' pitch, and the room
@@ -62,18 +62,45 @@ constexpr double kTagTop = 56, kTagPitch = 26, kTagBottom = 28;
 // them and named above (the band holds the node's name, then the groups' names).
 constexpr double kGroupInflate = 4;
 constexpr double kRankIndent = 40;  // the ranked rows' names, right of their rank
+// A row's name ends this far left of its memory figure, and shrinks no smaller than STYLE.md's
+// least text (22 px) to keep to it.
+constexpr double kNameGap = 24, kLeastLabelPx = 22;
 const TextStyle kRowText = style_of(Role::label);
 const TextStyle kNumber = tabular(style_of(Role::label));
 
-// "dp 8 × tp 8 × pp 1 × cp 1 × ep 1, ZeRO-1, 1F1B"; a split that formed no layout names its
-// micro-batch size instead of a ZeRO stage and schedule.
-std::string row_text(const Locale& l, const engine::PlanSample& s) {
+// What else the planner varies within one split, ZeRO stage and schedule, named where it is
+// not the default: recomputation, offload to the host, hybrid sharding. Without it two rows can
+// read alike with different figures.
+std::string extras_text(const Locale& l, const engine::Config& c) {
+    std::vector<std::string> extras;
+    if (c.training.recompute == engine::Recompute::selective) extras.push_back(l.tr("recompute"));
+    if (c.training.recompute == engine::Recompute::full) extras.push_back(l.tr("full recompute"));
+    if (c.layout.offload == engine::Offload::optimizer) extras.push_back(l.tr("offload"));
+    if (c.layout.offload == engine::Offload::optimizer_params)
+        extras.push_back(l.tr("offload + weights"));
+    if (c.layout.shard_group > 0) extras.push_back(l.tr("hybrid sharding"));
+    std::string out;
+    for (const std::string& e : extras) out += list_separator(", ", l.tag()) + e;
+    return out;
+}
+
+// "dp 8 × tp 8 × pp 1 × cp 1, ZeRO-1, 1F1B, offload" (ep too for a mixture of experts); a split
+// that formed no layout names its micro-batch size instead of a ZeRO stage and schedule. Compact,
+// the split names only its degrees above 1 after dp ("dp 8 × tp 8, ZeRO-1, 1F1B"); without
+// extras, it leaves out what else sets the layout apart.
+std::string row_text(const Locale& l, const engine::PlanSample& s, bool compact = false,
+                     bool extras = true) {
     const engine::Config& c = s.entry.config;
     const engine::Parallel& p = c.layout;
     const std::string times = list_separator(" × ", l.tag());
-    std::string out = "dp " + format_count(p.dp(), l) + times + "tp " + format_count(p.tp, l) +
-                      times + "pp " + format_count(p.pp, l) + times + "cp " +
-                      format_count(p.cp, l) + times + "ep " + format_count(p.ep, l);
+    std::string out = "dp " + format_count(p.dp(), l);
+    const auto degree = [&](const char* name, int n) {
+        if (!compact || n > 1) out += times + name + " " + format_count(n, l);
+    };
+    degree("tp", p.tp);
+    degree("pp", p.pp);
+    degree("cp", p.cp);
+    if (c.model.experts > 0) degree("ep", p.ep);
     if (s.fate == engine::PlanFate::no_divide)
         return l.tr("{layout}, micro-batch {n}", {{"layout", out}, {"n", c.training.micro_batch}});
     const std::string comma = list_separator(", ", l.tag());
@@ -81,7 +108,17 @@ std::string row_text(const Locale& l, const engine::PlanSample& s) {
            std::string(engine::to_string(c.training.schedule));
     if (c.training.schedule == engine::Schedule::interleaved)
         out += " ×" + format_count(c.training.chunks, l);
-    return out;
+    return extras ? out + extras_text(l, c) : out;
+}
+
+// Which rows of a sample share their name but for the extras: those need them to be told apart.
+std::vector<bool> sharing_names(const Locale& l, const std::vector<engine::PlanSample>& sample) {
+    std::map<std::string, int> count;
+    for (const engine::PlanSample& row : sample) ++count[row_text(l, row, false, false)];
+    std::vector<bool> shared;
+    for (const engine::PlanSample& row : sample)
+        shared.push_back(count[row_text(l, row, false, false)] > 1);
+    return shared;
 }
 
 // One state's search: the planner's result and, per sample row, where it stands and falls.
@@ -240,6 +277,7 @@ class PlanChapter final : public ChapterBase {
         const auto& sample = search.result.sample;
         const auto& best = search.result.best;
         const double rise = progress(t, kRiseAt, kRiseFor);
+        const std::vector<bool> shared = sharing_names(locale_, sample);
         for (std::size_t i = 0; i < sample.size(); ++i) {
             const engine::PlanSample& row = sample[i];
             const double g = gone(row.fate, t);
@@ -247,7 +285,7 @@ class PlanChapter final : public ChapterBase {
             if (u <= 0) continue;
             const double y = kRowsTop + kRowPitch * (static_cast<double>(i) + 0.5);
             if (row.fate != engine::PlanFate::ranked) {
-                add_row(s, row, "", y, std::min(g, 1.0), alpha * u, 0);
+                add_row(s, row, shared[i], "", y, std::min(g, 1.0), alpha * u, 0);
                 continue;
             }
             // The ranked rows leave their places and reappear in rank order at the top (a
@@ -256,21 +294,42 @@ class PlanChapter final : public ChapterBase {
                 std::find_if(best.begin(), best.end(),
                              [&](const auto& b) { return b.config == row.entry.config; }) -
                 best.begin();
-            add_row(s, row, "", y, 0, alpha * u * std::max(0.0, 1 - 2 * rise), 0);
-            add_row(s, row, format_count(k + 1, locale_) + ".", kRowsTop + kRowPitch * (k + 0.5), 0,
-                    alpha * u * std::max(0.0, 2 * rise - 1), 1);
+            add_row(s, row, shared[i], "", y, 0, alpha * u * std::max(0.0, 1 - 2 * rise), 0);
+            add_row(s, row, shared[i], format_count(k + 1, locale_) + ".",
+                    kRowsTop + kRowPitch * (k + 0.5), 0, alpha * u * std::max(0.0, 2 * rise - 1),
+                    1);
         }
     }
 
-    void add_row(Scene& s, const engine::PlanSample& row, const std::string& rank, double y,
-                 double strike, double alpha, double ranked) const {
+    // A row's name in the room left of the memory column: whole at the label size where it
+    // fits, else at a smaller size down to the least the style allows, compact where even that
+    // would run into the figures (a long language, a layout with every extra), and without its
+    // extras where still too long, unless another row shares the rest of its name.
+    std::pair<std::string, TextStyle> fitted(const engine::PlanSample& row, bool shared,
+                                             double x) const {
+        const double room =
+            kMemRight - metrics_.measure("0,000 GB", kNumber).advance - kNameGap - x;
+        const TextStyle least = sized(kRowText, kLeastLabelPx);
+        const auto too_long = [&](const std::string& t) {
+            return metrics_.measure(t, least).advance > room;
+        };
+        std::string text = row_text(locale_, row);
+        if (too_long(text)) text = row_text(locale_, row, true);
+        if (too_long(text) && !shared) text = row_text(locale_, row, true, false);
+        const double width = metrics_.measure(text, kRowText).advance;
+        if (width <= room) return {text, kRowText};
+        return {text, sized(kRowText, std::max(kLeastLabelPx, kRowText.size * room / width))};
+    }
+
+    void add_row(Scene& s, const engine::PlanSample& row, bool shared, const std::string& rank,
+                 double y, double strike, double alpha, double ranked) const {
         if (alpha <= 0) return;
-        const std::string text = row_text(locale_, row);
+        const double x = frame::kLeft + ranked * kRankIndent;
+        const auto [text, style] = fitted(row, shared, x);
         const Color color = ranked > 0 ? palette_.text : palette_.muted;
         const double base = centred_baseline(metrics_, text, kRowText, y);
         if (ranked > 0) s.add(Text{frame::kLeft, base, rank, kRowText, palette_.highlight}, alpha);
-        const double x = frame::kLeft + ranked * kRankIndent;
-        s.add(Text{x, base, text, kRowText, color}, alpha);
+        s.add(Text{x, base, text, style, color}, alpha);
         const bool layout = row.fate != engine::PlanFate::no_divide;
         const engine::Report& r = row.entry.report;
         // The expected peak, which the planner judges a layout's fit by (engine/peak.hpp).
@@ -410,7 +469,8 @@ const KindRegistrar registrar{{
     .shows = "the planner's search (engine::plan, as `shardreel plan` runs it, top 3, "
              "global batch = dp x micro_batch x micro_batches of the chapter's config): a "
              "sample of the candidates (at most 3 per fate, spread evenly over the search "
-             "order) as rows, `dp × tp × pp × cp × ep, ZeRO-k, schedule` with the expected "
+             "order) as rows, `dp × tp × pp × cp (× ep for experts), ZeRO-k, schedule` and what "
+             "else sets it apart (recompute, offload, hybrid sharding) with the expected "
              "peak memory per GPU (what the planner judges fit by) and step time; the rows whose "
              "split leaves the global batch undivided, "
              "then those that do not fit, then those slower than the top 3 struck through "

@@ -89,6 +89,7 @@ inline constexpr std::string_view kPrecisions[] = {"fp32", "bf16-mixed", "fp8-mi
 inline constexpr std::string_view kPrecisionAliases[] = {"bf16", "fp8"};
 inline constexpr std::string_view kGradDtypes[] = {"bf16", "fp32"};
 inline constexpr std::string_view kGradAccumDtypes[] = {"same", "fp32"};
+inline constexpr std::string_view kGradReduces[] = {"overlapped", "after-backward"};
 inline constexpr std::string_view kStageSplits[] = {"layers", "compute"};
 inline constexpr std::string_view kRecomputes[] = {"none", "selective", "full"};
 inline constexpr std::string_view kSchedules[] = {"gpipe", "1f1b",  "interleaved",
@@ -117,6 +118,13 @@ inline constexpr Choice kChoices[] = {
      "Where gradients accumulate across micro-batches: in themselves (same, the default), or in a "
      "separate fp32 buffer beside bf16 gradients (fp32: nanotron's accumulate_grad_in_fp32). Only "
      "the expected peak counts the buffer."},
+    {"grad_reduce",
+     kGradReduces,
+     {},
+     "When the predicted step reduces the gradients over the data-parallel group: bucket by "
+     "bucket during the last backward (overlapped, the default: PyTorch DDP, Megatron-Core's "
+     "overlap_grad_reduce), or as one all-reduce of the whole buffer after it (after-backward: "
+     "nanotron's ZeRO-1, Megatron-LM's default). Only the predicted step uses it."},
     {"pipeline_split",
      kStageSplits,
      {},

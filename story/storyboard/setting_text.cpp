@@ -49,6 +49,7 @@ const std::map<std::string, Text>& texts() {
         {"precision", keyword<&C::training, &Training::precision>()},
         {"grad_dtype", keyword<&C::training, &Training::grad_dtype>()},
         {"grad_accum_dtype", keyword<&C::training, &Training::grad_accum_dtype>()},
+        {"grad_reduce", keyword<&C::training, &Training::grad_reduce>()},
         {"tie_embeddings", [](const C& c) { return c.model.tie_embeddings ? "true" : "false"; }},
         {"optimizer", keyword<&C::training, &Training::optimizer>()},
         {"seq_len", whole<&C::training, &Training::seq_len>()},

@@ -202,6 +202,12 @@ const std::vector<SettingSpec>& table() {
             "--grad-accum-dtype",
             N_("where gradients accumulate (fp32: a buffer beside bf16 gradients, as nanotron's)"),
             {"fp32", "same"}),
+        row("grad_reduce", S::training,
+            keyword<&C::training, &Training::grad_reduce, engine::parse_grad_reduce>,
+            "--grad-reduce",
+            N_("when gradients are reduced: during the last backward, or after it (nanotron's "
+               "ZeRO-1)"),
+            {"after-backward", "overlapped"}),
         row("tie_embeddings", S::training,
             {SettingType::flag,
              [](C& c, const std::string& k, const std::string& v) { return set_tie(c, k, v); }},

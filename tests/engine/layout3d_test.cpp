@@ -102,3 +102,49 @@ TEST_CASE("within_node agrees with the listed ranks for every small layout") {
     }
     CHECK(layouts > 1000);
 }
+
+TEST_CASE("a group's span: the nodes it crosses and its members in each") {
+    using engine::GroupSpan;
+    using engine::RankGroup;
+    // The benchmark's tp 16 over 2 nodes; its dp groups with tp 2 (4 members a node).
+    CHECK(group_span({16, 16, 1, 0}, 8, RankGroup::tp) == GroupSpan{2, 8});
+    CHECK(group_span({64, 2, 1, 0}, 8, RankGroup::dp) == GroupSpan{8, 4});
+    CHECK(group_span({64, 8, 2, 0}, 8, RankGroup::pp) == GroupSpan{2, 1});
+    CHECK(group_span({64, 8, 1, 0}, 8, RankGroup::dp) == GroupSpan{8, 1});
+    // The oracle for every power-of-two layout up to 32 GPUs: rank 0's group from the listed
+    // ranks, its distinct nodes and its members in node 0.
+    const auto listed = [](const engine::Layout3D& l, auto key) {
+        std::map<int, int> nodes;
+        for (const engine::RankPlace& r : l.ranks)
+            if (key(r) == key(l.ranks[0])) ++nodes[r.node];
+        return GroupSpan{int(nodes.size()), nodes[0]};
+    };
+    int layouts = 0;
+    for (int per_node : {2, 4, 8}) {
+        for (int gpus = 1; gpus <= 32; gpus *= 2) {
+            for (int tp = 1; tp <= gpus; tp *= 2) {
+                for (int pp = 1; tp * pp <= gpus; pp *= 2) {
+                    for (int cp = 1; tp * pp * cp <= gpus; cp *= 2) {
+                        engine::Parallel p{gpus, tp, pp, 0};
+                        p.cp = cp;
+                        const engine::Layout3D l = engine::layout_3d(p, per_node);
+                        INFO(gpus << " GPUs, " << per_node << " a node, tp " << tp << ", pp " << pp
+                                  << ", cp " << cp);
+                        const int dp = gpus / (tp * pp * cp);
+                        const auto q = [&](auto& r) { return r.dp * cp + r.cp; };
+                        CHECK(group_span(p, per_node, RankGroup::tp) ==
+                              listed(l, [&](auto& r) { return q(r) * pp + r.pp; }));
+                        CHECK(group_span(p, per_node, RankGroup::pp) ==
+                              listed(l, [&](auto& r) { return q(r) * tp + r.tp; }));
+                        CHECK(group_span(p, per_node, RankGroup::cp) ==
+                              listed(l, [&](auto& r) { return (r.dp * pp + r.pp) * tp + r.tp; }));
+                        CHECK(group_span(p, per_node, RankGroup::dp) ==
+                              listed(l, [&](auto& r) { return r.pp * tp + r.tp; }));
+                        layouts += dp > 0;
+                    }
+                }
+            }
+        }
+    }
+    CHECK(layouts == 378);
+}

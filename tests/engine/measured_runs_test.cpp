@@ -22,7 +22,9 @@ namespace {
 using Row = std::map<std::string, std::string>;
 
 // bf16 mixed precision with fp32 gradient accumulation, Adam, ZeRO 0 or 1, TP with sequence
-// parallelism, 1F1B over stages balanced by compute, FlashAttention, no recomputation.
+// parallelism, 1F1B over stages balanced by compute, FlashAttention, no recomputation; the
+// gradients reduced during the last backward by DDP at ZeRO-0, after it at ZeRO-1 (nanotron
+// builds no DDP there: trainer.py, make_ddp).
 Config run_config(const Row& r) {
     const int dp = std::stoi(r.at("dp")), tp = std::stoi(r.at("tp")), pp = std::stoi(r.at("pp"));
     Config c = engine_test::config_for(engine_test::nanotron_model(r.at("model")), dp * tp * pp, tp,
@@ -32,6 +34,8 @@ Config run_config(const Row& r) {
     c.training.micro_batches = std::stoi(r.at("grad_acc"));
     c.training.sequence_parallel = tp > 1;
     c.layout.pipeline_split = StageSplit::compute;
+    c.training.grad_reduce =
+        c.layout.zero == 1 ? GradReduce::after_backward : GradReduce::overlapped;
     return c;
 }
 
@@ -186,10 +190,11 @@ std::map<std::string, std::vector<Run>> completed_by_group() {
 // The targets (issue 32): the Spearman rank correlation of predicted against measured tokens/s
 // per GPU at least 0.8 within each (model, nodes) group, and the layout the model ranks first
 // among a group's measured ones that it says fit (what plan would choose) reaching 90% of the
-// group's best. Reached over the 14 groups: a median correlation of 0.75 (0.53 to 0.94; the 1B's
-// groups 0.74-0.94, the 8B's 0.53-0.75) and a median first choice at 96% of the best (the worst
+// group's best. Reached over the 14 groups: a median correlation of 0.81 (0.53 to 0.94; the 1B's
+// groups 0.81-0.94, the 8B's 0.53-0.80) and a median first choice at 94% of the best (the worst
 // 25%, the 8B on 64 nodes, where the runs of large data-parallel groups fall far below what the
-// network's bandwidth predicts). With one constant MFU the same figures were 0.44 and 36%.
+// network's bandwidth predicts). With one constant MFU the same figures were 0.44 and 36%; with
+// one network bandwidth for every group across nodes (50 GB/s), 0.75 and 96%.
 TEST_CASE("measured runs: the predicted step ranks layouts as the measured throughput does") {
     std::vector<double> correlations, firsts;
     for (const auto& [group, runs] : completed_by_group()) {
@@ -209,9 +214,9 @@ TEST_CASE("measured runs: the predicted step ranks layouts as the measured throu
     }
     REQUIRE(correlations.size() == 14);
     CHECK(median_of(firsts) >= 0.9);  // the target
-    CHECK(median_of(firsts) == Approx(0.958).margin(5e-4));
+    CHECK(median_of(firsts) == Approx(0.945).margin(5e-4));
     CHECK(*std::min_element(firsts.begin(), firsts.end()) == Approx(0.253).margin(5e-4));
-    CHECK(median_of(correlations) == Approx(0.748).margin(5e-4));
+    CHECK(median_of(correlations) == Approx(0.807).margin(5e-4));
     CHECK(*std::min_element(correlations.begin(), correlations.end()) ==
           Approx(0.533).margin(5e-4));
 }
@@ -288,7 +293,7 @@ TEST_CASE("measured runs: the benchmark's ZeRO 0 and 1 twins bound what a model 
     REQUIRE(between.size() == 12);
     CHECK(median_of(between) == Approx(0.80).margin(5e-3));
     CHECK(*std::min_element(between.begin(), between.end()) == Approx(0.15).margin(5e-3));
-    CHECK(median_of(model) == Approx(0.96).margin(5e-3));
+    CHECK(median_of(model) == Approx(0.948).margin(5e-3));
     CHECK(unexplained == 42);
     CHECK(with_pipeline == 41);
     CHECK(smallest == Approx(3.10e9).margin(5e6));
@@ -296,8 +301,8 @@ TEST_CASE("measured runs: the benchmark's ZeRO 0 and 1 twins bound what a model 
 
 // What the predicted step leaves out: runs with a pipeline stall. A run's measured step (2^20
 // tokens over its GPUs at its tokens/s/GPU) less the predicted, per micro-batch, exceeds 0.4 s in
-// 268 of the 729 completed runs with pp > 1, by a median 1.25 s whatever their shape, in 2 of 29
-// on one node and 104 of 110 on 64; without a pipeline in 23 of 297 (docs/performance.md; not
+// 291 of the 729 completed runs with pp > 1, by a median 1.29 s whatever their shape, in 2 of 29
+// on one node and 108 of 110 on 64; without a pipeline in 28 of 297 (docs/performance.md; not
 // modelled: a fitted term would steer plan away from pipelines in every framework).
 TEST_CASE("measured runs: pipelines stall about a second per micro-batch and more on more nodes") {
     std::map<bool, int> runs, stalled;
@@ -316,20 +321,20 @@ TEST_CASE("measured runs: pipelines stall about a second per micro-batch and mor
         if (stall) stalls.push_back(excess);
     }
     CHECK(runs[true] == 729);
-    CHECK(stalled[true] == 268);
-    CHECK(median_of(stalls) == Approx(1.25).margin(5e-3));
+    CHECK(stalled[true] == 291);
+    CHECK(median_of(stalls) == Approx(1.288).margin(5e-3));
     CHECK(by_nodes["1"] == 29);
     CHECK(stalled_by_nodes["1"] == 2);
     CHECK(by_nodes["64"] == 110);
-    CHECK(stalled_by_nodes["64"] == 104);
+    CHECK(stalled_by_nodes["64"] == 108);
     CHECK(runs[false] == 297);
-    CHECK(stalled[false] == 23);
+    CHECK(stalled[false] == 28);
 }
 
 // Pipelines whose gradients PyTorch's DDP reduces (nanotron builds DDP at ZeRO-0 with dp > 1 only,
 // engine/peak.cpp) crash or stall where the others run: the 1B's on 2 to 8 nodes complete 3 of
 // 41 (the other pipelines 154 of 263); the 8B's on 4 to 16 nodes complete 30 and 25 of them
-// exceed the predicted step by over 0.4 s per micro-batch (the others 29 of 155).
+// exceed the predicted step by over 0.4 s per micro-batch (the others 38 of 155).
 TEST_CASE("measured runs: pipelines that DDP reduces crash or stall where the others run") {
     std::map<std::string, int> runs, done, stalled;
     for (const Row& r : engine_test::read_csv("measured/nanotron-h100-1b-8b.csv")) {
@@ -352,7 +357,7 @@ TEST_CASE("measured runs: pipelines that DDP reduces crash or stall where the ot
     CHECK(done["8B DDP"] == 30);
     CHECK(stalled["8B DDP"] == 25);
     CHECK(done["8B"] == 155);
-    CHECK(stalled["8B"] == 29);
+    CHECK(stalled["8B"] == 38);
 }
 
 // What fits / does not fit any memory model reaches: a crashed run predicted further below the
@@ -397,9 +402,10 @@ TEST_CASE("measured runs: no memory model gets every fit right") {
 
 // Where the expected peak runs low, tensor parallelism of 8 or more with micro-batches of 4
 // sequences or more, the runs measured above 1.25 times it are the fast ones: their measured
-// tokens/s/GPU is 1.3 to 2.1 times the predicted, the others' 0.47 to 0.92 times, in layouts of
-// the same kind. So the memory nanotron holds beyond the model there comes with the speed a run
-// reached that day, not with its layout, and no term of the layout can predict it
+// tokens/s/GPU is 0.83 to 1.52 times the predicted, the others' 0.23 to 0.92 times, 1.6 to 3.6
+// times less, in layouts of the same kind. So the memory nanotron holds beyond the model there
+// comes with the speed a run reached that day, not with its layout, and no term of the layout
+// can predict it
 // (docs/performance.md; bench/measured.sh prints the seventh table).
 TEST_CASE("measured runs: the peak runs high where tensor-parallel runs ran fast") {
     std::map<std::string, std::vector<double>> speed;  // measured / predicted tokens/s, by class
@@ -421,16 +427,16 @@ TEST_CASE("measured runs: the peak runs high where tensor-parallel runs ran fast
         INFO(kind);
         const double high = median_of(speed[std::string(kind) + " high"]);
         const double within = median_of(speed[std::string(kind) + " within"]);
-        CHECK(high > 1.3);
+        CHECK(high > 1.6 * within);
         CHECK(within < 0.95);
     }
 }
 
 // How far the predicted speed is from the measured (bench/measured.sh's eighth table): of the
-// completed runs, 370 of the 1B's 533 and 260 of the 8B's 493 are within a factor of two of the
-// predicted tokens/s/GPU, by a median 31% and 29% (the larger over the smaller); the rest stalled
+// completed runs, 379 of the 1B's 533 and 269 of the 8B's 493 are within a factor of two of the
+// predicted tokens/s/GPU, by a median 33% and 27% (the larger over the smaller); the rest stalled
 // or ran fast as the tables above show. Over all of them the 1B's median measured / predicted is
-// 1.01 and the 8B's 0.75: the 8B's runs with a pipeline on 32 and 64 nodes nearly all stall.
+// 0.96 and the 8B's 0.61: the 8B's runs with a pipeline on 32 and 64 nodes nearly all stall.
 TEST_CASE("measured runs: the predicted speed against the measured one") {
     std::map<std::string, std::vector<double>> ratio, near;
     for (const auto& [group, runs] : completed_by_group()) {
@@ -443,10 +449,10 @@ TEST_CASE("measured runs: the predicted speed against the measured one") {
     }
     CHECK(ratio["1B"].size() == 533);
     CHECK(ratio["8B"].size() == 493);
-    CHECK(near["1B"].size() == 370);
-    CHECK(near["8B"].size() == 260);
-    CHECK(median_of(near["1B"]) == Approx(0.314).margin(5e-3));
-    CHECK(median_of(near["8B"]) == Approx(0.290).margin(5e-3));
-    CHECK(median_of(ratio["1B"]) == Approx(1.01).margin(5e-3));
-    CHECK(median_of(ratio["8B"]) == Approx(0.75).margin(5e-3));
+    CHECK(near["1B"].size() == 379);
+    CHECK(near["8B"].size() == 269);
+    CHECK(median_of(near["1B"]) == Approx(0.333).margin(5e-3));
+    CHECK(median_of(near["8B"]) == Approx(0.265).margin(5e-3));
+    CHECK(median_of(ratio["1B"]) == Approx(0.955).margin(5e-3));
+    CHECK(median_of(ratio["8B"]) == Approx(0.613).margin(5e-3));
 }

@@ -55,6 +55,27 @@ TEST_CASE("predicted step of the 1B on 8 data-parallel GPUs, part by part") {
     CHECK(r.step.tokens_per_second_per_gpu == Approx(50'082).epsilon(0.001));
 }
 
+TEST_CASE("ZeRO-1: the gradients reduce-scattered in the backward or all-reduced after it") {
+    Config c = one_b(64);  // 8 nodes, each replica's members on 8 NICs: 146.5 GB/s
+    c.layout.zero = 1;
+    c.training.micro_batches = 4;
+    const double bus = bus_bandwidth(c, {8, 8}).value, fp32 = 4 * c.model.params;
+    const double gather = 63 * 5e-6 + 63.0 / 64 * 2 * c.model.params / bus;  // 16-bit weights
+    // Overlapped: the reduce-scatter's half of the all-reduce, 63 steps, hidden behind two
+    // thirds of the last micro-batch's stage as far as it reaches.
+    const PredictedStep hidden = predicted_step(c);
+    const double scatter = 63 * 5e-6 + 63.0 / 64 * fp32 / bus;
+    const double bucket = 63 * 5e-6 + 63.0 / 64 * 25e6 / bus;  // half of a 25 MB all-reduce
+    CHECK(scatter < hidden.stage.value * 2 / 3);               // hidden: the last bucket is left
+    CHECK(hidden.dp_exposed.value == Approx(bucket + gather));
+    // After the backward (nanotron's ZeRO-1): the whole fp32 buffer all-reduced, nothing hidden.
+    c.training.grad_reduce = GradReduce::after_backward;
+    const PredictedStep after = predicted_step(c);
+    CHECK(after.dp_exposed.value == Approx(126 * 5e-6 + 2 * 63.0 / 64 * fp32 / bus + gather));
+    CHECK((after.seconds - hidden.seconds).value ==
+          Approx((after.dp_exposed - hidden.dp_exposed).value));
+}
+
 TEST_CASE("tensor parallelism: collectives on every layer and the host's pace") {
     const Config c = one_b(8, 8);
     const PredictedStep s = predicted_step(c);
@@ -91,14 +112,29 @@ TEST_CASE("a pipeline: the busiest stage, send and receive, the engine's work an
 TEST_CASE("collectives: 436 GB/s inside a node and 33 GB/s across 64 nodes for 256 MB") {
     Config c = one_b(512);
     const Bytes buffer(256e6);
-    const auto bus_bandwidth = [&](int n, bool node) {
-        const Seconds t = collective_seconds(c, ring_allreduce_bytes(buffer, n), 2 * (n - 1), node);
+    const auto bus_bandwidth_of = [&](int n, GroupSpan span) {
+        const Seconds t = collective_seconds(c, ring_allreduce_bytes(buffer, n), 2 * (n - 1), span);
         return ring_allreduce_bytes(buffer, n).value / t.value;
     };
     CHECK(nvlink_bus_bandwidth(c).value == Approx(436e9));
-    CHECK(bus_bandwidth(8, true) == Approx(408e9).epsilon(0.005));  // 70 us of latency on 1 ms
-    CHECK(bus_bandwidth(512, false) == Approx(33.33e9).epsilon(0.001));
-    CHECK(bus_bandwidth(16, false) == Approx(49e9).epsilon(0.01));
+    CHECK(bus_bandwidth_of(8, {}) == Approx(408e9).epsilon(0.005));  // 70 us of latency on 1 ms
+    // The second measured point: 512 ranks, 8 in each of 64 nodes.
+    CHECK(bus_bandwidth_of(512, {64, 8}) == Approx(33e9).epsilon(1e-9));
+}
+
+TEST_CASE(
+    "collectives across nodes: the fabric falls with the nodes, the NICs cap a sparse group") {
+    const Config c = one_b(512);
+    CHECK(span_falloff() == Approx(0.5243).margin(1e-4));
+    // A full node of members on each of N nodes: the fabric's curve through both measurements.
+    CHECK(bus_bandwidth(c, {2, 8}).value == Approx(303.4e9).epsilon(0.002));
+    CHECK(bus_bandwidth(c, {8, 8}).value == Approx(146.5e9).epsilon(0.002));
+    CHECK(bus_bandwidth(c, {32, 8}).value == Approx(70.9e9).epsilon(0.002));
+    CHECK(bus_bandwidth(c, {64, 8}).value == Approx(49.3e9).epsilon(0.002));
+    // One member a node crosses on its own NIC: 50 GB/s, as before the curve.
+    CHECK(bus_bandwidth(c, {2, 1}).value == Approx(50e9));
+    CHECK(bus_bandwidth(c, {8, 2}).value == Approx(100e9));
+    CHECK(bus_bandwidth(c, {1, 8}) == nvlink_bus_bandwidth(c));
 }
 
 TEST_CASE("an MFU given (--mfu) overrides the prediction") {

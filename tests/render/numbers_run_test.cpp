@@ -38,6 +38,24 @@ TEST_CASE("numbers: tied embeddings and the expected peak's settings reach the f
     CHECK(split["activations"]["layers_per_gpu"] == 8);  // on paper: ceil(16 / 2)
 }
 
+TEST_CASE("numbers --grad-reduce: after the backward the step is longer by what it hid") {
+    const std::string run = "--model llama-3-8b --gpus 64 --zero 1 --format json";
+    const auto overlapped = nlohmann::ordered_json::parse(numbers(run).out);
+    const auto after =
+        nlohmann::ordered_json::parse(numbers(run + " --grad-reduce after-backward").out);
+    CHECK(after["step"]["seconds"].get<double>() > overlapped["step"]["seconds"].get<double>());
+    CHECK(after["per_gpu"] == overlapped["per_gpu"]);  // memory does not change
+    CHECK(numbers(run + " --grad-reduce later").exit_code == 2);
+}
+
+TEST_CASE("numbers --flag= gives the flag an empty value and leaves the next flag alone") {
+    // As the calculator and a shell's --tp '' do: CLI11 alone took --gpus=64 for tp's value.
+    const auto empty = numbers("--tp= --gpus=64");
+    CHECK(empty.exit_code == 2);
+    CHECK(empty.err.find("--tp: expected a number for 'tp', got ''") != std::string::npos);
+    CHECK(numbers("--tp=4 --gpus=64 --format json").exit_code == 0);
+}
+
 TEST_CASE("numbers reports the step's FLOPs and time, and refuses bad step-time flags") {
     const auto json = [](const std::string& flags) {
         const auto run = numbers(flags + " --format json");

@@ -24,10 +24,44 @@ engine::PlanResult plan_of(const engine::Config& c) {
     return engine::plan(c, {3, batch, 3});
 }
 
-std::string leading(const engine::Config& c) {
+// What sets a layout apart within its split, ZeRO stage and schedule, as the row names it.
+std::string extras(const engine::Config& c) {
+    using engine::Offload;
+    using engine::Recompute;
+    const Recompute rc = c.training.recompute;
+    const Offload o = c.layout.offload;
+    return std::string(rc == Recompute::selective ? ", recompute" : "") +
+           (rc == Recompute::full ? ", full recompute" : "") +
+           (o == Offload::optimizer ? ", offload" : "") +
+           (o == Offload::optimizer_params ? ", offload + weights" : "") +
+           (c.layout.shard_group > 0 ? ", hybrid sharding" : "");
+}
+
+// A layout's row: its split, ZeRO stage, schedule and what else sets it apart; compact (where the
+// whole name would not fit), the split's degrees of 1 after dp left out.
+std::string split_of(const engine::Config& c, bool compact = false) {
     const engine::Parallel& p = c.layout;
-    return "dp " + std::to_string(p.dp()) + " × tp " + std::to_string(p.tp) + " × pp " +
-           std::to_string(p.pp) + " × cp " + std::to_string(p.cp) + " × ep " + std::to_string(p.ep);
+    std::string split = "dp " + std::to_string(p.dp());
+    for (auto [name, n] : {std::pair{"tp", p.tp}, {"pp", p.pp}, {"cp", p.cp}})
+        if (!compact || n > 1) split += std::string(" × ") + name + " " + std::to_string(n);
+    if (c.model.experts > 0 && (!compact || p.ep > 1)) split += " × ep " + std::to_string(p.ep);
+    return split;
+}
+
+std::string label(const engine::Config& c, bool compact = false, bool with_extras = true) {
+    const engine::Parallel& p = c.layout;
+    const bool interleaved = c.training.schedule == engine::Schedule::interleaved;
+    return split_of(c, compact) + ", ZeRO-" + std::to_string(p.zero) + ", " +
+           std::string(to_string(c.training.schedule)) +
+           (interleaved ? " ×" + std::to_string(c.training.chunks) : "") +
+           (with_extras ? extras(c) : "");
+}
+
+// The row's name as drawn: whole, or compact where the whole would not fit, or compact without
+// its extras.
+std::string drawn_label(const Scene& s, const engine::Config& c) {
+    if (on_screen::count(s, label(c)) > 0) return label(c);
+    return on_screen::count(s, label(c, true)) > 0 ? label(c, true) : label(c, true, false);
 }
 
 void check_counts(const Scene& s, const engine::PlanResult& r) {
@@ -39,6 +73,21 @@ void check_counts(const Scene& s, const engine::PlanResult& r) {
     CHECK(beside(s, "✓ ranked") == format_int(static_cast<long long>(r.best.size())));
 }
 
+// A row's name ends at least 20 px left of its memory figure, at no less than 22 px (STYLE.md).
+void check_fits(const Scene& s, const engine::Config& c, const std::string& memory) {
+    const std::string name = drawn_label(s, c);
+    const std::vector<on_screen::Shown> all = on_screen::shown(s);
+    const auto at = std::ranges::find_if(all, [&](const auto& t) { return t.text == name; });
+    REQUIRE(at != all.end());
+    const auto figure = std::ranges::find_if(all, [&](const auto& t) {
+        return t.text == memory && t.middle() > at->top && t.middle() < at->bottom;
+    });
+    REQUIRE(figure != all.end());
+    INFO(name);
+    CHECK(at->right + 20 <= figure->left);
+    CHECK(at->size >= 22);
+}
+
 // The ranked rows, "1." to "3.", are the planner's best in order, each with its memory and time.
 void check_ranked(const Scene& s, const engine::PlanResult& r) {
     for (std::size_t k = 0; k < r.best.size(); ++k) {
@@ -46,10 +95,11 @@ void check_ranked(const Scene& s, const engine::PlanResult& r) {
         const std::string rank = std::to_string(k + 1) + ".";
         const on_screen::Lines row = on_screen::row_beside(s, rank);
         INFO("rank " << rank << Catch::Detail::stringify(row));
-        CHECK(beside(s, rank).rfind(leading(e.config), 0) == 0);
+        CHECK(beside(s, rank) == drawn_label(s, e.config));
         REQUIRE(row.size() >= 3);  // the name, then the figures (then the counts at the right)
         CHECK(row[1] == format_bytes(e.report.per_gpu.expected.total.value));
         CHECK(row[2] == format_time(e.report.step.seconds));
+        check_fits(s, e.config, row[1]);
     }
 }
 
@@ -68,16 +118,12 @@ TEST_CASE("plan shows the planner's totals, sample and ranking", "[chapters][pla
     for (const engine::PlanSample& sample : r.sample) {
         const engine::Config& c = sample.entry.config;
         if (sample.fate == engine::PlanFate::no_divide) {
-            CHECK(on_screen::row_beside(rows, leading(c) + ", micro-batch " +
+            CHECK(on_screen::row_beside(rows, split_of(c) + ", micro-batch " +
                                                   std::to_string(c.training.micro_batch)) ==
                   Lines{"—", "—"});
             continue;
         }
-        const bool interleaved = c.training.schedule == engine::Schedule::interleaved;
-        CHECK(on_screen::row_beside(
-                  rows, leading(c) + ", ZeRO-" + std::to_string(c.layout.zero) + ", " +
-                            std::string(to_string(c.training.schedule)) +
-                            (interleaved ? " ×" + std::to_string(c.training.chunks) : "")) ==
+        CHECK(on_screen::row_beside(rows, drawn_label(rows, c)) ==
               Lines{format_bytes(sample.entry.report.per_gpu.expected.total.value),
                     format_time(sample.entry.report.step.seconds)});
     }
