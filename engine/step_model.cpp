@@ -175,11 +175,13 @@ BytesPerSecond nvlink_bus_bandwidth(const Config& c) {
 // 2 x 511 steps of latency, leaves the time on the wire; the fall from one node to 64 is the
 // ratio of the two bandwidths, as a power of 64.
 double span_falloff() {
-    const double ranks = kSpanAnchorNodes * 8, steps = 2 * (ranks - 1);
-    const Bytes per_gpu = ring_allreduce_bytes(kSpanAnchorBytes, int(ranks));
-    const Seconds wire = per_gpu / kSpanAnchorBus - kRingStepLatency * steps;
-    const BytesPerSecond far(per_gpu.value / wire.value);
-    static const double a = std::log(kNodeBus / far) / std::log(kSpanAnchorNodes);
+    static const double a = [] {
+        const double ranks = kSpanAnchorNodes * 8, steps = 2 * (ranks - 1);
+        const Bytes per_gpu = ring_allreduce_bytes(kSpanAnchorBytes, int(ranks));
+        const Seconds wire = per_gpu / kSpanAnchorBus - kRingStepLatency * steps;
+        const BytesPerSecond far(per_gpu.value / wire.value);
+        return std::log(kNodeBus / far) / std::log(kSpanAnchorNodes);
+    }();
     return a;
 }
 

@@ -6,6 +6,7 @@
 #include "engine/plan.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <deque>
 #include <map>
@@ -122,10 +123,14 @@ std::vector<bool> sharing_names(const Locale& l, const std::vector<engine::PlanS
 }
 
 // One state's search: the planner's result and, per sample row, where it stands and falls.
+// A sample row's name as drawn, fitted once per search: [0] in its place, [1] ranked (indented).
+using RowName = std::pair<std::string, TextStyle>;
+
 struct Search {
     engine::PlanResult result;
     engine::Layout3D winner;
     std::map<engine::PlanFate, long long> totals;
+    std::vector<std::array<RowName, 2>> names;  // per sample row
 };
 
 // engine::plan is a pure function of the configuration and takes up to a tenth of a second
@@ -199,6 +204,11 @@ class PlanChapter final : public ChapterBase {
                         {engine::PlanFate::slower,
                          s.result.feasible - static_cast<long long>(s.result.best.size())},
                         {engine::PlanFate::ranked, static_cast<long long>(s.result.best.size())}};
+            const std::vector<bool> shared = sharing_names(locale_, s.result.sample);
+            for (std::size_t i = 0; i < s.result.sample.size(); ++i)
+                s.names.push_back(
+                    {fitted(s.result.sample[i], shared[i], frame::kLeft),
+                     fitted(s.result.sample[i], shared[i], frame::kLeft + kRankIndent)});
         }
     }
 
@@ -277,7 +287,6 @@ class PlanChapter final : public ChapterBase {
         const auto& sample = search.result.sample;
         const auto& best = search.result.best;
         const double rise = progress(t, kRiseAt, kRiseFor);
-        const std::vector<bool> shared = sharing_names(locale_, sample);
         for (std::size_t i = 0; i < sample.size(); ++i) {
             const engine::PlanSample& row = sample[i];
             const double g = gone(row.fate, t);
@@ -285,7 +294,7 @@ class PlanChapter final : public ChapterBase {
             if (u <= 0) continue;
             const double y = kRowsTop + kRowPitch * (static_cast<double>(i) + 0.5);
             if (row.fate != engine::PlanFate::ranked) {
-                add_row(s, row, shared[i], "", y, std::min(g, 1.0), alpha * u, 0);
+                add_row(s, row, search.names[i][0], "", y, std::min(g, 1.0), alpha * u, 0);
                 continue;
             }
             // The ranked rows leave their places and reappear in rank order at the top (a
@@ -294,8 +303,9 @@ class PlanChapter final : public ChapterBase {
                 std::find_if(best.begin(), best.end(),
                              [&](const auto& b) { return b.config == row.entry.config; }) -
                 best.begin();
-            add_row(s, row, shared[i], "", y, 0, alpha * u * std::max(0.0, 1 - 2 * rise), 0);
-            add_row(s, row, shared[i], format_count(k + 1, locale_) + ".",
+            add_row(s, row, search.names[i][0], "", y, 0, alpha * u * std::max(0.0, 1 - 2 * rise),
+                    0);
+            add_row(s, row, search.names[i][1], format_count(k + 1, locale_) + ".",
                     kRowsTop + kRowPitch * (k + 0.5), 0, alpha * u * std::max(0.0, 2 * rise - 1),
                     1);
         }
@@ -305,8 +315,7 @@ class PlanChapter final : public ChapterBase {
     // fits, else at a smaller size down to the least the style allows, compact where even that
     // would run into the figures (a long language, a layout with every extra), and without its
     // extras where still too long, unless another row shares the rest of its name.
-    std::pair<std::string, TextStyle> fitted(const engine::PlanSample& row, bool shared,
-                                             double x) const {
+    RowName fitted(const engine::PlanSample& row, bool shared, double x) const {
         const double room =
             kMemRight - metrics_.measure("0,000 GB", kNumber).advance - kNameGap - x;
         const TextStyle least = sized(kRowText, kLeastLabelPx);
@@ -321,11 +330,12 @@ class PlanChapter final : public ChapterBase {
         return {text, sized(kRowText, std::max(kLeastLabelPx, kRowText.size * room / width))};
     }
 
-    void add_row(Scene& s, const engine::PlanSample& row, bool shared, const std::string& rank,
-                 double y, double strike, double alpha, double ranked) const {
+    void add_row(Scene& s, const engine::PlanSample& row, const RowName& name,
+                 const std::string& rank, double y, double strike, double alpha,
+                 double ranked) const {
         if (alpha <= 0) return;
         const double x = frame::kLeft + ranked * kRankIndent;
-        const auto [text, style] = fitted(row, shared, x);
+        const auto& [text, style] = name;
         const Color color = ranked > 0 ? palette_.text : palette_.muted;
         const double base = centred_baseline(metrics_, text, kRowText, y);
         if (ranked > 0) s.add(Text{frame::kLeft, base, rank, kRowText, palette_.highlight}, alpha);
