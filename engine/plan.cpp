@@ -45,10 +45,17 @@ double overcommit(const PerGpu& g) {
                     g.host.value / g.host_capacity.value);
 }
 
+// Faster first; at the same step time the one holding less on the GPU, then on the host, then
+// the first found: a total order, so every build ranks ties alike whatever its standard
+// library's partial_sort does with equal elements (the calculator's WebAssembly, libc++, and
+// the command line's libstdc++ once ranked two offloading twins apart).
 bool faster(const PlanEntry& a, const PlanEntry& b) {
-    if (a.report.step.seconds != b.report.step.seconds)
-        return a.report.step.seconds < b.report.step.seconds;
-    return a.report.per_gpu.expected.total.value < b.report.per_gpu.expected.total.value;
+    const Report &x = a.report, &y = b.report;
+    if (x.step.seconds != y.step.seconds) return x.step.seconds < y.step.seconds;
+    if (x.per_gpu.expected.total != y.per_gpu.expected.total)
+        return x.per_gpu.expected.total < y.per_gpu.expected.total;
+    if (x.per_gpu.host != y.per_gpu.host) return x.per_gpu.host < y.per_gpu.host;
+    return a.order < b.order;
 }
 
 // Context parallelism splits a sequence: tried at powers of two while each rank keeps at least
