@@ -31,6 +31,15 @@ double attention_kept(const ModelSpec& m) {
     return 2 * h + 4 * kv + 2 * h;
 }
 
+// The widest block one micro-batch's activations free, bf16: the MLP's first projection output,
+// micro_batch x seq x ffn / tp, twice as wide with SwiGLU, whose gate and up projections run as
+// one matmul with one output (nanotron's gate_up_proj, Megatron-LM's linear_fc1 when gated).
+double widest_activation(const Config& c) {
+    const Training& t = c.training;
+    const double gated = c.model.arch == Arch::gpt ? 1 : 2;
+    return 2.0 * t.micro_batch * t.seq_len / c.layout.cp * gated * mlp_width(c.model) / c.layout.tp;
+}
+
 // What one micro-batch's logits and loss hold on the output layer's stage, per value of
 // micro_batch x seq x vocab / tp (the vocabulary is split t ways: Megatron-LM's and nanotron's
 // vocab-parallel cross entropy): the logits in the activation dtype, their fp32 copy (the loss is
@@ -74,16 +83,17 @@ void add_dp_buffers(const Config& c, const GpuParams& params, const BytesPerPara
     // shard: the stage's whole weights. PyTorch's caching allocator serves a request from a free
     // block it keeps if one is large enough, splitting it (CUDACachingAllocator.cpp), and the
     // backward has just freed every micro-batch's activations: when one replica's buffer is no
-    // larger than the widest of them, an MLP activation (micro_batch x seq x ffn / tp in bf16),
-    // the buffers take no new memory (counting them anyway left the peak 6-11% high with 64
-    // replicas; bench/measured.sh: the median |error| 7.8% with them, 7.5% without). Its own
-    // shard's flat copy, 1/dp more, is left out: it is allocated first, when the freed blocks can
-    // hold it (counting it moved the median |error| from 7.8% to 8.0%).
+    // larger than the widest of them (widest_activation), the buffers take no new memory
+    // (counting them anyway left the peak 6-11% high with 64 replicas; bench/measured.sh: the
+    // median |error| 7.8% with them, 7.5% without; 7.2% once the widest block is SwiGLU's joint
+    // gate and up output rather than one of the two, which moves the 1B's switch from 32
+    // replicas to 16, as its runs with two stages measure). Its own shard's flat copy, 1/dp
+    // more, is left out: it is allocated first, when the freed blocks can hold it (counting it
+    // moved the median |error| from 7.8% to 8.0%).
     if (p.zero == 1) {
-        const Training& t = c.training;
-        const double widest = 2.0 * t.micro_batch * t.seq_len / p.cp * mlp_width(c.model) / p.tp;
         const double per_replica = params.total() * bpp.weights / p.zero_shards();
-        if (per_replica > widest) g.param_gather = Bytes(params.total() * bpp.weights);
+        if (per_replica > widest_activation(c))
+            g.param_gather = Bytes(params.total() * bpp.weights);
     }
     // ZeRO-3 (FSDP, Zhao et al. 2023, 3.3): the layer computing gathered whole, and the next one
     // prefetched.

@@ -110,10 +110,13 @@ TEST_CASE("plan offloads only where the GPUs alone cannot hold the layout") {
     const PlanResult few = engine::plan(llama405b_on(32), {1, 2048});
     REQUIRE_FALSE(few.best.empty());
     CHECK(few.best.front().config.layout.offload != engine::Offload::none);
-    // On 16,384 the GPUs hold it without offload: the five best keep everything on the GPUs (an
-    // offloading layout among them would be one whose twin without offload does not fit).
+    // On 16,384 the GPUs hold it without offload: the winner keeps everything on the GPUs, and
+    // an offloading layout among the five best is one whose twin without offload does not fit
+    // (ZeRO-1 with the optimizer on the host, second by 0.4%, where ZeRO-1 alone needs more than
+    // the card).
     const PlanResult many = engine::plan(llama405b_on(16384), {5, 2048});
     REQUIRE(many.best.size() == 5);
+    CHECK(many.best.front().config.layout.offload == engine::Offload::none);
     int on_gpu = 0;
     for (const engine::PlanEntry& e : many.best) {
         engine::Config twin = e.config;
@@ -123,7 +126,7 @@ TEST_CASE("plan offloads only where the GPUs alone cannot hold the layout") {
         else
             CHECK_FALSE(engine::per_gpu_memory(twin).fits);
     }
-    CHECK(on_gpu == 5);
+    CHECK(on_gpu == 3);
 }
 
 TEST_CASE("set_global_batch splits the batch over dp and the micro-batch, or says what would") {
