@@ -129,6 +129,28 @@ TEST_CASE("plan offloads only where the GPUs alone cannot hold the layout") {
     CHECK(on_gpu == 3);
 }
 
+// Llama 3 8B on 64 GPUs: ZeRO-2 and ZeRO-1, both with the optimizer on the host, take the same
+// step and the same GPU memory; the one holding less on the host ranks first, in every build
+// (the calculator's libc++ and the command line's libstdc++ once ordered the two apart).
+TEST_CASE("plan: layouts tied on step time and GPU memory rank by the host's memory") {
+    const PlanResult r = engine::plan(config_for(*engine::find_model("llama-3-8b"), 64), {5, 2048});
+    REQUIRE(r.best.size() == 5);
+    int ties = 0;
+    for (std::size_t i = 1; i < r.best.size(); ++i) {
+        const engine::Report &a = r.best[i - 1].report, &b = r.best[i].report;
+        INFO(i);
+        REQUIRE(a.step.seconds <= b.step.seconds);
+        if (a.step.seconds < b.step.seconds) continue;
+        REQUIRE(a.per_gpu.expected.total <= b.per_gpu.expected.total);
+        if (a.per_gpu.expected.total < b.per_gpu.expected.total) continue;
+        CHECK(a.per_gpu.host < b.per_gpu.host);
+        ++ties;
+    }
+    CHECK(ties == 1);
+    CHECK(r.best[1].config.layout.zero == 2);
+    CHECK(r.best[2].config.layout.zero == 1);
+}
+
 TEST_CASE("set_global_batch splits the batch over dp and the micro-batch, or says what would") {
     Config c = engine_test::llama7b(16, 2, 2);  // dp 4
     c.training.micro_batch = 2;
