@@ -358,8 +358,9 @@ class PlanChapter final : public ChapterBase {
                   alpha);
     }
 
-    // The running counts: layouts considered, then each reason's total as its rows fall, and the
-    // ranked few.
+    // The running counts: the candidates (the layouts considered and the splits skipped before
+    // they formed one, so the four counts below sum to it), then each reason's total as its rows
+    // fall, and the ranked few.
     void add_counts(Scene& s, const Search& search, double t, double alpha) const {
         const auto line = [&](int k, const std::string& label, double value, double u) {
             if (u <= 0) return;
@@ -370,7 +371,8 @@ class PlanChapter final : public ChapterBase {
                   alpha * u);
         };
         const double in = rows_in_.at(t, 0);
-        line(0, tr("Layouts considered"), search.result.considered * progress(t, kRowsAt, 2.0), in);
+        const long long candidates = search.result.considered + search.result.batch_splits_dropped;
+        line(0, tr("Candidates"), candidates * progress(t, kRowsAt, 2.0), in);
         int k = 1;
         for (const Fall& f : kFalls) {
             const double start = f.at;
@@ -484,7 +486,9 @@ const KindRegistrar registrar{{
              "peak memory per GPU (what the planner judges fit by) and step time; the rows whose "
              "split leaves the global batch undivided, "
              "then those that do not fit, then those slower than the top 3 struck through "
-             "and faded, each reason's count running up to the planner's total; the ranked "
+             "and faded, each reason's count running up to the planner's total (the count of "
+             "candidates above them is the layouts considered plus the splits skipped, so the "
+             "four sum to it); the ranked "
              "three reappearing in order; the winner's first node, its cards tagged with "
              "their TP, CP, stage, replica and EP coordinates, the groups of its innermost "
              "split (TP, else CP, else a replica's pipeline: consecutive ranks) outlined "

@@ -184,10 +184,9 @@ std::set<std::string> figures(const Scene& s) {
         if (std::any_of(text.text.begin(), text.text.end(),
                         [](unsigned char ch) { return std::isdigit(ch); }))
             out.insert(text.text);
-    // The plan chapter's count of layouts considered counts up as its search replays, which a
+    // The plan chapter's count of candidates counts up as its search replays, which a
     // `set:` restarts on its own beat: a figure of the search in progress, not of a blend.
-    if (on_screen::count(s, "Layouts considered") == 1)
-        out.erase(on_screen::beside(s, "Layouts considered"));
+    if (on_screen::count(s, "Candidates") == 1) out.erase(on_screen::beside(s, "Candidates"));
     return out;
 }
 
