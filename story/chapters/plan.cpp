@@ -209,6 +209,10 @@ class PlanChapter final : public ChapterBase {
                 s.names.push_back(
                     {fitted(s.result.sample[i], shared[i], frame::kLeft),
                      fitted(s.result.sample[i], shared[i], frame::kLeft + kRankIndent)});
+            one_size(s, 0, [](const engine::PlanSample&) { return true; });
+            one_size(s, 1, [](const engine::PlanSample& row) {
+                return row.fate == engine::PlanFate::ranked;
+            });
         }
     }
 
@@ -328,6 +332,16 @@ class PlanChapter final : public ChapterBase {
         const double width = metrics_.measure(text, kRowText).advance;
         if (width <= room) return {text, kRowText};
         return {text, sized(kRowText, std::max(kLeastLabelPx, kRowText.size * room / width))};
+    }
+
+    // A table reads in one size: the names drawn together (every sample row in its place, or
+    // the ranked few) all take the smallest size any of them was fitted at.
+    template <typename Drawn>
+    static void one_size(Search& s, std::size_t column, Drawn drawn) {
+        double size = kRowText.size;
+        for (std::size_t i = 0; i < s.names.size(); ++i)
+            if (drawn(s.result.sample[i])) size = std::min(size, s.names[i][column].second.size);
+        for (std::array<RowName, 2>& name : s.names) name[column].second = sized(kRowText, size);
     }
 
     void add_row(Scene& s, const engine::PlanSample& row, const RowName& name,
@@ -483,7 +497,8 @@ const KindRegistrar registrar{{
              "sample of the candidates (at most 3 per fate, spread evenly over the search "
              "order) as rows, `dp × tp × pp × cp (× ep for experts), ZeRO-k, schedule` and what "
              "else sets it apart (recompute, offload, hybrid sharding) with the expected "
-             "peak memory per GPU (what the planner judges fit by) and step time; the rows whose "
+             "peak memory per GPU (what the planner judges fit by) and step time, the names at "
+             "one size (the smallest any needs to fit, 22 px at least); the rows whose "
              "split leaves the global batch undivided, "
              "then those that do not fit, then those slower than the top 3 struck through "
              "and faded, each reason's count running up to the planner's total (the count of "

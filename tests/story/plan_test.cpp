@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <regex>
+#include <set>
 
 #include "chapter_fixture.hpp"
 #include "engine/layout3d.hpp"
@@ -115,19 +116,28 @@ TEST_CASE("plan shows the planner's totals, sample and ranking", "[chapters][pla
 
     // Before any falls, every sampled candidate stands as a row with its memory and time beside
     // it; one whose batch does not divide names its micro-batch instead and has neither.
+    // The names read as one table, at one size.
     const Scene rows = chapter->scene_at(3);
+    std::set<double> sizes;
+    const auto size_of = [&](const std::string& name) {
+        for (const on_screen::Shown& t : on_screen::shown(rows))
+            if (t.text == name) sizes.insert(t.size);
+    };
     for (const engine::PlanSample& sample : r.sample) {
         const engine::Config& c = sample.entry.config;
         if (sample.fate == engine::PlanFate::no_divide) {
-            CHECK(on_screen::row_beside(rows, split_of(c) + ", micro-batch " +
-                                                  std::to_string(c.training.micro_batch)) ==
-                  Lines{"—", "—"});
+            const std::string name =
+                split_of(c) + ", micro-batch " + std::to_string(c.training.micro_batch);
+            CHECK(on_screen::row_beside(rows, name) == Lines{"—", "—"});
+            size_of(name);
             continue;
         }
         CHECK(on_screen::row_beside(rows, drawn_label(rows, c)) ==
               Lines{format_bytes(sample.entry.report.per_gpu.expected.total.value),
                     format_time(sample.entry.report.step.seconds)});
+        size_of(drawn_label(rows, c));
     }
+    CHECK(sizes.size() == 1);
 
     const Scene ranked = chapter->scene_at(20);
     check_counts(ranked, r);
