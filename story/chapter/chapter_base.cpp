@@ -48,6 +48,13 @@ bool ChapterBase::shows(std::string_view name) const {
     return std::ranges::any_of(spec_.beats, [&](const Beat& b) { return b.show == name; });
 }
 
+double ChapterBase::shown_until(std::string_view name) const {
+    const auto& beats = spec_.beats;
+    const auto it = std::ranges::find_if(beats, [&](const Beat& b) { return b.show == name; });
+    if (it == beats.end()) return 0;
+    return it + 1 == beats.end() ? spec_.duration : (it + 1)->at;
+}
+
 Scene ChapterBase::blank() const {
     Scene s;
     s.background = palette_.background;

@@ -39,6 +39,9 @@ class ChapterBase : public Chapter {
     double span(double from, double length) const { return choreography_.span(from, length); }
     // Whether a beat shows the kind's phase `name` (`show:`), its moment then the beat's start.
     bool shows(std::string_view name) const;
+    // Until when the phase `name` stays the subject: the start of the beat after the one that
+    // shows it (the chapter's end after the last beat); 0 where no beat shows it.
+    double shown_until(std::string_view name) const;
     // A per-state value (one per timeline state, built in the constructor) at t: a number is the
     // shown state's (Morph::shown), a box slides from the previous state's while a `set:` morphs.
     template <class T>

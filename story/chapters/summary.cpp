@@ -26,7 +26,9 @@ struct Visit {
     int first, last;  // rows in focus
 };
 constexpr Visit kVisits[] = {{2.5, 0, 0}, {5.0, 1, 3}, {8.5, 4, 5}, {12.0, 6, 6}};
-constexpr double kVisitsEnd = 15.0, kSlideFor = 0.6;  // s the highlight takes to the next visit
+// The highlight leaves at kVisitsEnd, or when the line after the one showing `combined` begins,
+// whichever is later; it takes kSlideFor s to the next visit.
+constexpr double kVisitsEnd = 15.0, kSlideFor = 0.6;
 
 // Columns (x of left edges or right-aligned anchors). The header's line from kHeaderTop, its
 // rule kRuleGap under it and the table's rows kRuleGap under that, each rising kRowRise px into
@@ -91,7 +93,8 @@ class SummaryChapter final : public ChapterBase {
           header_(metrics_, kNameX, kHeaderTop),
           header_in_(Fade::in(at(kHeaderAt))),
           rows_in_{at(kRowsAt), kStagger},
-          focus_in_(Fade::in(at(kVisits[0].at)).out(at(kVisitsEnd))) {
+          focus_in_(
+              Fade::in(at(kVisits[0].at)).out(std::max(at(kVisitsEnd), shown_until("combined")))) {
         for (const engine::Config& c : timeline_.states()) {
             const auto configs = engine::strategy_configs(c);
             layouts_.push_back(configs);
@@ -245,7 +248,8 @@ const KindRegistrar registrar{{
     .shows = "DP, ZeRO-1/2, FSDP, TP, PP and 3D side by side: memory per card against "
              "capacity, comm per step, bubble, fits or not; the 3D row keeps the chapter's "
              "`cp` and `ep` where they still divide its GPUs, and is then named 4D or 5D "
-             "with `cp` and `ep` in its layout line",
+             "with `cp` and `ep` in its layout line; a highlight visits the rows with the "
+             "phases below and, on the last, stays until the next line begins",
     .goldens = {{"chapter_summary", 19.9, "seven strategies for 70B on 32 GPUs"}},
     .phases = {{"dp", kVisits[0].at, "the highlight on plain data parallel"},
                {"sharded", kVisits[1].at, "on the sharded rows: ZeRO-1, ZeRO-2, ZeRO-3"},

@@ -5,6 +5,7 @@
 #include "chapter_fixture.hpp"
 #include "engine/report.hpp"
 #include "engine/strategies.hpp"
+#include "story/scene/theme.hpp"
 #include "story/text/format.hpp"
 #include "story/time/timeline.hpp"
 #include "tests/catch.hpp"
@@ -100,4 +101,23 @@ TEST_CASE("summary's last row keeps the chapter's cp and ep and names five axes"
     const engine::Report r = engine::analyze(engine::strategy_configs(c)[6].config);
     CHECK(cell(s, "5D, ZeRO-1", "Per card") == format_bytes(r.per_gpu.total.value));
     CHECK(on_screen::under(s, "TP") == "tp 8 × dp 8");  // the other rows: cp 1, ep 1
+}
+
+// The last visit's line can outlast the kind's own pace (a stretched chapter, a long line): the
+// highlight stays on its row until the next line begins, then leaves.
+TEST_CASE("summary's highlight stays on the last row until the next line begins",
+          "[chapters][summary]") {
+    const ChapterSpec& spec =
+        chapter_test::chapter_of(chapter_test::shipped("beyond-3d.yaml"), "summary");
+    const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
+    const auto combined =
+        std::ranges::find_if(spec.beats, [](const Beat& b) { return b.show == "combined"; });
+    REQUIRE(combined != spec.beats.end());
+    REQUIRE(combined + 1 != spec.beats.end());
+    const double next = (combined + 1)->at;
+    const Color highlight = palette(ThemeName::dark).highlight;
+    const Scene held = chapter->scene_at(next - 0.05);
+    CHECK(chapter_test::stroked(held, highlight) == 1);
+    CHECK(on_screen::count(held, "5D, ZeRO-1") == 1);
+    CHECK(chapter_test::stroked(chapter->scene_at(next + 1), highlight) == 0);
 }
