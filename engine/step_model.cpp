@@ -28,7 +28,9 @@
 //   nodes, 146 over 8 and 70 over 32; neither point is fitted to the benchmark's rows.
 // - kDdpBucket: PyTorch DDP reduces gradients in 25 MB buckets as the backward produces them;
 //   all but the last overlap with the rest of the backward (Li et al. 2020, PyTorch Distributed,
-//   section 3.2.3).
+//   section 3.2.3). Each bucket is a collective of its own and pays the ring's latency: over
+//   many ranks (2(n - 1) steps each) that adds up (128 replicas of the 1B: 108 buckets of 254
+//   steps, 0.14 s).
 #include "engine/step_model.hpp"
 
 #include <algorithm>
@@ -127,9 +129,9 @@ void pipeline_seconds(const Config& c, PredictedStep& s) {
 // The gradients' reduction over the data-parallel group, in the accumulation's dtype (fp32
 // accumulation reduces 4-byte gradients). Overlapped, it runs bucket by bucket during the last
 // micro-batch's backward (two thirds of its stage time) and only the last bucket is left; ZeRO-1
-// and -2 reduce-scatter rather than all-reduce there (each rank updates its shard). After the
-// backward, the whole buffer is all-reduced once it ends, with nothing to hide behind (nanotron
-// all-reduces even at ZeRO-1).
+// and -2 reduce-scatter rather than all-reduce there (each rank updates its shard), and every
+// bucket's collective pays the ring's latency. After the backward, the whole buffer is
+// all-reduced once it ends, with nothing to hide behind (nanotron all-reduces even at ZeRO-1).
 Seconds reduction_exposed(const Config& c, const CommPerStep& comm, const PredictedStep& s,
                           GroupSpan span) {
     const int n = c.layout.zero_shards();
@@ -141,9 +143,10 @@ Seconds reduction_exposed(const Config& c, const CommPerStep& comm, const Predic
                comm.dp_inter_time;
     const double share = c.layout.zero == 1 || c.layout.zero == 2 ? 0.5 : 1;  // reduce-scatter
     const int steps = int(2 * (n - 1) * share);
+    const double collectives = reduction_collectives(c);
     const Seconds reduce =
         collective_seconds(c, comm.dp_intra_per_gpu * (scale * share), steps, span) +
-        comm.dp_inter_time;
+        kRingStepLatency * (double(std::max(steps, 0)) * (collectives - 1)) + comm.dp_inter_time;
     const Seconds bucket = collective_seconds(
         c, ring_allreduce_bytes(kDdpBucket, std::max(n, 1)) * share, steps, span);
     return std::max(bucket, reduce - s.stage * (2.0 / 3));
@@ -165,6 +168,19 @@ void dp_seconds(const Config& c, const CommPerStep& comm, PredictedStep& s) {
 }
 
 }  // namespace
+
+double reduction_collectives(const Config& c) {
+    if (c.layout.zero == 3) {
+        int layers = 1;
+        for (const StageShape& st : stage_shapes(c.model, c.layout.pp, c.layout.pipeline_split))
+            layers = std::max(layers, st.layers);
+        return layers;
+    }
+    const Training& t = c.training;
+    const double grad = bytes_per_param(t.precision, t.grad_dtype, t.optimizer).gradients;
+    const double bytes = params_per_gpu(c.model, c.layout) * grad;
+    return std::max(1.0, std::ceil(bytes / kDdpBucket.value));
+}
 
 BytesPerSecond nvlink_bus_bandwidth(const Config& c) {
     // 436 GB/s measured of the H100's 450 GB/s each way: NVLink's share a collective reaches.

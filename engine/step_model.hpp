@@ -27,6 +27,12 @@ struct PredictedStep {
 // Precondition: validate(c) is empty.
 PredictedStep predicted_step(const Config& c);
 
+// How many collectives the overlapped data-parallel reduction issues, each paying its ring's
+// latency: one per 25 MB bucket of gradients (PyTorch DDP, and ZeRO-1 and -2's reduce-scatters,
+// bucketed the same way), one per layer of the busiest stage with the weights sharded (FSDP
+// reduce-scatters each unit's gradients as its backward ends).
+double reduction_collectives(const Config& c);
+
 // How long a collective takes on one GPU, sending `per_gpu` bytes over `steps` ring steps, inside
 // a node (span.nodes 1: NVLink) or across nodes: steps x latency + per_gpu / bus bandwidth.
 Seconds collective_seconds(const Config& c, Bytes per_gpu, int steps, GroupSpan span);

@@ -4,9 +4,13 @@
 // the collectives' bandwidth against the measured anchors.
 #include "engine/step_model.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #include "engine/flops.hpp"
 #include "engine/presets.hpp"
 #include "engine/report.hpp"
+#include "engine/stages.hpp"
 #include "engine_fixtures.hpp"
 #include "tests/catch.hpp"
 
@@ -42,9 +46,11 @@ TEST_CASE("predicted step of the 1B on 8 data-parallel GPUs, part by part") {
     CHECK(s.p2p == Seconds(0));
     CHECK(s.pipeline.value == Approx(32 * s.stage.value));  // no pipeline, no bubble
     // fp32 gradients of 1.34B parameters all-reduced over 8 GPUs in a node: 2 x 7/8 x 5.37 GB at
-    // 436 GB/s and 14 steps of 5 us, hidden behind two thirds of the last micro-batch's stage
-    // but for the last 25 MB bucket.
-    const double reduce = 14 * 5e-6 + 2 * 7.0 / 8 * 4 * c.model.params / 436e9;
+    // 436 GB/s and 14 steps of 5 us for each of DDP's 25 MB buckets of 16-bit gradients (108),
+    // hidden behind two thirds of the last micro-batch's stage but for the last bucket.
+    const double buckets = std::ceil(2 * c.model.params / 25e6);
+    CHECK(buckets == 108);
+    const double reduce = 14 * 5e-6 * buckets + 2 * 7.0 / 8 * 4 * c.model.params / 436e9;
     CHECK(reduce < s.stage.value * 2 / 3);
     CHECK(s.dp_exposed.value == Approx(14 * 5e-6 + 2 * 7.0 / 8 * 25e6 / 436e9));
     CHECK(s.seconds == s.pipeline + s.dp_exposed);
@@ -61,19 +67,38 @@ TEST_CASE("ZeRO-1: the gradients reduce-scattered in the backward or all-reduced
     c.training.micro_batches = 4;
     const double bus = bus_bandwidth(c, {8, 8}).value, fp32 = 4 * c.model.params;
     const double gather = 63 * 5e-6 + 63.0 / 64 * 2 * c.model.params / bus;  // 16-bit weights
-    // Overlapped: the reduce-scatter's half of the all-reduce, 63 steps, hidden behind two
-    // thirds of the last micro-batch's stage as far as it reaches.
+    // Overlapped: the reduce-scatter's half of the all-reduce, 63 steps for each of its 108
+    // buckets, hidden behind two thirds of the last micro-batch's stage as far as it reaches:
+    // the buckets' latency (34 ms) reaches past it.
     const PredictedStep hidden = predicted_step(c);
-    const double scatter = 63 * 5e-6 + 63.0 / 64 * fp32 / bus;
+    const double scatter = 63 * 5e-6 * 108 + 63.0 / 64 * fp32 / bus;
     const double bucket = 63 * 5e-6 + 63.0 / 64 * 25e6 / bus;  // half of a 25 MB all-reduce
-    CHECK(scatter < hidden.stage.value * 2 / 3);               // hidden: the last bucket is left
-    CHECK(hidden.dp_exposed.value == Approx(bucket + gather));
+    const double behind = hidden.stage.value * 2 / 3;
+    CHECK(scatter > behind);
+    CHECK(hidden.dp_exposed.value == Approx(std::max(bucket, scatter - behind) + gather));
     // After the backward (nanotron's ZeRO-1): the whole fp32 buffer all-reduced, nothing hidden.
     c.training.grad_reduce = GradReduce::after_backward;
     const PredictedStep after = predicted_step(c);
     CHECK(after.dp_exposed.value == Approx(126 * 5e-6 + 2 * 63.0 / 64 * fp32 / bus + gather));
     CHECK((after.seconds - hidden.seconds).value ==
           Approx((after.dp_exposed - hidden.dp_exposed).value));
+}
+
+TEST_CASE("the overlapped reduction's collectives: one per 25 MB bucket or one per layer") {
+    Config c = one_b(64);
+    CHECK(reduction_collectives(c) == 108);  // 1.34B 16-bit gradients in 25 MB buckets
+    c.layout.tp = 2;                         // half the parameters on each GPU
+    CHECK(reduction_collectives(c) == 54);
+    c = one_b(64);
+    c.layout.zero = 3;  // FSDP: a reduce-scatter per layer
+    CHECK(reduction_collectives(c) == 16);
+    c = one_b(64, 1, 2);
+    c.layout.zero = 3;
+    int busiest = 0;
+    for (const StageShape& st : stage_shapes(c.model, 2, c.layout.pipeline_split))
+        busiest = std::max(busiest, st.layers);
+    CHECK(busiest < 16);
+    CHECK(reduction_collectives(c) == busiest);
 }
 
 TEST_CASE("tensor parallelism: collectives on every layer and the host's pace") {
