@@ -214,14 +214,18 @@ class SummaryChapter final : public ChapterBase {
         number(kBubbleRight,
                format_percent(get([](const engine::Report& r) { return r.bubble_fraction; }),
                               locale_));
-        // A neutral mark: the overflow itself is already shown, spilling past the capacity line.
-        // Judged on the counted value of the bar, the on-paper total, so it flips when the bar
-        // crosses the line (the engine's per_gpu.fits judges the expected peak, which the gauge
-        // does not draw).
-        const bool fits = total <= cap;
+        // A neutral mark, and the engine's verdict: per_gpu.fits judges the expected peak, what a
+        // run reserves (engine/peak.hpp), as `numbers` and `plan` do. Where the on-paper bar
+        // already spills past the capacity line the mark says by how much, as the bar shows;
+        // where only the expected peak does, it names that peak (the bar stays under the line).
+        const bool fits =
+            get([](const engine::Report& r) { return r.per_gpu.fits ? 1.0 : 0.0; }) > 0.5;
+        const double peak =
+            get([](const engine::Report& r) { return r.per_gpu.expected.total.value; });
         const std::string mark =
-            fits ? tr("✓ fits")
-                 : tr("✗ {bytes} over", {{"bytes", format_bytes(total - cap, locale_)}});
+            fits          ? tr("✓ fits")
+            : total > cap ? tr("✗ {bytes} over", {{"bytes", format_bytes(total - cap, locale_)}})
+                          : tr("✗ {bytes} at peak", {{"bytes", format_bytes(peak, locale_)}});
         const TextStyle style = fits ? style_of(Role::figure) : tabular(style_of(Role::note));
         s.add(Text{kFitsX, centred_baseline(metrics_, mark, style, middle), mark, style,
                    fits ? palette_.text : palette_.muted},
@@ -246,7 +250,9 @@ const KindRegistrar registrar{{
     .settable = {"model", "gpus", "gpu", "seq_len", "micro_batches"},
     .make = make_of<SummaryChapter>,
     .shows = "DP, ZeRO-1/2, FSDP, TP, PP and 3D side by side: memory per card against "
-             "capacity, comm per step, bubble, fits or not; the 3D row keeps the chapter's "
+             "capacity (on paper), comm per step, bubble, and whether it fits as the engine "
+             "judges it, by the expected peak (\"✗ 82.6 GB at peak\" where only the peak "
+             "overflows); the 3D row keeps the chapter's "
              "`cp` and `ep` where they still divide its GPUs, and is then named 4D or 5D "
              "with `cp` and `ep` in its layout line; a highlight visits the rows with the "
              "phases below and, on the last, stays until the next line begins",

@@ -1,6 +1,7 @@
 // The summary chapter: each row is analyze() on engine::strategy_configs of the chapter's
 // config, before and after the model grows.
 #include <algorithm>
+#include <map>
 
 #include "chapter_fixture.hpp"
 #include "engine/report.hpp"
@@ -30,10 +31,14 @@ bool in_order(const Lines& part, const Lines& row) {
     return true;
 }
 
+// The engine's verdict, by the expected peak; by how much the on-paper total overflows where it
+// does, else the peak that does.
 std::string fits_text(const engine::Report& r) {
-    return r.per_gpu.fits
-               ? "✓ fits"
-               : "✗ " + format_bytes(r.per_gpu.total.value - r.per_gpu.capacity.value) + " over";
+    const engine::PerGpu& p = r.per_gpu;
+    if (p.fits) return "✓ fits";
+    if (p.total > p.capacity)
+        return "✗ " + format_bytes(p.total.value - p.capacity.value) + " over";
+    return "✗ " + format_bytes(p.expected.total.value) + " at peak";
 }
 
 // Each strategy's row: its figures under their headings, and left to right along its line (the
@@ -120,4 +125,40 @@ TEST_CASE("summary's highlight stays on the last row until the next line begins"
     CHECK(chapter_test::stroked(held, highlight) == 1);
     CHECK(on_screen::count(held, "5D, ZeRO-1") == 1);
     CHECK(chapter_test::stroked(chapter->scene_at(next + 1), highlight) == 0);
+}
+
+// The Llama 2 70B film's summary says, row by row, what fits on its 64 H100s: each line's claim is
+// the engine's for the row it highlights.
+TEST_CASE("the 70B film's summary lines agree with the rows they highlight",
+          "[chapters][summary]") {
+    const ChapterSpec& spec =
+        chapter_test::chapter_of(chapter_test::shipped("llama-70b-on-64-h100.yaml"), "summary");
+    const Timeline timeline(spec, Video{}.fps);
+    std::map<engine::Strategy, engine::Report> row;
+    for (const engine::StrategyConfig& s : engine::strategy_configs(timeline.states()[0]))
+        row.emplace(s.kind, engine::analyze(s.config));
+    const auto said = [&](const char* phase) {
+        const auto b =
+            std::ranges::find_if(spec.beats, [&](const Beat& x) { return x.show == phase; });
+        REQUIRE(b != spec.beats.end());
+        return b->say;
+    };
+    CHECK(said("dp").starts_with("Plain data parallelism"));
+    CHECK_FALSE(row.at(engine::Strategy::dp).per_gpu.fits);
+    CHECK(said("sharded").find("even fully sharded") != std::string::npos);
+    CHECK_FALSE(row.at(engine::Strategy::fsdp).per_gpu.fits);
+    CHECK(said("split") ==
+          "A lone tensor split overflows. A 64-stage pipeline fits on paper, but "
+          "overflows at its peak and idles most of the time.");
+    CHECK_FALSE(row.at(engine::Strategy::tp).per_gpu.fits);
+    const engine::PerGpu& pp = row.at(engine::Strategy::pp).per_gpu;
+    CHECK(pp.total <= pp.capacity);  // on paper
+    CHECK_FALSE(pp.fits);            // at its expected peak
+    CHECK(row.at(engine::Strategy::pp).bubble_fraction > 0.5);
+    // The row says so where the film shows it.
+    const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
+    CHECK(cell(chapter->scene_at(16), "PP", "Fits?") == fits_text(row.at(engine::Strategy::pp)));
+    CHECK(said("combined") == "3D fits with a small bubble.");
+    CHECK(row.at(engine::Strategy::three_d).per_gpu.fits);
+    CHECK(row.at(engine::Strategy::three_d).bubble_fraction < 0.1);
 }
