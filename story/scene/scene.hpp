@@ -98,9 +98,13 @@ struct Scene {
     std::vector<Item> items;
     bool operator==(const Scene&) const = default;
 
+    // The shape is made in its place, not moved in inside a whole Item: GCC 14 warns
+    // (-Wmaybe-uninitialized, falsely) on the variant's move where this inlines.
     template <class Shape>
     void add(Shape s, double opacity = 1) {
-        items.push_back(Item{std::move(s), opacity});
+        Item& item = items.emplace_back();
+        item.shape = std::move(s);
+        item.opacity = opacity;
     }
 };
 

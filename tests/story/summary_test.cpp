@@ -112,7 +112,7 @@ TEST_CASE("summary's last row keeps the chapter's cp and ep and names five axes"
 // highlight stays on its row until the next line begins, then leaves.
 TEST_CASE("summary's highlight stays on the last row until the next line begins",
           "[chapters][summary]") {
-    const ChapterSpec& spec =
+    const ChapterSpec spec =
         chapter_test::chapter_of(chapter_test::shipped("beyond-3d.yaml"), "summary");
     const auto chapter = make_chapter(spec, Video{}, chapter_test::kMetrics);
     const auto combined =
@@ -131,7 +131,7 @@ TEST_CASE("summary's highlight stays on the last row until the next line begins"
 // the engine's for the row it highlights.
 TEST_CASE("the 70B film's summary lines agree with the rows they highlight",
           "[chapters][summary]") {
-    const ChapterSpec& spec =
+    const ChapterSpec spec =
         chapter_test::chapter_of(chapter_test::shipped("llama-70b-on-64-h100.yaml"), "summary");
     const Timeline timeline(spec, Video{}.fps);
     std::map<engine::Strategy, engine::Report> row;
