@@ -136,12 +136,6 @@ class SummaryChapter final : public ChapterBase {
     }
 
   private:
-    // A row's engine figure at t, counting between states while a `set:` morphs.
-    template <class F>
-    double value(double t, int row, F f) const {
-        return f(rows_[timeline_.morph_at(t).shown()][row]);
-    }
-
     void add_header(Scene& s, double t) const {
         const double u = header_in_.at(t);
         const engine::Config& c = timeline_.state_at(t);
@@ -190,42 +184,31 @@ class SummaryChapter final : public ChapterBase {
                   u);
         };
 
-        const auto get = [&](auto f) { return value(t, i, f); };
-        const double total = get([](const engine::Report& r) { return r.per_gpu.total.value; });
-        const double cap = get([](const engine::Report& r) { return r.per_gpu.capacity.value; });
+        // The shown state's figures (Morph::shown), never a blend of two.
+        const engine::Report& r = rows_[m.shown()][i];
+        const engine::PerGpu& p = r.per_gpu;
+        const double total = p.total.value, cap = p.capacity.value;
         number(kMemRight, format_bytes(total, locale_));
-        const PerGpuBytes bytes{
-            get([](const engine::Report& r) { return r.per_gpu.weights.value; }),
-            get([](const engine::Report& r) { return r.per_gpu.gradients.value; }),
-            get([](const engine::Report& r) { return r.per_gpu.optimizer.value; }),
-            get([](const engine::Report& r) { return r.per_gpu.activations.value; })};
+        const PerGpuBytes bytes{p.weights.value, p.gradients.value, p.optimizer.value,
+                                p.activations.value};
         GaugeSpec gauge{box_around({kGaugeX + kGaugeW / 2, middle}, kGaugeW, kGaugeH), cap,
                         memory_stack(palette_, bytes), kSpill};
         gauge.spill_full = spill_full_;
         add_items(s, memory_gauge(palette_, locale_, gauge), u);
 
-        number(
-            kBytesRight,
-            format_bytes(get([](const engine::Report& r) { return r.comm.sent_per_gpu().value; }),
-                         locale_));
-        number(kTimeRight,
-               format_time(get([](const engine::Report& r) { return r.comm.total().value; }),
-                           locale_));
-        number(kBubbleRight,
-               format_percent(get([](const engine::Report& r) { return r.bubble_fraction; }),
-                              locale_));
+        number(kBytesRight, format_bytes(r.comm.sent_per_gpu().value, locale_));
+        number(kTimeRight, format_time(r.comm.total().value, locale_));
+        number(kBubbleRight, format_percent(r.bubble_fraction, locale_));
         // A neutral mark, and the engine's verdict: per_gpu.fits judges the expected peak, what a
         // run reserves (engine/peak.hpp), as `numbers` and `plan` do. Where the on-paper bar
         // already spills past the capacity line the mark says by how much, as the bar shows;
         // where only the expected peak does, it names that peak (the bar stays under the line).
-        const bool fits =
-            get([](const engine::Report& r) { return r.per_gpu.fits ? 1.0 : 0.0; }) > 0.5;
-        const double peak =
-            get([](const engine::Report& r) { return r.per_gpu.expected.total.value; });
+        const bool fits = p.fits;
         const std::string mark =
             fits          ? tr("✓ fits")
             : total > cap ? tr("✗ {bytes} over", {{"bytes", format_bytes(total - cap, locale_)}})
-                          : tr("✗ {bytes} at peak", {{"bytes", format_bytes(peak, locale_)}});
+                          : tr("✗ {bytes} at peak",
+                               {{"bytes", format_bytes(p.expected.total.value, locale_)}});
         const TextStyle style = fits ? style_of(Role::figure) : tabular(style_of(Role::note));
         s.add(Text{kFitsX, centred_baseline(metrics_, mark, style, middle), mark, style,
                    fits ? palette_.text : palette_.muted},
