@@ -39,6 +39,9 @@ Parallel split(const Config& base, int tp, int pp) {
         p.cp_mode = b.cp_mode;
     }
     if (b.ep > 1 && p.dp() % b.ep == 0) p.ep = b.ep;
+    // ZeRO-1 shards the optimizer over the replicas; with one there is nothing to shard, and the
+    // row would name a stage that does nothing.
+    if (p.replicas() == 1) p.zero = 0;
     return p;
 }
 

@@ -25,8 +25,9 @@ int node_tp_degree(const Config& base);
 // On base's GPUs (base.layout.gpus): DP, ZeRO-1, ZeRO-2, FSDP over all of them; TP at
 // node_tp_degree with data parallel over the rest; PP with as many stages as GPUs (at most one
 // per layer), data parallel over the rest; 3D = node TP, the smallest pipeline of >= 2 stages
-// (when the GPUs allow) whose first stage fits under ZeRO-1, data parallel over the rest; base's
-// cp and ep kept in it where they still divide the GPUs (a 4D or 5D row), the other rows 1.
+// (when the GPUs allow) whose first stage fits under ZeRO-1 (no ZeRO when one replica is left),
+// data parallel over the rest; base's cp and ep kept in it where they still divide the GPUs (a
+// 4D or 5D row), the other rows 1.
 std::vector<StrategyConfig> strategy_configs(const Config& base);
 
 }  // namespace engine

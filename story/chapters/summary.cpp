@@ -58,7 +58,9 @@ int axes_of(const engine::StrategyConfig& s) {
 std::string row_name(const engine::StrategyConfig& s) {
     if (s.kind != engine::Strategy::three_d || axes_of(s) == 3)
         return std::string(engine::to_string(s.kind));
-    return std::to_string(axes_of(s)) + "D, ZeRO-" + std::to_string(s.config.layout.zero);
+    const std::string name = std::to_string(axes_of(s)) + "D";
+    const int zero = s.config.layout.zero;
+    return zero > 0 ? name + ", ZeRO-" + std::to_string(zero) : name;
 }
 
 // "tp 8 × pp 2 × dp 4, ZeRO-1", "dp 64, + gradients sharded": the axes as settings name them,

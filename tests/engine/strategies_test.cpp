@@ -25,13 +25,23 @@ TEST_CASE("strategy layouts for a 70B model on four nodes of eight") {
     const Parallel d3 = rows[6].config.layout;
     CHECK(d3.tp == 8);
     CHECK(d3.pp >= 2);
-    CHECK(d3.zero == 1);
     CHECK(per_gpu_memory(rows[6].config).fits);
+    // ZeRO-1 where there are replicas to shard the optimizer over; on 32 GPUs the pipeline
+    // takes them all, and the row names no stage that would do nothing.
+    CHECK(d3.zero == (d3.replicas() > 1 ? 1 : 0));
+    CHECK(d3.replicas() == 1);
     if (d3.pp > 2) {
         Config fewer = rows[6].config;
         fewer.layout.pp = d3.pp / 2;
         CHECK_FALSE(per_gpu_memory(fewer).fits);
     }
+}
+
+TEST_CASE("the 3D row shards the optimizer over its replicas") {
+    const Config base = engine_test::config_for(*find_model("llama-2-70b"), 128);
+    const Parallel d3 = strategy_configs(base)[6].config.layout;
+    CHECK(d3.replicas() > 1);
+    CHECK(d3.zero == 1);
 }
 
 TEST_CASE("the 3D row keeps the base's context- and expert-parallel degrees") {
