@@ -162,3 +162,38 @@ TEST_CASE("the 70B film's summary lines agree with the rows they highlight",
     CHECK(row.at(engine::Strategy::three_d).per_gpu.fits);
     CHECK(row.at(engine::Strategy::three_d).bubble_fraction < 0.1);
 }
+
+TEST_CASE("the light tour's summary lines agree with the rows they highlight",
+          "[chapters][summary]") {
+    const ChapterSpec spec =
+        chapter_test::chapter_of(chapter_test::shipped("light-tour.yaml"), "summary");
+    std::map<engine::Strategy, engine::Report> row;
+    const engine::Config c = Timeline(spec, Video{}.fps).states()[0];
+    for (const engine::StrategyConfig& s : engine::strategy_configs(c))
+        row.emplace(s.kind, engine::analyze(s.config));
+    const auto said = [&](const char* phase) {
+        const auto b =
+            std::ranges::find_if(spec.beats, [&](const Beat& x) { return x.show == phase; });
+        REQUIRE(b != spec.beats.end());
+        return b->say;
+    };
+    using S = engine::Strategy;
+    CHECK(said("dp") == "Plain data parallelism overflows every card.");
+    CHECK(row.at(S::dp).per_gpu.total > row.at(S::dp).per_gpu.capacity);
+    CHECK(said("sharded").ends_with("frees more at each stage."));
+    for (const auto& [more, less] : {std::pair{S::zero1, S::zero2}, std::pair{S::zero2, S::fsdp}}) {
+        CHECK(row.at(less).per_gpu.total < row.at(more).per_gpu.total);
+        CHECK(row.at(less).per_gpu.expected.total < row.at(more).per_gpu.expected.total);
+    }
+    CHECK(said("split") == "Tensor and pipeline splits fit too, but the pipeline mostly idles.");
+    CHECK(row.at(S::tp).per_gpu.fits);
+    CHECK(row.at(S::pp).per_gpu.fits);
+    CHECK(row.at(S::pp).bubble_fraction > 0.5);
+    CHECK(said("combined") == "Combining them leaves each card the most room.");
+    for (const auto& [kind, r] : row) {
+        INFO(engine::to_string(kind));
+        if (kind == S::three_d) continue;
+        CHECK(row.at(S::three_d).per_gpu.total < r.per_gpu.total);
+        CHECK(row.at(S::three_d).per_gpu.expected.total < r.per_gpu.expected.total);
+    }
+}
