@@ -112,6 +112,10 @@ TEST_CASE("default film: FSDP's shards, and one and a half times DP's traffic", 
     CHECK(gb(engine::analyze(fsdp).comm.dp_per_gpu) / gb(engine::analyze(dp).comm.dp_per_gpu) ==
           Approx(1.5));
     says("fsdp", "one and a half times what data parallelism sends");
+    // "so the 7B fits easily on eight cards": at the expected peak, with room to spare.
+    says("fsdp", "so the 7B fits easily on eight cards");
+    const engine::Report sharded = engine::analyze(fsdp);
+    CHECK(sharded.per_gpu.expected.total.value < 0.6 * sharded.per_gpu.capacity.value);
 }
 
 TEST_CASE("default film: NVLink nine times the network, in the tensor and interconnect chapters",
