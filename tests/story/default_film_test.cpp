@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "engine/memory.hpp"
 #include "engine/recompute.hpp"
 #include "engine/report.hpp"
 #include "engine/strategies.hpp"
@@ -148,6 +149,17 @@ TEST_CASE("default film: the bubble's schedules and recompute's costs", "[film][
     CHECK(std::abs(extra(2) - 1.0 / 3) < 0.01);  // "a third more compute"
     says("checkpointing", "for a few percent more compute");
     says("checkpointing", "a third more compute");
+    // "Across all the layers they no longer fit, mostly because of the attention scores": the
+    // first state overflows, and selective recompute, which drops only the scores, takes more than
+    // half of each layer's activations away.
+    const engine::Report kept = engine::analyze(ck.at(0));
+    CHECK(kept.per_gpu.total > kept.per_gpu.capacity);
+    const auto per_layer = [&](std::size_t k) {
+        const engine::Config& c = ck.at(k);
+        return engine::activation_bytes_per_layer(c.model, c.training, c.layout.tp).value;
+    };
+    CHECK(per_layer(1) < 0.5 * per_layer(0));
+    says("checkpointing", "they no longer fit, mostly because of the attention scores");
 }
 
 TEST_CASE("default film: ZeRO's stages each take more off a card, and all three fit",
