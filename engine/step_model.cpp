@@ -21,16 +21,25 @@
 //   256 MB on 8x H100 SXM; 97% of NVLink's 450 GB/s each way). Across nodes the lesser of two:
 //   the NICs of the group's members in a node (50 GB/s each; NCCL runs a ring on each rail, so a
 //   group with 8 members a node can cross at up to 400 GB/s, one with a member a node at 50), and
-//   the fabric's bus bandwidth for a group spanning N nodes, 436 GB/s x N^-a. The exponent a
-//   (0.524) puts the two measurements of this kind of cluster (the Ultra-Scale Playbook's) on the
-//   curve: 436 GB/s in one node, and 33 GB/s for 256 MB over 64 nodes, which is 49.3 GB/s once
-//   the ring's 2 x 511 steps of latency are taken out. Between them it gives 303 GB/s over 2
-//   nodes, 146 over 8 and 70 over 32; neither point is fitted to the benchmark's rows.
+//   the fabric's bus bandwidth for a group spanning N nodes, 436 GB/s x N^-a.
+// - kTreeBandwidthShare: an all-reduce across nodes may run as NCCL's double binary tree instead
+//   (Sanders, Speck and Traeff 2009; NCCL 2.4, "Massively Scale Your Deep Learning Training with
+//   NCCL 2.4", NVIDIA 2019), which NCCL picks when its tuning model (src/graph/tuning.cc) says it
+//   is faster: a chain through each node's members and a tree over the nodes, 2 (members per node
+//   - 1 + log2 N) hops of latency where a ring takes 2 (n - 1) steps, at 0.92 of the ring's bus
+//   bandwidth (tuning.cc's tree factor; its further correction for medium sizes, 0.5-0.9, is left
+//   out). Over 1,024 ranks a ring's 2,046 steps cost 10 ms a collective, a tree's 28 hops 0.14 ms.
+// - The exponent a (0.599) puts the two measurements of this kind of cluster (the Ultra-Scale
+//   Playbook's) on the curve: 436 GB/s in one node, and 33 GB/s for 256 MB over 64 nodes. That
+//   all-reduce is one the tree wins (a ring would pay 2 x 511 steps, 5.1 ms of its 15.5), so its
+//   bandwidth on the wire is 36.2 GB/s once the tree's 26 hops and its share are taken out.
+//   Between the points the curve gives 288 GB/s over 2 nodes, 126 over 8 and 55 over 32; neither
+//   point is fitted to the benchmark's rows.
 // - kDdpBucket: PyTorch DDP reduces gradients in 25 MB buckets as the backward produces them;
 //   all but the last overlap with the rest of the backward (Li et al. 2020, PyTorch Distributed,
-//   section 3.2.3). Each bucket is a collective of its own and pays the ring's latency: over
-//   many ranks (2(n - 1) steps each) that adds up (128 replicas of the 1B: 108 buckets of 254
-//   steps, 0.14 s).
+//   section 3.2.3). Each bucket is a collective of its own and pays its latency: over many ranks
+//   a ring's 2(n - 1) steps each add up (the 1B's 108 buckets over 128 ranks, 254 steps each:
+//   0.14 s), which across nodes NCCL's tree cuts to its hops (16 nodes of 8: 22 a bucket).
 #include "engine/step_model.hpp"
 
 #include <algorithm>
@@ -81,8 +90,10 @@ Seconds tp_seconds(const Config& c) {
     const int tp = c.layout.tp;
     if (tp == 1) return Seconds(0);
     const Bytes activation(tokens_per_micro_batch(c) * c.model.hidden * 2);
-    const Bytes per_gpu = ring_allreduce_bytes(activation, tp) * 4.0;
-    return collective_seconds(c, per_gpu, 8 * (tp - 1), span_of(c, RankGroup::tp));
+    const Bytes per_gpu = ring_allreduce_bytes(activation, tp);
+    const GroupSpan span = span_of(c, RankGroup::tp);
+    if (!c.training.sequence_parallel) return allreduce_seconds(c, per_gpu, tp, span) * 4.0;
+    return collective_seconds(c, per_gpu * 4.0, 8 * (tp - 1), span);
 }
 
 // The FLOPs one token runs in one layer (recomputation included), and in the output layer.
@@ -139,16 +150,18 @@ Seconds reduction_exposed(const Config& c, const CommPerStep& comm, const Predic
     const double grad = bytes_per_param(t.precision, t.grad_dtype, t.optimizer).gradients;
     const double scale = t.grad_accum_dtype == GradAccumDtype::fp32 ? std::max(1.0, 4 / grad) : 1;
     if (t.grad_reduce == GradReduce::after_backward)
-        return collective_seconds(c, comm.dp_intra_per_gpu * scale, 2 * (n - 1), span) +
-               comm.dp_inter_time;
-    const double share = c.layout.zero == 1 || c.layout.zero == 2 ? 0.5 : 1;  // reduce-scatter
-    const int steps = int(2 * (n - 1) * share);
+        return allreduce_seconds(c, comm.dp_intra_per_gpu * scale, n, span) + comm.dp_inter_time;
+    // One collective per bucket: an all-reduce, or with ZeRO-1 and -2 a reduce-scatter (a ring's
+    // first half).
+    const bool scatter = c.layout.zero == 1 || c.layout.zero == 2;
+    const auto one = [&](Bytes per_gpu) {
+        return scatter ? collective_seconds(c, per_gpu * 0.5, n - 1, span)
+                       : allreduce_seconds(c, per_gpu, n, span);
+    };
     const double collectives = reduction_collectives(c);
     const Seconds reduce =
-        collective_seconds(c, comm.dp_intra_per_gpu * (scale * share), steps, span) +
-        kRingStepLatency * (double(std::max(steps, 0)) * (collectives - 1)) + comm.dp_inter_time;
-    const Seconds bucket = collective_seconds(
-        c, ring_allreduce_bytes(kDdpBucket, std::max(n, 1)) * share, steps, span);
+        one(comm.dp_intra_per_gpu * (scale / collectives)) * collectives + comm.dp_inter_time;
+    const Seconds bucket = one(ring_allreduce_bytes(kDdpBucket, std::max(n, 1)));
     return std::max(bucket, reduce - s.stage * (2.0 / 3));
 }
 
@@ -187,18 +200,27 @@ BytesPerSecond nvlink_bus_bandwidth(const Config& c) {
     return c.cluster.nvlink / 2 * (kNodeBus.value / 450e9);
 }
 
-// The anchor's ring over 512 ranks: its bytes per GPU over the measured bus bandwidth, less its
-// 2 x 511 steps of latency, leaves the time on the wire; the fall from one node to 64 is the
+// The anchor's all-reduce over 512 ranks, 8 in each of 64 nodes, as the tree that wins it: its
+// time (a ring's bytes per GPU over the measured bus bandwidth) less the tree's hops is the time on
+// the wire, at the tree's share of the fabric's bandwidth; the fall from one node to 64 is the
 // ratio of the two bandwidths, as a power of 64.
 double span_falloff() {
     static const double a = [] {
-        const double ranks = kSpanAnchorNodes * 8, steps = 2 * (ranks - 1);
-        const Bytes per_gpu = ring_allreduce_bytes(kSpanAnchorBytes, int(ranks));
-        const Seconds wire = per_gpu / kSpanAnchorBus - kRingStepLatency * steps;
-        const BytesPerSecond far(per_gpu.value / wire.value);
+        const int ranks = int(kSpanAnchorNodes) * 8;
+        const Bytes per_gpu = ring_allreduce_bytes(kSpanAnchorBytes, ranks);
+        const GroupSpan span{int(kSpanAnchorNodes), 8};
+        const Seconds took = per_gpu / kSpanAnchorBus;
+        const Seconds wire = took - kRingStepLatency * double(tree_hops(span));
+        const BytesPerSecond far(per_gpu.value / (wire.value * kTreeBandwidthShare));
         return std::log(kNodeBus / far) / std::log(kSpanAnchorNodes);
     }();
     return a;
+}
+
+int tree_hops(GroupSpan span) {
+    int log2_nodes = 0;
+    while ((1 << log2_nodes) < span.nodes) ++log2_nodes;
+    return 2 * (span.per_node - 1 + log2_nodes);
 }
 
 BytesPerSecond bus_bandwidth(const Config& c, GroupSpan span) {
@@ -210,6 +232,18 @@ BytesPerSecond bus_bandwidth(const Config& c, GroupSpan span) {
 
 Seconds collective_seconds(const Config& c, Bytes per_gpu, int steps, GroupSpan span) {
     return kRingStepLatency * double(std::max(steps, 0)) + per_gpu / bus_bandwidth(c, span);
+}
+
+// NCCL runs a ring, or across nodes its double binary tree (Sanders et al. 2009; NCCL 2.4) when
+// that is faster. The tree chains each node's members and joins the nodes in a tree, so its
+// latency is 2 (members per node - 1 + log2 nodes) hops where the ring's is 2 (n - 1) steps, and
+// it reaches kTreeBandwidthShare of the ring's bandwidth (NCCL's tuning model, tuning.cc).
+Seconds allreduce_seconds(const Config& c, Bytes per_gpu, int ranks, GroupSpan span) {
+    const Seconds ring = collective_seconds(c, per_gpu, 2 * (ranks - 1), span);
+    if (span.nodes < 2) return ring;
+    const Seconds tree = kRingStepLatency * double(tree_hops(span)) +
+                         per_gpu / (bus_bandwidth(c, span) * kTreeBandwidthShare);
+    return std::min(ring, tree);
 }
 
 PredictedStep predicted_step(const Config& c) {
