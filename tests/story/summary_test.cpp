@@ -62,6 +62,22 @@ void check_rows(const Scene& s, const engine::Config& c) {
     }
 }
 
+// Each strategy's report for the chapter's first state, as its rows show them.
+std::map<engine::Strategy, engine::Report> first_rows(const ChapterSpec& spec) {
+    std::map<engine::Strategy, engine::Report> row;
+    for (const engine::StrategyConfig& s :
+         engine::strategy_configs(Timeline(spec, Video{}.fps).states()[0]))
+        row.emplace(s.kind, engine::analyze(s.config));
+    return row;
+}
+
+// The line said while the highlight shows `phase`.
+std::string said_at(const ChapterSpec& spec, const char* phase) {
+    const auto b = std::ranges::find_if(spec.beats, [&](const Beat& x) { return x.show == phase; });
+    REQUIRE(b != spec.beats.end());
+    return b->say;
+}
+
 }  // namespace
 
 TEST_CASE("summary rows are the engine's figures for each strategy", "[chapters][summary]") {
@@ -133,16 +149,8 @@ TEST_CASE("the 70B film's summary lines agree with the rows they highlight",
           "[chapters][summary]") {
     const ChapterSpec spec =
         chapter_test::chapter_of(chapter_test::shipped("llama-70b-on-64-h100.yaml"), "summary");
-    const Timeline timeline(spec, Video{}.fps);
-    std::map<engine::Strategy, engine::Report> row;
-    for (const engine::StrategyConfig& s : engine::strategy_configs(timeline.states()[0]))
-        row.emplace(s.kind, engine::analyze(s.config));
-    const auto said = [&](const char* phase) {
-        const auto b =
-            std::ranges::find_if(spec.beats, [&](const Beat& x) { return x.show == phase; });
-        REQUIRE(b != spec.beats.end());
-        return b->say;
-    };
+    const auto row = first_rows(spec);
+    const auto said = [&](const char* phase) { return said_at(spec, phase); };
     CHECK(said("dp").starts_with("Plain data parallelism"));
     CHECK_FALSE(row.at(engine::Strategy::dp).per_gpu.fits);
     CHECK(said("sharded").find("even fully sharded") != std::string::npos);
@@ -167,16 +175,8 @@ TEST_CASE("the light tour's summary lines agree with the rows they highlight",
           "[chapters][summary]") {
     const ChapterSpec spec =
         chapter_test::chapter_of(chapter_test::shipped("light-tour.yaml"), "summary");
-    std::map<engine::Strategy, engine::Report> row;
-    const engine::Config c = Timeline(spec, Video{}.fps).states()[0];
-    for (const engine::StrategyConfig& s : engine::strategy_configs(c))
-        row.emplace(s.kind, engine::analyze(s.config));
-    const auto said = [&](const char* phase) {
-        const auto b =
-            std::ranges::find_if(spec.beats, [&](const Beat& x) { return x.show == phase; });
-        REQUIRE(b != spec.beats.end());
-        return b->say;
-    };
+    const auto row = first_rows(spec);
+    const auto said = [&](const char* phase) { return said_at(spec, phase); };
     using S = engine::Strategy;
     CHECK(said("dp") == "Plain data parallelism overflows every card.");
     CHECK(row.at(S::dp).per_gpu.total > row.at(S::dp).per_gpu.capacity);
