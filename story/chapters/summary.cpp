@@ -173,8 +173,10 @@ class SummaryChapter final : public ChapterBase {
         const double u = rows_in_.at(t, i);
         if (u <= 0) return;
         const double middle = row_boxes_[i].cy() + kRowRise * (1 - u);
-        const Morph m = timeline_.morph_at(t);
-        const engine::StrategyConfig& strategy = layouts_[m.to][i];
+        // The shown state's layout and figures (Morph::shown), never one state's layout over the
+        // other's figures.
+        const int shown = timeline_.morph_at(t).shown();
+        const engine::StrategyConfig& strategy = layouts_[shown][i];
         TextColumn(metrics_, kNameX, 0)
             .line(row_name(strategy), kRowName, palette_.text)
             .line(layout_text(locale_, strategy), Role::small, palette_.muted)
@@ -186,8 +188,7 @@ class SummaryChapter final : public ChapterBase {
                   u);
         };
 
-        // The shown state's figures (Morph::shown), never a blend of two.
-        const engine::Report& r = rows_[m.shown()][i];
+        const engine::Report& r = rows_[shown][i];
         const engine::PerGpu& p = r.per_gpu;
         const double total = p.total.value, cap = p.capacity.value;
         number(kMemRight, format_bytes(total, locale_));

@@ -102,6 +102,21 @@ TEST_CASE("summary rows are the engine's figures for each strategy", "[chapters]
         engine::analyze(engine::strategy_configs(timeline.states()[1])[0].config);
     CHECK(cell(end, "DP", "Fits?") == "✗ " + format_bytes(dp.per_gpu.total.value - 80e9) + " over");
     CHECK(cell(end, "3D", "Fits?") == "✓ fits");
+
+    // Through the morph each row's layout line changes with its figures, at the halfway point:
+    // never the new state's layout ("tp 8 × pp 4 × dp 1" for 70B) over the old one's figures.
+    const double start = timeline.state_start(1), over = timeline.state_over(1);
+    for (const auto& [t, k] : {std::pair{start + 0.1 * over, 0}, std::pair{start + 0.4 * over, 0},
+                               std::pair{start + 0.6 * over, 1}, std::pair{start + over, 1}}) {
+        INFO("t = " << t);
+        const Scene mid = chapter->scene_at(t);
+        check_rows(mid, timeline.states()[k]);
+        const engine::Parallel& p =
+            engine::strategy_configs(timeline.states()[k]).back().config.layout;
+        CHECK(on_screen::under(mid, "3D") ==
+              "tp " + std::to_string(p.tp) + " × pp " + std::to_string(p.pp) + " × dp " +
+                  std::to_string(p.dp()) + (p.zero > 0 ? ", ZeRO-" + std::to_string(p.zero) : ""));
+    }
 }
 
 TEST_CASE("summary's last row keeps the chapter's cp and ep and names five axes",
