@@ -25,7 +25,7 @@ TimelineFrame TimelineChapter::frame_at(double t, const Morph& m, double split) 
 void TimelineChapter::add_timeline(Scene& s, double t, const TimelineFrame& f, double legend_x,
                                    double baseline, bool split_legend) const {
     const double alpha = Fade::in(at(motion_.rows_at)).at(t);
-    view_.add_header(s, legend_x, baseline, f.to->schedule.kind, split_legend, alpha);
+    view_.add_header(s, legend_x, baseline, f.shown().schedule.kind, split_legend, alpha);
     view_.add_timeline(s, f, rows_in_, t, alpha);
 }
 
