@@ -141,8 +141,10 @@ void pipeline_seconds(const Config& c, PredictedStep& s) {
 // accumulation reduces 4-byte gradients). Overlapped, it runs bucket by bucket during the last
 // micro-batch's backward (two thirds of its stage time) and only the last bucket is left; ZeRO-1
 // and -2 reduce-scatter rather than all-reduce there (each rank updates its shard), and every
-// bucket's collective pays the ring's latency. After the backward, the whole buffer is
-// all-reduced once it ends, with nothing to hide behind (nanotron all-reduces even at ZeRO-1).
+// bucket's collective pays its latency: an all-reduce's (ring or, across nodes, tree), or a
+// ring's for the reduce-scatters and ZeRO-3's gathers, which NCCL runs as rings only. After the
+// backward, the whole buffer is all-reduced once it ends, with nothing to hide behind (nanotron
+// all-reduces even at ZeRO-1).
 Seconds reduction_exposed(const Config& c, const CommPerStep& comm, const PredictedStep& s,
                           GroupSpan span) {
     const int n = c.layout.zero_shards();
@@ -151,12 +153,18 @@ Seconds reduction_exposed(const Config& c, const CommPerStep& comm, const Predic
     const double scale = t.grad_accum_dtype == GradAccumDtype::fp32 ? std::max(1.0, 4 / grad) : 1;
     if (t.grad_reduce == GradReduce::after_backward)
         return allreduce_seconds(c, comm.dp_intra_per_gpu * scale, n, span) + comm.dp_inter_time;
-    // One collective per bucket: an all-reduce, or with ZeRO-1 and -2 a reduce-scatter (a ring's
-    // first half).
-    const bool scatter = c.layout.zero == 1 || c.layout.zero == 2;
+    // One collective per bucket: an all-reduce; with ZeRO-1 and -2 a reduce-scatter (a ring's
+    // first half); with ZeRO-3 a layer's gathers and reduce-scatter, on rings.
     const auto one = [&](Bytes per_gpu) {
-        return scatter ? collective_seconds(c, per_gpu * 0.5, n - 1, span)
-                       : allreduce_seconds(c, per_gpu, n, span);
+        switch (c.layout.zero) {
+            case 0:
+                return allreduce_seconds(c, per_gpu, n, span);
+            case 1:
+            case 2:
+                return collective_seconds(c, per_gpu * 0.5, n - 1, span);
+            default:
+                return collective_seconds(c, per_gpu, 2 * (n - 1), span);
+        }
     };
     const double collectives = reduction_collectives(c);
     const Seconds reduce =

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/comm.hpp"
 #include "engine/flops.hpp"
 #include "engine/presets.hpp"
 #include "engine/report.hpp"
@@ -62,7 +63,7 @@ TEST_CASE("predicted step of the 1B on 8 data-parallel GPUs, part by part") {
 }
 
 TEST_CASE("ZeRO-1: the gradients reduce-scattered in the backward or all-reduced after it") {
-    Config c = one_b(64);  // 8 nodes, each replica's members on 8 NICs: 146.5 GB/s
+    Config c = one_b(64);  // 8 nodes, each replica's members on 8 NICs: 125.6 GB/s
     c.layout.zero = 1;
     c.training.micro_batches = 4;
     const double bus = bus_bandwidth(c, {8, 8}).value, fp32 = 4 * c.model.params;
@@ -82,6 +83,26 @@ TEST_CASE("ZeRO-1: the gradients reduce-scattered in the backward or all-reduced
     CHECK(after.dp_exposed.value == Approx(126 * 5e-6 + 2 * 63.0 / 64 * fp32 / bus + gather));
     CHECK((after.seconds - hidden.seconds).value ==
           Approx((after.dp_exposed - hidden.dp_exposed).value));
+}
+
+TEST_CASE("DDP's buckets across nodes run as trees; ZeRO-3's collectives stay on rings") {
+    Config c = one_b(64);  // 8 nodes of 8: the tree's 2 (7 + 3) hops against the ring's 126 steps
+    c.training.micro_batches = 4;
+    c.training.grad_reduce = GradReduce::overlapped;
+    const double bus = bus_bandwidth(c, {8, 8}).value, fp32 = 4 * c.model.params;
+    const double behind = predicted_step(c).stage.value * 2 / 3;
+    // ZeRO-0: 108 all-reduces of fp32 buckets, each 20 hops and its bytes at 0.92 of the ring's
+    // bandwidth (the ring's 126 steps would cost 0.63 ms of latency a bucket, the tree's 0.1).
+    const double tree_bus = 0.92 * bus, hops = 20 * 5e-6;
+    const double reduce = 108 * hops + 2 * 63.0 / 64 * fp32 / tree_bus;
+    const double bucket = hops + 2 * 63.0 / 64 * 25e6 / tree_bus;
+    CHECK(predicted_step(c).dp_exposed.value == Approx(std::max(bucket, reduce - behind)));
+    // ZeRO-3: one collective per layer of the stage (16), each on a ring of 126 steps.
+    c.layout.zero = 3;
+    const double bytes = comm_per_step(c).dp_intra_per_gpu.value * 2;  // fp32 accumulation
+    const double ring = 16 * 126 * 5e-6 + bytes / bus;
+    const double layer = 126 * 5e-6 + 2 * 63.0 / 64 * 25e6 / bus;
+    CHECK(predicted_step(c).dp_exposed.value == Approx(std::max(layer, ring - behind)));
 }
 
 TEST_CASE("the overlapped reduction's collectives: one per 25 MB bucket or one per layer") {
