@@ -89,11 +89,11 @@ TEST_CASE("plan's why-line names only the groups the winner has, and where each 
     const auto long_context = run_cli(
         "plan --model llama-3.1-405b --gpus 16384 --seq 131072 --global-batch '16777216 tokens'");
     REQUIRE(long_context.exit_code == 0);
-    // The verdict line (its figures are the planner's): the predicted step's winner (dp 16 x
-    // tp 8 x pp 8 x cp 16) names its three groups and where each sits, and no data-parallel one.
+    // The verdict line (its figures are the planner's): the predicted step's winner (dp 8 x
+    // tp 8 x pp 16 x cp 16) names its three groups and where each sits, and no data-parallel one.
     CHECK(render_test::lines_matching(
               long_context.out,
-              "dp 16 x tp 8 x pp 8 x cp 16 wins, .*: tensor parallelism stays inside a node's "
+              "dp 8 x tp 8 x pp 16 x cp 16 wins, .*: tensor parallelism stays inside a node's "
               "NVLink, context parallelism crosses nodes, the pipeline spans nodes, sending only "
               "activations between stages, bubble [0-9.]+%\\.")
               .size() == 1);
