@@ -85,7 +85,7 @@ TEST_CASE("ZeRO-1: the gradients reduce-scattered in the backward or all-reduced
           Approx((after.dp_exposed - hidden.dp_exposed).value));
 }
 
-TEST_CASE("DDP's buckets across nodes run as trees; ZeRO-3's collectives stay on rings") {
+TEST_CASE("DDP's buckets across nodes run as trees and ZeRO-3's collectives stay on rings") {
     Config c = one_b(64);  // 8 nodes of 8: the tree's 2 (7 + 3) hops against the ring's 126 steps
     c.training.micro_batches = 4;
     c.training.grad_reduce = GradReduce::overlapped;
