@@ -260,7 +260,7 @@ TEST_CASE("numbers --ep --capacity-factor: the experts' all-to-all, and its refu
     // 4096 x 4096 x 2 bytes x top_k 2 x 1.25, 7/8 of it, x 4 x 32 MoE layers x 8 micro-batches.
     CHECK(j["comm_per_step"]["ep_bytes_per_gpu"] == 75161927680LL);
     CHECK_THAT(numbers("--model mixtral-8x7b --gpus 8 --ep 8").out,
-               Catch::Contains("| comm per step: expert parallel | 60.1\u2009GB in "));
+               Catch::Contains("| comm per step on paper: expert parallel | 60.1\u2009GB in "));
     const render_test::CliRun bad = numbers("--model mixtral-8x7b --gpus 8 --ep 3");
     CHECK(bad.exit_code == 2);
     CHECK(bad.err ==
@@ -443,4 +443,19 @@ TEST_CASE("numbers --at takes the configuration on screen at that moment of the 
               (std::filesystem::path(SHARDREEL_SOURCE_DIR) / "tests/storyboards/good/explore.yaml")
                   .string() +
               " (did you mean 'bubble'?)\n");
+}
+
+// The table's communication rows are on paper (bytes over each link's bandwidth, what the films
+// draw), as its memory rows are; the step's exposed communication is the step model's, which
+// over many nodes can exceed them (docs/commands/numbers.md).
+TEST_CASE("numbers: communication on paper beside the step's exposed communication") {
+    const render_test::CliRun md = numbers("--model llama-2-7b --gpus 1024");
+    REQUIRE(md.exit_code == 0);
+    CHECK_THAT(md.out, Catch::Contains("| comm per step on paper: data parallel | "));
+    CHECK_THAT(md.out, Catch::Contains(
+                           "| comm time per step on paper (bytes over each link's bandwidth) | "));
+    const nlohmann::ordered_json j =
+        nlohmann::ordered_json::parse(numbers("--model llama-2-7b --gpus 1024 --format json").out);
+    CHECK(j["step"]["exposed_comm_seconds"].get<double>() >
+          j["comm_per_step"]["seconds"].get<double>());
 }
