@@ -136,7 +136,7 @@ function commOutput(r) {
   const rows = kinds.map((k) => row(tr(words(k)), figure(r, `comm_per_step.${k}`, "GB")));
   rows.push(row(tr("time"), figure(r, "comm_per_step.seconds", "seconds")));
   if (r.offload.mode !== "none") rows.push(row(tr("offload over PCIe"), figure(r, "offload.pcie_bytes_per_step", "GB")));
-  return output("comm", tr("Communication per step, per GPU"), ["ring_allreduce",
+  return output("comm", tr("Communication per step, per GPU, on paper"), ["ring_allreduce",
     "tensor_parallel", "interconnect"], el("table", {}, el("tbody", {}, ...rows)));
 }
 
