@@ -43,6 +43,7 @@
 #include "engine/step_model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <vector>
 
@@ -226,8 +227,7 @@ double span_falloff() {
 }
 
 int tree_hops(GroupSpan span) {
-    int log2_nodes = 0;
-    while ((1 << log2_nodes) < span.nodes) ++log2_nodes;
+    const int log2_nodes = std::bit_width(unsigned(std::max(span.nodes, 1) - 1));  // ceil(log2)
     return 2 * (span.per_node - 1 + log2_nodes);
 }
 

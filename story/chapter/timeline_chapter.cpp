@@ -19,13 +19,19 @@ TimelineFrame TimelineChapter::frame_at(double t, const Morph& m, double split) 
     // The playhead moves at constant speed.
     const double sweep =
         progress(t, at(motion_.sweep_at), span(motion_.sweep_at, motion_.sweep_for), Ease::linear);
-    return {&laid_[m.from], &laid_[m.to], m.u, sweep, split, slot_label_alpha(timeline_, t)};
+    return {.from = &laid_[m.from],
+            .to = &laid_[m.to],
+            .u = m.u,
+            .sweep = sweep,
+            .split = split,
+            .label_alpha = slot_label_alpha(timeline_, t),
+            .shown = &laid_[m.shown()]};
 }
 
 void TimelineChapter::add_timeline(Scene& s, double t, const TimelineFrame& f, double legend_x,
                                    double baseline, bool split_legend) const {
     const double alpha = Fade::in(at(motion_.rows_at)).at(t);
-    view_.add_header(s, legend_x, baseline, f.shown().schedule.kind, split_legend, alpha);
+    view_.add_header(s, legend_x, baseline, f.shown->schedule.kind, split_legend, alpha);
     view_.add_timeline(s, f, rows_in_, t, alpha);
 }
 

@@ -58,8 +58,8 @@ struct TimelineFrame {
     double sweep = 1;        // 0..1 of the width the playhead has revealed
     double split = 0;        // 0..1: whole backwards drawn as their B and W halves
     double label_alpha = 1;  // micro-batch numbers
-    // The state whose texts the frame shows: the old one until halfway (Morph::shown).
-    const LaidOutSchedule& shown() const { return u < 0.5 ? *from : *to; }
+    // The state whose texts the frame shows (Morph::shown): `from` until halfway, then `to`.
+    const LaidOutSchedule* shown = nullptr;
 };
 
 class PipelineTimeline {

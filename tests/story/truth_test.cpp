@@ -177,8 +177,9 @@ std::vector<double> through_morph(const Timeline& timeline, int k) {
     return out;
 }
 
-// The fully visible texts of a scene that hold a digit: its figures.
-// Every text a frame shows, but the plan chapter's count of candidates (see figures).
+// Every fully visible text of a scene, but the plan chapter's count of candidates, which counts
+// up as its search replays and a `set:` restarts on its own beat: a figure of the search in
+// progress, not of a blend.
 std::set<std::string> texts(const Scene& s) {
     std::set<std::string> out;
     for (const on_screen::Shown& text : on_screen::shown(s)) out.insert(text.text);
@@ -186,16 +187,22 @@ std::set<std::string> texts(const Scene& s) {
     return out;
 }
 
-std::set<std::string> figures(const Scene& s) {
+// Those that hold a digit: its figures.
+std::set<std::string> figures(const std::set<std::string>& texts) {
     std::set<std::string> out;
-    for (const on_screen::Shown& text : on_screen::shown(s))
-        if (std::any_of(text.text.begin(), text.text.end(),
-                        [](unsigned char ch) { return std::isdigit(ch); }))
-            out.insert(text.text);
-    // The plan chapter's count of candidates counts up as its search replays, which a
-    // `set:` restarts on its own beat: a figure of the search in progress, not of a blend.
-    if (on_screen::count(s, "Candidates") == 1) out.erase(on_screen::beside(s, "Candidates"));
+    for (const std::string& text : texts)
+        if (std::ranges::any_of(text, [](unsigned char ch) { return std::isdigit(ch); }))
+            out.insert(text);
     return out;
+}
+
+// The texts of `texts` that `in` shows and `out` does not.
+std::set<std::string> only_in(const std::set<std::string>& texts, const std::set<std::string>& in,
+                              const std::set<std::string>& out) {
+    std::set<std::string> only;
+    for (const std::string& text : texts)
+        if (in.count(text) == 1 && out.count(text) == 0) only.insert(text);
+    return only;
 }
 
 }  // namespace
@@ -296,29 +303,18 @@ TEST_CASE("while a set: morphs, every figure on screen is one a state of the cha
                 for (double t : through_morph(timeline, k)) {
                     INFO(board.file << ": " << spec.id << " (" << spec.kind << ") at " << t
                                     << " s, state " << k);
-                    const std::set<std::string> was = figures(old_state->scene_at(t)),
-                                                is = figures(new_state->scene_at(t));
-                    const std::set<std::string> shows = figures(chapter->scene_at(t));
-                    for (const std::string& figure : shows) {
+                    const std::set<std::string> was = texts(old_state->scene_at(t)),
+                                                is = texts(new_state->scene_at(t)),
+                                                shows = texts(chapter->scene_at(t));
+                    for (const std::string& figure : figures(shows)) {
                         INFO("shows " << figure);
                         CHECK((was.count(figure) == 1 || is.count(figure) == 1));
                     }
                     // One state a frame: never a text only the old state shows beside one only
                     // the new state shows (texts of the choreography, which neither shows at
                     // this moment, aside).
-                    const std::set<std::string> all = texts(chapter->scene_at(t)),
-                                                old_texts = texts(old_state->scene_at(t)),
-                                                new_texts = texts(new_state->scene_at(t));
-                    const auto only = [&](const std::set<std::string>& in,
-                                          const std::set<std::string>& out) {
-                        std::set<std::string> shown_only;
-                        for (const std::string& text : all)
-                            if (in.count(text) == 1 && out.count(text) == 0)
-                                shown_only.insert(text);
-                        return shown_only;
-                    };
-                    const std::set<std::string> old_only = only(old_texts, new_texts),
-                                                new_only = only(new_texts, old_texts);
+                    const std::set<std::string> old_only = only_in(shows, was, is),
+                                                new_only = only_in(shows, is, was);
                     INFO("only the old state's " << Catch::Detail::stringify(old_only));
                     INFO("only the new state's " << Catch::Detail::stringify(new_only));
                     CHECK((old_only.empty() || new_only.empty()));
