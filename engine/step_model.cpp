@@ -13,7 +13,9 @@
 //   that with tensor parallelism (its collectives and the autograd functions around each linear).
 //   When the GPU's work is shorter than that, the GPU waits: small micro-batches on many
 //   tensor-parallel ranks run at the host's pace (the benchmark's 1B on tp 8 with one sequence per
-//   micro-batch reaches a sixth of its data-parallel throughput).
+//   micro-batch reaches a sixth of its data-parallel throughput; this host time puts it at a
+//   thirteenth, and the 4.4-4.8 ms a layer measured there ranks the runs worse:
+//   docs/cost-model.md).
 // - kHostPerMicroBatch: a pipeline engine's bookkeeping per micro-batch and stage (nanotron's
 //   1F1B engine: blocking sends and receives of each tensor's metadata and data, Python state).
 // - kRingStepLatency and the bus bandwidths: a ring collective takes steps x 5 us plus its bytes

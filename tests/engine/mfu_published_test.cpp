@@ -15,6 +15,7 @@
 #include <string>
 
 #include "engine/report.hpp"
+#include "engine/step_model.hpp"
 #include "engine_fixtures.hpp"
 #include "tests/catch.hpp"
 
@@ -91,4 +92,57 @@ TEST_CASE("MFU and HFU of MosaicML's MPT runs on H100s, from configuration and t
         CHECK(r.step.hfu < r.step.mfu * 4 / 3);
         CHECK(r.step.hfu * 100 == Approx(run.hfu_percent * (1 - head_share)).epsilon(0.002));
     }
+}
+
+// The predicted step (no --step-time, no --mfu) against the same runs: shardreel's step model was
+// set against nanotron's H100 runs (tests/data/measured/) and never saw these. llm-foundry's
+// FSDP (ZeRO-3 over every GPU, no tensor or pipeline parallelism) at 13B to 70B and the 7B at
+// 4,096 tokens: the predicted MFU is 1-8% above the measured. The 7B at 2,048 tokens, six
+// sequences a micro-batch and no checkpointing, is 22% above, and the expected peak (86 GB: the
+// activations of six sequences with Korthikanti's dropout masks, which MPT does not keep, and the
+// allocator's reserve) says it does not fit, where MosaicML ran it: a published run the model
+// calls out of memory (README, "Against published runs").
+TEST_CASE("predicted MFU of MosaicML's MPT runs: within 10% from 13B to 70B") {
+    for (const MptRun& run : read_runs()) {
+        INFO("mpt-" << run.model << " at " << run.seq << " tokens on " << run.gpus << " GPUs");
+        Config c = mpt_config(run);
+        c.training.step_time = 0;
+        const Report r = analyze(c);
+        REQUIRE_FALSE(r.step.measured);
+        const double ratio = r.step.mfu * 100 / run.mfu_percent;
+        if (run.model == "7b" && run.seq == 2048) {
+            CHECK(ratio == Approx(1.219).margin(0.01));
+            CHECK_FALSE(r.per_gpu.fits);
+            continue;
+        }
+        CHECK(ratio > 1.0);
+        CHECK(ratio < 1.10);
+        CHECK(r.per_gpu.fits);
+    }
+}
+
+// Megatron-LM on A100s predicts low: Korthikanti et al.'s 22B (Table 5: 41.5% MFU with selective
+// recomputation and sequence parallelism on 8 A100s at tp 8) is predicted at 29.5%. The step
+// model's matmul share halves at a weight slice 512 wide (hidden / tp: 768 here) and the host
+// takes 8 ms a layer with tensor parallelism, both set on nanotron's runs; Megatron's fused
+// kernels reach more. README's cost-model section states the gap.
+TEST_CASE("predicted MFU of Korthikanti et al.'s 22B on 8 A100s: 0.71 of the measured") {
+    ModelSpec m = *find_model("gpt-3-175b");
+    m.layers = 48;
+    m.hidden = 6144;
+    m.heads = m.kv_heads = 64;
+    m.ffn = 4 * 6144;
+    m.vocab = 51200;
+    m.params = parameter_count(m);
+    Config c = engine_test::config_for(m, 8, 8);
+    c.cluster.gpu = *find_gpu("a100-sxm-80gb");
+    c.training.seq_len = 2048;
+    c.training.micro_batches = 4;
+    c.training.recompute = Recompute::selective;
+    c.training.sequence_parallel = true;
+    REQUIRE(engine_test::problems(c).empty());
+    const Report r = analyze(c);
+    CHECK(r.per_gpu.fits);
+    CHECK(r.step.mfu == Approx(0.295).margin(0.001));
+    CHECK(r.step.mfu / 0.415 == Approx(0.71).margin(0.005));
 }
