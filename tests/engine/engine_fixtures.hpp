@@ -99,4 +99,26 @@ inline engine::Config nanotron_config(const std::string& size, int gpus, int tp 
     return c;
 }
 
+// Korthikanti et al. 2022's 22B (their Table 3): 48 layers, h 6,144, 64 heads, s 2,048,
+// vocabulary 51,200, on one DGX A100 (8 GPUs, NVLink 600 GB/s) with tp 8; their global batch of 4
+// sequences as 4 micro-batches of one, selective recomputation.
+inline engine::Config korthikanti_22b() {
+    engine::ModelSpec m = *engine::find_model("gpt-3-175b");
+    m.name = "gpt-22b";
+    m.layers = 48;
+    m.hidden = 6144;
+    m.heads = m.kv_heads = 64;
+    m.ffn = 4 * 6144;
+    m.vocab = 51200;
+    m.params = engine::parameter_count(m);
+    engine::Config c = config_for(m, 8, 8);
+    c.cluster.gpu = *engine::find_gpu("a100-sxm-80gb");
+    c.cluster.nvlink = c.cluster.gpu.nvlink;
+    c.cluster.network = c.cluster.gpu.network;
+    c.training.seq_len = 2048;
+    c.training.micro_batches = 4;
+    c.training.recompute = engine::Recompute::selective;
+    return c;
+}
+
 }  // namespace engine_test

@@ -76,19 +76,7 @@ TEST_CASE("selective recompute runs the attention core's forward again, HFU coun
 }
 
 TEST_CASE("selective recompute's HFU is Korthikanti et al.'s Table 5: 22B at 41.5% MFU is 43.7%") {
-    // Their 22B: 48 layers, h 6,144, 64 heads, s 2,048, V 51,200, on 8 A100s with tp 8.
-    ModelSpec m = *find_model("gpt-3-175b");
-    m.layers = 48;
-    m.hidden = 6144;
-    m.heads = m.kv_heads = 64;
-    m.ffn = 4 * 6144;
-    m.vocab = 51200;
-    m.params = parameter_count(m);
-    Config c = config_for(m, 8, 8);
-    c.cluster.gpu = *find_gpu("a100-sxm-80gb");
-    c.training.seq_len = 2048;
-    c.training.micro_batches = 4;
-    c.training.recompute = Recompute::selective;
+    Config c = engine_test::korthikanti_22b();
     const FlopsReport f = step_flops(c);
     // The step that gives their 41.5% MFU, and what it implies for the hardware FLOPs.
     c.training.step_time = f.model_per_step / (0.415 * 8 * 312e12);

@@ -15,7 +15,6 @@
 #include <string>
 
 #include "engine/report.hpp"
-#include "engine/step_model.hpp"
 #include "engine_fixtures.hpp"
 #include "tests/catch.hpp"
 
@@ -122,23 +121,12 @@ TEST_CASE("predicted MFU of MosaicML's MPT runs: within 10% from 13B to 70B") {
 }
 
 // Megatron-LM on A100s predicts low: Korthikanti et al.'s 22B (Table 5: 41.5% MFU with selective
-// recomputation and sequence parallelism on 8 A100s at tp 8) is predicted at 29.5%. The step
-// model's matmul share halves at a weight slice 512 wide (hidden / tp: 768 here) and the host
-// takes 8 ms a layer with tensor parallelism, both set on nanotron's runs; Megatron's fused
-// kernels reach more. README's cost-model section states the gap.
+// recomputation and sequence parallelism on 8 A100s at tp 8) is predicted at 29.5%: each layer
+// waits on the host's 8 ms with tensor parallelism, and its matmuls, at a weight slice 768 wide
+// (hidden / tp), run at 0.35 of peak; both were set on nanotron's runs, and Megatron-LM's fused
+// kernels reach more (README, "Against measured training runs"; docs/performance.md).
 TEST_CASE("predicted MFU of Korthikanti et al.'s 22B on 8 A100s: 0.71 of the measured") {
-    ModelSpec m = *find_model("gpt-3-175b");
-    m.layers = 48;
-    m.hidden = 6144;
-    m.heads = m.kv_heads = 64;
-    m.ffn = 4 * 6144;
-    m.vocab = 51200;
-    m.params = parameter_count(m);
-    Config c = engine_test::config_for(m, 8, 8);
-    c.cluster.gpu = *find_gpu("a100-sxm-80gb");
-    c.training.seq_len = 2048;
-    c.training.micro_batches = 4;
-    c.training.recompute = Recompute::selective;
+    Config c = engine_test::korthikanti_22b();
     c.training.sequence_parallel = true;
     REQUIRE(engine_test::problems(c).empty());
     const Report r = analyze(c);
