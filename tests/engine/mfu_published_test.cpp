@@ -101,7 +101,8 @@ TEST_CASE("MFU and HFU of MosaicML's MPT runs on H100s, from configuration and t
 // activations of six sequences with Korthikanti's dropout masks, which MPT does not keep, and the
 // allocator's reserve) says it does not fit, where MosaicML ran it: a published run the model
 // calls out of memory (README, "Against measured training runs").
-TEST_CASE("predicted MFU of MosaicML's MPT runs: 1.0-1.1 of the measured, the 7B at 2,048 tokens 1.22") {
+TEST_CASE(
+    "predicted MFU of MosaicML's MPT runs: 1.0-1.1 of the measured, the 7B at 2,048 tokens 1.22") {
     for (const MptRun& run : read_runs()) {
         INFO("mpt-" << run.model << " at " << run.seq << " tokens on " << run.gpus << " GPUs");
         Config c = mpt_config(run);
