@@ -136,6 +136,14 @@ Rows expected_rows(const engine::PerGpu& g) {
     return rows;
 }
 
+// Where the step time comes from: a measured step, an assumed MFU, or the step model, whose
+// constants were set on nanotron's H100 runs (README, "Against measured training runs").
+std::string step_time_name(const engine::Config& c, const engine::Report& r) {
+    if (r.step.measured) return "step time (measured)";
+    if (c.training.mfu > 0) return "step time (at the given MFU)";
+    return "step time (predicted, set on nanotron's H100 runs)";
+}
+
 void write_markdown(std::ostream& out, const engine::Config& c, const engine::Report& r) {
     const engine::BytesPerParam& b = r.bytes_per_param;
     const engine::PerGpu& g = r.per_gpu;
@@ -179,7 +187,7 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
          flops_text(r.flops.model_per_step) + " / " + flops_text(r.flops.executed_per_step) +
              " / " + flops_text(r.flops.hardware_per_step) + " (" +
              flops_text(r.flops.tokens_per_step) + " tokens)"},
-        {r.step.measured ? "step time (measured)" : "step time (estimated)",
+        {step_time_name(c, r),
          story::format_time(r.step.seconds) +
              (r.step.measured
                   ? ""

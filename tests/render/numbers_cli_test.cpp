@@ -459,3 +459,16 @@ TEST_CASE("numbers: communication on paper beside the step's exposed communicati
     CHECK(j["step"]["exposed_comm_seconds"].get<double>() >
           j["comm_per_step"]["seconds"].get<double>());
 }
+
+TEST_CASE("numbers: the step time's row says where its figure comes from") {
+    const auto row = [](const std::string& flags) {
+        const render_test::CliRun run = numbers("--model llama-2-7b --gpus 64" + flags);
+        REQUIRE(run.exit_code == 0);
+        const auto at = run.out.find("| step time (");
+        REQUIRE(at != std::string::npos);
+        return run.out.substr(at, run.out.find(" | ", at) - at);
+    };
+    CHECK(row("") == "| step time (predicted, set on nanotron's H100 runs)");
+    CHECK(row(" --mfu 0.4") == "| step time (at the given MFU)");
+    CHECK(row(" --step-time 10s") == "| step time (measured)");
+}
