@@ -63,6 +63,9 @@ TEST_CASE("plan prints the ranked table, the rejections and why the winner wins"
     INFO(run.err);
     REQUIRE(run.exit_code == 0);
     CHECK(render_test::has_line(run.out, "# Plan: llama-2-70b on 64 x h100-sxm-80gb"));
+    // What the step times are: the step model's, whose constants come from nanotron's runs.
+    CHECK_THAT(run.out, Catch::Contains("step time predicted from each layout (set on nanotron's "
+                                        "H100 runs).\n"));
     CHECK(lines_matching(run.out,
                          "Layouts considered: [0-9,]+; fit: [0-9,]+\\. [0-9,]+: does not "
                          "fit in the GPU's memory\\.")
