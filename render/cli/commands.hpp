@@ -16,6 +16,9 @@ void add_check_command(CLI::App& app, int& exit_code);
 void add_numbers_command(CLI::App& app, int& exit_code);
 // `plan`: layouts ranked by the cost model's step time (engine/plan.hpp).
 void add_plan_command(CLI::App& app, int& exit_code);
+// Where a predicted step time's constants come from, as `numbers` and `plan` say it (README,
+// "Against measured training runs").
+inline constexpr const char* kPredictedStepSource = "set on nanotron's H100 runs";
 void add_jobs_command(CLI::App& app, int& exit_code);
 // `page`: the explorable article page (render/page).
 void add_page_command(CLI::App& app, int& exit_code);

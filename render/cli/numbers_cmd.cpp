@@ -136,12 +136,11 @@ Rows expected_rows(const engine::PerGpu& g) {
     return rows;
 }
 
-// Where the step time comes from: a measured step, an assumed MFU, or the step model, whose
-// constants were set on nanotron's H100 runs (README, "Against measured training runs").
+// Where the step time comes from: a measured step, an assumed MFU, or the step model.
 std::string step_time_name(const engine::Config& c, const engine::Report& r) {
     if (r.step.measured) return "step time (measured)";
     if (c.training.mfu > 0) return "step time (at the given MFU)";
-    return "step time (predicted, set on nanotron's H100 runs)";
+    return std::string("step time (predicted, ") + kPredictedStepSource + ")";
 }
 
 void write_markdown(std::ostream& out, const engine::Config& c, const engine::Report& r) {

@@ -122,7 +122,8 @@ void write_markdown(std::ostream& out, const engine::Config& base, int global_ba
         << (base.training.mfu > 0
                 ? "step time at mfu " + story::format_sig3(base.training.mfu) + " with overlap " +
                       std::string(engine::to_string(base.training.overlap))
-                : std::string("step time predicted from each layout (set on nanotron's H100 runs)"))
+                : std::string("step time predicted from each layout (") + kPredictedStepSource +
+                      ")")
         << ".\n\n";
     write_rejected(out, r);
     out << "| # | layout | ZeRO | recompute | schedule | micro-batches | peak per GPU | comm "
