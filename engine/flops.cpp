@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/names.hpp"
 #include "engine/presets.hpp"
 #include "engine/step_model.hpp"
 
@@ -58,6 +59,12 @@ StepReport utilisation(const Config& c, const FlopsReport& flops, StepReport s, 
 
 }  // namespace
 
+constexpr NameTable<StepSource, 3> kStepSourceNames = {{StepSource::predicted, "predicted"},
+                                                       {StepSource::given_mfu, "mfu"},
+                                                       {StepSource::measured, "measured"}};
+
+std::string_view to_string(StepSource s) { return name_of(kStepSourceNames, s); }
+
 RunTotals run_totals(const FlopsReport& flops, const StepReport& step, int gpus, double tokens) {
     RunTotals r;
     r.tokens = tokens;
@@ -72,12 +79,14 @@ StepReport step_time(const Config& c, const FlopsReport& flops, const CommPerSte
                      double bubble_fraction, Seconds pcie) {
     const double gpus = c.layout.gpus, peak = peak_flops(c);
     StepReport s;
-    s.measured = c.training.step_time > 0;
+    s.source = c.training.step_time > 0 ? StepSource::measured
+               : c.training.mfu > 0     ? StepSource::given_mfu
+                                        : StepSource::predicted;
     if (c.training.mfu == 0) {
         const PredictedStep p = predicted_step(c);
         s.compute_seconds = p.pipeline.value;
         s.exposed_comm_seconds = (p.dp_exposed + p.other).value;
-        return utilisation(c, flops, s, s.measured ? c.training.step_time : p.seconds.value);
+        return utilisation(c, flops, s, s.measured() ? c.training.step_time : p.seconds.value);
     }
     s.compute_seconds = flops.executed_per_step / gpus / (c.training.mfu * peak) /
                         std::max(1e-9, 1 - bubble_fraction);
@@ -97,7 +106,7 @@ StepReport step_time(const Config& c, const FlopsReport& flops, const CommPerSte
     }
     return utilisation(
         c, flops, s,
-        s.measured ? c.training.step_time : s.compute_seconds + s.exposed_comm_seconds);
+        s.measured() ? c.training.step_time : s.compute_seconds + s.exposed_comm_seconds);
 }
 
 }  // namespace engine

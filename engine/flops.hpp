@@ -3,6 +3,8 @@
 // the communication not hidden behind them, and MFU/HFU (Chowdhery et al. 2022, PaLM, appendix
 // B; Korthikanti et al. 2022, section 6).
 #pragma once
+#include <string_view>
+
 #include "engine/comm.hpp"
 #include "engine/config.hpp"
 
@@ -33,13 +35,20 @@ FlopsReport step_flops(const Config& c);
 // fp8-mixed (bf16 where the GPU has no fp8 tensor cores), tf32 for fp32.
 double peak_flops(const Config& c);
 
+// Where a step's time comes from: the step model (step_model.hpp, set on nanotron's H100 runs),
+// an MFU the configuration gives (training.mfu), or a measured step time (training.step_time),
+// which wins over both.
+enum class StepSource { predicted, given_mfu, measured };
+std::string_view to_string(StepSource s);  // "predicted", "mfu", "measured"
+
 struct StepReport {
     double seconds = 0;          // estimated, or the measured step_time given
     double compute_seconds = 0;  // executed FLOPs at mfu x peak, stretched by the bubble
     double exposed_comm_seconds = 0;
     double mfu = 0, hfu = 0;  // model and hardware FLOPs over seconds x gpus x peak
     double tokens_per_second_per_gpu = 0;
-    bool measured = false;
+    StepSource source = StepSource::predicted;
+    bool measured() const { return source == StepSource::measured; }
     bool operator==(const StepReport&) const = default;
 };
 

@@ -58,6 +58,9 @@ const decimals = (digits, grouping = false) => {
     minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: grouping, signDisplay: "negative" });
   return (v) => format.format(Number(v.toFixed(digits)));
 };
+// Where the step time comes from (the report's step.source), as `numbers` names it.
+const STEP_SOURCES = { predicted: N_("Step time (predicted, set on nanotron's H100 runs)"),
+  mfu: N_("Step time (at the given MFU)"), measured: N_("Step time (measured)") };
 const NUMBER = { one: decimals(1), three: decimals(3), whole: decimals(0, true), plain: decimals(0) };
 const FORMATS = {
   GB: (v) => `${NUMBER.one(v / 1e9)} GB`,
@@ -67,6 +70,7 @@ const FORMATS = {
   count: (v) => NUMBER.whole(Math.round(v)),
   days: (v) => tr("{n} days", { n: NUMBER.one(v) }),
   yes: (v) => (v ? tr("yes") : tr("no")),
+  source: (v) => tr(STEP_SOURCES[v]),
 };
 const lookup = (json, key) => key.split(".").reduce((o, k) => (o == null ? o : o[k]), json);
 const words = (key) => key.replace(/_bytes(_per_gpu)?$|_seconds$/, "").replaceAll("_", " ");
@@ -142,7 +146,8 @@ function commOutput(r) {
 
 function speedOutput(r) {
   const rows = [row(tr("Pipeline bubble"), figure(r, "pipeline.bubble_fraction", "percent")),
-    row(tr("Step time"), figure(r, "step.seconds", "seconds")), row(tr("MFU"), figure(r, "step.mfu", "percent")),
+    el("tr", {}, shownAs(r, "step.source", "source", "th", { scope: "row" }), figure(r, "step.seconds", "seconds")),
+    row(tr("MFU"), figure(r, "step.mfu", "percent")),
     row(tr("Tokens per second per GPU"), figure(r, "step.tokens_per_second_per_gpu", "rate"))];
   return output("speed", tr("Bubble and speed"), ["pipeline_bubble", "summary"],
     el("table", {}, el("tbody", {}, ...rows)));

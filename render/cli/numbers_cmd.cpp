@@ -137,9 +137,9 @@ Rows expected_rows(const engine::PerGpu& g) {
 }
 
 // Where the step time comes from: a measured step, an assumed MFU, or the step model.
-std::string step_time_name(const engine::Config& c, const engine::Report& r) {
-    if (r.step.measured) return "step time (measured)";
-    if (c.training.mfu > 0) return "step time (at the given MFU)";
+std::string step_time_name(const engine::Report& r) {
+    if (r.step.source == engine::StepSource::measured) return "step time (measured)";
+    if (r.step.source == engine::StepSource::given_mfu) return "step time (at the given MFU)";
     return std::string("step time (predicted, ") + kPredictedStepSource + ")";
 }
 
@@ -186,9 +186,9 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
          flops_text(r.flops.model_per_step) + " / " + flops_text(r.flops.executed_per_step) +
              " / " + flops_text(r.flops.hardware_per_step) + " (" +
              flops_text(r.flops.tokens_per_step) + " tokens)"},
-        {step_time_name(c, r),
+        {step_time_name(r),
          story::format_time(r.step.seconds) +
-             (r.step.measured
+             (r.step.measured()
                   ? ""
                   : " = compute " + story::format_time(r.step.compute_seconds) +
                         " + exposed comm " + story::format_time(r.step.exposed_comm_seconds))},

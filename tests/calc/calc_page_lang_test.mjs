@@ -191,13 +191,18 @@ try {
       runs += check(ascending(xs), `${lang}: "${run}" in the help of ${flag} is drawn at x ${JSON.stringify(xs)}`) === true;
     }
     // Every figure: the English text in the locale's signs and digits (days and tokens/s in the
-    // catalogue's words around the number).
+    // catalogue's words around the number; where the step time comes from, the catalogue's words).
     const figures = await page.$$eval("#results [data-key], #key [data-key]", (all) =>
       all.map((e) => [e.dataset.key, e.dataset.unit, JSON.parse(e.dataset.value), e.textContent]));
     const words = { days: ["{n} days", " days"], rate: ["{n} tokens/s", " tokens/s"] };
     let numbers = 0;
     for (const [key, unit, value, text] of figures) {
       if (unit === "yes") continue;
+      if (unit === "source") {  // where the step time comes from: words only, the catalogue's
+        const want = translation(lang, shown.source(value));
+        check(want && text === want, `${lang}: ${key} reads "${text}", not "${want}"`);
+        continue;
+      }
       const [msgid, unitWords] = words[unit] ?? ["{n}", ""];
       const number = localized(shown[unit](value).replace(unitWords, ""), l);
       const want = (translation(lang, msgid) ?? msgid).replace("{n}", number);

@@ -86,7 +86,7 @@ async function compare(flags, what) {
     compared += check(f.text === want, `${what}: ${f.key} shows "${f.text}", numbers says "${want}"`) === true;
   }
   for (const key of ["per_gpu.weights_bytes", "expected_peak.total_bytes", "comm_per_step.tp_bytes_per_gpu",
-    "pipeline.bubble_fraction", "step.seconds", "step.mfu", "step.tokens_per_second_per_gpu"])
+    "pipeline.bubble_fraction", "step.source", "step.seconds", "step.mfu", "step.tokens_per_second_per_gpu"])
     check(shownFigures.some((f) => f.key === key), `${what}: ${key} is not shown`);
   const bars = await page.$$eval("svg.stack rect", (all) => all.map((r) =>
     [r.dataset.row, r.dataset.part, Number(r.getAttribute("width"))]));
@@ -220,6 +220,24 @@ try {
   check(JSON.stringify(await inputs()) === JSON.stringify(before), "a reload gives other inputs");
   check(JSON.stringify(await figures()) === JSON.stringify(result), "a reload gives other figures");
   console.log(`fragment: ${hash} round-trips through a reload`);
+  // Where the step time comes from, named beside it as numbers names it, and renamed in place
+  // when an MFU or a measured step is given (and again when it is taken away).
+  const source = () => page.$eval('#speed [data-key="step.source"]', (e) => e.textContent);
+  check(await source() === "Step time (predicted, set on nanotron's H100 runs)", `predicted: the step reads "${await source()}"`);
+  for (const [flag, value, words] of [["--mfu", "0.45", "Step time (at the given MFU)"],
+    ["--step-time", "12", "Step time (measured)"]]) {
+    await set(flag, value);
+    await page.waitForFunction((w) => document.querySelector('#speed [data-key="step.source"]')?.textContent === w,
+      { timeout: 20000 }, words).catch(() => {});
+    await compare({ ...flags, "--mfu": "0.45", ...(flag === "--step-time" ? { "--step-time": value } : {}) }, `with ${flag} ${value}`);
+    check(await source() === words, `with ${flag} ${value}: the step reads "${await source()}"`);
+  }
+  await set("--step-time", "");
+  await set("--mfu", "");
+  await page.waitForFunction(() => document.querySelector('#speed [data-key="step.source"]')?.textContent.includes("predicted"),
+    { timeout: 20000 }).catch(() => {});
+  check(await source() === "Step time (predicted, set on nanotron's H100 runs)", `given back: the step reads "${await source()}"`);
+  console.log("step time: named predicted, at the given MFU and measured as numbers names it");
   const layout = await planned(flags);
   await set("--tokens", "2T");
   await compare({ ...layout, "--tokens": "2T" }, "a run of 2T tokens");

@@ -127,7 +127,7 @@ TEST_CASE("a measured step time gives MFU and HFU - full recompute puts HFU a th
     c.training.micro_batches = 96;
     c.training.step_time = 60;
     const Report r = analyze(c);
-    CHECK(r.step.measured);
+    CHECK(r.step.measured());
     CHECK(r.step.seconds == 60);
     CHECK(r.step.mfu == Approx(r.flops.model_per_step / (60 * 1024 * 312e12)));
     // Megatron's 4/3, less the head, which is not recomputed: (96 + 16s/h) / (72 + 12s/h)

@@ -77,7 +77,7 @@ TEST_CASE("MFU and HFU of MosaicML's MPT runs on H100s, from configuration and t
         REQUIRE(engine_test::problems(c).empty());
         const Report r = analyze(c);
         CHECK(r.flops.tokens_per_step == run.batch_tokens);
-        CHECK(r.step.measured);
+        CHECK(r.step.measured());
         CHECK(r.step.tokens_per_second_per_gpu == Approx(run.tokens_per_second / run.gpus));
         CHECK(r.step.mfu * 100 == Approx(run.mfu_percent).epsilon(0.002));
         if (!run.checkpointing) {
@@ -108,7 +108,7 @@ TEST_CASE(
         Config c = mpt_config(run);
         c.training.step_time = 0;
         const Report r = analyze(c);
-        REQUIRE_FALSE(r.step.measured);
+        REQUIRE_FALSE(r.step.measured());
         const double ratio = r.step.mfu * 100 / run.mfu_percent;
         if (run.model == "7b" && run.seq == 2048) {
             CHECK(ratio == Approx(1.219).margin(0.01));

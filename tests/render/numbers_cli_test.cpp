@@ -121,6 +121,7 @@ const std::vector<std::string> kKeys = {"params",
                                         "step.compute_seconds",
                                         "step.exposed_comm_seconds",
                                         "step.measured",
+                                        "step.source",
                                         "step.mfu",
                                         "step.hfu",
                                         "step.tokens_per_second_per_gpu"};
@@ -460,7 +461,7 @@ TEST_CASE("numbers: communication on paper beside the step's exposed communicati
           j["comm_per_step"]["seconds"].get<double>());
 }
 
-TEST_CASE("numbers: the step time's row says where its figure comes from") {
+TEST_CASE("numbers: the step time's row and step.source say where its figure comes from") {
     const auto row = [](const std::string& flags) {
         const render_test::CliRun run = numbers("--model llama-2-7b --gpus 64" + flags);
         REQUIRE(run.exit_code == 0);
@@ -468,7 +469,24 @@ TEST_CASE("numbers: the step time's row says where its figure comes from") {
         REQUIRE(at != std::string::npos);
         return run.out.substr(at, run.out.find(" | ", at) - at);
     };
+    const auto source = [](const std::string& flags) {
+        const render_test::CliRun json =
+            numbers("--model llama-2-7b --gpus 64 --format json" + flags);
+        const render_test::CliRun csv =
+            numbers("--model llama-2-7b --gpus 64 --format csv" + flags);
+        REQUIRE(json.exit_code == 0);
+        REQUIRE(csv.exit_code == 0);
+        const std::string name = nlohmann::json::parse(json.out)["step"]["source"];
+        CHECK_THAT(csv.out, Catch::Contains("\nstep.source,\"" + name + "\"\n"));
+        return name;
+    };
     CHECK(row("") == "| step time (predicted, set on nanotron's H100 runs)");
+    CHECK(source("") == "predicted");
     CHECK(row(" --mfu 0.4") == "| step time (at the given MFU)");
+    CHECK(source(" --mfu 0.4") == "mfu");
     CHECK(row(" --step-time 10s") == "| step time (measured)");
+    CHECK(source(" --step-time 10s") == "measured");
+    // A measured step wins over a given MFU.
+    CHECK(row(" --mfu 0.4 --step-time 10s") == "| step time (measured)");
+    CHECK(source(" --mfu 0.4 --step-time 10s") == "measured");
 }
