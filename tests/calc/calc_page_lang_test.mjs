@@ -7,7 +7,8 @@
 // digits or separators fails; a refusal of a flag's value beside its control and one of the
 // engine at the top: each template as locale/L.po translates it, filled with the arguments
 // `numbers`' English line names (numbers in L's digits), every argument and code-like token in
-// an isolate, and in Arabic "tp=٤" drawn left to right (x of "t" < "=" < "٤"); plan's shortfall
+// an isolate, and in Arabic "tp=٤" drawn left to right (x of "t" < "=" < "٤"); on a phone (320
+// to 412 px) no output's table wider than its card; plan's shortfall
 // with the nearest layout's name in L ("ZeRO-٣" drawn left to right), none of its isolates
 // broken across lines on a phone ("--gpus ٣٢" whole); in Arabic, the code-like
 // runs of four helps ("--gpus", "gpus / (tp x pp x cp)") each drawn left to right; opened on a
@@ -209,6 +210,19 @@ try {
       numbers += check(text === want, `${lang}: ${key} reads "${text}", not "${want}"`) === true;
     }
     check(numbers > 40, `${lang}: ${numbers} figures checked`);
+    // On a phone every output's table (but plan's, which scrolls in its own box) stays inside its
+    // card: a long word, as German's compounds, breaks where its translation lets it.
+    const roomy = page.viewport(), spills = [];
+    for (const width of [320, 360, 390, 412]) {
+      await page.setViewport({ width, height: 740 });
+      spills.push(...(await page.$$eval("#results section table", (all) => all.filter((t) => !t.closest(".scroll"))
+        .map((t) => [t.closest("section").id, t.closest("section").getBoundingClientRect(), t.getBoundingClientRect()])
+        .filter(([, s, r]) => r.left < s.left || r.right > s.right)
+        .map(([id, s, r]) => `${id} by ${Math.round(Math.max(s.left - r.left, r.right - s.right))} px`)))
+        .map((spill) => `${width} px: ${spill}`));
+    }
+    await page.setViewport(roomy);
+    check(spills.length === 0, `${lang}: on a phone tables spill out of their cards: ${JSON.stringify(spills)}`);
     // A refusal of a flag's value beside its control, in L, with the figures kept.
     await page.evaluate(() => window.calculator.show({ "--model": "llama-2-70b", "--tp": "0" }));
     const beside = await page.$eval('[id="in--tp-error"]', (e) => e.textContent);
