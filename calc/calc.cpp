@@ -77,6 +77,12 @@ std::string settings() {
                             {"section", "model"},
                             {"type", *f.key ? "whole" : "count"},
                             {"help", f.help}};
+        if (const auto* c = story::limits::find_choice(f.key)) {  // --arch
+            s["type"] = "choice";
+            s["choices"] = c->listed();
+            out.push_back(std::move(s));
+            continue;
+        }
         const std::string_view key = std::string_view(f.key) == "expert_ffn" ? "ffn" : f.key;
         if (const auto* b = story::limits::find_whole_number(key)) s["bounds"] = {b->lo, b->hi};
         if (!*f.key) s["bounds"] = {story::limits::kMinParams, story::limits::kMaxParams};

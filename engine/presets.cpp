@@ -7,8 +7,13 @@
 #include <cmath>
 #include <cstdio>
 
+#include "engine/names.hpp"
+
 namespace engine {
 namespace {
+
+constexpr NameTable<Arch, 3> kArchNames = {
+    {Arch::llama, "llama"}, {Arch::gpt, "gpt"}, {Arch::mla, "mla"}};
 
 ModelSpec preset(const char* name, Arch arch, int layers, int hidden, int heads, int kv_heads,
                  int ffn, int vocab, int context, int experts = 0, int top_k = 0) {
@@ -107,6 +112,13 @@ ModelSpec deepseek_v3() {
 }
 
 }  // namespace
+
+std::string_view to_string(Arch a) { return name_of(kArchNames, a); }
+
+std::optional<Arch> parse_arch(std::string_view s) {
+    const std::optional<Arch> a = value_of(kArchNames, s);
+    return a == Arch::mla ? std::nullopt : a;
+}
 
 double parameter_count(const ModelSpec& m) {
     return embedding_formula(m) + layers_formula(m) + head_formula(m);

@@ -12,6 +12,9 @@ namespace engine {
 // llama: GQA attention and SwiGLU; gpt: GPT-2/3 blocks; mla: DeepSeek-V3's multi-head latent
 // attention with SwiGLU (shared plus routed experts, the first dense_layers layers dense).
 enum class Arch { llama, gpt, mla };
+std::string_view to_string(Arch a);  // "llama", "gpt", "mla"
+// A custom shape's blocks: "llama" or "gpt" (mla's attention needs its own shape: a preset only).
+std::optional<Arch> parse_arch(std::string_view s);
 
 // Multi-head latent attention's low ranks and head sizes (DeepSeek-AI 2024, V3 report, 4.2).
 struct Mla {

@@ -16,7 +16,7 @@ const TERMS = [N_("layers"), N_("in flight micro batches"), N_("weights"), N_("g
   N_("dp inter"), N_("ep"), N_("cp"), N_("time")];
 // The settings' names as the controls' labels write them (the table's name, "_" a space); a
 // setting added to the table is labelled in English until it is listed here and translated.
-const SETTING_NAMES = [N_("model"), N_("precision"), N_("grad dtype"), N_("grad accum dtype"), N_("grad reduce"),
+const SETTING_NAMES = [N_("model"), N_("arch"), N_("precision"), N_("grad dtype"), N_("grad accum dtype"), N_("grad reduce"),
   N_("tie embeddings"), N_("optimizer"), N_("seq len"), N_("micro batch"), N_("micro batches"),
   N_("recompute"), N_("flash attention"), N_("sequence parallel"), N_("schedule"), N_("chunks"), N_("mfu"),
   N_("overlap"), N_("step time"), N_("capacity factor"), N_("gpu"), N_("gpus per node"), N_("nodes"),

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <string_view>
 
+#include "engine/presets.hpp"
+#include "story/storyboard/diagnostics.hpp"
 #include "story/storyboard/limits.hpp"
 #include "story/storyboard/problems.hpp"
 #include "story/storyboard/setting_text.hpp"
@@ -23,6 +25,22 @@ using story::about_flag, story::name_arg, story::number_arg, story::refusal, sto
 bool given(const ConfigValues& v, const std::string& flag) { return v.given.contains(flag); }
 const std::string& value(const ConfigValues& v, const std::string& flag) {
     return v.given.at(flag);
+}
+
+// --arch names the blocks; every other shape flag is a whole number of the ModelSpec.
+bool is_arch(const FlagSpec& s) { return std::string_view(s.key) == "arch"; }
+
+// As a storyboard's model map has it: no learned position table (context 0) in a shape whose
+// blocks are named, gpt as MPT and BLOOM run it (ALiBi); GPT-2/3's table comes with their presets.
+void apply_arch(const std::string& text, engine::ModelSpec& m, Errors& errors) {
+    if (auto arch = engine::parse_arch(text)) {
+        m.arch = *arch;
+        m.context = 0;
+        return;
+    }
+    errors.push_back(about_flag(
+        "--arch",
+        story::unknown_name_problem("arch", text, story::limits::choice("arch").listed())));
 }
 
 int& shape_field(engine::ModelSpec& m, std::string_view key) {
@@ -51,6 +69,10 @@ void apply_shape(const ConfigValues& v, engine::ModelSpec& m, Errors& errors) {
                                      {name_arg("flag", s.flag), name_arg("params", "--params")}));
             continue;
         }
+        if (is_arch(s)) {
+            apply_arch(value(v, s.flag), m, errors);
+            continue;
+        }
         long long n = 0;
         // An expert's width has the limits of any MLP's.
         const std::string_view key = s.key == std::string_view("expert_ffn") ? "ffn" : s.key;
@@ -64,6 +86,9 @@ void apply_shape(const ConfigValues& v, engine::ModelSpec& m, Errors& errors) {
         }
     }
     if (given(v, "--heads") && !given(v, "--kv-heads")) m.kv_heads = m.heads;
+    // GPT's MLP is 4 x hidden wide, where the nearest preset's may be a Llama's.
+    if (given(v, "--arch") && m.arch == engine::Arch::gpt && !given(v, "--ffn"))
+        m.ffn = 4 * m.hidden;
     if (m.dense_layers > 0 && m.dense_ffn == 0) m.dense_ffn = m.ffn;
 }
 
@@ -117,8 +142,9 @@ std::string count_text(double n) {
 std::map<std::string, std::string> shape_flags_of(engine::ModelSpec m) {
     std::map<std::string, std::string> flags{{"--params", count_text(m.params)}};
     for (const FlagSpec& s : shape_flags())  // a field at 0 is one a dense model has not
-        if (*s.key && shape_field(m, s.key) != 0)
+        if (*s.key && !is_arch(s) && shape_field(m, s.key) != 0)
             flags[s.flag] = std::to_string(shape_field(m, s.key));
+    if (m.arch == engine::Arch::gpt) flags["--arch"] = engine::to_string(m.arch);
     if (m.experts == 0) flags.erase("--expert-ffn");
     if (m.experts > 0) flags["--ffn"] = std::to_string(m.dense_ffn > 0 ? m.dense_ffn : m.ffn);
     return flags;
@@ -161,6 +187,9 @@ std::map<std::string, std::string> config_flags(const engine::Config& c) {
 const std::vector<FlagSpec>& shape_flags() {
     static const std::vector<FlagSpec> flags{
         {"--params", "", N_("parameter count, e.g. 7B or 70e9")},
+        {"--arch", "arch",
+         N_("the blocks: llama (SwiGLU, RMSNorm) or gpt (GPT-2/3, MPT: a GELU MLP 4 x hidden "
+            "wide, LayerNorm, dropout)")},
         {"--layers", "layers", N_("transformer layers")},
         {"--hidden", "hidden", N_("hidden size")},
         {"--heads", "heads", N_("attention heads")},

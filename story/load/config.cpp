@@ -55,7 +55,7 @@ bool model_numbers(Context& ctx, const Entries& fields, engine::ModelSpec& m) {
     return complete;
 }
 
-// {params, layers, hidden, heads, kv_heads, ffn, vocab, experts, top_k, shared_experts,
+// {name, arch, params, layers, hidden, heads, kv_heads, ffn, vocab, experts, top_k, shared_experts,
 // dense_layers, dense_ffn}; engine::validate checks the shape (top_k within the experts).
 std::optional<engine::ModelSpec> model_map(Context& ctx, const Entry& e, const std::string& where) {
     const Entries fields = entries(ctx, *e.value, kModelKeys, where);
@@ -68,8 +68,10 @@ std::optional<engine::ModelSpec> model_map(Context& ctx, const Entry& e, const s
     engine::ModelSpec m;
     m.name = "custom";
     if (const Entry* f = find(fields, "name")) m.name = text(ctx, *f).value_or(m.name);
+    if (const Entry* f = find(fields, "arch"))
+        keyword(ctx, *f, limits::choice("arch"), engine::parse_arch, m.arch);
     complete = model_numbers(ctx, fields, m) && complete;
-    // A llama-style shape's count does not depend on its context (configure.cpp sets it).
+    // No learned position table (context 0: configure.cpp).
     m.params = engine::parameter_count(m);
     if (const Entry* f = find(fields, "params")) {
         complete = params(ctx, *f, m) && complete;

@@ -82,11 +82,9 @@ class Late {
 
 // `c` with the layer applied: the model, each setting in turn, then the planner.
 engine::Config apply_layer(Late& late, engine::Config c, const ConfigLayer& layer) {
-    if (layer.shape) {
-        engine::ModelSpec m = *layer.shape;
-        m.context = c.model.context;
-        c.model = m;
-    }
+    // A custom shape counts no learned position table (context 0): llama's rotary positions,
+    // or gpt as MPT and BLOOM run it (ALiBi); GPT-2/3's table comes with their presets.
+    if (layer.shape) c.model = *layer.shape;
     for (const auto& [s, found] : layer.settings)
         if (auto message = apply_setting(c, s.key, s.value))
             late.at(found).error(s.value_pos, *message);

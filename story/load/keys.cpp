@@ -23,9 +23,9 @@ const Keys kBeatKeys{"at", "say", "set", "over", "gap", "take", "sound", "explor
 const Keys kPageKeys{"lede", "questions", "glossary"};
 const Keys kQuestionKeys{"q", "a"}, kTermKeys{"term", "means"};
 const Keys kNarrationKeys{"voice", "wpm", "gap", "tail", "takes", "pronounce"};
-const Keys kModelKeys{"name",           "params",       "layers",   "hidden",  "heads",
-                      "kv_heads",       "ffn",          "vocab",    "experts", "top_k",
-                      "shared_experts", "dense_layers", "dense_ffn"};
+const Keys kModelKeys{"name",  "arch",           "params",       "layers",   "hidden",
+                      "heads", "kv_heads",       "ffn",          "vocab",    "experts",
+                      "top_k", "shared_experts", "dense_layers", "dense_ffn"};
 const Keys kModelRequired{"layers", "hidden", "heads"};
 const Keys kTrainingKeys = section_keys(SettingSection::training);
 const Keys kClusterKeys = section_keys(SettingSection::cluster);

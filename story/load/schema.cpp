@@ -352,7 +352,8 @@ Json model_definitions(Json& definitions) {
          "exactly that many parameters."},
         {"anyOf", {{{"enum", presets}}, ref_to("count")}}};
     definitions["model_map"] = described(
-        "A custom model; kv_heads defaults to heads, ffn to 4 x hidden, vocab to 32000, "
+        "A custom model; arch defaults to llama, kv_heads to heads, ffn to 4 x hidden, vocab to "
+        "32000, "
         "params to the count the architecture implies; experts and top_k make it a mixture of "
         "experts (ffn is then each expert's width), with shared_experts every token uses and "
         "dense_layers leading dense layers of width dense_ffn (default ffn).",

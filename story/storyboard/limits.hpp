@@ -101,6 +101,7 @@ inline constexpr std::string_view kOverlaps[] = {"none", "dp", "all"};
 inline constexpr std::string_view kCpModes[] = {"allgather", "ring"};
 inline constexpr std::string_view kCpSplits[] = {"balanced", "naive"};
 inline constexpr std::string_view kOffloads[] = {"none", "optimizer", "optimizer+params"};
+inline constexpr std::string_view kArchs[] = {"llama", "gpt"};
 
 // Every keyword a storyboard gives, by key (video's theme and captions, and the settings).
 inline constexpr Choice kChoices[] = {
@@ -161,6 +162,13 @@ inline constexpr Choice kChoices[] = {
      {},
      "Optimizer, for its state's bytes per parameter (Adam 8, 8-bit Adam 2, one momentum 4, "
      "Adafactor's factored moment 0), beside mixed precision's fp32 master copy."},
+    {"arch",
+     kArchs,
+     {},
+     "A custom model's blocks: llama (the default: SwiGLU MLP of three matrices, RMSNorm, rotary "
+     "positions, no biases, no dropout) or gpt (GPT-2/3, MPT: a GELU MLP of two matrices, "
+     "LayerNorm with biases, dropout masks kept for the backward). A custom shape counts no "
+     "learned position table (MPT's ALiBi has none; GPT-3's comes with its preset)."},
     {"fit",
      kFits,
      {},

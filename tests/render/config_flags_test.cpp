@@ -57,6 +57,19 @@ TEST_CASE("every model preset and a nominal count come back as --model", "[confi
     CHECK(again(c) == c);
 }
 
+TEST_CASE("a custom shape with gpt blocks comes back with --arch", "[config_flags]") {
+    engine::Config c = story::default_config();
+    const std::map<std::string, std::string> flags = {
+        {"--params", "13101352960"}, {"--arch", "gpt"}, {"--layers", "40"},
+        {"--hidden", "5120"},        {"--heads", "40"}, {"--vocab", "50368"}};
+    REQUIRE(render::apply_config_values({flags, {}}, c).empty());
+    CHECK(c.model.arch == engine::Arch::gpt);
+    CHECK(c.model.ffn == 4 * 5120);  // GPT's MLP, not the nearest preset's (Llama 2 13B's)
+    CHECK(c.model.context == 0);
+    CHECK(render::config_flags(c).at("--arch") == "gpt");
+    CHECK(again(c) == c);
+}
+
 TEST_CASE("a setting left at its default comes back when another flag moves that default",
           "[config_flags]") {
     // --nodes 8 alone means 64 GPUs (8 a node): a pipeline of 8 stages on 8 of them, as the

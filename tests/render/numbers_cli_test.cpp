@@ -235,6 +235,40 @@ TEST_CASE("numbers --params builds a nominal or custom model") {
     CHECK(nlohmann::ordered_json::parse(custom.out)["activations"]["layers_per_gpu"] == 5);
 }
 
+// MosaicML's MPT-13B run on 64 H100s (tests/data/reference/mosaicml-mpt-h100.csv: 39.86% MFU,
+// llm-foundry's FSDP), written as a reader writes it: GPT blocks 5,120 wide, 40 layers and heads,
+// GPT-NeoX's vocabulary padded to 50,368, no position table (ALiBi). The count is the shape's
+// (12 h^2 + 13 h a layer, both embeddings, the final norm); the predicted MFU is 1.01 of the
+// measured, as tests/engine/mfu_published_test.cpp has it from the engine's own shape.
+TEST_CASE("numbers --arch gpt: MPT-13B's run from flags, its count and predicted MFU") {
+    const double h = 5120, layers = 40, vocab = 50368;
+    const long long count = std::llround(layers * (12 * h * h + 13 * h) + 2 * vocab * h + 2 * h);
+    const std::string run =
+        " --layers 40 --hidden 5120 --heads 40 --vocab 50368 --tie-embeddings false --seq 2048 "
+        "--gpu h100-sxm-80gb --nodes 8 --zero 3 --micro-batch 2 --micro-batches 1 --format json";
+    const render_test::CliRun gpt =
+        numbers("--params " + std::to_string(count) + " --arch gpt" + run);
+    REQUIRE(gpt.exit_code == 0);
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(gpt.out);
+    CHECK(j["params"] == count);
+    CHECK(j["layout"]["gpus"] == 64);
+    CHECK(j["step"]["mfu"].get<double>() * 100 / 39.86 == Approx(1.01).margin(0.005));
+    // The same shape as Llama blocks (three MLP matrices of the preset's width): another model.
+    const render_test::CliRun llama =
+        numbers("--params " + std::to_string(count) + " --arch llama" + run);
+    REQUIRE(llama.exit_code == 0);
+    CHECK(nlohmann::ordered_json::parse(llama.out)["flops"]["per_token"] !=
+          j["flops"]["per_token"]);
+    for (const auto& [arch, message] :
+         {std::pair{"gtp", "unknown arch 'gtp' (did you mean 'gpt'?)"},
+          std::pair{"mla", "unknown arch 'mla' (expected llama or gpt)"}}) {
+        const render_test::CliRun bad = numbers(std::string("--params 13B --arch ") + arch);
+        CHECK(bad.exit_code == 2);
+        CHECK(bad.out.empty());
+        CHECK(bad.err == std::string("shardreel: error: --arch: ") + message + "\n");
+    }
+}
+
 TEST_CASE("numbers --experts --top-k make a custom model a mixture of experts") {
     // Mixtral 8x7B's shape (Jiang et al. 2024): 46.7B parameters, 12.9B used per token.
     const std::string shape =
@@ -387,6 +421,7 @@ TEST_CASE("numbers: bad input exits 2 with one error line per problem and no out
          "shardreel: error: --model and --params both given: use one\n"},
         {"--hidden 4096",
          "shardreel: error: --hidden describes a custom model: give --params too\n"},
+        {"--arch gpt", "shardreel: error: --arch describes a custom model: give --params too\n"},
     };
     for (const auto& [args, message] : cases) {
         INFO(args);

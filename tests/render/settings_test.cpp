@@ -91,8 +91,8 @@ TEST_CASE("every flag of numbers and plan is a setting's, the model's shape or t
         INFO(name);
         if (!of_settings.count(name)) ++others;
     }
-    // --params, --global-batch and the eleven shape flags of a custom model.
-    CHECK(others == 13);
+    // --params, --global-batch and the twelve shape flags of a custom model (--arch among them).
+    CHECK(others == 14);
     CHECK(flags.options.size() == of_settings.size() + others);
 }
 

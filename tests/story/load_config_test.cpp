@@ -41,6 +41,32 @@ chapters:
     CHECK(m.vocab == 32000);
 }
 
+TEST_CASE("a model map's arch: gpt counts GPT-3's blocks, a misspelt one is named with a hint") {
+    const auto sb = load_ok(R"(shardreel: 1
+defaults:
+  model: {name: gpt3, arch: gpt, layers: 96, hidden: 12288, heads: 96, vocab: 50257}
+chapters:
+  - {id: a, kind: title}
+)");
+    const engine::ModelSpec& m = sb.chapters[0].config.model;
+    CHECK(m.arch == engine::Arch::gpt);
+    CHECK(m.ffn == 4 * 12288);
+    // GPT-3 175B's preset (Brown et al. 2020) less its 2,048 learned positions and with its own
+    // output layer: 12 h^2 + 13 h a layer, two embeddings and the final LayerNorm.
+    const double h = 12288;
+    CHECK(m.params == 96 * (12 * h * h + 13 * h) + 2 * 50257 * h + 2 * h);
+    engine::ModelSpec preset = *engine::find_model("gpt-3-175b");
+    preset.context = 0;
+    preset.tie_embeddings = false;
+    CHECK(m.params == engine::parameter_count(preset));
+    CHECK(errors_of(R"(shardreel: 1
+defaults:
+  model: {arch: gtp, layers: 96, hidden: 12288, heads: 96}
+chapters:
+  - {id: a, kind: title}
+)") == "test.yaml:3:17: error: unknown arch 'gtp' (did you mean 'gpt'?)\n");
+}
+
 TEST_CASE("a model map with experts and top_k is a mixture of experts: Mixtral from its shape") {
     const auto sb = load_ok(R"(shardreel: 1
 defaults:
