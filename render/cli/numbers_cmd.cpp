@@ -152,6 +152,9 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
          c.model.name + " (" + story::format_params(r.params) + " parameters" +
              (c.model.experts ? ", " + story::format_params(r.params_active) + " active per token"
                               : "") +
+             (c.model.arch == engine::Arch::llama
+                  ? ""
+                  : ", " + std::string(engine::to_string(c.model.arch)) + " blocks") +
              ")"},
         {"bytes per parameter",
          story::format_sig3(b.weights) + " + " + story::format_sig3(b.gradients) + " + " +

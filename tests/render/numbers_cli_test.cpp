@@ -253,6 +253,11 @@ TEST_CASE("numbers --arch gpt: MPT-13B's run from flags, its count and predicted
     CHECK(j["params"] == count);
     CHECK(j["layout"]["gpus"] == 64);
     CHECK(j["step"]["mfu"].get<double>() * 100 / 39.86 == Approx(1.01).margin(0.005));
+    // The table says which blocks it counted.
+    const std::string md = numbers("--params " + std::to_string(count) + " --arch gpt" +
+                                   run.substr(0, run.find(" --format")))
+                               .out;
+    CHECK_THAT(md, Catch::Contains("| model | 13.1B (13.1B parameters, gpt blocks) |"));
     // The same shape as Llama blocks (three MLP matrices of the preset's width): another model.
     const render_test::CliRun llama =
         numbers("--params " + std::to_string(count) + " --arch llama" + run);
