@@ -210,8 +210,11 @@ function planOutput(answer, use) {
   const exports = el("p", { class: "exports" }, tr("Download:"), " ",
     el("a", { href: data("text/csv", planCsv(layouts)), download: "plan.csv" }, "CSV"), " · ",
     el("a", { href: data("application/json", `${answer.report}\n`), download: "plan.json" }, "JSON"));
+  // Where the column's step times come from, as the speed table names its own.
+  const source = el("p", { class: "chapter", "data-source": layouts[0]?.step.source ?? "" },
+    layouts.length ? tr(STEP_SOURCES[layouts[0].step.source]) : "");
   return output("plan", tr("Top layouts"), kinds, el("div", { class: "scroll" },
-    el("table", { class: "plan" }, el("thead", {}, head), el("tbody", {}, ...rows))), exports);
+    el("table", { class: "plan" }, el("thead", {}, head), el("tbody", {}, ...rows))), source, exports);
 }
 
 // A layout of plan's as the flags of the settings it chooses; the global batch becomes its

@@ -156,6 +156,8 @@ async function planned(flags) {
       shown.percent(e.step.mfu)];
     for (const cell of want) check(rows[i]?.includes(cell), `plan row ${i + 1}: ${JSON.stringify(rows[i])} lacks "${cell}"`);
   });
+  const source = await page.$eval("#plan [data-source]", (p) => p.textContent);
+  check(source === shown.source(layouts[0].step.source), `plan: its steps are named "${source}"`);
   const links = await page.$$eval("#plan a[download]", (all) => Object.fromEntries(all.map((a) => [a.download, a.href])));
   const body = (href) => decodeURIComponent(href.slice(href.indexOf(",") + 1));
   check(body(links["plan.json"] ?? ",") === text, "plan.json is not what plan --format json prints");
