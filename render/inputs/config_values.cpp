@@ -144,7 +144,11 @@ std::map<std::string, std::string> shape_flags_of(engine::ModelSpec m) {
     for (const FlagSpec& s : shape_flags())  // a field at 0 is one a dense model has not
         if (*s.key && !is_arch(s) && shape_field(m, s.key) != 0)
             flags[s.flag] = std::to_string(shape_field(m, s.key));
-    if (m.arch == engine::Arch::gpt) flags["--arch"] = engine::to_string(m.arch);
+    // --arch where the count's nominal model has other blocks or a position table this shape
+    // has not (--arch drops it): a storyboard's map, --arch given; not --params 175B's own GPT-3.
+    const engine::ModelSpec nominal = engine::nominal_model(m.params);
+    if (m.arch != engine::Arch::mla && (m.arch != nominal.arch || m.context != nominal.context))
+        flags["--arch"] = engine::to_string(m.arch);
     if (m.experts == 0) flags.erase("--expert-ffn");
     if (m.experts > 0) flags["--ffn"] = std::to_string(m.dense_ffn > 0 ? m.dense_ffn : m.ffn);
     return flags;

@@ -68,6 +68,21 @@ TEST_CASE("a custom shape with gpt blocks comes back with --arch", "[config_flag
     CHECK(c.model.context == 0);
     CHECK(render::config_flags(c).at("--arch") == "gpt");
     CHECK(again(c) == c);
+    // GPT-3's own blocks and position table, from its count: no --arch needed or written.
+    engine::Config gpt3 = story::default_config();
+    REQUIRE(render::apply_config_values({{{"--params", "175B"}, {"--layers", "90"}}, {}}, gpt3)
+                .empty());
+    CHECK(gpt3.model.arch == engine::Arch::gpt);
+    CHECK(gpt3.model.context == 2048);
+    CHECK_FALSE(render::config_flags(gpt3).contains("--arch"));
+    CHECK(again(gpt3) == gpt3);
+    // A storyboard's map of Llama blocks (no position table): --arch llama says so.
+    engine::Config mapped = story::default_config();
+    mapped.model.name = "13B";
+    mapped.model.params = 13e9;
+    mapped.model.context = 0;
+    CHECK(render::config_flags(mapped).at("--arch") == "llama");
+    CHECK(again(mapped) == mapped);
 }
 
 TEST_CASE("a setting left at its default comes back when another flag moves that default",
