@@ -210,9 +210,10 @@ function planOutput(answer, use) {
   const exports = el("p", { class: "exports" }, tr("Download:"), " ",
     el("a", { href: data("text/csv", planCsv(layouts)), download: "plan.csv" }, "CSV"), " · ",
     el("a", { href: data("application/json", `${answer.report}\n`), download: "plan.json" }, "JSON"));
-  // Where the column's step times come from, as the speed table names its own.
-  const source = el("p", { class: "chapter", "data-source": layouts[0]?.step.source ?? "" },
-    layouts.length ? tr(STEP_SOURCES[layouts[0].step.source]) : "");
+  // Where the column's step times come from, as the speed table names its own (plan answers
+  // with at least one layout, or with errors).
+  const { source: from } = layouts[0].step;
+  const source = el("p", { class: "note", "data-source": from }, tr(STEP_SOURCES[from]));
   return output("plan", tr("Top layouts"), kinds, el("div", { class: "scroll" },
     el("table", { class: "plan" }, el("thead", {}, head), el("tbody", {}, ...rows))), source, exports);
 }

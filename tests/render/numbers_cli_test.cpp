@@ -243,24 +243,21 @@ TEST_CASE("numbers --params builds a nominal or custom model") {
 TEST_CASE("numbers --arch gpt: MPT-13B's run from flags, its count and predicted MFU") {
     const double h = 5120, layers = 40, vocab = 50368;
     const long long count = std::llround(layers * (12 * h * h + 13 * h) + 2 * vocab * h + 2 * h);
-    const std::string run =
-        " --layers 40 --hidden 5120 --heads 40 --vocab 50368 --tie-embeddings false --seq 2048 "
-        "--gpu h100-sxm-80gb --nodes 8 --zero 3 --micro-batch 2 --micro-batches 1 --format json";
-    const render_test::CliRun gpt =
-        numbers("--params " + std::to_string(count) + " --arch gpt" + run);
+    const std::string shape = "--params " + std::to_string(count) +
+                              " --layers 40 --hidden 5120 --heads 40 --vocab 50368 "
+                              "--tie-embeddings false --seq 2048 --gpu h100-sxm-80gb --nodes 8 "
+                              "--zero 3 --micro-batch 2 --micro-batches 1";
+    const render_test::CliRun gpt = numbers(shape + " --arch gpt --format json");
     REQUIRE(gpt.exit_code == 0);
     const nlohmann::ordered_json j = nlohmann::ordered_json::parse(gpt.out);
     CHECK(j["params"] == count);
     CHECK(j["layout"]["gpus"] == 64);
     CHECK(j["step"]["mfu"].get<double>() * 100 / 39.86 == Approx(1.01).margin(0.005));
     // The table says which blocks it counted.
-    const std::string md = numbers("--params " + std::to_string(count) + " --arch gpt" +
-                                   run.substr(0, run.find(" --format")))
-                               .out;
+    const std::string md = numbers(shape + " --arch gpt").out;
     CHECK_THAT(md, Catch::Contains("| model | 13.1B (13.1B parameters, gpt blocks) |"));
     // The same shape as Llama blocks (three MLP matrices of the preset's width): another model.
-    const render_test::CliRun llama =
-        numbers("--params " + std::to_string(count) + " --arch llama" + run);
+    const render_test::CliRun llama = numbers(shape + " --arch llama --format json");
     REQUIRE(llama.exit_code == 0);
     CHECK(nlohmann::ordered_json::parse(llama.out)["flops"]["per_token"] !=
           j["flops"]["per_token"]);
