@@ -306,6 +306,8 @@ constexpr NameTable<Overlap, 3> kOverlapNames = {
     {Overlap::none, "none"}, {Overlap::dp, "dp"}, {Overlap::all, "all"}};
 constexpr NameTable<GradReduce, 2> kGradReduceNames = {
     {GradReduce::overlapped, "overlapped"}, {GradReduce::after_backward, "after-backward"}};
+constexpr NameTable<CrossEntropy, 2> kCrossEntropyNames = {{CrossEntropy::fp32, "fp32"},
+                                                           {CrossEntropy::fused, "fused"}};
 constexpr NameTable<CpMode, 2> kCpModeNames = {{CpMode::ring, "ring"},
                                                {CpMode::allgather, "allgather"}};
 constexpr NameTable<CpSplit, 2> kCpSplitNames = {{CpSplit::naive, "naive"},
@@ -328,6 +330,10 @@ std::optional<Overlap> parse_overlap(std::string_view s) { return value_of(kOver
 std::string_view to_string(GradReduce g) { return name_of(kGradReduceNames, g); }
 std::optional<GradReduce> parse_grad_reduce(std::string_view s) {
     return value_of(kGradReduceNames, s);
+}
+std::string_view to_string(CrossEntropy x) { return name_of(kCrossEntropyNames, x); }
+std::optional<CrossEntropy> parse_cross_entropy(std::string_view s) {
+    return value_of(kCrossEntropyNames, s);
 }
 std::string_view to_string(CpMode m) { return name_of(kCpModeNames, m); }
 std::optional<CpMode> parse_cp_mode(std::string_view s) { return value_of(kCpModeNames, s); }

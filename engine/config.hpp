@@ -22,6 +22,11 @@ enum class Overlap { none, dp, all };
 // overlap_comm), or as one all-reduce of the whole buffer once the last backward has ended
 // (nanotron without DDP: its ZeRO-1 with fp32 accumulation; Megatron-LM's default).
 enum class GradReduce { overlapped, after_backward };
+// How the loss reads the logits: from an fp32 copy whose softmax becomes their fp32 gradient
+// (PyTorch's cross_entropy under autocast; nanotron's and Megatron-LM's vocab-parallel cross
+// entropy), or in one kernel on the 16-bit logits that writes their 16-bit gradient (flash-attn's
+// CrossEntropyLoss, llm-foundry's default fused_crossentropy). Only the expected peak uses it.
+enum class CrossEntropy { fp32, fused };
 // How context parallelism exchanges keys and values: around a ring, chunk by chunk (Megatron-Core's
 // `--cp-comm-type p2p`, ring attention: Liu et al. 2023), or all-gathered before attention with
 // the gradients reduce-scattered after it (Llama 3: Dubey et al. 2024, section 3.3.2).
@@ -68,6 +73,7 @@ struct Training {
     // counts a separate fp32 buffer.
     GradAccumDtype grad_accum_dtype = GradAccumDtype::same;
     GradReduce grad_reduce = GradReduce::overlapped;
+    CrossEntropy cross_entropy = CrossEntropy::fp32;
     bool operator==(const Training&) const = default;
 };
 
@@ -133,6 +139,8 @@ std::string_view to_string(Overlap o);  // "none", "dp", "all"
 std::optional<Overlap> parse_overlap(std::string_view s);
 std::string_view to_string(GradReduce g);  // "overlapped", "after-backward"
 std::optional<GradReduce> parse_grad_reduce(std::string_view s);
+std::string_view to_string(CrossEntropy x);  // "fp32", "fused"
+std::optional<CrossEntropy> parse_cross_entropy(std::string_view s);
 std::string_view to_string(CpMode m);  // "ring", "allgather"
 std::optional<CpMode> parse_cp_mode(std::string_view s);
 std::string_view to_string(CpSplit s);  // "naive", "balanced"

@@ -42,16 +42,19 @@ double widest_activation(const Config& c) {
 
 // What one micro-batch's logits and loss hold on the output layer's stage, per value of
 // micro_batch x seq x vocab / tp (the vocabulary is split t ways: Megatron-LM's and nanotron's
-// vocab-parallel cross entropy): the logits in the activation dtype, their fp32 copy (the loss is
-// computed in fp32: nanotron's cast_to_fp32, Megatron's logits.float()), and the fp32 softmax each
-// micro-batch in flight keeps for its backward, where it becomes the logits' gradient in place
-// (nanotron's _ShardedCrossEntropy, parallel/tensor_parallel/functional.py).
+// vocab-parallel cross entropy). In fp32: the logits in the activation dtype, their fp32 copy (the
+// loss is computed in fp32: nanotron's cast_to_fp32, Megatron's logits.float()), and the fp32
+// softmax each micro-batch in flight keeps for its backward, where it becomes the logits' gradient
+// in place (nanotron's _ShardedCrossEntropy, parallel/tensor_parallel/functional.py). Fused: the
+// logits each micro-batch in flight keeps for the kernel's backward, and the gradient it writes
+// (flash-attn's CrossEntropyLoss saves its input and allocates the gradient beside it).
 Bytes logits_bytes(const Config& c, double in_flight) {
     const Training& t = c.training;
     const double values =
         double(t.micro_batch) * t.seq_len / c.layout.cp * c.model.vocab / c.layout.tp;
-    const bool fp32 = t.precision == Precision::fp32;
-    const double transient = fp32 ? 4 : 2 + 4;  // the logits, and their fp32 copy
+    const double logit = t.precision == Precision::fp32 ? 4 : 2;
+    if (t.cross_entropy == CrossEntropy::fused) return Bytes(values * logit * (in_flight + 1));
+    const double transient = logit == 4 ? 4 : 2 + 4;  // the logits, and their fp32 copy
     return Bytes(values * (transient + 4 * in_flight));
 }
 
@@ -146,24 +149,28 @@ Bytes PeakTerms::allocator() const {
 Bytes PeakTerms::total() const { return allocator() + context; }
 
 Bytes expected_activation_bytes_per_layer(const ModelSpec& m, const Training& t, int tp, int cp) {
-    // GPT blocks are what Korthikanti et al. counted; full recomputation keeps only the input.
-    if (m.arch == Arch::gpt || t.recompute == Recompute::full)
-        return activation_bytes_per_layer(m, t, tp, cp);
-    // Korthikanti et al.'s method (section 4.1) applied to a Llama block in bf16, per token: the
-    // two RMSNorms' inputs (4h), the inputs of the attention and MLP projections (2h each),
-    // attention's Q, K, V and output (attention_kept), and SwiGLU (Shazeer 2020) as PyTorch runs
-    // it (nanotron's GLUActivation, Hugging Face's LlamaMLP): the gate and up projections, SiLU's
-    // output and the product the down projection takes, 2 bytes x ffn each. No dropout masks.
+    // Full recomputation keeps only the layer's input.
+    if (t.recompute == Recompute::full) return activation_bytes_per_layer(m, t, tp, cp);
     const double tokens = double(t.seq_len) / cp * t.micro_batch, h = m.hidden;
-    const double inputs = 4 * h + 2 * h + 2 * h;
-    const double split = attention_kept(m) + 8 * mlp_width(m);
-    // Without sequence parallelism the norms and the projections' inputs stay whole on every
-    // tensor-parallel rank (Korthikanti eq. 2); with it everything is split (eq. 4).
-    const double per_token = t.sequence_parallel ? (inputs + split) / tp : inputs + split / tp;
-    // Attention scores, softmax and dropout mask when neither FlashAttention nor recomputation
-    // drops them: 5 a s bytes per token (Korthikanti eq. 1), split over tp.
+    // Korthikanti et al.'s method (section 4.1), per token in bf16. Whole on every tensor-parallel
+    // rank without sequence parallelism (eq. 2), split with it (eq. 4): the two norms' inputs (4h),
+    // the inputs of attention's and the MLP's first projections (2h each) and, with dropout, its
+    // two masks after attention's output projection and after the MLP (1 byte each: h each).
+    const double masks = m.dropout ? 2 * h : 0;
+    const double whole = 4 * h + 2 * h + 2 * h + masks;
+    // Split t ways: attention's Q, K, V and output (attention_kept), and the MLP: GPT's GELU input
+    // and output (4h wide, 2 bytes each: Korthikanti's 16h); SwiGLU (Shazeer 2020) as PyTorch runs
+    // it (nanotron's GLUActivation, Hugging Face's LlamaMLP): the gate and up projections, SiLU's
+    // output and the product the down projection takes, 2 bytes x ffn each.
+    const double mlp = (m.arch == Arch::gpt ? 4.0 : 8.0) * mlp_width(m);
+    const double split = attention_kept(m) + mlp;
+    const double per_token = t.sequence_parallel ? (whole + split) / tp : whole + split / tp;
+    // Attention's scores when neither FlashAttention nor recomputation drops them, split over tp
+    // (Korthikanti eq. 1's 5as/h): the softmax's output (2 bytes a score) and, with dropout, its
+    // mask and output (1 + 2). FlashAttention regenerates its dropout mask in the backward from
+    // the generator's state (Dao et al. 2022, section 3.1).
     const bool scores = t.recompute == Recompute::none && !t.flash_attention;
-    const double kept_scores = scores ? 5.0 * m.heads * t.seq_len / tp : 0;
+    const double kept_scores = scores ? (m.dropout ? 5.0 : 2.0) * m.heads * t.seq_len / tp : 0;
     return Bytes(tokens * (per_token + kept_scores));
 }
 

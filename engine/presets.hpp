@@ -37,6 +37,11 @@ struct ModelSpec {
     // The output layer reuses the input embedding's vocab x hidden matrix (Press and Wolf 2017):
     // GPT-3, Llama 3.2 1B and 3B, Gemma, SmolLM. A pipeline's last stage still holds a copy.
     bool tie_embeddings = false;
+    // Dropout after attention's output projection and after the MLP, and on the attention
+    // probabilities: its masks are kept for the backward (Korthikanti et al. 2022 count them).
+    // GPT-2 and GPT-3 (Megatron-LM's hidden_dropout and attention_dropout of 0.1) train with it;
+    // Llama, MPT (llm-foundry's attn_pdrop and resid_pdrop of 0) and most recent models without.
+    bool dropout = false;
     bool operator==(const ModelSpec&) const = default;
 };
 

@@ -109,7 +109,7 @@ std::string stages_cell(const engine::ExpectedPeak& e, Term of) {
 }
 
 // The expected peak (engine/peak.hpp), term by term, and whether it fits.
-Rows expected_rows(const engine::PerGpu& g) {
+Rows expected_rows(const engine::PerGpu& g, engine::CrossEntropy loss) {
     using T = engine::PeakTerms;
     const engine::ExpectedPeak& e = g.expected;
     static constexpr std::pair<const char*, engine::Bytes T::*> kTerms[] = {
@@ -126,8 +126,10 @@ Rows expected_rows(const engine::PerGpu& g) {
         {"CUDA context and NCCL", &T::context}};
     Rows rows;
     for (const auto& [name, term] : kTerms)
-        rows.emplace_back(std::string("expected peak: ") + name,
-                          stages_cell(e, [member = term](const T& t) { return t.*member; }));
+        rows.emplace_back(
+            std::string("expected peak: ") + name +
+                (term == &T::logits && loss == engine::CrossEntropy::fused ? " (fused)" : ""),
+            stages_cell(e, [member = term](const T& t) { return t.*member; }));
     rows.emplace_back("expected peak: PyTorch's allocator (max_memory_reserved)",
                       stages_cell(e, [](const T& t) { return t.allocator(); }));
     rows.emplace_back("expected peak per GPU", story::format_bytes(e.total.value) + " of " +
@@ -143,6 +145,16 @@ std::string step_time_name(const engine::Report& r) {
     return std::string("step time (predicted, ") + kPredictedStepSource + ")";
 }
 
+// The blocks a model counts where they are not Llama's, and dropout where it is not the blocks'
+// own (GPT's keep its masks, Llama's have none): ", gpt blocks without dropout".
+std::string blocks_text(const engine::ModelSpec& m) {
+    const bool gpt = m.arch == engine::Arch::gpt;
+    const std::string dropout =
+        m.dropout == gpt ? "" : (m.dropout ? " with dropout" : " without dropout");
+    if (m.arch == engine::Arch::llama && dropout.empty()) return "";
+    return ", " + std::string(engine::to_string(m.arch)) + " blocks" + dropout;
+}
+
 void write_markdown(std::ostream& out, const engine::Config& c, const engine::Report& r) {
     const engine::BytesPerParam& b = r.bytes_per_param;
     const engine::PerGpu& g = r.per_gpu;
@@ -152,10 +164,7 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
          c.model.name + " (" + story::format_params(r.params) + " parameters" +
              (c.model.experts ? ", " + story::format_params(r.params_active) + " active per token"
                               : "") +
-             (c.model.arch == engine::Arch::llama
-                  ? ""
-                  : ", " + std::string(engine::to_string(c.model.arch)) + " blocks") +
-             ")"},
+             blocks_text(c.model) + ")"},
         {"bytes per parameter",
          story::format_sig3(b.weights) + " + " + story::format_sig3(b.gradients) + " + " +
              story::format_sig3(b.optimizer) + " = " + story::format_bytes_per_param(b.total()) +
@@ -200,7 +209,7 @@ void write_markdown(std::ostream& out, const engine::Config& c, const engine::Re
         {"tokens per second per GPU", story::format_sig3(r.step.tokens_per_second_per_gpu)},
     };
     const auto at = rows.begin() + 5;  // after the layout
-    const Rows paper = on_paper_rows(g), expected = expected_rows(g);
+    const Rows paper = on_paper_rows(g), expected = expected_rows(g, c.training.cross_entropy);
     rows.insert(rows.insert(at, paper.begin(), paper.end()) + long(paper.size()), expected.begin(),
                 expected.end());
     out << "| quantity | value |\n|---|---|\n";

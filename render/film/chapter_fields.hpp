@@ -95,9 +95,10 @@ auto fields(Members, T& c) {
 template <Of<engine::ModelSpec> T>
 auto fields(Members, T& m) {
     auto& [name, arch, params, layers, hidden, heads, kv_heads, ffn, vocab, context, experts, top_k,
-           shared_experts, dense_layers, dense_ffn, mla, tie_embeddings] = m;
+           shared_experts, dense_layers, dense_ffn, mla, tie_embeddings, dropout] = m;
     return std::tie(name, arch, params, layers, hidden, heads, kv_heads, ffn, vocab, context,
-                    experts, top_k, shared_experts, dense_layers, dense_ffn, mla, tie_embeddings);
+                    experts, top_k, shared_experts, dense_layers, dense_ffn, mla, tie_embeddings,
+                    dropout);
 }
 template <Of<engine::Mla> T>
 auto fields(Members, T& m) {
@@ -108,10 +109,10 @@ template <Of<engine::Training> T>
 auto fields(Members, T& t) {
     auto& [precision, grad_dtype, optimizer, seq_len, micro_batch, micro_batches, recompute,
            flash_attention, sequence_parallel, schedule, chunks, mfu, overlap, step_time,
-           capacity_factor, grad_accum_dtype, grad_reduce] = t;
+           capacity_factor, grad_accum_dtype, grad_reduce, cross_entropy] = t;
     return std::tie(precision, grad_dtype, optimizer, seq_len, micro_batch, micro_batches,
                     recompute, flash_attention, sequence_parallel, schedule, chunks, mfu, overlap,
-                    step_time, capacity_factor, grad_accum_dtype, grad_reduce);
+                    step_time, capacity_factor, grad_accum_dtype, grad_reduce, cross_entropy);
 }
 template <Of<engine::Cluster> T>
 auto fields(Members, T& c) {

@@ -36,6 +36,7 @@ void apply_arch(const std::string& text, engine::ModelSpec& m, Errors& errors) {
     if (auto arch = engine::parse_arch(text)) {
         m.arch = *arch;
         m.context = 0;
+        m.dropout = m.arch == engine::Arch::gpt;  // --dropout, applied after, says otherwise
         return;
     }
     errors.push_back(about_flag(
@@ -163,6 +164,7 @@ std::map<std::string, std::string> model_flags(const engine::ModelSpec& m) {
         engine::Config c = story::default_config();
         if (!apply_config_values({flags, {}}, c).empty()) continue;
         story::apply_setting(c, "tie_embeddings", m.tie_embeddings ? "true" : "false");
+        story::apply_setting(c, "dropout", m.dropout ? "true" : "false");
         if (c.model == m) return flags;
     }
     return shape_flags_of(m);

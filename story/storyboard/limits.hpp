@@ -90,6 +90,7 @@ inline constexpr std::string_view kPrecisionAliases[] = {"bf16", "fp8"};
 inline constexpr std::string_view kGradDtypes[] = {"bf16", "fp32"};
 inline constexpr std::string_view kGradAccumDtypes[] = {"same", "fp32"};
 inline constexpr std::string_view kGradReduces[] = {"overlapped", "after-backward"};
+inline constexpr std::string_view kCrossEntropies[] = {"fp32", "fused"};
 inline constexpr std::string_view kStageSplits[] = {"layers", "compute"};
 inline constexpr std::string_view kRecomputes[] = {"none", "selective", "full"};
 inline constexpr std::string_view kSchedules[] = {"gpipe", "1f1b",  "interleaved",
@@ -126,6 +127,13 @@ inline constexpr Choice kChoices[] = {
      "bucket during the last backward (overlapped, the default: PyTorch DDP, Megatron-Core's "
      "overlap_grad_reduce), or as one all-reduce of the whole buffer after it (after-backward: "
      "nanotron's ZeRO-1, Megatron-LM's default). Only the predicted step uses it."},
+    {"cross_entropy",
+     kCrossEntropies,
+     {},
+     "How the loss reads the logits: from an fp32 copy whose softmax becomes their fp32 gradient "
+     "(fp32, the default: PyTorch's cross_entropy, nanotron's and Megatron-LM's), or in one "
+     "kernel on the 16-bit logits that writes their 16-bit gradient (fused: flash-attn's, "
+     "llm-foundry's fused_crossentropy). Only the expected peak uses it."},
     {"pipeline_split",
      kStageSplits,
      {},
@@ -167,8 +175,9 @@ inline constexpr Choice kChoices[] = {
      {},
      "A custom model's blocks: llama (the default: SwiGLU MLP of three matrices, RMSNorm, rotary "
      "positions, no biases, no dropout) or gpt (GPT-2/3, MPT: a GELU MLP of two matrices, "
-     "LayerNorm with biases, dropout masks kept for the backward). A custom shape counts no "
-     "learned position table (MPT's ALiBi has none; GPT-3's comes with its preset)."},
+     "LayerNorm with biases, dropout masks kept for the backward unless dropout is off). A custom "
+     "shape counts no learned position table (MPT's ALiBi has none; GPT-3's comes with its "
+     "preset)."},
     {"fit",
      kFits,
      {},

@@ -215,6 +215,15 @@ const std::vector<SettingSpec>& table() {
             N_("the output layer is the embedding's matrix: on | off (presets say which models "
                "tie)"),
             {"true", "false"}),
+        row("dropout", S::training, flag<&C::model, &engine::ModelSpec::dropout>, "--dropout",
+            N_("dropout masks kept for the backward: on | off (GPT-3 on; Llama and MPT off)"),
+            {"false", "true"}),
+        row("cross_entropy", S::training,
+            keyword<&C::training, &Training::cross_entropy, engine::parse_cross_entropy>,
+            "--cross-entropy",
+            N_("the loss: fp32 (a float copy of the logits, nanotron's) or fused (one kernel on "
+               "the 16-bit logits, llm-foundry's)"),
+            {"fused", "fp32"}),
         row("optimizer", S::training,
             keyword<&C::training, &Training::optimizer, engine::parse_optimizer>, "--optimizer",
             N_("optimizer, for its state's bytes per parameter"),

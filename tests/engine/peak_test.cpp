@@ -116,3 +116,45 @@ TEST_CASE("fits compares the expected peak, not the paper figure, with the GPU's
     CHECK(g.expected.total > g.capacity);  // the logits and buffers do not
     CHECK_FALSE(g.fits);
 }
+
+TEST_CASE("dropout masks: GPT-3 keeps Korthikanti's 34 sbh, 32 without dropout, a Llama 2 more") {
+    const ModelSpec gpt = *find_model("gpt-3-175b");
+    CHECK(gpt.dropout);  // Megatron-LM's GPT-3, dropout 0.1
+    CHECK_FALSE(find_model("llama-2-7b")->dropout);
+    Training t;
+    t.seq_len = 2048;
+    const double tokens = 2048, h = 12288;
+    // FlashAttention keeps no scores: the layer's linear part, per token.
+    CHECK(expected_activation_bytes_per_layer(gpt, t, 1, 1) == Bytes(tokens * 34 * h));
+    CHECK(expected_activation_bytes_per_layer(gpt, t, 1, 1) ==
+          activation_bytes_per_layer(gpt, t, 1, 1));  // on paper, Korthikanti eq. 1, the same
+    ModelSpec dry = gpt;
+    dry.dropout = false;
+    CHECK(expected_activation_bytes_per_layer(dry, t, 1, 1) == Bytes(tokens * 32 * h));
+    // With tp 8 and no sequence parallelism the masks are among the 10 that stay whole (eq. 2).
+    CHECK(expected_activation_bytes_per_layer(gpt, t, 8, 1) == Bytes(tokens * (10 + 24 / 8.0) * h));
+    CHECK(expected_activation_bytes_per_layer(dry, t, 8, 1) == Bytes(tokens * (8 + 24 / 8.0) * h));
+    // Scores kept (no FlashAttention): softmax output, mask and dropout output, 5 a s a token;
+    // without dropout the softmax output alone, 2 a s.
+    t.flash_attention = false;
+    const double a_s = 96.0 * 2048;
+    CHECK(expected_activation_bytes_per_layer(gpt, t, 1, 1) == Bytes(tokens * (34 * h + 5 * a_s)));
+    CHECK(expected_activation_bytes_per_layer(dry, t, 1, 1) == Bytes(tokens * (32 * h + 2 * a_s)));
+    // nanotron's 1B (16h + 8 ffn a token, no dropout) with dropout on: two masks of h bytes.
+    Config one = one_b(8);
+    const Bytes plain = expected_activation_bytes_per_layer(one.model, one.training, 1, 1);
+    one.model.dropout = true;
+    CHECK(expected_activation_bytes_per_layer(one.model, one.training, 1, 1) ==
+          plain + Bytes(2.0 * 2048 * 4096));
+}
+
+TEST_CASE("a fused cross entropy keeps the 16-bit logits and writes their 16-bit gradient") {
+    Config c = one_b(8);
+    c.training.cross_entropy = CrossEntropy::fused;
+    // 2 bytes a logit kept for the backward, 2 for the gradient: 4, where fp32's copy took 10.
+    CHECK(expected_peak(c).first.terms.logits == Bytes(4096.0 * 131072 * 4));
+    c.layout.tp = 8;
+    CHECK(expected_peak(c).first.terms.logits == Bytes(4096.0 * 131072 / 8 * 4));
+    c.training.precision = Precision::fp32;  // fp32 training: 4-byte logits and gradient
+    CHECK(expected_peak(c).first.terms.logits == Bytes(4096.0 * 131072 / 8 * 8));
+}

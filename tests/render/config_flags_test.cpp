@@ -85,6 +85,30 @@ TEST_CASE("a custom shape with gpt blocks comes back with --arch", "[config_flag
     CHECK(again(mapped) == mapped);
 }
 
+TEST_CASE("dropout comes back where it differs from the blocks' own", "[config_flags]") {
+    // MPT's blocks: gpt without dropout, and its fused loss.
+    engine::Config mpt = story::default_config();
+    const std::map<std::string, std::string> flags = {
+        {"--params", "13101352960"}, {"--arch", "gpt"},           {"--layers", "40"},
+        {"--hidden", "5120"},        {"--heads", "40"},           {"--vocab", "50368"},
+        {"--dropout", "off"},        {"--cross-entropy", "fused"}};
+    REQUIRE(render::apply_config_values({flags, {}}, mpt).empty());
+    CHECK_FALSE(mpt.model.dropout);
+    CHECK(mpt.training.cross_entropy == engine::CrossEntropy::fused);
+    CHECK(render::config_flags(mpt).at("--dropout") == "false");
+    CHECK(render::config_flags(mpt).at("--cross-entropy") == "fused");
+    CHECK(again(mpt) == mpt);
+    // GPT blocks keep their masks unless told; a Llama preset with dropout on says so.
+    engine::Config gpt = story::default_config();
+    REQUIRE(render::apply_config_values({{{"--model", "gpt-3-175b"}}, {}}, gpt).empty());
+    CHECK(gpt.model.dropout);
+    CHECK_FALSE(render::config_flags(gpt).contains("--dropout"));
+    engine::Config llama = story::default_config();
+    REQUIRE_FALSE(story::apply_setting(llama, "dropout", "true"));
+    CHECK(render::config_flags(llama).at("--dropout") == "true");
+    CHECK(again(llama) == llama);
+}
+
 TEST_CASE("a setting left at its default comes back when another flag moves that default",
           "[config_flags]") {
     // --nodes 8 alone means 64 GPUs (8 a node): a pipeline of 8 stages on 8 of them, as the

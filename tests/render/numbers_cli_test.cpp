@@ -271,6 +271,57 @@ TEST_CASE("numbers --arch gpt: MPT-13B's run from flags, its count and predicted
     }
 }
 
+// MPT-7B at 2,048 tokens, six sequences a micro-batch on 8 H100s, as llm-foundry ran it: GPT
+// blocks without dropout (MPTConfig's attn_pdrop and resid_pdrop are 0) and its default loss, one
+// fused kernel on the 16-bit logits. tests/engine/mfu_published_test.cpp has the same run from
+// the engine's own shape.
+TEST_CASE("numbers --dropout off --cross-entropy fused: MPT-7B's run fits as MosaicML ran it") {
+    const double h = 4096, layers = 32, vocab = 50368;
+    const long long count = std::llround(layers * (12 * h * h + 13 * h) + 2 * vocab * h + 2 * h);
+    const std::string run = "--params " + std::to_string(count) +
+                            " --arch gpt --layers 32 --hidden 4096 --heads 32 --vocab 50368 "
+                            "--tie-embeddings false --seq 2048 --gpu h100-sxm-80gb --gpus 8 "
+                            "--zero 3 --micro-batch 6 --micro-batches 1 --format json";
+    const auto peak = [](const render_test::CliRun& r) {
+        REQUIRE(r.exit_code == 0);
+        return nlohmann::ordered_json::parse(r.out);
+    };
+    const nlohmann::ordered_json mpt = peak(numbers(run + " --dropout off --cross-entropy fused"));
+    CHECK(mpt["expected_peak"]["total_bytes"].get<double>() / 1e9 == Approx(77.7).margin(0.05));
+    CHECK(mpt["per_gpu"]["fits"] == true);
+    // GPT's dropout masks (on with --arch gpt) and an fp32 copy of the logits: over the card.
+    const nlohmann::ordered_json gpt = peak(numbers(run));
+    CHECK(gpt["expected_peak"]["total_bytes"].get<double>() / 1e9 == Approx(85.7).margin(0.05));
+    CHECK(gpt["per_gpu"]["fits"] == false);
+    // Each setting alone: the fused loss saves 4.3 GB with its reserve, the masks 3.7 GB.
+    const double fused =
+        peak(numbers(run + " --cross-entropy fused"))["expected_peak"]["total_bytes"];
+    const double dry = peak(numbers(run + " --dropout off"))["expected_peak"]["total_bytes"];
+    CHECK((gpt["expected_peak"]["total_bytes"].get<double>() - fused) / 1e9 ==
+          Approx(4.27).margin(0.01));
+    CHECK((gpt["expected_peak"]["total_bytes"].get<double>() - dry) / 1e9 ==
+          Approx(3.70).margin(0.01));
+    CHECK(mpt["per_gpu"]["total_bytes"] == gpt["per_gpu"]["total_bytes"]);  // on paper the same
+    // The table names the blocks as counted and the loss's kernel.
+    std::string md = run.substr(0, run.find(" --format"));
+    md = numbers(md + " --dropout off --cross-entropy fused").out;
+    CHECK_THAT(md, Catch::Contains("6.86B parameters, gpt blocks without dropout) |"));
+    CHECK_THAT(md, Catch::Contains("| expected peak: logits and loss (fused) | 2.48"));
+    CHECK_THAT(
+        numbers("--model llama-2-7b --dropout on").out,
+        Catch::Contains("| model | llama-2-7b (6.74B parameters, llama blocks with dropout) |"));
+    for (const auto& [flags, message] :
+         {std::pair{"--cross-entropy fuse",
+                    "--cross-entropy: unknown cross_entropy 'fuse' (did you mean 'fused'?)"},
+          std::pair{"--dropout maybe",
+                    "--dropout: expected true or false for 'dropout', got 'maybe'"}}) {
+        const render_test::CliRun bad = numbers(flags);
+        CHECK(bad.exit_code == 2);
+        CHECK(bad.out.empty());
+        CHECK(bad.err == std::string("shardreel: error: ") + message + "\n");
+    }
+}
+
 TEST_CASE("numbers --experts --top-k make a custom model a mixture of experts") {
     // Mixtral 8x7B's shape (Jiang et al. 2024): 46.7B parameters, 12.9B used per token.
     const std::string shape =

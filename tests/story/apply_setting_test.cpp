@@ -60,7 +60,7 @@ TEST_CASE("setting_names lists every flat name, in the table's order") {
     std::vector<std::string> names;
     for (const story::SettingSpec& s : story::settings()) names.push_back(s.name);
     CHECK(story::setting_names() == names);
-    CHECK(names.size() == 35);
+    CHECK(names.size() == 37);
     // The order the sections and flags apply them in: a gpu before its links, the cluster's
     // size before gpus.
     const auto at = [&](const char* n) { return std::ranges::find(names, n) - names.begin(); };
