@@ -235,18 +235,29 @@ TEST_CASE("numbers --params builds a nominal or custom model") {
     CHECK(nlohmann::ordered_json::parse(custom.out)["activations"]["layers_per_gpu"] == 5);
 }
 
-// MosaicML's MPT-13B run on 64 H100s (tests/data/reference/mosaicml-mpt-h100.csv: 39.86% MFU,
-// llm-foundry's FSDP), written as a reader writes it: GPT blocks 5,120 wide, 40 layers and heads,
-// GPT-NeoX's vocabulary padded to 50,368, no position table (ALiBi). The count is the shape's
-// (12 h^2 + 13 h a layer, both embeddings, the final norm); the predicted MFU is 1.01 of the
-// measured, as tests/engine/mfu_published_test.cpp has it from the engine's own shape.
-TEST_CASE("numbers --arch gpt: MPT-13B's run from flags, its count and predicted MFU") {
-    const double h = 5120, layers = 40, vocab = 50368;
+// An MPT shape as a reader writes it (tests/data/reference/mosaicml-mpt-h100.csv, llm-foundry's
+// FSDP): GPT-NeoX's vocabulary padded to 50,368, untied, no position table (ALiBi), 2,048 tokens
+// on H100s. The count is the shape's: 12 h^2 + 13 h a layer, both embeddings, the final norm.
+namespace {
+struct MptFlags {
+    long long count = 0;
+    std::string flags;
+};
+MptFlags mpt_flags(int layers, int hidden, int heads) {
+    const double h = hidden, vocab = 50368;
     const long long count = std::llround(layers * (12 * h * h + 13 * h) + 2 * vocab * h + 2 * h);
-    const std::string shape = "--params " + std::to_string(count) +
-                              " --layers 40 --hidden 5120 --heads 40 --vocab 50368 "
-                              "--tie-embeddings false --seq 2048 --gpu h100-sxm-80gb --nodes 8 "
-                              "--zero 3 --micro-batch 2 --micro-batches 1";
+    return {count, "--params " + std::to_string(count) + " --layers " + std::to_string(layers) +
+                       " --hidden " + std::to_string(hidden) + " --heads " + std::to_string(heads) +
+                       " --vocab 50368 --tie-embeddings false --seq 2048 --gpu h100-sxm-80gb "};
+}
+}  // namespace
+
+// MosaicML's MPT-13B run on 64 H100s (39.86% MFU): GPT blocks 5,120 wide, 40 layers and heads;
+// the predicted MFU is 1.01 of the measured, as tests/engine/mfu_published_test.cpp has it from
+// the engine's own shape.
+TEST_CASE("numbers --arch gpt: MPT-13B's run from flags, its count and predicted MFU") {
+    const auto [count, flags] = mpt_flags(40, 5120, 40);
+    const std::string shape = flags + "--nodes 8 --zero 3 --micro-batch 2 --micro-batches 1";
     const render_test::CliRun gpt = numbers(shape + " --arch gpt --format json");
     REQUIRE(gpt.exit_code == 0);
     const nlohmann::ordered_json j = nlohmann::ordered_json::parse(gpt.out);
@@ -276,12 +287,9 @@ TEST_CASE("numbers --arch gpt: MPT-13B's run from flags, its count and predicted
 // fused kernel on the 16-bit logits. tests/engine/mfu_published_test.cpp has the same run from
 // the engine's own shape.
 TEST_CASE("numbers --dropout off --cross-entropy fused: MPT-7B's run fits as MosaicML ran it") {
-    const double h = 4096, layers = 32, vocab = 50368;
-    const long long count = std::llround(layers * (12 * h * h + 13 * h) + 2 * vocab * h + 2 * h);
-    const std::string run = "--params " + std::to_string(count) +
-                            " --arch gpt --layers 32 --hidden 4096 --heads 32 --vocab 50368 "
-                            "--tie-embeddings false --seq 2048 --gpu h100-sxm-80gb --gpus 8 "
-                            "--zero 3 --micro-batch 6 --micro-batches 1 --format json";
+    const std::string run = mpt_flags(32, 4096, 32).flags +
+                            "--arch gpt --gpus 8 --zero 3 --micro-batch 6 --micro-batches 1 "
+                            "--format json";
     const auto peak = [](const render_test::CliRun& r) {
         REQUIRE(r.exit_code == 0);
         return nlohmann::ordered_json::parse(r.out);
