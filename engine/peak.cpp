@@ -19,6 +19,17 @@ double mlp_width(const ModelSpec& m) {
     return (dense * double(m.dense_ffn) + (m.layers - dense) * moe) / std::max(m.layers, 1);
 }
 
+// Bytes per token an MoE layer keeps for its routing, averaged over the layers as mlp_width is:
+// each token's copy per routed expert, which the experts' first projection keeps as its input
+// (Megatron-Core's permute before its grouped GEMM), and each routed expert's output, which the
+// combine keeps to weight it by the router's probability (unpermute with probs saves its input):
+// 2 x 2h x top_k in bf16. The router's scores (experts x 4 bytes) are left out.
+double dispatch_kept(const ModelSpec& m) {
+    if (m.experts == 0) return 0;
+    const int dense = std::clamp(m.dense_layers, 0, m.layers);
+    return 4.0 * m.hidden * m.top_k * (m.layers - dense) / std::max(m.layers, 1);
+}
+
 // Bytes per token autograd keeps of attention's projections, bf16: Q, K and V as FlashAttention
 // takes them (K and V of kv_heads: GQA) and its output, which the output projection keeps.
 // Multi-head latent attention (DeepSeek-V3 report, 2.1.1): queries and keys of head_dim + rope_dim
@@ -157,7 +168,8 @@ Bytes expected_activation_bytes_per_layer(const ModelSpec& m, const Training& t,
     // the inputs of attention's and the MLP's first projections (2h each) and, with dropout, its
     // two masks after attention's output projection and after the MLP (1 byte each: h each).
     const double masks = m.dropout ? 2 * h : 0;
-    const double whole = 4 * h + 2 * h + 2 * h + masks;
+    // An MoE layer's dispatched copies are tokens as the rank holds them (dispatch_kept).
+    const double whole = 4 * h + 2 * h + 2 * h + masks + dispatch_kept(m);
     // Split t ways: attention's Q, K, V and output (attention_kept), and the MLP: GPT's GELU input
     // and output (4h wide, 2 bytes each: Korthikanti's 16h); SwiGLU (Shazeer 2020) as PyTorch runs
     // it (nanotron's GLUActivation, Hugging Face's LlamaMLP): the gate and up projections, SiLU's

@@ -158,3 +158,32 @@ TEST_CASE("a fused cross entropy keeps the 16-bit logits and writes their 16-bit
     c.training.precision = Precision::fp32;  // fp32 training: 4-byte logits and gradient
     CHECK(expected_peak(c).first.terms.logits == Bytes(4096.0 * 131072 / 8 * 8));
 }
+
+TEST_CASE(
+    "an MoE layer keeps each token's dispatched copy and each expert's output, top_k of each") {
+    const ModelSpec mixtral = *find_model("mixtral-8x7b");
+    Training t;  // one sequence of 4,096 tokens, FlashAttention, no recomputation
+    const double h = 4096;
+    // Whole: the norms' and projections' inputs 8h, and per routed expert (2 of 8) the token's
+    // copy the experts' first projection keeps and the expert's output the combine keeps, 4h.
+    const double whole = 8 * h + 4 * h * 2;
+    // Split: Q, K, V (8 key/value heads of 128) and the output, then SwiGLU's 8 bytes x ffn per
+    // expert a token goes through.
+    const double split = (2 * h + 4 * 8 * 128 + 2 * h) + 8 * 14336.0 * 2;
+    CHECK(expected_activation_bytes_per_layer(mixtral, t, 1, 1) == Bytes(4096 * (whole + split)));
+    CHECK(expected_activation_bytes_per_layer(mixtral, t, 8, 1) ==
+          Bytes(4096 * (whole + split / 8)));
+    t.sequence_parallel = true;
+    CHECK(expected_activation_bytes_per_layer(mixtral, t, 8, 1) ==
+          Bytes(4096 * (whole + split) / 8));
+    // DeepSeek-V3's first 3 of 61 layers are dense: the mean layer routes 58/61 of the time.
+    const ModelSpec v3 = *find_model("deepseek-v3");
+    ModelSpec dense = v3;
+    dense.dense_layers = v3.layers;
+    t.sequence_parallel = false;
+    const double routed = 4.0 * 7168 * 8 * 58 / 61;
+    const double mlp = 8 * (18432.0 * 3 + (8 + 1) * 2048.0 * 58) / 61 - 8 * 18432.0;
+    CHECK(
+        expected_activation_bytes_per_layer(v3, t, 1, 1).value ==
+        Approx(expected_activation_bytes_per_layer(dense, t, 1, 1).value + 4096 * (routed + mlp)));
+}
