@@ -178,8 +178,7 @@ std::string numbers(const std::string& text) {
     if (problems.empty()) problems = engine::problems_of(c);
     if (!problems.empty()) return refusal(problems).dump();
     const engine::Report r = engine::analyze(c);
-    return nlohmann::json{{"report", render::numbers_json(r, c.layout.gpus, tokens).dump(2)}}
-        .dump();
+    return nlohmann::json{{"report", render::numbers_json(c, r, tokens).dump(2)}}.dump();
 }
 
 // plan's answer for the flags in text, those of what it chooses (the layout) and --tokens left

@@ -254,7 +254,7 @@ int run(const Flags& f) {
     for (const std::string& e : errors) std::cerr << "shardreel: error: " << e << "\n";
     if (!errors.empty()) return 2;
     const engine::Report r = engine::analyze(c);
-    const Json j = numbers_json(r, c.layout.gpus, f.tokens);
+    const Json j = numbers_json(c, r, f.tokens);
     if (f.format == "json") {
         std::cout << j.dump(2) << "\n";
     } else if (f.format == "csv") {

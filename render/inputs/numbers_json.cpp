@@ -144,9 +144,34 @@ std::optional<engine::RunTotals> run_of(const engine::Report& r, int gpus,
     return engine::run_totals(r.flops, r.step, gpus, *story::parse_count(tokens));
 }
 
-nlohmann::ordered_json numbers_json(const engine::Report& r, int gpus, const std::string& tokens) {
-    Json j = report_json(r);
-    if (const auto run = run_of(r, gpus, tokens))
+namespace {
+
+// The shape the figures were counted for: a count alone (--params 13B) takes its nearest preset's.
+Json model_json(const engine::ModelSpec& m) {
+    return {{"name", m.name},
+            {"arch", engine::to_string(m.arch)},
+            {"layers", m.layers},
+            {"hidden", m.hidden},
+            {"heads", m.heads},
+            {"kv_heads", m.kv_heads},
+            {"ffn", m.ffn},
+            {"vocab", m.vocab},
+            {"experts", m.experts},
+            {"top_k", m.top_k},
+            {"shared_experts", m.shared_experts},
+            {"dense_layers", m.dense_layers},
+            {"dense_ffn", m.dense_ffn},
+            {"tie_embeddings", m.tie_embeddings},
+            {"dropout", m.dropout}};
+}
+
+}  // namespace
+
+nlohmann::ordered_json numbers_json(const engine::Config& c, const engine::Report& r,
+                                    const std::string& tokens) {
+    Json j = {{"model", model_json(c.model)}};
+    j.update(report_json(r));
+    if (const auto run = run_of(r, c.layout.gpus, tokens))
         j["run"] = {{"tokens", run->tokens},
                     {"steps", run->steps},
                     {"days", run->days},

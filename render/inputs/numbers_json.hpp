@@ -21,9 +21,10 @@ std::optional<engine::Problem> tokens_problem(const std::string& tokens);
 // The run's steps, days and GPU-hours for tokens (none when tokens is empty; checked first).
 std::optional<engine::RunTotals> run_of(const engine::Report& r, int gpus,
                                         const std::string& tokens);
-// What `numbers --format json` prints: the report, and the run's totals under "run" with
-// --tokens.
-nlohmann::ordered_json numbers_json(const engine::Report& r, int gpus, const std::string& tokens);
+// What `numbers --format json` prints: the model's shape as counted under "model", the report,
+// and the run's totals under "run" with --tokens.
+nlohmann::ordered_json numbers_json(const engine::Config& c, const engine::Report& r,
+                                    const std::string& tokens);
 
 // How it writes a figure: bytes as a whole number, other numbers without a fraction when
 // integral ("16", not "16.0").

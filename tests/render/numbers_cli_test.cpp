@@ -34,7 +34,22 @@ void flatten(const nlohmann::ordered_json& j, const std::string& prefix,
     }
 }
 
-const std::vector<std::string> kKeys = {"params",
+const std::vector<std::string> kKeys = {"model.name",
+                                        "model.arch",
+                                        "model.layers",
+                                        "model.hidden",
+                                        "model.heads",
+                                        "model.kv_heads",
+                                        "model.ffn",
+                                        "model.vocab",
+                                        "model.experts",
+                                        "model.top_k",
+                                        "model.shared_experts",
+                                        "model.dense_layers",
+                                        "model.dense_ffn",
+                                        "model.tie_embeddings",
+                                        "model.dropout",
+                                        "params",
                                         "params_active",
                                         "bytes_per_param.weights",
                                         "bytes_per_param.gradients",
@@ -194,6 +209,17 @@ TEST_CASE("numbers --format json: the documented keys, with analyze()'s values")
     check_matches(j, engine::analyze(story::default_config()));
     CHECK(j["params"] == 6738415616LL);
     CHECK(j["activations"]["per_layer_bytes"] == 570425344);
+    // The shape counted: Llama 2 7B's, and a count alone takes its nearest preset's.
+    CHECK(j["model"]["name"] == "llama-2-7b");
+    CHECK(j["model"]["layers"] == 32);
+    CHECK(j["model"]["ffn"] == 11008);
+    CHECK(j["model"]["dropout"] == false);
+    const nlohmann::ordered_json count =
+        nlohmann::ordered_json::parse(numbers("--params 13B --format json").out)["model"];
+    CHECK(count["name"] == "13B");
+    CHECK(count["layers"] == 40);
+    CHECK(count["hidden"] == 5120);
+    CHECK(count["arch"] == "llama");
 }
 
 TEST_CASE("numbers: every flag reaches the cost model") {
