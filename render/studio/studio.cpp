@@ -143,11 +143,12 @@ void Studio::numbers(const httplib::Request& req, httplib::Response& res) {
     nlohmann::ordered_json stats = nlohmann::ordered_json::array();
     for (const Stat& s : facts.stats)
         stats.push_back({{"key", s.key}, {"label", s.label}, {"text", s.text}, {"value", s.value}});
-    const nlohmann::ordered_json out{{"chapter", spec.id},
-                                     {"t", at.t},
-                                     {"stats", stats},
-                                     {"maths", facts.maths},
-                                     {"numbers", report_json(engine::analyze(facts.shown))}};
+    const nlohmann::ordered_json out{
+        {"chapter", spec.id},
+        {"t", at.t},
+        {"stats", stats},
+        {"maths", facts.maths},
+        {"numbers", numbers_json(facts.shown, engine::analyze(facts.shown), "")}};
     res.set_content(out.dump(), "application/json");
 }
 
