@@ -12,11 +12,14 @@ namespace {
 
 // The MLP width a token's activations go through in the mean layer: ffn for a dense model; with
 // experts, its top_k routed and the shared ones in MoE layers, dense_ffn in the leading dense ones.
+// The layers of an MoE whose MLP is routed (DeepSeek-V3's first dense_layers are not).
+int routed_layers(const ModelSpec& m) { return m.layers - std::clamp(m.dense_layers, 0, m.layers); }
+
 double mlp_width(const ModelSpec& m) {
     if (m.experts == 0) return m.ffn;
-    const int dense = std::clamp(m.dense_layers, 0, m.layers);
+    const int routed = routed_layers(m);
     const double moe = double(m.top_k + m.shared_experts) * m.ffn;
-    return (dense * double(m.dense_ffn) + (m.layers - dense) * moe) / std::max(m.layers, 1);
+    return ((m.layers - routed) * double(m.dense_ffn) + routed * moe) / std::max(m.layers, 1);
 }
 
 // Bytes per token an MoE layer keeps for its routing, averaged over the layers as mlp_width is:
@@ -26,8 +29,7 @@ double mlp_width(const ModelSpec& m) {
 // 2 x 2h x top_k in bf16. The router's scores (experts x 4 bytes) are left out.
 double dispatch_kept(const ModelSpec& m) {
     if (m.experts == 0) return 0;
-    const int dense = std::clamp(m.dense_layers, 0, m.layers);
-    return 4.0 * m.hidden * m.top_k * (m.layers - dense) / std::max(m.layers, 1);
+    return 4.0 * m.hidden * m.top_k * routed_layers(m) / std::max(m.layers, 1);
 }
 
 // Bytes per token autograd keeps of attention's projections, bf16: Q, K and V as FlashAttention
@@ -63,9 +65,10 @@ Bytes logits_bytes(const Config& c, double in_flight) {
     const Training& t = c.training;
     const double values =
         double(t.micro_batch) * t.seq_len / c.layout.cp * c.model.vocab / c.layout.tp;
-    const double logit = t.precision == Precision::fp32 ? 4 : 2;
+    const bool fp32 = t.precision == Precision::fp32;
+    const double logit = fp32 ? 4 : 2;
     if (t.cross_entropy == CrossEntropy::fused) return Bytes(values * logit * (in_flight + 1));
-    const double transient = logit == 4 ? 4 : 2 + 4;  // the logits, and their fp32 copy
+    const double transient = fp32 ? 4 : 2 + 4;  // the logits, and their fp32 copy
     return Bytes(values * (transient + 4 * in_flight));
 }
 

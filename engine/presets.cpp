@@ -20,7 +20,7 @@ ModelSpec preset(const char* name, Arch arch, int layers, int hidden, int heads,
     ModelSpec m{name,     arch, 0,     layers,  hidden,  heads,
                 kv_heads, ffn,  vocab, context, experts, top_k};
     m.params = parameter_count(m);
-    m.dropout = arch == Arch::gpt;  // GPT-3 as Megatron-LM trains it; the Llamas and MoEs without
+    m.dropout = dropout_of(arch);
     return m;
 }
 

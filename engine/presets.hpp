@@ -59,6 +59,10 @@ struct GpuSpec {
     bool operator==(const GpuSpec&) const = default;
 };
 
+// Whether blocks train with dropout unless told otherwise: GPT's as their papers count them
+// (Korthikanti et al.; Megatron-LM's GPT-3 at 0.1), Llama's and MLA's without.
+constexpr bool dropout_of(Arch a) { return a == Arch::gpt; }
+
 // Parameters implied by an architecture (embedding, attention with GQA, MLP, norms, and the head
 // unless tied to the embedding).
 double parameter_count(const ModelSpec& m);

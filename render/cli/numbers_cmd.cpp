@@ -146,11 +146,11 @@ std::string step_time_name(const engine::Report& r) {
 }
 
 // The blocks a model counts where they are not Llama's, and dropout where it is not the blocks'
-// own (GPT's keep its masks, Llama's have none): ", gpt blocks without dropout".
+// own (engine::dropout_of): ", gpt blocks without dropout".
 std::string blocks_text(const engine::ModelSpec& m) {
-    const bool gpt = m.arch == engine::Arch::gpt;
-    const std::string dropout =
-        m.dropout == gpt ? "" : (m.dropout ? " with dropout" : " without dropout");
+    const std::string dropout = m.dropout == engine::dropout_of(m.arch)
+                                    ? ""
+                                    : (m.dropout ? " with dropout" : " without dropout");
     if (m.arch == engine::Arch::llama && dropout.empty()) return "";
     return ", " + std::string(engine::to_string(m.arch)) + " blocks" + dropout;
 }

@@ -36,7 +36,7 @@ void apply_arch(const std::string& text, engine::ModelSpec& m, Errors& errors) {
     if (auto arch = engine::parse_arch(text)) {
         m.arch = *arch;
         m.context = 0;
-        m.dropout = m.arch == engine::Arch::gpt;  // --dropout, applied after, says otherwise
+        m.dropout = engine::dropout_of(m.arch);  // --dropout, applied after, says otherwise
         return;
     }
     errors.push_back(about_flag(

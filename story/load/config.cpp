@@ -70,7 +70,7 @@ std::optional<engine::ModelSpec> model_map(Context& ctx, const Entry& e, const s
     if (const Entry* f = find(fields, "name")) m.name = text(ctx, *f).value_or(m.name);
     if (const Entry* f = find(fields, "arch"))
         keyword(ctx, *f, limits::choice("arch"), engine::parse_arch, m.arch);
-    m.dropout = m.arch == engine::Arch::gpt;  // as the blocks' papers train them; `dropout:` says
+    m.dropout = engine::dropout_of(m.arch);  // the blocks' own; a `dropout:` setting says otherwise
     complete = model_numbers(ctx, fields, m) && complete;
     // No learned position table (context 0: configure.cpp).
     m.params = engine::parameter_count(m);
