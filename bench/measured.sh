@@ -4,7 +4,7 @@
 # 8B, or another file of its runs). Every row becomes a `shardreel numbers --format csv` call with the run's shape and layout;
 # the first stage's expected peak in PyTorch's allocator (what the benchmark logs: rank 0's
 # reserved peak, GiB) meets the measured one, whether the layout fits meets whether the run
-# completed, and the predicted tokens/s per GPU meet the measured ones. Prints eight Markdown tables
+# completed, and the predicted tokens/s per GPU meet the measured ones. Prints nine Markdown tables
 # for docs/performance.md: median |error| of the peak over the completed runs and fits accuracy
 # over all runs, per model and overall; per (model, nodes) group of completed runs, the Spearman
 # rank correlation of predicted against measured throughput and the measured throughput of the
@@ -12,7 +12,8 @@
 # twins against each other; the step's excess per micro-batch with and without a pipeline; the
 # pipelines DDP reduces against the others; the fits no memory model gets right; and the
 # tensor-parallel runs measured well above the expected peak against the others, with their speed;
-# and how far the predicted tokens/s/GPU is from the measured.
+# how far the predicted tokens/s/GPU is from the measured; and a layer's time with tensor
+# parallelism, without a pipeline, with one inside a node and with one across nodes.
 # A build without the expected peak (before it existed) is measured by its on-paper total.
 # Usage: bench/measured.sh [BUILD_DIR] [CSV]
 #   CSV: runs of the same benchmark in the same columns (default the 1B and 8B calibration rows,
@@ -316,5 +317,33 @@ awk "$stats"'
       for (i = 1; i <= k; i++) b[i] = err[m, i]
       printf "| %s | %d | %d | %.0f%% | %.2f |\n", m, n, k, 100 * median(b, k), median(a, n)
       delete a; delete b
+    }
+  }' "$rows"
+echo
+# A layer's time with one sequence a micro-batch and tensor parallelism inside a node, on up to 16
+# nodes: the step (2^20 tokens over the GPUs at the tokens/s/GPU) over the 1F1B schedule's slots
+# (micro-batches + stages - 1) over a stage's share of the layers, measured and predicted alike,
+# without a pipeline, with one inside a node and with one whose stages sit on different nodes
+# (where the host pays engine/step_model.cpp's kPipelineHostPerTpRank per further rank).
+echo "| tp | no pipeline: runs | measured ms a layer | predicted | pipeline in one node: runs | measured | predicted | pipeline across nodes: runs | measured | predicted |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+awk "$stats"'
+  $6 != "nan" && $7 != "nan" {
+    split($8, l, ":"); mbs = l[1]; acc = l[2]; dp = l[3]; pp = l[4]; tp = l[5]
+    if (mbs != 1 || tp == 1 || tp > 8 || $5 > 16) next
+    layers = ($1 == "1B" ? 16 : $1 == "8B" ? 32 : 0); if (!layers) next
+    per = 1048576 / (dp * pp * tp) / (acc + pp - 1) / (layers / pp) * 1000
+    kind = pp == 1 ? 0 : $5 == 1 ? 1 : 2; k = tp SUBSEP kind; n = ++size[k]
+    meas[k, n] = per / $6; pred[k, n] = per / $7 }
+  END {
+    for (tp = 2; tp <= 8; tp *= 2) {
+      printf "| %d", tp
+      for (kind = 0; kind <= 2; kind++) {
+        k = tp SUBSEP kind; n = size[k]
+        for (i = 1; i <= n; i++) { a[i] = meas[k, i]; b[i] = pred[k, i] }
+        if (n) printf " | %d | %.1f | %.1f", n, median(a, n), median(b, n); else printf " | 0 | | "
+        delete a; delete b
+      }
+      print " |"
     }
   }' "$rows"
