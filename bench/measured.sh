@@ -117,6 +117,12 @@ stats='
       for (j = i; j <= k; j++) r[idx[j]] = (i + k) / 2
     }
   }
+  # " | n | median | median" of the n values x[k, i] and y[k, i], in the number format fmt.
+  function pair_cells(x, y, k, n, fmt,   i, a, b) {
+    if (!n) { printf " | 0 | | "; return }
+    for (i = 1; i <= n; i++) { a[i] = x[k, i]; b[i] = y[k, i] }
+    printf " | %d | " fmt " | " fmt, n, median(a, n), median(b, n)
+  }
   function rho(x, y, n,   i, m, cov, va, vb, rx, ry) {
     ranks(x, n, rx); ranks(y, n, ry); m = (n + 1) / 2; cov = va = vb = 0
     for (i = 1; i <= n; i++) {
@@ -289,12 +295,7 @@ awk "$stats"'
   END {
     for (q = 1; q <= groups; q++) {
       g = order[q]; printf "| %s", g
-      for (high = 1; high >= 0; high--) {
-        k = g SUBSEP high; n = size[k]
-        for (i = 1; i <= n; i++) { a[i] = mem[k, i]; b[i] = speed[k, i] }
-        if (n) printf " | %d | %.2f | %.2f", n, median(a, n), median(b, n); else printf " | 0 | | "
-        delete a; delete b
-      }
+      for (high = 1; high >= 0; high--) pair_cells(mem, speed, g SUBSEP high, size[g SUBSEP high], "%.2f")
       print " |"
     }
   }' "$rows"
@@ -338,12 +339,7 @@ awk "$stats"'
   END {
     for (tp = 2; tp <= 8; tp *= 2) {
       printf "| %d", tp
-      for (kind = 0; kind <= 2; kind++) {
-        k = tp SUBSEP kind; n = size[k]
-        for (i = 1; i <= n; i++) { a[i] = meas[k, i]; b[i] = pred[k, i] }
-        if (n) printf " | %d | %.1f | %.1f", n, median(a, n), median(b, n); else printf " | 0 | | "
-        delete a; delete b
-      }
+      for (kind = 0; kind <= 2; kind++) pair_cells(meas, pred, tp SUBSEP kind, size[tp SUBSEP kind], "%.1f")
       print " |"
     }
   }' "$rows"
