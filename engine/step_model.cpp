@@ -17,16 +17,18 @@
 //   thirteenth, and the 4.4-4.8 ms a layer measured there ranks the runs worse:
 //   docs/cost-model.md).
 // - kPipelineHostPerTpRank: with tensor parallelism, a pipeline whose stages sit on different
-//   nodes takes the host 3 ms longer a layer and micro-batch for each tensor-parallel rank after
+//   nodes takes the host 2 ms longer a layer and micro-batch for each tensor-parallel rank after
 //   the first. nanotron's runs (tests/data/measured/; measured_runs_test) with one sequence a
 //   micro-batch and tensor parallelism inside a node take a median 11.6 ms a layer at tp 2, 18.9
 //   at tp 4 and 29.3 at tp 8 when the stages are on different nodes, on the 1B and the 8B alike
 //   and about the same up to eight sequences a micro-batch, against 4.6-5.6 ms without a pipeline
-//   and 5.4 ms for a pipeline inside one node: 2.95 ms more per rank from tp 2 to 8, over the
-//   host's 8 ms. What costs the time was not found (nanotron blocks the host on each received
-//   tensor's metadata once a micro-batch, not a layer, and runs every process with
-//   CUDA_DEVICE_MAX_CONNECTIONS=1, one hardware queue for compute and communication); like the
-//   host's other times it is what nanotron's runs measure (docs/cost-model.md).
+//   and 5.4 ms for a pipeline inside one node. With 2 ms a rank the predicted step, read the same
+//   way, gives 18.4 and 30.0 ms at tp 4 and 8 (12.6-14.2 without it), the pipeline engine's
+//   per-micro-batch work and the busier first stage included. What costs the time was not found
+//   (nanotron blocks the host on each received tensor's metadata once a micro-batch, not a layer,
+//   and runs every process with CUDA_DEVICE_MAX_CONNECTIONS=1, one hardware queue for compute and
+//   communication); like the host's other times it is what nanotron's runs measure
+//   (docs/cost-model.md).
 // - kHostPerMicroBatch: a pipeline engine's bookkeeping per micro-batch and stage (nanotron's
 //   1F1B engine: blocking sends and receives of each tensor's metadata and data, Python state).
 // - kRingStepLatency and the bus bandwidths: a ring collective takes steps x 5 us plus its bytes
@@ -122,8 +124,8 @@ TokenFlops token_flops(const Config& c) {
 }
 
 // The host's time to issue one layer of one micro-batch: kHostPerLayer, twice that with tensor
-// parallelism, and kPipelineHostPerTpRank more per further tensor-parallel rank when the pipeline's
-// stages sit on different nodes.
+// parallelism, and kPipelineHostPerTpRank more per further tensor-parallel rank when the
+// pipeline's stages sit on different nodes.
 Seconds host_per_layer(const Config& c) {
     const int tp = c.layout.tp;
     if (tp == 1) return kHostPerLayer;

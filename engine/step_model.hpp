@@ -59,7 +59,7 @@ inline constexpr double kTokensHalf = 256;              // tokens per micro-batc
 inline constexpr double kWidthHalf = 512;               // hidden / tp at half of it
 inline constexpr Seconds kHostPerLayer{4e-3};           // the host's work for a layer, fwd + bwd
 inline constexpr Seconds kHostPerMicroBatch{20e-3};     // a pipeline engine's per micro-batch
-inline constexpr Seconds kPipelineHostPerTpRank{3e-3};  // a layer, per further TP rank (see .cpp)
+inline constexpr Seconds kPipelineHostPerTpRank{2e-3};  // a layer, per further TP rank (see .cpp)
 inline constexpr Seconds kRingStepLatency{5e-6};        // one step of a ring collective
 inline constexpr Bytes kDdpBucket{25e6};                // PyTorch DDP's bucket_cap_mb
 inline constexpr double kTreeBandwidthShare = 0.92;     // NCCL's tree: of its ring's bandwidth

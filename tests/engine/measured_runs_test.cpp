@@ -261,43 +261,44 @@ double excess_per_micro_batch(const Row& r, const Config& c) {
 }  // namespace
 
 // Where kPipelineHostPerTpRank comes from (engine/step_model.cpp): with one sequence a
-// micro-batch and tensor parallelism inside a node, the measured time a layer (the step over the
-// 1F1B schedule's micro-batch slots, m + p - 1, over a stage's share of the layers) is 4.6-5.6 ms
-// without a pipeline and 5.4 ms for the one pipeline of tp 4 inside one node, but with the
-// pipeline's stages on different nodes (up to 16 nodes) a median 11.6 ms at tp 2, 18.9 at tp 4 and
-// 29.3 at tp 8, on both model sizes: 2.95 ms more for each tensor-parallel rank from tp 2 to 8,
-// which the model takes as 3 ms over its host's 8 ms a layer (11, 17 and 29 ms).
-TEST_CASE("measured runs: a pipeline across nodes costs each layer 3 ms per tensor-parallel rank") {
-    std::map<std::string, std::vector<double>> ms;  // a layer's milliseconds, by kind and tp
+// micro-batch and tensor parallelism inside a node, a layer's time (the step over the 1F1B
+// schedule's micro-batch slots, m + p - 1, over a stage's share of the layers) measures 4.6-5.6
+// ms without a pipeline and 5.4 ms for the one pipeline of tp 4 inside one node, but with the
+// pipeline's stages on different nodes (up to 16 nodes) a median 11.6 ms at tp 2, 18.9 at tp 4
+// and 29.3 at tp 8, on both model sizes. The model's step, read the same way, gives 14.2, 18.4
+// and 30.0 with 2 ms a further rank over the host's 8 ms (at tp 2 the 8B's matmuls and the
+// pipeline's sends, not the host, set it); without the term, 14.2, 13.6 and 12.6.
+TEST_CASE("measured runs: a pipeline across nodes costs each layer 2 ms per tensor-parallel rank") {
+    std::map<std::string, std::vector<double>> measured, predicted;  // ms a layer, by kind and tp
     for (const Row& r : engine_test::read_csv("measured/nanotron-h100-1b-8b.csv")) {
         const Config c = run_config(r);
         const int tp = c.layout.tp, pp = c.layout.pp, nodes = std::stoi(r.at("nodes"));
-        if (!completed(r) || c.training.micro_batch != 1 || tp == 1 || tp > 8 || nodes > 16)
+        if (!completed(r) || c.training.micro_batch != 1 || tp == 1 || tp > 8 || nodes > 16 ||
+            !validate(c).empty())
             continue;
-        const double step = 1048576.0 / c.layout.gpus / std::stod(r.at("tok_s_gpu"));
-        const double slots = c.training.micro_batches + pp - 1;
-        const double layer = step / slots / (double(c.model.layers) / pp) * 1e3;
-        const std::string kind = pp == 1 ? "none" : nodes == 1 ? "one node" : "across";
-        ms[kind + " " + std::to_string(tp)].push_back(layer);
+        // A layer's milliseconds for one micro-batch, over the tokens/s/GPU that take it.
+        const double per_layer = 1048576.0 / c.layout.gpus / (c.training.micro_batches + pp - 1) /
+                                 (double(c.model.layers) / pp) * 1e3;
+        const std::string kind = pp == 1 ? "none " : nodes == 1 ? "one node " : "across ";
+        const std::string k = kind + std::to_string(tp);
+        measured[k].push_back(per_layer / std::stod(r.at("tok_s_gpu")));
+        predicted[k].push_back(per_layer / analyze(c).step.tokens_per_second_per_gpu);
     }
-    CHECK(median_of(ms["across 2"]) == Approx(11.6).margin(0.05));
-    CHECK(median_of(ms["across 4"]) == Approx(18.9).margin(0.05));
-    CHECK(median_of(ms["across 8"]) == Approx(29.3).margin(0.05));
-    CHECK(ms["across 2"].size() + ms["across 4"].size() + ms["across 8"].size() == 98);
+    std::size_t across = 0;
+    for (const char* tp : {"2", "4", "8"}) across += measured[std::string("across ") + tp].size();
+    CHECK(across == 97);
+    CHECK(median_of(measured["across 2"]) == Approx(11.6).margin(0.05));
+    CHECK(median_of(measured["across 4"]) == Approx(18.9).margin(0.05));
+    CHECK(median_of(measured["across 8"]) == Approx(29.3).margin(0.05));
+    CHECK(median_of(predicted["across 2"]) == Approx(14.2).margin(0.05));
+    CHECK(median_of(predicted["across 4"]) == Approx(18.4).margin(0.05));
+    CHECK(median_of(predicted["across 8"]) == Approx(30.0).margin(0.05));
     for (const char* tp : {"2", "4", "8"}) {
         INFO(tp);
-        CHECK(median_of(ms[std::string("none ") + tp]) > 4.5);
-        CHECK(median_of(ms[std::string("none ") + tp]) < 5.7);
+        CHECK(median_of(measured[std::string("none ") + tp]) > 4.5);
+        CHECK(median_of(measured[std::string("none ") + tp]) < 5.7);
     }
-    CHECK(median_of(ms["one node 4"]) == Approx(5.4).margin(0.05));
-    const double per_rank = (median_of(ms["across 8"]) - median_of(ms["across 2"])) / 6;
-    CHECK(per_rank == Approx(2.95).margin(5e-3));
-    CHECK(kPipelineHostPerTpRank.value * 1e3 == Approx(per_rank).margin(0.06));
-    for (const int tp : {2, 4, 8}) {  // the model's host time a layer against the medians
-        const double model = (2 * kHostPerLayer.value + (tp - 1) * kPipelineHostPerTpRank.value);
-        INFO(tp);
-        CHECK(model * 1e3 == Approx(median_of(ms["across " + std::to_string(tp)])).epsilon(0.11));
-    }
+    CHECK(median_of(measured["one node 4"]) == Approx(5.4).margin(0.05));
 }
 
 // What no model of the layout can reach: where the benchmark ran a layout with both ZeRO stages,
@@ -335,7 +336,7 @@ TEST_CASE("measured runs: the benchmark's ZeRO 0 and 1 twins bound what a model 
     REQUIRE(between.size() == 12);
     CHECK(median_of(between) == Approx(0.80).margin(5e-3));
     CHECK(*std::min_element(between.begin(), between.end()) == Approx(0.15).margin(5e-3));
-    CHECK(median_of(model) == Approx(0.964).margin(5e-3));
+    CHECK(median_of(model) == Approx(0.969).margin(5e-3));
     CHECK(unexplained == 42);
     CHECK(with_pipeline == 41);
     CHECK(smallest == Approx(3.10e9).margin(5e6));
@@ -343,8 +344,8 @@ TEST_CASE("measured runs: the benchmark's ZeRO 0 and 1 twins bound what a model 
 
 // What the predicted step leaves out: runs with a pipeline stall. A run's measured step (2^20
 // tokens over its GPUs at its tokens/s/GPU) less the predicted, per micro-batch, exceeds 0.4 s in
-// 236 of the 729 completed runs with pp > 1, by a median 1.06 s whatever their shape, in 2 of 29
-// on one node and 96 of 110 on 64; without a pipeline in 27 of 297 (287 runs by a median 1.29 s
+// 275 of the 729 completed runs with pp > 1, by a median 1.12 s whatever their shape, in 2 of 29
+// on one node and 106 of 110 on 64; without a pipeline in 27 of 297 (287 runs by a median 1.29 s
 // before the host's time per tensor-parallel rank in pipelines across nodes; docs/performance.md;
 // not modelled: a fitted term would steer plan away from pipelines in every framework).
 TEST_CASE("measured runs: pipelines stall about a second per micro-batch and more on more nodes") {
@@ -364,20 +365,20 @@ TEST_CASE("measured runs: pipelines stall about a second per micro-batch and mor
         if (stall) stalls.push_back(excess);
     }
     CHECK(runs[true] == 729);
-    CHECK(stalled[true] == 236);
-    CHECK(median_of(stalls) == Approx(1.061).margin(5e-3));
+    CHECK(stalled[true] == 275);
+    CHECK(median_of(stalls) == Approx(1.124).margin(5e-3));
     CHECK(by_nodes["1"] == 29);
     CHECK(stalled_by_nodes["1"] == 2);
     CHECK(by_nodes["64"] == 110);
-    CHECK(stalled_by_nodes["64"] == 96);
+    CHECK(stalled_by_nodes["64"] == 106);
     CHECK(runs[false] == 297);
     CHECK(stalled[false] == 27);
 }
 
 // Pipelines whose gradients PyTorch's DDP reduces (nanotron builds DDP at ZeRO-0 with dp > 1 only,
 // engine/peak.cpp) crash or stall where the others run: the 1B's on 2 to 8 nodes complete 3 of
-// 41 (the other pipelines 154 of 263); the 8B's on 4 to 16 nodes complete 30 and 22 of them
-// exceed the predicted step by over 0.4 s per micro-batch (the others 21 of 155).
+// 41 (the other pipelines 154 of 263); the 8B's on 4 to 16 nodes complete 30 and 25 of them
+// exceed the predicted step by over 0.4 s per micro-batch (the others 29 of 155).
 TEST_CASE("measured runs: pipelines that DDP reduces crash or stall where the others run") {
     std::map<std::string, int> runs, done, stalled;
     for (const Row& r : engine_test::read_csv("measured/nanotron-h100-1b-8b.csv")) {
@@ -398,9 +399,9 @@ TEST_CASE("measured runs: pipelines that DDP reduces crash or stall where the ot
     CHECK(done["1B DDP"] == 3);
     CHECK(done["1B"] == 154);
     CHECK(done["8B DDP"] == 30);
-    CHECK(stalled["8B DDP"] == 22);
+    CHECK(stalled["8B DDP"] == 25);
     CHECK(done["8B"] == 155);
-    CHECK(stalled["8B"] == 21);
+    CHECK(stalled["8B"] == 29);
 }
 
 // What fits / does not fit any memory model reaches: a crashed run predicted further below the
@@ -444,11 +445,12 @@ TEST_CASE("measured runs: no memory model gets every fit right") {
 }
 
 // Where the expected peak runs low, tensor parallelism of 8 or more with micro-batches of 4
-// sequences or more, the runs measured above 1.25 times it are mostly the fast ones: their median
-// measured tokens/s/GPU is 1.17 to 1.48 times the predicted against 0.73 to 0.92 times for the
-// others, 1.6 to 1.7 times less, in layouts of the same kind (the 1B at tp 8 is the exception:
-// 1.72 against 1.61). So the memory nanotron holds beyond the model there comes with the speed a
-// run reached that day more than with its layout, and no term of the layout predicts it
+// sequences or more, the runs measured above 1.25 times it are the fast ones: their median
+// measured tokens/s/GPU is 0.94 to 1.69 times the predicted against 0.56 to 1.29 times for the
+// others, 1.3 to 1.9 times less, in layouts of the same kind (1.7 to 3.5 times before the host's
+// time per tensor-parallel rank in pipelines across nodes, which most of the slow ones pay). So
+// the memory nanotron holds beyond the model there comes with the speed a run reached that day
+// more than with its layout, and no term of the layout predicts it
 // (docs/performance.md; bench/measured.sh prints the seventh table).
 TEST_CASE("measured runs: the peak runs high where tensor-parallel runs ran fast") {
     std::map<std::string, std::vector<double>> speed;  // measured / predicted tokens/s, by class
@@ -469,20 +471,18 @@ TEST_CASE("measured runs: the peak runs high where tensor-parallel runs ran fast
     const auto ratio = [&](const std::string& kind) {
         return median_of(speed[kind + " high"]) / median_of(speed[kind + " within"]);
     };
-    for (const char* kind : {"1B tp 16+", "8B tp 8", "8B tp 16+"}) {
-        INFO(kind);
-        CHECK(ratio(kind) > 1.6);
-        CHECK(median_of(speed[std::string(kind) + " within"]) < 0.95);
-    }
-    CHECK(ratio("1B tp 8") == Approx(1.07).margin(5e-3));
+    CHECK(ratio("1B tp 8") == Approx(1.31).margin(5e-3));
+    CHECK(ratio("1B tp 16+") == Approx(1.93).margin(5e-3));
+    CHECK(ratio("8B tp 8") == Approx(1.43).margin(5e-3));
+    CHECK(ratio("8B tp 16+") == Approx(1.67).margin(5e-3));
 }
 
 // How far the predicted speed is from the measured (bench/measured.sh's eighth table): of the
-// completed runs, 427 of the 1B's 533 and 344 of the 8B's 493 are within a factor of two of the
-// predicted tokens/s/GPU, by a median 37% and 28% (the larger over the smaller); the rest stalled
+// completed runs, 425 of the 1B's 533 and 325 of the 8B's 493 are within a factor of two of the
+// predicted tokens/s/GPU, by a median 31% and 24% (the larger over the smaller); the rest stalled
 // or ran fast as the tables above show. Over all of them the 1B's median measured / predicted is
-// 1.21 (the host's 8 ms a layer with tensor parallelism is slower than most of its runs) and the
-// 8B's 0.94. Before the host's time per tensor-parallel rank in pipelines across nodes: 382 and
+// 1.10 (the host's 8 ms a layer with tensor parallelism is slower than most of its runs) and the
+// 8B's 0.87. Before the host's time per tensor-parallel rank in pipelines across nodes: 382 and
 // 271 runs within a factor of two, medians 0.96 and 0.63.
 TEST_CASE("measured runs: the predicted speed against the measured one") {
     std::map<std::string, std::vector<double>> ratio, near;
@@ -496,10 +496,10 @@ TEST_CASE("measured runs: the predicted speed against the measured one") {
     }
     CHECK(ratio["1B"].size() == 533);
     CHECK(ratio["8B"].size() == 493);
-    CHECK(near["1B"].size() == 427);
-    CHECK(near["8B"].size() == 344);
-    CHECK(median_of(near["1B"]) == Approx(0.368).margin(5e-3));
-    CHECK(median_of(near["8B"]) == Approx(0.284).margin(5e-3));
-    CHECK(median_of(ratio["1B"]) == Approx(1.211).margin(5e-3));
-    CHECK(median_of(ratio["8B"]) == Approx(0.938).margin(5e-3));
+    CHECK(near["1B"].size() == 425);
+    CHECK(near["8B"].size() == 325);
+    CHECK(median_of(near["1B"]) == Approx(0.306).margin(5e-3));
+    CHECK(median_of(near["8B"]) == Approx(0.235).margin(5e-3));
+    CHECK(median_of(ratio["1B"]) == Approx(1.101).margin(5e-3));
+    CHECK(median_of(ratio["8B"]) == Approx(0.869).margin(5e-3));
 }
