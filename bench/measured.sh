@@ -117,6 +117,12 @@ stats='
       for (j = i; j <= k; j++) r[idx[j]] = (i + k) / 2
     }
   }
+  # The tokens one GPU runs in a step of layout mbs:acc:dp:pp:tp (sequences of 4,096): the batch
+  # its micro-batches, accumulation and replicas make (2^20 for all but 20 of the benchmark rows,
+  # whose gbs column says 256 sequences where dp x grad_acc x mbs makes more).
+  function step_tokens(layout,   l) {
+    split(layout, l, ":"); return l[1] * l[2] * l[3] * 4096 / (l[3] * l[4] * l[5])
+  }
   # " | n | median | median" of the n values x[k, i] and y[k, i], in the number format fmt.
   function pair_cells(x, y, k, n, fmt,   i, a, b) {
     if (!n) { printf " | 0 | | "; return }
@@ -215,7 +221,7 @@ echo "| group | runs with a pipeline | over 0.4 s/micro-batch | median excess s/
 echo "|---|---:|---:|---:|---:|---:|---:|"
 awk "$stats"'
   $6 != "nan" && $7 != "nan" {
-    split($8, l, ":"); gpus = l[3] * l[4] * l[5]; tokens = 1048576 / gpus
+    split($8, l, ":"); tokens = step_tokens($8)
     excess = (tokens / $6 - tokens / $7) / l[2]
     g = $1 " on " $5 " nodes"; if (!(g in seen)) { seen[g] = 1; order[++groups] = g }
     k = g SUBSEP (l[4] > 1); n = ++size[k]; ex[k, n] = excess; over[k] += (excess > 0.4)
@@ -238,12 +244,12 @@ echo
 # completed, and how many of those exceed the predicted step by over 0.4 s per micro-batch.
 echo "| group | pipelines with DDP | completed | over 0.4 s/micro-batch | other pipelines | completed | over 0.4 s |"
 echo "|---|---:|---:|---:|---:|---:|---:|"
-awk '
+awk "$stats"'
   { split($8, l, ":"); if (l[4] == 1) next
     g = $1 " on " $5 " nodes"; if (!(g in seen)) { seen[g] = 1; order[++groups] = g }
     k = g SUBSEP (l[3] > 1 && $9 == 0); runs[k]++
     if ($6 == "nan" || $7 == "nan") next
-    tokens = 1048576 / (l[3] * l[4] * l[5]); done[k]++
+    tokens = step_tokens($8); done[k]++
     over[k] += ((tokens / $6 - tokens / $7) / l[2] > 0.4) }
   END {
     for (q = 1; q <= groups; q++) {
@@ -333,7 +339,7 @@ awk "$stats"'
     split($8, l, ":"); mbs = l[1]; acc = l[2]; dp = l[3]; pp = l[4]; tp = l[5]
     if (mbs != 1 || tp == 1 || tp > 8 || $5 > 16) next
     layers = ($1 == "1B" ? 16 : $1 == "8B" ? 32 : 0); if (!layers) next
-    per = 1048576 / (dp * pp * tp) / (acc + pp - 1) / (layers / pp) * 1000
+    per = step_tokens($8) / (acc + pp - 1) / (layers / pp) * 1000
     kind = pp == 1 ? 0 : $5 == 1 ? 1 : 2; k = tp SUBSEP kind; n = ++size[k]
     meas[k, n] = per / $6; pred[k, n] = per / $7 }
   END {
