@@ -119,7 +119,7 @@ stats='
   }
   # The tokens one GPU runs in a step of layout mbs:acc:dp:pp:tp (sequences of 4,096): the batch
   # its micro-batches, accumulation and replicas make (2^20 for all but 20 of the benchmark rows,
-  # whose gbs column says 256 sequences where dp x grad_acc x mbs makes more).
+  # whose gbs column says 256 sequences where dp x grad_acc x mbs makes 16 to 4,096).
   function step_tokens(layout,   l) {
     split(layout, l, ":"); return l[1] * l[2] * l[3] * 4096 / (l[3] * l[4] * l[5])
   }

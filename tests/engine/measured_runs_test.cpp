@@ -251,7 +251,7 @@ bool completed(const Row& r) { return r.at("tok_s_gpu") != "nan"; }
 
 // The tokens one GPU runs in a step: the batch its micro-batches, accumulation and replicas make
 // (2^20 for all but 20 of the benchmark's rows, whose gbs column says 256 sequences where dp x
-// grad_acc x mbs makes more).
+// grad_acc x mbs makes 16 to 4,096).
 double step_tokens_per_gpu(const Config& c) {
     const Training& t = c.training;
     return double(t.micro_batch) * t.micro_batches * c.layout.dp() * t.seq_len / c.layout.gpus;
