@@ -10,15 +10,17 @@
 namespace engine {
 namespace {
 
-// The MLP width a token's activations go through in the mean layer: ffn for a dense model; with
-// experts, its top_k routed and the shared ones in MoE layers, dense_ffn in the leading dense ones.
 // The layers of an MoE whose MLP is routed (DeepSeek-V3's first dense_layers are not).
 int routed_layers(const ModelSpec& m) { return m.layers - std::clamp(m.dense_layers, 0, m.layers); }
 
-double mlp_width(const ModelSpec& m) {
+// The MLP width a token's activations go through in the mean layer: ffn for a dense model; with
+// experts, its top_k routed and the shared ones in MoE layers, dense_ffn in the leading dense ones.
+// The routed experts run over capacity_factor x the tokens' fair share of slots: the all-to-alls
+// carry that many (comm.cpp), padded above 1, and below 1 the overflow is dropped.
+double mlp_width(const ModelSpec& m, double capacity_factor) {
     if (m.experts == 0) return m.ffn;
     const int routed = routed_layers(m);
-    const double moe = double(m.top_k + m.shared_experts) * m.ffn;
+    const double moe = (m.top_k * capacity_factor + m.shared_experts) * m.ffn;
     return ((m.layers - routed) * double(m.dense_ffn) + routed * moe) / std::max(m.layers, 1);
 }
 
@@ -26,10 +28,11 @@ double mlp_width(const ModelSpec& m) {
 // each token's copy per routed expert, which the experts' first projection keeps as its input
 // (Megatron-Core's permute before its grouped GEMM), and each routed expert's output, which the
 // combine keeps to weight it by the router's probability (unpermute with probs saves its input):
-// 2 x 2h x top_k in bf16. The router's scores (experts x 4 bytes) are left out.
-double dispatch_kept(const ModelSpec& m) {
+// 2 x 2h x top_k in bf16, in capacity_factor x the fair share of slots as mlp_width. The router's
+// scores (experts x 4 bytes) are left out.
+double dispatch_kept(const ModelSpec& m, double capacity_factor) {
     if (m.experts == 0) return 0;
-    return 4.0 * m.hidden * m.top_k * routed_layers(m) / std::max(m.layers, 1);
+    return 4.0 * m.hidden * m.top_k * capacity_factor * routed_layers(m) / std::max(m.layers, 1);
 }
 
 // Bytes per token autograd keeps of attention's projections, bf16: Q, K and V as FlashAttention
@@ -50,7 +53,8 @@ double attention_kept(const ModelSpec& m) {
 double widest_activation(const Config& c) {
     const Training& t = c.training;
     const double gated = c.model.arch == Arch::gpt ? 1 : 2;
-    return 2.0 * t.micro_batch * t.seq_len / c.layout.cp * gated * mlp_width(c.model) / c.layout.tp;
+    return 2.0 * t.micro_batch * t.seq_len / c.layout.cp * gated *
+           mlp_width(c.model, t.capacity_factor) / c.layout.tp;
 }
 
 // What one micro-batch's logits and loss hold on the output layer's stage, per value of
@@ -172,12 +176,12 @@ Bytes expected_activation_bytes_per_layer(const ModelSpec& m, const Training& t,
     // two masks after attention's output projection and after the MLP (1 byte each: h each).
     const double masks = m.dropout ? 2 * h : 0;
     // An MoE layer's dispatched copies are tokens as the rank holds them (dispatch_kept).
-    const double whole = 4 * h + 2 * h + 2 * h + masks + dispatch_kept(m);
+    const double whole = 4 * h + 2 * h + 2 * h + masks + dispatch_kept(m, t.capacity_factor);
     // Split t ways: attention's Q, K, V and output (attention_kept), and the MLP: GPT's GELU input
     // and output (4h wide, 2 bytes each: Korthikanti's 16h); SwiGLU (Shazeer 2020) as PyTorch runs
     // it (nanotron's GLUActivation, Hugging Face's LlamaMLP): the gate and up projections, SiLU's
     // output and the product the down projection takes, 2 bytes x ffn each.
-    const double mlp = (m.arch == Arch::gpt ? 4.0 : 8.0) * mlp_width(m);
+    const double mlp = (m.arch == Arch::gpt ? 4.0 : 8.0) * mlp_width(m, t.capacity_factor);
     const double split = attention_kept(m) + mlp;
     const double per_token = t.sequence_parallel ? (whole + split) / tp : whole + split / tp;
     // Attention's scores when neither FlashAttention nor recomputation drops them, split over tp

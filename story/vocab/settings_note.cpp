@@ -92,11 +92,14 @@ const std::string kNoBreak = "\u00A0";
 
 std::string phrase(const std::string& name, const C& c, const Locale& l) {
     if (const auto it = phrases().find(name); it != phrases().end()) return it->second(c, l);
-    // tp 4, pp 2, cp_mode ring: named as flags write them, a count in the film's digits, the name
-    // and its value joined by a no-break space (a line of the note never ends on "tp").
+    // tp 4, pp 2, cp_mode ring, capacity_factor 0.5: named as flags write them, a number in the
+    // film's digits and decimal sign, the name and its value joined by a no-break space (a line of
+    // the note never ends on "tp").
     const std::string text = setting_text(c, name);
     if (setting_type(name) == SettingType::whole)
         return name + kNoBreak + format_count(std::stoll(text), l);
+    if (setting_type(name) == SettingType::ranged)
+        return name + kNoBreak + format_sig3(std::stod(text), l);
     return name + kNoBreak + text;
 }
 

@@ -187,3 +187,30 @@ TEST_CASE(
         expected_activation_bytes_per_layer(v3, t, 1, 1).value ==
         Approx(expected_activation_bytes_per_layer(dense, t, 1, 1).value + 4096 * (routed + mlp)));
 }
+
+// The routed experts hold capacity_factor x their fair share of slots, as the all-to-alls carry
+// them: padded above 1, the overflow dropped below. DeepSeek-V3's shared expert and dense layers
+// take every token once whatever the factor.
+TEST_CASE("an MoE layer's routed activations follow the capacity factor") {
+    const ModelSpec mixtral = *find_model("mixtral-8x7b");
+    Training t;
+    const double h = 4096, routed = 4 * h * 2 + 8 * 14336.0 * 2;  // dispatch and SwiGLU, top 2
+    const Bytes even = expected_activation_bytes_per_layer(mixtral, t, 1, 1);
+    t.capacity_factor = 1.25;
+    CHECK(expected_activation_bytes_per_layer(mixtral, t, 1, 1).value ==
+          Approx(even.value + 4096 * routed * 0.25));
+    t.capacity_factor = 0.5;
+    CHECK(expected_activation_bytes_per_layer(mixtral, t, 1, 1).value ==
+          Approx(even.value - 4096 * routed * 0.5));
+    const ModelSpec v3 = *find_model("deepseek-v3");
+    t.capacity_factor = 1;
+    const Bytes v3_even = expected_activation_bytes_per_layer(v3, t, 1, 1);
+    t.capacity_factor = 2;
+    const double v3_routed = (4.0 * 7168 * 8 + 8 * 8 * 2048.0) * 58 / 61;  // not the shared one
+    CHECK(expected_activation_bytes_per_layer(v3, t, 1, 1).value ==
+          Approx(v3_even.value + 4096 * v3_routed));
+    // A dense model has no slots to pad.
+    const ModelSpec llama = *find_model("llama-2-7b");
+    CHECK(expected_activation_bytes_per_layer(llama, t, 1, 1) ==
+          expected_activation_bytes_per_layer(llama, Training{}, 1, 1));
+}

@@ -4,6 +4,7 @@
 #include "story/vocab/settings_note.hpp"
 
 #include "engine/config.hpp"
+#include "engine/presets.hpp"
 #include "story/scene/layout.hpp"
 #include "story/scene/text_metrics.hpp"
 #include "tests/catch.hpp"
@@ -35,4 +36,15 @@ TEST_CASE("a wrapped settings note ends its lines only after a separator") {
             }
         }
     }
+}
+
+// A setting with a fractional value is written in the language's decimal sign, as a count is in
+// its digits: a German note had read "capacity_factor 0.5" beside "46,7 Mrd.".
+TEST_CASE("a settings note writes a fractional value as its language does") {
+    engine::Config film;
+    film.model = *engine::find_model("mixtral-8x7b");
+    engine::Config here = film;
+    here.training.capacity_factor = 0.5;
+    CHECK(settings_note(film, here, Locale("en")) == "Here: capacity_factor\u00A00.5");
+    CHECK(settings_note(film, here, Locale("de")) == "Hier: capacity_factor\u00A00,5");
 }
