@@ -26,7 +26,7 @@ Json layout_json(const engine::PlanEntry& e) {
               {"micro_batch", t.micro_batch},
               {"micro_batches", t.micro_batches},
               {"sequence_parallel", t.sequence_parallel}};
-    j.update(report_json(e.report));
+    j.update(numbers_json(e.config, e.report, ""));
     return j;
 }
 
