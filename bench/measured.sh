@@ -331,7 +331,7 @@ echo
 # nodes: the step (2^20 tokens over the GPUs at the tokens/s/GPU) over the 1F1B schedule's slots
 # (micro-batches + stages - 1) over a stage's share of the layers, measured and predicted alike,
 # without a pipeline, with one inside a node and with one whose stages sit on different nodes
-# (where the host pays engine/step_model.cpp's kPipelineHostPerTpRank per further rank).
+# (which the model leaves out: docs/performance.md).
 echo "| tp | no pipeline: runs | measured ms a layer | predicted | pipeline in one node: runs | measured | predicted | pipeline across nodes: runs | measured | predicted |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 awk "$stats"'

@@ -16,19 +16,6 @@
 //   micro-batch reaches a sixth of its data-parallel throughput; this host time puts it at a
 //   thirteenth, and the 4.4-4.8 ms a layer measured there ranks the runs worse:
 //   docs/cost-model.md).
-// - kPipelineHostPerTpRank: with tensor parallelism, a pipeline whose stages sit on different
-//   nodes takes the host 2 ms longer a layer and micro-batch for each tensor-parallel rank after
-//   the first. nanotron's runs (tests/data/measured/; measured_runs_test) with one sequence a
-//   micro-batch and tensor parallelism inside a node take a median 11.6 ms a layer at tp 2, 18.9
-//   at tp 4 and 29.3 at tp 8 when the stages are on different nodes, on the 1B and the 8B alike
-//   and about the same up to eight sequences a micro-batch, against 4.6-5.6 ms without a pipeline
-//   and 5.4 ms for a pipeline inside one node. With 2 ms a rank the predicted step, read the same
-//   way, gives 18.4 and 30.0 ms at tp 4 and 8 (12.6-14.2 without it), the pipeline engine's
-//   per-micro-batch work and the busier first stage included. What costs the time was not found
-//   (nanotron blocks the host on each received tensor's metadata once a micro-batch, not a layer,
-//   and runs every process with CUDA_DEVICE_MAX_CONNECTIONS=1, one hardware queue for compute and
-//   communication); like the host's other times it is what nanotron's runs measure
-//   (docs/cost-model.md).
 // - kHostPerMicroBatch: a pipeline engine's bookkeeping per micro-batch and stage (nanotron's
 //   1F1B engine: blocking sends and receives of each tensor's metadata and data, Python state).
 // - kRingStepLatency and the bus bandwidths: a ring collective takes steps x 5 us plus its bytes
@@ -123,17 +110,6 @@ TokenFlops token_flops(const Config& c) {
     return {(per_token - head) / c.model.layers, head};
 }
 
-// The host's time to issue one layer of one micro-batch: kHostPerLayer, twice that with tensor
-// parallelism, and kPipelineHostPerTpRank more per further tensor-parallel rank when the
-// pipeline's stages sit on different nodes.
-Seconds host_per_layer(const Config& c) {
-    const int tp = c.layout.tp;
-    if (tp == 1) return kHostPerLayer;
-    const bool pipeline_across_nodes = c.layout.pp > 1 && span_of(c, RankGroup::pp).nodes > 1;
-    return kHostPerLayer * 2.0 +
-           (pipeline_across_nodes ? kPipelineHostPerTpRank * double(tp - 1) : Seconds(0));
-}
-
 // The busiest stage's time for one micro-batch: each layer at the longer of the GPU's time and
 // the host's, and the output layer where the stage has it.
 void stage_seconds(const Config& c, PredictedStep& s) {
@@ -141,7 +117,7 @@ void stage_seconds(const Config& c, PredictedStep& s) {
     const double rate = peak_flops(c) * s.matmul_efficiency, tokens = tokens_per_micro_batch(c);
     s.layer_tp = tp_seconds(c);
     s.layer_gpu = Seconds(f.layer * tokens / c.layout.tp / rate) + s.layer_tp;
-    s.layer_host = host_per_layer(c);
+    s.layer_host = kHostPerLayer * (c.layout.tp > 1 ? 2.0 : 1.0);
     const Seconds layer = std::max(s.layer_gpu, s.layer_host);
     const Seconds head(f.head * tokens / c.layout.tp / rate);
     for (const StageShape& st : stage_shapes(c.model, c.layout.pp, c.layout.pipeline_split))

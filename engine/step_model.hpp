@@ -54,15 +54,14 @@ int tree_hops(GroupSpan span);
 // faster of NCCL's ring and, across nodes, its tree (see step_model.cpp).
 Seconds allreduce_seconds(const Config& c, Bytes per_gpu, int ranks, GroupSpan span);
 
-inline constexpr double kMatmulPeakShare = 0.65;        // the best share of peak a layer reaches
-inline constexpr double kTokensHalf = 256;              // tokens per micro-batch at half of it
-inline constexpr double kWidthHalf = 512;               // hidden / tp at half of it
-inline constexpr Seconds kHostPerLayer{4e-3};           // the host's work for a layer, fwd + bwd
-inline constexpr Seconds kHostPerMicroBatch{20e-3};     // a pipeline engine's per micro-batch
-inline constexpr Seconds kPipelineHostPerTpRank{2e-3};  // a layer, per further TP rank (see .cpp)
-inline constexpr Seconds kRingStepLatency{5e-6};        // one step of a ring collective
-inline constexpr Bytes kDdpBucket{25e6};                // PyTorch DDP's bucket_cap_mb
-inline constexpr double kTreeBandwidthShare = 0.92;     // NCCL's tree: of its ring's bandwidth
+inline constexpr double kMatmulPeakShare = 0.65;     // the best share of peak a layer reaches
+inline constexpr double kTokensHalf = 256;           // tokens per micro-batch at half of it
+inline constexpr double kWidthHalf = 512;            // hidden / tp at half of it
+inline constexpr Seconds kHostPerLayer{4e-3};        // the host's work for a layer, fwd + bwd
+inline constexpr Seconds kHostPerMicroBatch{20e-3};  // a pipeline engine's per micro-batch
+inline constexpr Seconds kRingStepLatency{5e-6};     // one step of a ring collective
+inline constexpr Bytes kDdpBucket{25e6};             // PyTorch DDP's bucket_cap_mb
+inline constexpr double kTreeBandwidthShare = 0.92;  // NCCL's tree: of its ring's bandwidth
 // The two measured all-reduces the fabric's fall runs through (see step_model.cpp): 436 GB/s of
 // bus bandwidth inside one node of 8 H100s, 33 GB/s for 256 MB over 64 such nodes.
 inline constexpr BytesPerSecond kNodeBus{436e9};

@@ -12,7 +12,6 @@
 #include "engine/memory.hpp"
 #include "engine/presets.hpp"
 #include "engine/report.hpp"
-#include "engine/step_model.hpp"
 #include "engine_fixtures.hpp"
 #include "tests/catch.hpp"
 
@@ -191,9 +190,8 @@ std::map<std::string, std::vector<Run>> completed_by_group() {
 // The targets (issue 32): the Spearman rank correlation of predicted against measured tokens/s
 // per GPU at least 0.8 within each (model, nodes) group, and the layout the model ranks first
 // among a group's measured ones that it says fit (what plan would choose) reaching 90% of the
-// group's best. Reached over the 14 groups: a median correlation of 0.84 (0.53 to 0.96; the 1B's
-// groups 0.83-0.96, the 8B's 0.53-0.85; 0.81 before the host's time per tensor-parallel rank in
-// pipelines across nodes) and a median first choice at 95% of the best (the worst
+// group's best. Reached over the 14 groups: a median correlation of 0.81 (0.53 to 0.94; the 1B's
+// groups 0.81-0.94, the 8B's 0.53-0.80) and a median first choice at 95% of the best (the worst
 // 25%, the 8B on 64 nodes, where the runs of large data-parallel groups fall far below what the
 // network's bandwidth predicts). With one constant MFU the same figures were 0.44 and 36%; with
 // one network bandwidth for every group across nodes (50 GB/s), 0.75 and 96%.
@@ -218,7 +216,7 @@ TEST_CASE("measured runs: the predicted step ranks layouts as the measured throu
     CHECK(median_of(firsts) >= 0.9);  // the target
     CHECK(median_of(firsts) == Approx(0.954).margin(5e-4));
     CHECK(*std::min_element(firsts.begin(), firsts.end()) == Approx(0.253).margin(5e-4));
-    CHECK(median_of(correlations) == Approx(0.842).margin(5e-4));
+    CHECK(median_of(correlations) == Approx(0.807).margin(5e-4));
     CHECK(*std::min_element(correlations.begin(), correlations.end()) ==
           Approx(0.533).margin(5e-4));
 }
@@ -268,15 +266,14 @@ double excess_per_micro_batch(const Row& r, const Config& c) {
 
 }  // namespace
 
-// Where kPipelineHostPerTpRank comes from (engine/step_model.cpp): with one sequence a
-// micro-batch and tensor parallelism inside a node, a layer's time (the step over the 1F1B
-// schedule's micro-batch slots, m + p - 1, over a stage's share of the layers) measures 4.6-5.6
-// ms without a pipeline and 5.4 ms for the one pipeline of tp 4 inside one node, but with the
-// pipeline's stages on different nodes (up to 16 nodes) a median 11.6 ms at tp 2, 18.9 at tp 4
-// and 29.3 at tp 8, on both model sizes. The model's step, read the same way, gives 14.2, 18.4
-// and 30.0 with 2 ms a further rank over the host's 8 ms (at tp 2 the 8B's matmuls and the
-// pipeline's sends, not the host, set it); without the term, 14.2, 13.6 and 12.6.
-TEST_CASE("measured runs: a pipeline across nodes costs each layer 2 ms per tensor-parallel rank") {
+// What the predicted step leaves out, found per layer: with one sequence a micro-batch and tensor
+// parallelism inside a node, a layer's time (the step over the 1F1B schedule's micro-batch
+// slots, m + p - 1, over a stage's share of the layers) measures 4.6-5.6 ms without a pipeline
+// and 5.4 ms for the one pipeline of tp 4 inside one node, but with the pipeline's stages on
+// different nodes (up to 16 nodes) a median 11.6 ms at tp 2, 18.9 at tp 4 and 29.3 at tp 8, on
+// both model sizes; the model's step, read the same way, gives 14.2, 13.6 and 12.6. Not modelled:
+// no mechanism was found (docs/performance.md), and a term set to these medians would be a fit.
+TEST_CASE("measured runs: a pipeline across nodes slows each layer with tp") {
     std::map<std::string, std::vector<double>> measured, predicted;  // ms a layer, by kind and tp
     for (const Row& r : engine_test::read_csv("measured/nanotron-h100-1b-8b.csv")) {
         const Config c = run_config(r);
@@ -299,8 +296,8 @@ TEST_CASE("measured runs: a pipeline across nodes costs each layer 2 ms per tens
     CHECK(median_of(measured["across 4"]) == Approx(18.9).margin(0.05));
     CHECK(median_of(measured["across 8"]) == Approx(29.3).margin(0.05));
     CHECK(median_of(predicted["across 2"]) == Approx(14.2).margin(0.05));
-    CHECK(median_of(predicted["across 4"]) == Approx(18.4).margin(0.05));
-    CHECK(median_of(predicted["across 8"]) == Approx(30.0).margin(0.05));
+    CHECK(median_of(predicted["across 4"]) == Approx(13.6).margin(0.05));
+    CHECK(median_of(predicted["across 8"]) == Approx(12.6).margin(0.05));
     for (const char* tp : {"2", "4", "8"}) {
         INFO(tp);
         CHECK(median_of(measured[std::string("none ") + tp]) > 4.5);
@@ -344,7 +341,7 @@ TEST_CASE("measured runs: the benchmark's ZeRO 0 and 1 twins bound what a model 
     REQUIRE(between.size() == 12);
     CHECK(median_of(between) == Approx(0.80).margin(5e-3));
     CHECK(*std::min_element(between.begin(), between.end()) == Approx(0.15).margin(5e-3));
-    CHECK(median_of(model) == Approx(0.969).margin(5e-3));
+    CHECK(median_of(model) == Approx(0.948).margin(5e-3));
     CHECK(unexplained == 42);
     CHECK(with_pipeline == 41);
     CHECK(smallest == Approx(3.10e9).margin(5e6));
@@ -352,10 +349,9 @@ TEST_CASE("measured runs: the benchmark's ZeRO 0 and 1 twins bound what a model 
 
 // What the predicted step leaves out: runs with a pipeline stall. A run's measured step (2^20
 // tokens over its GPUs at its tokens/s/GPU) less the predicted, per micro-batch, exceeds 0.4 s in
-// 275 of the 729 completed runs with pp > 1, by a median 1.12 s whatever their shape, in 2 of 29
-// on one node and 106 of 110 on 64; without a pipeline in 28 of 297 (287 runs by a median 1.29 s
-// before the host's time per tensor-parallel rank in pipelines across nodes; docs/performance.md;
-// not modelled: a fitted term would steer plan away from pipelines in every framework).
+// 287 of the 729 completed runs with pp > 1, by a median 1.29 s whatever their shape, in 2 of 29
+// on one node and 106 of 110 on 64; without a pipeline in 28 of 297 (docs/performance.md; not
+// modelled: a fitted term would steer plan away from pipelines in every framework).
 TEST_CASE("measured runs: pipelines stall about a second per micro-batch and more on more nodes") {
     std::map<bool, int> runs, stalled;
     std::map<std::string, int> by_nodes, stalled_by_nodes;
@@ -373,8 +369,8 @@ TEST_CASE("measured runs: pipelines stall about a second per micro-batch and mor
         if (stall) stalls.push_back(excess);
     }
     CHECK(runs[true] == 729);
-    CHECK(stalled[true] == 275);
-    CHECK(median_of(stalls) == Approx(1.124).margin(5e-3));
+    CHECK(stalled[true] == 287);
+    CHECK(median_of(stalls) == Approx(1.288).margin(5e-3));
     CHECK(by_nodes["1"] == 29);
     CHECK(stalled_by_nodes["1"] == 2);
     CHECK(by_nodes["64"] == 110);
@@ -386,7 +382,7 @@ TEST_CASE("measured runs: pipelines stall about a second per micro-batch and mor
 // Pipelines whose gradients PyTorch's DDP reduces (nanotron builds DDP at ZeRO-0 with dp > 1 only,
 // engine/peak.cpp) crash or stall where the others run: the 1B's on 2 to 8 nodes complete 3 of
 // 41 (the other pipelines 154 of 263); the 8B's on 4 to 16 nodes complete 30 and 25 of them
-// exceed the predicted step by over 0.4 s per micro-batch (the others 29 of 155).
+// exceed the predicted step by over 0.4 s per micro-batch (the others 37 of 155).
 TEST_CASE("measured runs: pipelines that DDP reduces crash or stall where the others run") {
     std::map<std::string, int> runs, done, stalled;
     for (const Row& r : engine_test::read_csv("measured/nanotron-h100-1b-8b.csv")) {
@@ -409,7 +405,7 @@ TEST_CASE("measured runs: pipelines that DDP reduces crash or stall where the ot
     CHECK(done["8B DDP"] == 30);
     CHECK(stalled["8B DDP"] == 25);
     CHECK(done["8B"] == 155);
-    CHECK(stalled["8B"] == 29);
+    CHECK(stalled["8B"] == 37);
 }
 
 // What fits / does not fit any memory model reaches: a crashed run predicted further below the
@@ -453,12 +449,11 @@ TEST_CASE("measured runs: no memory model gets every fit right") {
 }
 
 // Where the expected peak runs low, tensor parallelism of 8 or more with micro-batches of 4
-// sequences or more, the runs measured above 1.25 times it are the fast ones: their median
-// measured tokens/s/GPU is 0.94 to 1.69 times the predicted against 0.56 to 1.29 times for the
-// others, 1.3 to 1.9 times less, in layouts of the same kind (1.7 to 3.5 times before the host's
-// time per tensor-parallel rank in pipelines across nodes, which most of the slow ones pay). So
-// the memory nanotron holds beyond the model there comes with the speed a run reached that day
-// more than with its layout, and no term of the layout predicts it
+// sequences or more, the runs measured above 1.25 times it are the fast ones: their measured
+// tokens/s/GPU is 0.83 to 1.52 times the predicted, the others' 0.24 to 0.92 times, 1.7 to 3.5
+// times less, in layouts of the same kind. So the memory nanotron holds beyond the model there
+// comes with the speed a run reached that day, not with its layout, and no term of the layout
+// can predict it
 // (docs/performance.md; bench/measured.sh prints the seventh table).
 TEST_CASE("measured runs: the peak runs high where tensor-parallel runs ran fast") {
     std::map<std::string, std::vector<double>> speed;  // measured / predicted tokens/s, by class
@@ -476,22 +471,20 @@ TEST_CASE("measured runs: the peak runs high where tensor-parallel runs ran fast
     REQUIRE(speed.size() == 8);
     CHECK(speed["1B tp 16+ high"].size() == 41);
     CHECK(speed["8B tp 16+ high"].size() == 27);
-    const auto ratio = [&](const std::string& kind) {
-        return median_of(speed[kind + " high"]) / median_of(speed[kind + " within"]);
-    };
-    CHECK(ratio("1B tp 8") == Approx(1.31).margin(5e-3));
-    CHECK(ratio("1B tp 16+") == Approx(1.93).margin(5e-3));
-    CHECK(ratio("8B tp 8") == Approx(1.43).margin(5e-3));
-    CHECK(ratio("8B tp 16+") == Approx(1.67).margin(5e-3));
+    for (const char* kind : {"1B tp 8", "1B tp 16+", "8B tp 8", "8B tp 16+"}) {
+        INFO(kind);
+        const double high = median_of(speed[std::string(kind) + " high"]);
+        const double within = median_of(speed[std::string(kind) + " within"]);
+        CHECK(high > 1.6 * within);
+        CHECK(within < 0.95);
+    }
 }
 
 // How far the predicted speed is from the measured (bench/measured.sh's eighth table): of the
-// completed runs, 425 of the 1B's 533 and 325 of the 8B's 493 are within a factor of two of the
-// predicted tokens/s/GPU, by a median 31% and 24% (the larger over the smaller); the rest stalled
+// completed runs, 382 of the 1B's 533 and 271 of the 8B's 493 are within a factor of two of the
+// predicted tokens/s/GPU, by a median 33% and 26% (the larger over the smaller); the rest stalled
 // or ran fast as the tables above show. Over all of them the 1B's median measured / predicted is
-// 1.10 (the host's 8 ms a layer with tensor parallelism is slower than most of its runs) and the
-// 8B's 0.87. Before the host's time per tensor-parallel rank in pipelines across nodes: 382 and
-// 271 runs within a factor of two, medians 0.96 and 0.63.
+// 0.96 and the 8B's 0.63: the 8B's runs with a pipeline on 32 and 64 nodes nearly all stall.
 TEST_CASE("measured runs: the predicted speed against the measured one") {
     std::map<std::string, std::vector<double>> ratio, near;
     for (const auto& [group, runs] : completed_by_group()) {
@@ -504,10 +497,10 @@ TEST_CASE("measured runs: the predicted speed against the measured one") {
     }
     CHECK(ratio["1B"].size() == 533);
     CHECK(ratio["8B"].size() == 493);
-    CHECK(near["1B"].size() == 425);
-    CHECK(near["8B"].size() == 325);
-    CHECK(median_of(near["1B"]) == Approx(0.306).margin(5e-3));
-    CHECK(median_of(near["8B"]) == Approx(0.235).margin(5e-3));
-    CHECK(median_of(ratio["1B"]) == Approx(1.101).margin(5e-3));
-    CHECK(median_of(ratio["8B"]) == Approx(0.869).margin(5e-3));
+    CHECK(near["1B"].size() == 382);
+    CHECK(near["8B"].size() == 271);
+    CHECK(median_of(near["1B"]) == Approx(0.330).margin(5e-3));
+    CHECK(median_of(near["8B"]) == Approx(0.256).margin(5e-3));
+    CHECK(median_of(ratio["1B"]) == Approx(0.964).margin(5e-3));
+    CHECK(median_of(ratio["8B"]) == Approx(0.631).margin(5e-3));
 }

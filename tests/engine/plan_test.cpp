@@ -111,11 +111,11 @@ TEST_CASE("plan offloads only where the GPUs alone cannot hold the layout") {
     REQUIRE_FALSE(few.best.empty());
     CHECK(few.best.front().config.layout.offload != engine::Offload::none);
     // On 16,384 the GPUs hold it without offload: the winner keeps everything on the GPUs, and
-    // an offloading layout among the ten best is one whose twin without offload does not fit
-    // (ZeRO-1 with the optimizer on the host, eighth and ninth, where ZeRO-1 alone needs more
-    // than the card).
-    const PlanResult many = engine::plan(llama405b_on(16384), {10, 2048});
-    REQUIRE(many.best.size() == 10);
+    // an offloading layout among the five best is one whose twin without offload does not fit
+    // (ZeRO-1 with the optimizer on the host, second by 0.3%, where ZeRO-1 alone needs more than
+    // the card).
+    const PlanResult many = engine::plan(llama405b_on(16384), {5, 2048});
+    REQUIRE(many.best.size() == 5);
     CHECK(many.best.front().config.layout.offload == engine::Offload::none);
     int on_gpu = 0;
     for (const engine::PlanEntry& e : many.best) {
@@ -126,7 +126,7 @@ TEST_CASE("plan offloads only where the GPUs alone cannot hold the layout") {
         else
             CHECK_FALSE(engine::per_gpu_memory(twin).fits);
     }
-    CHECK(on_gpu == 8);
+    CHECK(on_gpu == 4);
 }
 
 // Llama 3 8B on 64 GPUs: ZeRO-2 and ZeRO-1, both with the optimizer on the host, take the same

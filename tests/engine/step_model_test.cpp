@@ -143,22 +143,6 @@ TEST_CASE("tensor parallelism: collectives on every layer and the host's pace") 
     CHECK(analyze(measured).step.tokens_per_second_per_gpu == Approx(3'876).epsilon(0.001));
 }
 
-// With tensor parallelism a pipeline whose stages sit on different nodes costs the host 2 ms more a
-// layer for each tensor-parallel rank after the first (nanotron's runs: measured_runs_test); a
-// pipeline inside one node, or tensor parallelism without a pipeline, does not.
-TEST_CASE("tensor parallelism with a pipeline across nodes: the host's pace per rank") {
-    const Config across = one_b(16, 8, 2);  // tp 8 on each node, one stage a node
-    CHECK(predicted_step(across).layer_host.value == Approx(8e-3 + 7 * 2e-3));
-    CHECK(predicted_step(one_b(32, 4, 4)).layer_host.value == Approx(8e-3 + 3 * 2e-3));
-    const Config inside = one_b(8, 4, 2);  // both stages on one node of 8
-    CHECK(predicted_step(inside).layer_host == kHostPerLayer * 2.0);
-    CHECK(predicted_step(one_b(16, 8)).layer_host == kHostPerLayer * 2.0);  // no pipeline
-    CHECK(predicted_step(one_b(16, 1, 2)).layer_host == kHostPerLayer);     // no TP
-    // Each stage's 8 layers at the host's 22 ms a layer: over 0.17 s a micro-batch, where 8 ms a
-    // layer would take 64 ms.
-    CHECK(predicted_step(across).stage.value > 8 * 22e-3);
-}
-
 TEST_CASE("a pipeline: the busiest stage, send and receive, the engine's work and the bubble") {
     const Config c = one_b(16, 1, 4);  // 6, 5, 5 layers and the output layer alone (nanotron)
     const PredictedStep s = predicted_step(c);
